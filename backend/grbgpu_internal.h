@@ -1,0 +1,144 @@
+//------------------------------------------------------------------------------
+// backend/grbgpu_internal.h: what the backend's files share
+//------------------------------------------------------------------------------
+
+// Settings, statistics, logging, fault injection, object versions and the
+// device-backend registry.  Everything here is internal (hidden visibility);
+// the public face is include/grbgpu.h plus the exported GraphBLAS symbols.
+
+#ifndef GRBGPU_INTERNAL_H
+#define GRBGPU_INTERNAL_H
+
+#include <GraphBLAS.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "grbgpu.h"
+#include "kernels/gg_kernels.h"
+
+#define GG_INTERNAL __attribute__ ((visibility ("hidden")))
+#define GG_EXPORT   __attribute__ ((visibility ("default")))
+
+//------------------------------------------------------------------------------
+// settings (backend/settings.c)
+//------------------------------------------------------------------------------
+
+typedef enum
+{
+    GG_DEVICE_AUTO = 0,     // the GPU when usable and worth it, else the CPU library
+    GG_DEVICE_CUDA,         // the GPU whenever the call is supported
+    GG_DEVICE_HOST,         // the host emulation backend
+    GG_DEVICE_CPU           // always the CPU library
+}
+gg_device_mode ;
+
+typedef enum
+{
+    GG_PRECISION_EXACT = 0, GG_PRECISION_TF32, GG_PRECISION_FP16,
+    GG_PRECISION_BF16
+}
+gg_precision ;
+
+typedef struct
+{
+    bool disable ;              // GRBGPU_DISABLE: pure pass-through
+    gg_device_mode device ;     // GRBGPU_DEVICE
+    double min_work ;           // GRBGPU_MIN_WORK (flops); < 0: use the cost model
+    int verbose ;               // GRBGPU_VERBOSE (0, 1, 2)
+    bool stats ;                // GRBGPU_STATS: summary line at exit
+    uint64_t cache_bytes ;      // GRBGPU_CACHE_BYTES (host-side cache budget)
+    gg_precision precision ;    // GRBGPU_PRECISION
+    char kernel [64] ;          // GRBGPU_KERNEL ("" = chooser)
+    int device_id ;             // GRBGPU_DEVICE_ID
+    uint64_t device_memory ;    // GRBGPU_DEVICE_MEMORY (0 = a safe fraction of free)
+    char fault [128] ;          // GRBGPU_FAULT, parsed by backend/fault.c
+}
+gg_settings ;
+
+// The settings in force (read from the environment at first use).  Reads of
+// single fields are racy-but-benign: settings change rarely, from one thread.
+GG_INTERNAL extern gg_settings grbgpu_settings ;
+GG_INTERNAL void grbgpu_settings_init (void) ;     // idempotent, thread-safe
+
+//------------------------------------------------------------------------------
+// statistics (backend/stats.c)
+//------------------------------------------------------------------------------
+
+typedef enum
+{
+    GG_STAT_INTERCEPTED = 0, GG_STAT_OFFLOADED_HOST, GG_STAT_OFFLOADED_CUDA,
+    GG_STAT_DECLINED, GG_STAT_FALLBACKS, GG_STAT_CACHE_HITS,
+    GG_STAT_CACHE_MISSES, GG_STAT_CACHE_EVICTIONS, GG_STAT_CACHE_INVALIDATIONS,
+    GG_STAT_BYTES_H2D, GG_STAT_BYTES_D2H,
+    GG_STAT_NCOUNTERS
+}
+gg_stat ;
+
+GG_INTERNAL void grbgpu_count (gg_stat which, uint64_t n) ;
+GG_INTERNAL void grbgpu_count_seconds (int which, double seconds) ; // 0 convert, 1 h2d, 2 d2h
+GG_INTERNAL void grbgpu_count_decline (const char *reason) ;  // reason: a string literal
+GG_INTERNAL void grbgpu_set_last_decision (const char *what, const char *reason) ;
+
+//------------------------------------------------------------------------------
+// logging
+//------------------------------------------------------------------------------
+
+// Printed to stderr when GRBGPU_VERBOSE >= level, prefixed "grbgpu: ".
+GG_INTERNAL void grbgpu_log (int level, const char *fmt, ...)
+    __attribute__ ((format (printf, 2, 3))) ;
+
+//------------------------------------------------------------------------------
+// fault injection (backend/fault.c): GRBGPU_FAULT=alloc:0.1,kernel:0.05,...
+//------------------------------------------------------------------------------
+
+// The points at which an offload may be made to fail.
+typedef enum
+{
+    GG_FAULT_ALLOC = 0,     // a host or device allocation
+    GG_FAULT_CONVERT,       // converting an operand to a device format
+    GG_FAULT_LAUNCH,        // a kernel launch
+    GG_FAULT_COPY,          // a host <-> device copy
+    GG_NFAULTS
+}
+gg_fault_point ;
+
+// True when this call at this point should fail (by the configured fraction).
+// Cheap (one load) when no fault is configured.
+GG_INTERNAL bool grbgpu_fault (gg_fault_point point) ;
+GG_INTERNAL int grbgpu_fault_configure (const char *spec) ;  // 0 ok, -1 bad spec
+
+//------------------------------------------------------------------------------
+// object versions (backend/objver.c)
+//------------------------------------------------------------------------------
+
+// Every exported GraphBLAS function that creates, changes or frees a matrix
+// or vector is wrapped (backend/objver_wrappers.c, generated); the wrappers
+// keep a version per handle.  Versions come from one global counter, so a
+// (handle, version) pair is never reused, not even when a freed handle's
+// address is given to a new object.  0 means "unknown handle": such an object
+// is never served from the cache.
+GG_INTERNAL uint64_t grbgpu_objver_get (const void *handle) ;
+GG_INTERNAL void grbgpu_objver_bump (const void *handle) ;
+GG_INTERNAL void grbgpu_objver_drop (const void *handle) ;   // on free
+
+//------------------------------------------------------------------------------
+// the real GraphBLAS entry points
+//------------------------------------------------------------------------------
+
+// dlsym (RTLD_NEXT, name), looked up once; aborts with a message if missing
+// (which means libgraphblas itself is missing: nothing sensible to do).
+GG_INTERNAL void *grbgpu_real (const char *name) ;
+
+//------------------------------------------------------------------------------
+// device backends
+//------------------------------------------------------------------------------
+
+GG_INTERNAL extern const gg_backend grbgpu_host_backend ;
+
+// The CUDA backend, or NULL when it is not built or no device is usable.
+// Starts CUDA lazily on the first call (never at load time).
+GG_INTERNAL const gg_backend *grbgpu_cuda_backend (void) ;
+
+#endif

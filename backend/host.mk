@@ -1,0 +1,1 @@
+# backend/host.mk: filled in by its owner

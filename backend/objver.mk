@@ -1,0 +1,1 @@
+# backend/objver.mk: filled in by its owner

@@ -1,0 +1,1 @@
+# formats/formats.mk: filled in by its owner

@@ -1,0 +1,139 @@
+//------------------------------------------------------------------------------
+// kernels/gg_kernels.h: the launcher contract every compute backend implements
+//------------------------------------------------------------------------------
+
+// One interface, two implementations: the host emulation backend
+// (backend/host_backend.c, plain C) and the CUDA backend (kernels/*.cu behind
+// backend/device.c).  The dispatcher hands both the same converted operands.
+//
+// Conventions (all backends):
+//  - Every product is canonical: the sparse operand is on the left, in CSR
+//    with row pointers p (nrows+1) and column indices i, sorted within rows.
+//    The dispatcher turns dense x sparse into this form by transposing
+//    (C' = A' * B'), and folds the swap of operands into the multiply
+//    (FIRST <-> SECOND), so a kernel always computes mul (s, x) with s from
+//    the sparse (or left) operand and x from the dense (or right) one.
+//  - Values are already cast to the semiring's type (the multiply's x, y and
+//    z types, which are equal for every supported operator).  A value array
+//    is NULL when the multiply never reads it (FIRST ignores x, SECOND
+//    ignores s, PAIR ignores both): kernels must not touch it then.
+//  - Dense operands are row-major and contiguous (leading dimension = ncols).
+//  - Host pointers everywhere; a device backend copies what it needs (and may
+//    keep the copy of a sparse operand in its cache entry, see `cache`).
+//  - Return 0 on success, or a GG_ERR_* code; on error nothing is leaked and
+//    the output is undefined (the dispatcher then asks the CPU library).
+
+#ifndef GG_KERNELS_H
+#define GG_KERNELS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// The value types a kernel computes in.
+typedef enum
+{
+    GG_BOOL = 0, GG_INT32, GG_INT64, GG_UINT32, GG_UINT64, GG_FP32, GG_FP64,
+    GG_NTYPES
+}
+gg_type ;
+
+// Monoids ("add").  LOR and LAND exist for BOOL only.
+typedef enum
+{
+    GG_ADD_PLUS = 0, GG_ADD_TIMES, GG_ADD_MIN, GG_ADD_MAX, GG_ADD_ANY,
+    GG_ADD_LOR, GG_ADD_LAND,
+    GG_NADD
+}
+gg_add ;
+
+// Multiplies.  PAIR is GraphBLAS's PAIR / ONEB: always 1.
+// LOR / LAND over a non-boolean type T give (T) ((x != 0) || (y != 0)) etc.
+typedef enum
+{
+    GG_MUL_TIMES = 0, GG_MUL_FIRST, GG_MUL_SECOND, GG_MUL_PAIR, GG_MUL_PLUS,
+    GG_MUL_MIN, GG_MUL_MAX, GG_MUL_LAND, GG_MUL_LOR,
+    GG_NMUL
+}
+gg_mul ;
+
+typedef struct
+{
+    gg_add add ;
+    gg_mul mul ;
+    gg_type type ;      // type of x, y, z and of the monoid
+}
+gg_semiring ;
+
+// Error codes.
+#define GG_OK            0
+#define GG_ERR_NOMEM     1   // host allocation failed
+#define GG_ERR_DEVICE    2   // a CUDA or library call failed
+#define GG_ERR_DEVMEM    3   // device out of memory (after eviction and retry)
+#define GG_ERR_UNSUPPORTED 4 // this backend has no kernel for the case
+#define GG_ERR_FAULT     5   // injected fault (GRBGPU_FAULT)
+
+// A sparse operand in CSR.  Exactly one of (p32,i32) and (p64,i64) is set:
+// 32-bit indices whenever nrows, ncols and nnz fit in int32.
+typedef struct
+{
+    int64_t nrows, ncols, nnz ;
+    const int32_t *p32, *i32 ;
+    const int64_t *p64, *i64 ;
+    const void *x ;         // values in the semiring type; NULL if never read
+    bool iso ;              // x holds a single value shared by all entries
+    // cache: the cache entry that owns this form, or NULL when the form was
+    // built for this call only.  A device backend may attach its device copy
+    // to it (see backend/cache.h) so the next call with the same unchanged
+    // matrix finds it on the device.
+    void *cache ;
+}
+gg_csr ;
+
+// A dense operand: nrows x ncols, row-major.  x is NULL when never read.
+typedef struct
+{
+    int64_t nrows, ncols ;
+    const void *x ;
+    void *cache ;           // as in gg_csr (dense operands may be cached too)
+}
+gg_dense ;
+
+typedef struct gg_backend
+{
+    const char *name ;      // "host" or "cuda"
+
+    // Y = S (+.*) X.  S: m x k CSR, X: k x n dense, Y: m x n row-major,
+    // allocated by the caller (m*n values of the semiring type).  Rows of S
+    // without entries may be left unwritten (the caller knows they are
+    // absent from the result).  n == 1 is SpMV.
+    int (*spmm) (const gg_semiring *sr, const gg_csr *S, const gg_dense *X,
+                 void *Y) ;
+
+    // SDDMM: for every entry p of the pattern M (m x n CSR; M's values are
+    // not read), y [p] = (+) over k of mul (A (i,k), B (j,k)), where
+    // A: m x k and B: n x k, both row-major (so this is A * B' on M).
+    int (*sddmm) (const gg_semiring *sr, const gg_csr *M, const gg_dense *A,
+                  const gg_dense *B, void *y) ;
+
+    // GEMM: Y (m x n, row-major) = A (m x k) (+.*) B' with B: n x k.
+    int (*gemm) (const gg_semiring *sr, const gg_dense *A, const gg_dense *B,
+                 void *Y) ;
+}
+gg_backend ;
+
+// The size in bytes of one value of type t.
+static inline size_t gg_type_size (gg_type t)
+{
+    static const size_t size [GG_NTYPES] = { 1, 4, 8, 4, 8, 4, 8 } ;
+    return size [t] ;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,1 @@
+# kernels/kernels.mk: filled in by its owner

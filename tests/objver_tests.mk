@@ -1,0 +1,1 @@
+# tests/objver_tests.mk: filled in by its owner
