@@ -1,0 +1,317 @@
+#!/usr/bin/env python3
+#-------------------------------------------------------------------------------
+# scripts/gen_objver.py: generate backend/objver_wrappers.c from GraphBLAS.h
+#-------------------------------------------------------------------------------
+
+# Every exported SuiteSparse:GraphBLAS function that creates, changes or frees
+# a GrB_Matrix or GrB_Vector gets a wrapper with the same name and prototype.
+# The wrapper forwards to the real function (dlsym (RTLD_NEXT) through
+# grbgpu_real, looked up once) and then tells backend/objver.c what happened:
+#
+#   in place    the object passed as a (non-const) GrB_Matrix / GrB_Vector
+#               changed: bump its version (even on error: a spurious bump is
+#               only a cache miss).
+#   create      *out is a new object (new, dup, import, deserialize, ...):
+#               bump *out after a successful call.
+#   destroy     *A is freed (free, GxB export): read the handle before the
+#               call, drop it after.
+#   consume     GxB_pack_HyperHash takes *Y into A: drop the old *Y if the
+#               call took it.
+#   tiles       GxB_Matrix_split creates m*n tiles: bump each.
+#
+# Read-only functions (nvals, extractElement, extractTuples, fprint,
+# serialize, Option_get, iterators, reduce to a scalar, GrB export, ...) are
+# not wrapped, and neither are GrB_mxm / GrB_mxv / GrB_vxm (backend/interpose.c
+# exports those and bumps their output itself).
+#
+# The script refuses (exit 1) when it meets a function with a matrix or vector
+# argument that none of its rules explains, so that a new GraphBLAS version is
+# looked at by a person instead of silently half-wrapped.
+#
+# usage: gen_objver.py [GraphBLAS.h] [output.c]     (python3, stdlib only)
+
+import re
+import sys
+
+#-------------------------------------------------------------------------------
+# rules
+#-------------------------------------------------------------------------------
+
+# exported by backend/interpose.c
+INTERPOSED = {'GrB_mxm', 'GrB_mxv', 'GrB_vxm'}
+
+# functions that only read their matrix / vector arguments
+READ_ONLY = re.compile(
+    r'_(size|nvals|nrows|ncols|type|type_name|memoryUsage|iso|error)$'
+    r'|extractElement|isStoredElement|extractTuples|Option_get'
+    r'|fprint|(?<!de)serialize|exportSize|exportHint'
+    r'|^GrB_Matrix_export_'         # GrB export copies out; A is unchanged
+    r'|Iterator_attach$')
+
+# functions whose first argument is GrB_Matrix * / GrB_Vector * that receives
+# a new object
+CREATE = re.compile(r'_(new|dup)$|_import_|_deserialize$|^GrB_Matrix_diag$'
+                    r'|_reshapeDup$')
+
+# functions that free *A
+DESTROY = re.compile(r'_free$|^GxB_(Matrix|Vector)_export_')
+
+# non-const arguments that are inputs all the same (the header omits const)
+INPUT_OVERRIDES = {
+    'GxB_Vector_sort': {'u'},
+    'GxB_Matrix_sort': {'A'},
+    'GxB_Matrix_reshapeDup': {'A'},
+}
+
+# variadic functions that change an object, with hand-written wrappers below
+VARIADIC = {'GxB_Matrix_Option_set', 'GxB_Vector_Option_set'}
+
+OBJ = re.compile(r'\bGrB_(Matrix|Vector)\b')
+
+#-------------------------------------------------------------------------------
+# parse the header
+#-------------------------------------------------------------------------------
+
+def strip_comments(src):
+    src = re.sub(r'/\*.*?\*/', ' ', src, flags=re.S)
+    return re.sub(r'//[^\n]*', ' ', src)
+
+
+def split_params(text):
+    params, depth, cur = [], 0, ''
+    for ch in text:
+        if ch == ',' and depth == 0:
+            params.append(cur.strip())
+            cur = ''
+            continue
+        depth += (ch == '(') - (ch == ')')
+        cur += ch
+    if cur.strip():
+        params.append(cur.strip())
+    return params
+
+
+def param_name(p):
+    core = re.sub(r'\[[^\]]*\]', '', p).strip()
+    m = re.search(r'(\w+)\s*$', core)
+    return m.group(1) if m else None
+
+
+def declarations(src):
+    """(return type, name, [params]) of every GB_PUBLIC function."""
+    out = []
+    for m in re.finditer(r'GB_PUBLIC\s+([^;{]*?)\s*;', src, flags=re.S):
+        d = ' '.join(m.group(1).split())
+        f = re.match(r'^(.*?)\b(\w+)\s*\((.*)\)$', d)
+        if not f:
+            continue
+        ret, name, args = f.groups()
+        # GRB (Type_new) style declarations are not about matrices
+        if name in ('GRB', 'GXB'):
+            continue
+        params = split_params(args)
+        if params == ['void']:
+            params = []
+        out.append((ret.strip(), name, params))
+    return out
+
+#-------------------------------------------------------------------------------
+# classify
+#-------------------------------------------------------------------------------
+
+def classify(name, params):
+    """None (not wrapped) or a list of (kind, argument name)."""
+    if name in INTERPOSED:
+        return None
+    objs = [p for p in params if OBJ.search(p)]
+    if not objs or READ_ONLY.search(name):
+        return None
+    actions = []
+    for p in objs:
+        pname = param_name(p)
+        if pname is None:
+            raise SystemExit('gen_objver: unnamed argument in %s' % name)
+        is_const = re.search(r'\bconst\b', p.split('GrB_')[0]) is not None
+        is_ptr = '*' in p
+        if is_ptr and is_const:
+            continue                        # e.g. concat's input Tiles
+        if is_ptr:
+            if DESTROY.search(name):
+                actions.append(('destroy', pname))
+            elif name == 'GxB_Matrix_split' and pname == 'Tiles':
+                actions.append(('tiles', pname))
+            elif name == 'GxB_pack_HyperHash' and pname == 'Y':
+                actions.append(('consume', pname))
+            elif name == 'GxB_unpack_HyperHash' and pname == 'Y':
+                actions.append(('create', pname))
+            elif CREATE.search(name) and p is params[0]:
+                actions.append(('create', pname))
+            else:
+                raise SystemExit('gen_objver: no rule for %s (%s)' % (name, p))
+        elif not is_const and pname not in INPUT_OVERRIDES.get(name, ()):
+            actions.append(('inplace', pname))
+    if not actions:
+        return None                         # e.g. reduce to a scalar
+    if '...' in params and name not in VARIADIC:
+        raise SystemExit('gen_objver: variadic %s needs a rule' % name)
+    return actions
+
+#-------------------------------------------------------------------------------
+# emit
+#-------------------------------------------------------------------------------
+
+PREAMBLE = '''\
+//------------------------------------------------------------------------------
+// backend/objver_wrappers.c: version bumps around every mutating GraphBLAS call
+//------------------------------------------------------------------------------
+
+// GENERATED by scripts/gen_objver.py from GraphBLAS.h (SuiteSparse:GraphBLAS
+// %(version)s); do not edit.  %(count)d wrappers.
+//
+// Each wrapper forwards to the real function (looked up once through
+// grbgpu_real) and then records what the call did to its matrix / vector
+// arguments in backend/objver.c: in-place changes bump the version (even on
+// error), new objects are bumped after a successful call, freed objects are
+// dropped (their handle is read before the call).  GrB_mxm / GrB_mxv /
+// GrB_vxm are exported by backend/interpose.c instead.
+
+#include <stdarg.h>
+
+#include "backend/grbgpu_internal.h"
+
+// The real function behind `name`, cached in *slot.  Relaxed ordering is
+// enough: the pointer refers to code that was mapped before dlsym returned,
+// and two threads racing here store the same value.
+static inline void *gg_resolve (void *_Atomic *slot, const char *name)
+{
+    void *f = atomic_load_explicit (slot, memory_order_relaxed) ;
+    if (__builtin_expect (f == NULL, 0))
+    {
+        f = grbgpu_real (name) ;
+        atomic_store_explicit (slot, f, memory_order_relaxed) ;
+    }
+    return f ;
+}
+
+#define GG_REAL(name) \\
+    static void *_Atomic gg_slot ; \\
+    __typeof__ (&name) real = (__typeof__ (&name)) gg_resolve (&gg_slot, #name)
+'''
+
+VARIADIC_BODIES = {
+    # The option's value type follows the field (GraphBLAS.h): the switches
+    # are double, the format and sparsity control are int.  An unknown field
+    # is forwarded with an int (GraphBLAS rejects it without reading it).
+    'GxB_Matrix_Option_set': '''\
+GG_EXPORT GrB_Info (GxB_Matrix_Option_set) (GrB_Matrix A, GxB_Option_Field field, ...)
+{
+    GG_REAL (GxB_Matrix_Option_set) ;
+    GrB_Info info ;
+    va_list ap ;
+    va_start (ap, field) ;
+    if (field == GxB_HYPER_SWITCH || field == GxB_BITMAP_SWITCH)
+    {
+        double value = va_arg (ap, double) ;
+        info = real (A, field, value) ;
+    }
+    else if (field == GxB_FORMAT || field == GxB_SPARSITY_CONTROL)
+    {
+        int value = va_arg (ap, int) ;
+        info = real (A, field, value) ;
+    }
+    else
+    {
+        info = real (A, field, 0) ;
+    }
+    va_end (ap) ;
+    grbgpu_objver_bump (A) ;
+    return info ;
+}
+''',
+    'GxB_Vector_Option_set': '''\
+GG_EXPORT GrB_Info (GxB_Vector_Option_set) (GrB_Vector A, GxB_Option_Field field, ...)
+{
+    GG_REAL (GxB_Vector_Option_set) ;
+    GrB_Info info ;
+    va_list ap ;
+    va_start (ap, field) ;
+    if (field == GxB_HYPER_SWITCH || field == GxB_BITMAP_SWITCH)
+    {
+        double value = va_arg (ap, double) ;
+        info = real (A, field, value) ;
+    }
+    else if (field == GxB_FORMAT || field == GxB_SPARSITY_CONTROL)
+    {
+        int value = va_arg (ap, int) ;
+        info = real (A, field, value) ;
+    }
+    else
+    {
+        info = real (A, field, 0) ;
+    }
+    va_end (ap) ;
+    grbgpu_objver_bump (A) ;
+    return info ;
+}
+''',
+}
+
+
+def emit_wrapper(ret, name, params, actions):
+    if name in VARIADIC_BODIES:
+        return VARIADIC_BODIES[name]
+    assert ret == 'GrB_Info', name
+    names = [param_name(p) for p in params]
+    lines = ['GG_EXPORT GrB_Info (%s) (%s)' % (name, ', '.join(params)), '{',
+             '    GG_REAL (%s) ;' % name]
+    for kind, a in actions:
+        if kind in ('destroy', 'consume'):
+            lines.append('    const void *old_%s = (%s == NULL) ? NULL : (const void *) *%s ;'
+                         % (a, a, a))
+    lines.append('    GrB_Info info = real (%s) ;' % ', '.join(names))
+    for kind, a in actions:
+        if kind == 'inplace':
+            lines.append('    grbgpu_objver_bump (%s) ;' % a)
+        elif kind == 'create':
+            lines.append('    if (info == GrB_SUCCESS && %s != NULL) grbgpu_objver_bump (*%s) ;'
+                         % (a, a))
+        elif kind == 'destroy':
+            lines.append('    grbgpu_objver_drop (old_%s) ;' % a)
+        elif kind == 'consume':
+            lines.append('    if (%s == NULL || *%s != old_%s) grbgpu_objver_drop (old_%s) ;'
+                         % (a, a, a, a))
+        elif kind == 'tiles':
+            lines += ['    if (info == GrB_SUCCESS && %s != NULL)' % a,
+                      '    {',
+                      '        for (GrB_Index k = 0 ; k < m * n ; k++) grbgpu_objver_bump (%s [k]) ;' % a,
+                      '    }']
+    lines += ['    return info ;', '}', '']
+    return '\n'.join(lines)
+
+
+def main():
+    header = sys.argv[1] if len(sys.argv) > 1 else '/usr/include/GraphBLAS.h'
+    output = sys.argv[2] if len(sys.argv) > 2 else None
+    raw = open(header).read()
+    version = '.'.join(
+        re.search(r'#define\s+GxB_IMPLEMENTATION_%s\s+(\d+)' % k, raw).group(1)
+        for k in ('MAJOR', 'MINOR', 'SUB'))
+    wrapped = []
+    for ret, name, params in declarations(strip_comments(raw)):
+        actions = classify(name, params)
+        if actions is not None:
+            wrapped.append((ret, name, params, actions))
+    body = [PREAMBLE % {'version': version, 'count': len(wrapped)}]
+    for w in wrapped:
+        body.append(emit_wrapper(*w))
+    text = '\n'.join(body)
+    if output:
+        with open(output, 'w') as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    sys.stderr.write('gen_objver: %d wrappers (GraphBLAS %s)\n' % (len(wrapped), version))
+
+
+if __name__ == '__main__':
+    main()
