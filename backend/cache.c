@@ -20,7 +20,10 @@
 //    Eviction takes least recently used entries that nobody holds; entries in
 //    use are skipped (unlinking them would free nothing now).
 //  - Device copies: attached by a device backend under e->lock and accounted
-//    with grbgpu_cache_account_device.  Evicting another entry's device copy
+//    with grbgpu_cache_account_device (e, bytes), which sets e->dev_bytes and
+//    replaces whatever was accounted for e before (a backend that frees its
+//    copy itself accounts 0).  The cache keeps its own count of what it
+//    accounted, so it never reads e->dev without e->lock.  Evicting another entry's device copy
 //    takes that entry's lock with trylock (a busy lock means the copy is in
 //    use), detaches it, and frees it after the cache mutex is released.
 //  - Versions: an entry is linked only while its version is the handle's
@@ -42,6 +45,9 @@ struct gg_cache_node
     gg_cache_entry e ;              // first: a gg_cache_entry * is a node *
     gg_cache_node *lru_prev ;       // towards the most recently used
     gg_cache_node *lru_next ;       // towards the least recently used
+    size_t dev_accounted ;          // device bytes counted in dev_total
+                                    // (cache_mutex; e.dev_bytes is the
+                                    // backend's, under e.lock)
 } ;
 
 static pthread_mutex_t cache_mutex = PTHREAD_MUTEX_INITIALIZER ;
@@ -179,7 +185,7 @@ static bool table_unlink (gg_cache_entry *e)
 static void forget_bytes (gg_cache_entry *e)
 {
     host_total -= e->host_bytes ;
-    dev_total -= e->dev_bytes ;
+    dev_total -= ((gg_cache_node *) e)->dev_accounted ;
 }
 
 // Free an unlinked entry nobody holds (without cache_mutex: the payload's
@@ -253,16 +259,17 @@ static size_t evict_device_copies (size_t target, const gg_cache_entry *keep,
             node = node->lru_prev)
         {
             gg_cache_entry *e = &node->e ;
-            if (e == keep || (e->dev_bytes == 0 && e->dev == NULL)) continue ;
+            // dev_accounted is guarded by cache_mutex, e->dev by e->lock
+            if (e == keep || node->dev_accounted == 0) continue ;
             if (pass == 0 && e->refcount > 0) continue ;
             if (pthread_mutex_trylock (&e->lock) != 0) continue ;
-            if (e->dev != NULL || e->dev_bytes > 0)
             {
                 victims [nv].dev = e->dev ;
                 victims [nv].dev_free = e->dev_free ;
                 nv++ ;
-                dev_total -= e->dev_bytes ;
-                *freed += e->dev_bytes ;
+                dev_total -= node->dev_accounted ;
+                *freed += node->dev_accounted ;
+                node->dev_accounted = 0 ;
                 e->dev = NULL ;
                 e->dev_bytes = 0 ;
                 e->dev_free = NULL ;
@@ -445,8 +452,10 @@ void grbgpu_cache_account_device (gg_cache_entry *e, size_t bytes)
     gg_dev_victim victims [64] ;
     size_t freed = 0 ;
     pthread_mutex_lock (&cache_mutex) ;
-    dev_total = dev_total - e->dev_bytes + bytes ;
-    e->dev_bytes = bytes ;
+    gg_cache_node *node = (gg_cache_node *) e ;
+    dev_total = dev_total - node->dev_accounted + bytes ;
+    node->dev_accounted = bytes ;
+    e->dev_bytes = bytes ;          // the caller holds e->lock
     size_t nv = 0 ;
     if (dev_budget > 0 && dev_total > dev_budget)
     {

@@ -86,9 +86,10 @@ static int parse_spec (const char *spec, uint64_t *thresholds)
         return 0 ;
     }
 
-    char *save = NULL ;
-    for (char *tok = strtok_r (s, ",", &save) ; tok != NULL ;
-        tok = strtok_r (NULL, ",", &save))
+    // (strsep, not strtok: an empty item is an error, not skipped)
+    char *rest = s ;
+    for (char *tok = strsep (&rest, ",") ; tok != NULL ;
+        tok = strsep (&rest, ","))
     {
         char *colon = strchr (tok, ':') ;
         if (colon == NULL) return -1 ;

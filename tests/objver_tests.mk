@@ -1,1 +1,49 @@
-# tests/objver_tests.mk: filled in by its owner
+# tests/objver_tests.mk: object versions, wrappers, cache, threads, faults.
+#
+# The internals are hidden in libgrbgpu.so, so these tests compile the files
+# they test themselves, with tests/objver_stubs.c in place of settings.c,
+# stats.c and interpose.c.  (Per-program CFLAGS keep their objects apart from
+# the library's.)
+
+# regenerating the wrappers reproduces the committed file (skips without
+# python3 or the 7.4.0 header)
+TESTS += tests/test_objver_gen.sh
+EXTRA_DIST += tests/test_objver_gen.sh
+
+OBJVER_TEST_CORE = backend/objver.c backend/cache.c tests/objver_stubs.c
+
+if HAVE_CMOCKA
+OBJVER_TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+OBJVER_TEST_LIBS = -lgraphblas $(CMOCKA_LIBS) -ldl -lm
+
+check_PROGRAMS += tests/test_objver tests/test_cache tests/test_threads \
+	tests/test_fault
+TESTS += tests/test_objver tests/test_cache tests/test_threads \
+	tests/test_fault
+
+tests_test_objver_SOURCES = tests/test_objver.c backend/objver_wrappers.c \
+	$(OBJVER_TEST_CORE)
+tests_test_objver_CFLAGS = $(OBJVER_TEST_CFLAGS)
+tests_test_objver_LDADD = $(OBJVER_TEST_LIBS)
+
+tests_test_cache_SOURCES = tests/test_cache.c $(OBJVER_TEST_CORE)
+tests_test_cache_CFLAGS = $(OBJVER_TEST_CFLAGS)
+tests_test_cache_LDADD = $(OBJVER_TEST_LIBS)
+
+tests_test_threads_SOURCES = tests/test_threads.c backend/objver_wrappers.c \
+	$(OBJVER_TEST_CORE)
+tests_test_threads_CFLAGS = $(OBJVER_TEST_CFLAGS)
+tests_test_threads_LDADD = $(OBJVER_TEST_LIBS)
+
+tests_test_fault_SOURCES = tests/test_fault.c backend/fault.c \
+	$(OBJVER_TEST_CORE)
+tests_test_fault_CFLAGS = $(OBJVER_TEST_CFLAGS)
+tests_test_fault_LDADD = $(OBJVER_TEST_LIBS)
+endif
+
+# the cost of a wrapped GrB_Matrix_setElement_FP64 (built, not run)
+check_PROGRAMS += bench/objver_overhead
+bench_objver_overhead_SOURCES = bench/objver_overhead.c \
+	backend/objver_wrappers.c $(OBJVER_TEST_CORE)
+bench_objver_overhead_CFLAGS = $(AM_CFLAGS)
+bench_objver_overhead_LDADD = -lgraphblas -ldl -lm

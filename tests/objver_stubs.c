@@ -1,0 +1,58 @@
+//------------------------------------------------------------------------------
+// tests/objver_stubs.c: what objver/cache/fault need from the rest of backend/
+//------------------------------------------------------------------------------
+
+// The unit tests of backend/objver.c, objver_wrappers.c, cache.c and fault.c
+// link those files directly (their functions are hidden in libgrbgpu.so).
+// This file stands in for settings.c, stats.c and interpose.c: weak, so that
+// the real definitions win wherever they are linked too.  The counters are
+// kept here so that tests can read them (gg_test_counts).
+
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdlib.h>
+
+#include "backend/grbgpu_internal.h"
+
+__attribute__ ((weak)) gg_settings grbgpu_settings =
+{
+    .cache_bytes = (uint64_t) 1 << 30,
+    .min_work = -1,
+} ;
+
+__attribute__ ((weak)) void grbgpu_settings_init (void) { }
+
+atomic_uint_fast64_t gg_test_counts [GG_STAT_NCOUNTERS] ;
+
+__attribute__ ((weak)) void grbgpu_count (gg_stat which, uint64_t n)
+{
+    if ((unsigned) which < GG_STAT_NCOUNTERS)
+    {
+        atomic_fetch_add_explicit (&gg_test_counts [which], n,
+            memory_order_relaxed) ;
+    }
+}
+
+__attribute__ ((weak)) void grbgpu_log (int level, const char *fmt, ...)
+{
+    if (level > grbgpu_settings.verbose) return ;
+    va_list ap ;
+    va_start (ap, fmt) ;
+    fprintf (stderr, "grbgpu: ") ;
+    vfprintf (stderr, fmt, ap) ;
+    fprintf (stderr, "\n") ;
+    va_end (ap) ;
+}
+
+// From the test program, RTLD_NEXT is libgraphblas.
+__attribute__ ((weak)) void *grbgpu_real (const char *name)
+{
+    void *f = dlsym (RTLD_NEXT, name) ;
+    if (f == NULL)
+    {
+        fprintf (stderr, "grbgpu: %s not found in the GraphBLAS library\n",
+            name) ;
+        abort ( ) ;
+    }
+    return f ;
+}
