@@ -1,1 +1,2 @@
-# formats/formats.mk: filled in by its owner
+# formats/: conversions from a view of GraphBLAS storage to the kernels' forms.
+libgrbgpu_la_SOURCES += formats/convert.c formats/convert.h

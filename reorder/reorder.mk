@@ -1,0 +1,1 @@
+# reorder/: row permutations (none yet; the reordered formats come later).

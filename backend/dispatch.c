@@ -1,0 +1,367 @@
+//------------------------------------------------------------------------------
+// backend/dispatch.c: decide, convert (through the cache), compute, write back
+//------------------------------------------------------------------------------
+
+// grbgpu_dispatch is the whole life of one intercepted call:
+//   classify -> choose the backend (settings, cost model) -> view operands ->
+//   converted forms from the cache (or built and cached) -> kernel ->
+//   write T into C exactly as GrB_mxm would.
+// Any failure before the write-back (no device, out of memory, an injected
+// fault, a launch error) frees what was taken, is counted and logged, and the
+// caller forwards the call to the CPU library, whose answer is the answer.
+
+#include "config.h"
+#include "backend/cache.h"
+#include "backend/classify.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now (void)
+{
+    struct timespec t ;
+    clock_gettime (CLOCK_MONOTONIC, &t) ;
+    return (double) t.tv_sec + 1e-9 * (double) t.tv_nsec ;
+}
+
+//------------------------------------------------------------------------------
+// the runtime library's version: grbgpu reads 7.x internals (the iterator)
+//------------------------------------------------------------------------------
+
+static _Atomic int version_state = 0 ;     // 0 unknown, 1 good, -1 unsupported
+
+static bool version_ok (void)
+{
+    int s = atomic_load (&version_state) ;
+    if (s != 0) return s > 0 ;
+    int v [3] = { 0, 0, 0 } ;
+    if (GxB_Global_Option_get (GxB_LIBRARY_VERSION, v) != GrB_SUCCESS) return false ;
+    s = (v [0] == GxB_IMPLEMENTATION_MAJOR && v [1] == GxB_IMPLEMENTATION_MINOR) ? 1 : -1 ;
+    int expected = 0 ;
+    if (atomic_compare_exchange_strong (&version_state, &expected, s) && s < 0)
+    {
+        fprintf (stderr, "grbgpu: SuiteSparse:GraphBLAS %d.%d.%d is not the version grbgpu "
+            "was built for (%d.%d): every call goes to the CPU library\n",
+            v [0], v [1], v [2], GxB_IMPLEMENTATION_MAJOR, GxB_IMPLEMENTATION_MINOR) ;
+    }
+    return s > 0 ;
+}
+
+//------------------------------------------------------------------------------
+// converted operands, through the cache
+//------------------------------------------------------------------------------
+
+enum { FORM_CSR = 1, FORM_DENSE = 2 } ;
+
+static uint64_t form_code (int kind, const gg_operand *o, gg_type t)
+{
+    return (uint64_t) kind | ((uint64_t) o->transpose << 4)
+        | ((uint64_t) o->values << 5) | ((uint64_t) (o->values ? t : 0) << 8) ;
+}
+
+static gg_cache_key operand_key (int kind, const gg_operand *o, gg_type t)
+{
+    gg_cache_key key = { o->obj, grbgpu_objver_get (o->obj), form_code (kind, o, t) } ;
+    return key ;
+}
+
+// The CSR of op (obj), from the cache or built now.  *entry holds a reference.
+static int get_csr (const gg_operand *o, gg_type t, const gg_view *v,
+    gg_csr *csr, gg_cache_entry **entry)
+{
+    gg_cache_key key = operand_key (FORM_CSR, o, t) ;
+    gg_cache_entry *e = grbgpu_cache_acquire (&key) ;
+    if (e == NULL)
+    {
+        if (grbgpu_fault (GG_FAULT_CONVERT)) return GG_ERR_FAULT ;
+        double t0 = now () ;
+        gg_csr_form *f ;
+        int rc = gg_csr_from_view (&f, v, o->transpose, o->values, t) ;
+        if (rc != GG_OK) return rc ;
+        grbgpu_count_seconds (0, now () - t0) ;
+        e = grbgpu_cache_insert (&key, f, f->bytes, gg_csr_form_free) ;
+        if (e == NULL) return GG_ERR_NOMEM ;
+    }
+    *csr = ((gg_csr_form *) e->host)->csr ;
+    csr->cache = e ;
+    *entry = e ;
+    return GG_OK ;
+}
+
+// The dense row-major op (obj), from the cache or built now.
+static int get_dense (const gg_operand *o, gg_type t, const gg_view *v,
+    gg_dense *dense, gg_cache_entry **entry)
+{
+    gg_cache_key key = operand_key (FORM_DENSE, o, t) ;
+    gg_cache_entry *e = grbgpu_cache_acquire (&key) ;
+    if (e == NULL)
+    {
+        if (grbgpu_fault (GG_FAULT_CONVERT)) return GG_ERR_FAULT ;
+        double t0 = now () ;
+        gg_dense_form *f ;
+        int rc = gg_dense_from_view (&f, v, o->transpose, o->values, t) ;
+        if (rc != GG_OK) return rc ;
+        grbgpu_count_seconds (0, now () - t0) ;
+        e = grbgpu_cache_insert (&key, f, f->bytes, gg_dense_form_free) ;
+        if (e == NULL) return GG_ERR_NOMEM ;
+    }
+    gg_dense_form *f = (gg_dense_form *) e->host ;
+    *dense = f->dense ;
+    // a zero-copy form points into the matrix: take the address from this
+    // call's view, which is current by construction
+    if (o->values && f->owned == NULL) dense->x = v->x ;
+    dense->cache = e ;
+    *entry = e ;
+    return GG_OK ;
+}
+
+//------------------------------------------------------------------------------
+// the cost model (GRBGPU_DEVICE=auto with GRBGPU_MIN_WORK=auto)
+//------------------------------------------------------------------------------
+
+// Offload when the GPU's estimated time (launch latency + the bytes that
+// must cross PCIe at a conservative 12 GB/s + the flops at 1 TFLOP/s) beats
+// the CPU library's (the flops at 1 GFLOP/s per core: sparse products are
+// memory-bound there).  The sparse operand's bytes count only when it is not
+// already on the device.  Documented in README (settings).
+static bool worth_offloading (const gg_plan *plan, const char **why)
+{
+    const double zsz = (double) gg_type_size (plan->sr.type) ;
+    double bytes = 0 ;
+    if (plan->op == GG_OP_SPMM)
+    {
+        gg_cache_key key = operand_key (FORM_CSR, &plan->S, plan->sr.type) ;
+        gg_cache_entry *e = grbgpu_cache_acquire (&key) ;
+        bool on_device = false ;
+        if (e != NULL)
+        {
+            pthread_mutex_lock (&e->lock) ;
+            on_device = (e->dev != NULL) ;
+            pthread_mutex_unlock (&e->lock) ;
+            grbgpu_cache_release (e) ;
+        }
+        double nnz = plan->flops / (2.0 * (double) plan->n) ;
+        if (!on_device) bytes += nnz * (4.0 + (plan->S.values ? zsz : 0)) + 4.0 * (double) plan->m ;
+        if (plan->X.values) bytes += (double) plan->k * (double) plan->n * zsz ;
+        bytes += (double) plan->m * (double) plan->n * zsz ;
+    }
+    else
+    {
+        bytes += (double) (plan->m + plan->n) * (double) plan->k * zsz ;
+        bytes += (plan->op == GG_OP_GEMM) ? (double) plan->m * (double) plan->n * zsz
+                                          : plan->flops / (double) plan->k * 2.0 ;
+    }
+    long ncpu = sysconf (_SC_NPROCESSORS_ONLN) ;
+    if (ncpu < 1) ncpu = 1 ;
+    double t_gpu = 30e-6 + bytes / 12e9 + plan->flops / 1e12 ;
+    double t_cpu = plan->flops / (1e9 * (double) ncpu) ;
+    grbgpu_log (2, "cost model: %.3g flops, %.3g bytes to move: gpu %.3g s, cpu %.3g s",
+        plan->flops, bytes, t_gpu, t_cpu) ;
+    if (t_gpu < t_cpu) return true ;
+    *why = "too small to pay for the transfer" ;
+    return false ;
+}
+
+//------------------------------------------------------------------------------
+// running a plan
+//------------------------------------------------------------------------------
+
+#define MAX_HELD 3
+
+// Returns GG_OK (and *info), GG_ERR_UNSUPPORTED (with *why), or an error.
+static int run_plan (const gg_plan *plan, const gg_backend *be, GrB_Info *info,
+    const char **why)
+{
+    gg_cache_entry *held [MAX_HELD] = { NULL, NULL, NULL } ;
+    void *y = NULL ;
+    int rc = GG_OK ;
+    const gg_type t = plan->sr.type ;
+    const size_t zsz = gg_type_size (t) ;
+    gg_result r ;
+    memset (&r, 0, sizeof (r)) ;
+    r.ztype = plan->ztype ;
+    r.zt = t ;
+    gg_view v0, v1, v2 ;
+    gg_csr S, P ;
+    gg_dense X, L, R ;
+
+    #define TRY(call) do { rc = (call) ; if (rc != GG_OK) goto done ; } while (0)
+    #define VIEW(v, obj) do { if (grbgpu_view (&(v), (obj)) != GrB_SUCCESS) \
+        { rc = GG_ERR_UNSUPPORTED ; *why = "operand cannot be viewed" ; goto done ; } } while (0)
+
+    switch (plan->op)
+    {
+        case GG_OP_SPMM:
+        {
+            VIEW (v0, plan->S.obj) ;
+            if (v0.storage == GG_STORE_HYPER && v0.nvec * 8 < gg_view_nrows (&v0, plan->S.transpose))
+            {
+                // most rows of T would be absent: a dense T is the wrong shape
+                rc = GG_ERR_UNSUPPORTED ;
+                *why = "hypersparse operand with few vectors" ;
+                goto done ;
+            }
+            VIEW (v1, plan->X.obj) ;
+            TRY (get_csr (&plan->S, t, &v0, &S, &held [0])) ;
+            TRY (get_dense (&plan->X, t, &v1, &X, &held [1])) ;
+            if (grbgpu_fault (GG_FAULT_ALLOC)) { rc = GG_ERR_FAULT ; goto done ; }
+            y = malloc ((size_t) (plan->m * plan->n > 0 ? plan->m * plan->n : 1) * zsz) ;
+            if (y == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
+            TRY (be->spmm (&plan->sr, &S, &X, y)) ;
+            if (plan->out.is_vector)
+            {
+                r.nrows = plan->m ; r.ncols = 1 ;
+            }
+            else if (plan->flipped)
+            {
+                r.nrows = plan->n ; r.ncols = plan->m ; r.by_col = true ;
+            }
+            else
+            {
+                r.nrows = plan->m ; r.ncols = plan->n ;
+            }
+            r.present = &S ;
+            break ;
+        }
+        case GG_OP_SDDMM:
+        case GG_OP_GEMM:
+        {
+            VIEW (v0, plan->L.obj) ;
+            VIEW (v1, plan->R.obj) ;
+            TRY (get_dense (&plan->L, t, &v0, &L, &held [0])) ;
+            TRY (get_dense (&plan->R, t, &v1, &R, &held [1])) ;
+            if (plan->op == GG_OP_SDDMM)
+            {
+                VIEW (v2, plan->P.obj) ;
+                TRY (get_csr (&plan->P, t, &v2, &P, &held [2])) ;
+            }
+            if (grbgpu_fault (GG_FAULT_ALLOC)) { rc = GG_ERR_FAULT ; goto done ; }
+            int64_t ny = (plan->op == GG_OP_SDDMM) ? P.nnz : plan->m * plan->n ;
+            y = malloc ((size_t) (ny > 0 ? ny : 1) * zsz) ;
+            if (y == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
+            if (plan->op == GG_OP_SDDMM)
+            {
+                TRY (be->sddmm (&plan->sr, &P, &L, &R, y)) ;
+                r.pattern = &P ;
+            }
+            else
+            {
+                TRY (be->gemm (&plan->sr, &L, &R, y)) ;
+            }
+            r.nrows = plan->m ;
+            r.ncols = plan->n ;
+            break ;
+        }
+    }
+
+    // the product is done: T goes to C (this cannot be undone, so from here
+    // on the call is answered by grbgpu, whatever GraphBLAS says)
+    r.x = y ;
+    y = NULL ;
+    *info = grbgpu_write_result (&plan->out, &r) ;
+
+done:
+    free (y) ;
+    for (int k = 0 ; k < MAX_HELD ; k++) if (held [k] != NULL) grbgpu_cache_release (held [k]) ;
+    if (rc == GG_ERR_UNSUPPORTED && *why == NULL) *why = "no kernel for this case on the backend" ;
+    return rc ;
+    #undef TRY
+    #undef VIEW
+}
+
+//------------------------------------------------------------------------------
+// grbgpu_dispatch
+//------------------------------------------------------------------------------
+
+static const char *error_name (int rc)
+{
+    switch (rc)
+    {
+        case GG_ERR_NOMEM:  return "out of host memory" ;
+        case GG_ERR_DEVICE: return "device error" ;
+        case GG_ERR_DEVMEM: return "out of device memory" ;
+        case GG_ERR_FAULT:  return "injected fault" ;
+        default:            return "error" ;
+    }
+}
+
+static void decline (const char *reason)
+{
+    grbgpu_count (GG_STAT_DECLINED, 1) ;
+    grbgpu_count_decline (reason) ;
+    grbgpu_set_last_decision ("declined", reason) ;
+    grbgpu_log (1, "declined: %s", reason) ;
+}
+
+bool grbgpu_dispatch (const gg_call *call, GrB_Info *info)
+{
+    grbgpu_settings_init () ;
+    const gg_settings *s = &grbgpu_settings ;
+    if (s->disable) return false ;
+    grbgpu_count (GG_STAT_INTERCEPTED, 1) ;
+
+    //--------------------------------------------------------------------------
+    // classify
+    //--------------------------------------------------------------------------
+
+    if (s->device == GG_DEVICE_CPU) { decline ("GRBGPU_DEVICE=cpu") ; return false ; }
+    if (!version_ok ()) { decline ("unsupported GraphBLAS version") ; return false ; }
+    gg_plan plan ;
+    const char *why = grbgpu_classify (call, &plan) ;
+    if (why != NULL) { decline (why) ; return false ; }
+
+    //--------------------------------------------------------------------------
+    // choose the backend
+    //--------------------------------------------------------------------------
+
+    const gg_backend *be = NULL ;
+    if (s->device == GG_DEVICE_HOST)
+    {
+        be = &grbgpu_host_backend ;
+    }
+    else
+    {
+        be = grbgpu_cuda_backend () ;
+        if (be == NULL) { decline ("no usable CUDA device") ; return false ; }
+    }
+    if (s->min_work >= 0)
+    {
+        if (plan.flops < s->min_work) { decline ("below GRBGPU_MIN_WORK") ; return false ; }
+    }
+    else if (s->device == GG_DEVICE_AUTO && !worth_offloading (&plan, &why))
+    {
+        decline (why) ;
+        return false ;
+    }
+
+    //--------------------------------------------------------------------------
+    // run it
+    //--------------------------------------------------------------------------
+
+    why = NULL ;
+    int rc = run_plan (&plan, be, info, &why) ;
+    if (rc == GG_OK)
+    {
+        bool cuda = (be != &grbgpu_host_backend) ;
+        grbgpu_count (cuda ? GG_STAT_OFFLOADED_CUDA : GG_STAT_OFFLOADED_HOST, 1) ;
+        grbgpu_set_last_decision (be->name, NULL) ;
+        grbgpu_log (2, "%s: %s %lldx%lldx%lld (%.3g flops) -> GrB_Info %d", be->name,
+            plan.op == GG_OP_SPMM ? "spmm" : plan.op == GG_OP_SDDMM ? "sddmm" : "gemm",
+            (long long) plan.m, (long long) plan.k, (long long) plan.n, plan.flops, (int) *info) ;
+        return true ;
+    }
+    if (rc == GG_ERR_UNSUPPORTED)
+    {
+        decline (why) ;
+        return false ;
+    }
+    const char *what = error_name (rc) ;
+    grbgpu_count (GG_STAT_FALLBACKS, 1) ;
+    grbgpu_set_last_decision ("fallback", what) ;
+    grbgpu_log (1, "fallback to the CPU library after %s on %s", what, be->name) ;
+    return false ;
+}

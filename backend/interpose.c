@@ -1,0 +1,136 @@
+//------------------------------------------------------------------------------
+// backend/interpose.c: the exported GrB_mxm, GrB_mxv and GrB_vxm
+//------------------------------------------------------------------------------
+
+// These three functions take the place of SuiteSparse:GraphBLAS's, either by
+// LD_PRELOAD=libgrbgpu.so or by linking -lgrbgpu before -lgraphblas.  Each
+// asks the dispatcher to answer the call; when it does not, the call goes,
+// unchanged, to the real function (dlsym RTLD_NEXT).  Either way the output's
+// version is bumped afterwards (the object-version wrappers of every other
+// mutating call live in backend/objver_wrappers.c).
+//
+// Nothing heavy happens at load time: the constructor only checks, with one
+// dlsym, that the program's GrB_mxm is ours, and warns once if link order
+// defeated the interposition (with -lgraphblas -lgrbgpu the program binds to
+// the CPU library's symbols and grbgpu never sees a call).
+
+#include "config.h"
+#include "backend/classify.h"
+
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+//------------------------------------------------------------------------------
+// grbgpu_real: the CPU library's function of this name
+//------------------------------------------------------------------------------
+
+void *grbgpu_real (const char *name)
+{
+    void *f = dlsym (RTLD_NEXT, name) ;
+    if (f == NULL)
+    {
+        // with the wrong link order libgraphblas precedes us in the search
+        // list, where RTLD_NEXT does not look: ask it by name
+        void *lib = dlopen ("libgraphblas.so.7", RTLD_LAZY | RTLD_NOLOAD) ;
+        if (lib == NULL) lib = dlopen ("libgraphblas.so", RTLD_LAZY | RTLD_NOLOAD) ;
+        if (lib != NULL)
+        {
+            f = dlsym (lib, name) ;
+            dlclose (lib) ;
+        }
+    }
+    if (f == NULL)
+    {
+        fprintf (stderr, "grbgpu: fatal: %s not found in SuiteSparse:GraphBLAS\n", name) ;
+        abort () ;
+    }
+    return f ;
+}
+
+//------------------------------------------------------------------------------
+// link-order check
+//------------------------------------------------------------------------------
+
+__attribute__ ((constructor))
+static void check_link_order (void)
+{
+    void *resolved = dlsym (RTLD_DEFAULT, "GrB_mxm") ;
+    if (resolved != NULL && resolved != (void *) GrB_mxm)
+    {
+        Dl_info where ;
+        const char *lib = (dladdr (resolved, &where) && where.dli_fname) ? where.dli_fname : "?" ;
+        fprintf (stderr, "grbgpu: warning: this program's GrB_mxm is the one in %s, not "
+            "grbgpu's: check the link order (-lgrbgpu must come before -lgraphblas, "
+            "or use LD_PRELOAD=libgrbgpu.so); products will run on the CPU library\n", lib) ;
+    }
+}
+
+//------------------------------------------------------------------------------
+// the exported entry points
+//------------------------------------------------------------------------------
+
+typedef GrB_Info (*mxm_fn) (GrB_Matrix, const GrB_Matrix, const GrB_BinaryOp,
+    const GrB_Semiring, const GrB_Matrix, const GrB_Matrix, const GrB_Descriptor) ;
+typedef GrB_Info (*mxv_fn) (GrB_Vector, const GrB_Vector, const GrB_BinaryOp,
+    const GrB_Semiring, const GrB_Matrix, const GrB_Vector, const GrB_Descriptor) ;
+typedef GrB_Info (*vxm_fn) (GrB_Vector, const GrB_Vector, const GrB_BinaryOp,
+    const GrB_Semiring, const GrB_Vector, const GrB_Matrix, const GrB_Descriptor) ;
+
+// The real function, looked up once (a benign race: every thread stores the
+// same pointer).
+#define REAL(type, name) \
+    static _Atomic (type) real_fn = NULL ; \
+    type real = atomic_load_explicit (&real_fn, memory_order_relaxed) ; \
+    if (real == NULL) \
+    { \
+        real = (type) grbgpu_real (name) ; \
+        atomic_store_explicit (&real_fn, real, memory_order_relaxed) ; \
+    }
+
+GG_EXPORT GrB_Info GrB_mxm (GrB_Matrix C, const GrB_Matrix M,
+    const GrB_BinaryOp accum, const GrB_Semiring semiring, const GrB_Matrix A,
+    const GrB_Matrix B, const GrB_Descriptor desc)
+{
+    REAL (mxm_fn, "GrB_mxm") ;
+    gg_call call = { GG_CALL_MXM, C, M, accum, semiring, A, B, desc } ;
+    GrB_Info info ;
+    if (!grbgpu_dispatch (&call, &info))
+    {
+        info = real (C, M, accum, semiring, A, B, desc) ;     // C<M> = accum (C, A*B)
+    }
+    if (C != NULL) grbgpu_objver_bump (C) ;
+    return info ;
+}
+
+GG_EXPORT GrB_Info GrB_mxv (GrB_Vector w, const GrB_Vector mask,
+    const GrB_BinaryOp accum, const GrB_Semiring semiring, const GrB_Matrix A,
+    const GrB_Vector u, const GrB_Descriptor desc)
+{
+    REAL (mxv_fn, "GrB_mxv") ;
+    gg_call call = { GG_CALL_MXV, (GrB_Matrix) w, (GrB_Matrix) mask, accum,
+        semiring, A, (GrB_Matrix) u, desc } ;
+    GrB_Info info ;
+    if (!grbgpu_dispatch (&call, &info))
+    {
+        info = real (w, mask, accum, semiring, A, u, desc) ;  // w<m> = accum (w, A*u)
+    }
+    if (w != NULL) grbgpu_objver_bump (w) ;
+    return info ;
+}
+
+GG_EXPORT GrB_Info GrB_vxm (GrB_Vector w, const GrB_Vector mask,
+    const GrB_BinaryOp accum, const GrB_Semiring semiring, const GrB_Vector u,
+    const GrB_Matrix A, const GrB_Descriptor desc)
+{
+    REAL (vxm_fn, "GrB_vxm") ;
+    gg_call call = { GG_CALL_VXM, (GrB_Matrix) w, (GrB_Matrix) mask, accum,
+        semiring, (GrB_Matrix) u, A, desc } ;
+    GrB_Info info ;
+    if (!grbgpu_dispatch (&call, &info))
+    {
+        info = real (w, mask, accum, semiring, u, A, desc) ;  // w'<m> = accum (w, u'*A)
+    }
+    if (w != NULL) grbgpu_objver_bump (w) ;
+    return info ;
+}

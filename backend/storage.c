@@ -1,0 +1,316 @@
+//------------------------------------------------------------------------------
+// backend/storage.c: operand views (iterator attach) and exact write-back
+//------------------------------------------------------------------------------
+
+// Reading: GxB_Matrix_Iterator_attach finishes pending work and exposes the
+// internal arrays (p, h, b, i, x), sparsity, iso and orientation in O(1),
+// without changing the matrix.  Inputs are never unpacked.
+//
+// Writing: the result T is built in malloc'd buffers.  When the call is plain
+// (no mask, no accumulator, C of the semiring's type, C held in T's
+// orientation) T is packed straight into C; otherwise T becomes a temporary
+// matrix and GrB_*_apply (C, M, accum, IDENTITY, T, desc') reproduces mask,
+// complement, structure, replace, accumulation and typecasting exactly, since
+// GrB_mxm ends with the same step (C<M> = accum (C, T)).
+
+#include "config.h"
+#include "backend/storage.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+//------------------------------------------------------------------------------
+// types
+//------------------------------------------------------------------------------
+
+int grbgpu_src_code (GrB_Type type)
+{
+    if (type == NULL) return -1 ;
+    const GrB_Type builtin [GG_NSRC] =
+    {
+        GrB_BOOL, GrB_INT8, GrB_INT16, GrB_INT32, GrB_INT64, GrB_UINT8,
+        GrB_UINT16, GrB_UINT32, GrB_UINT64, GrB_FP32, GrB_FP64
+    } ;
+    for (int k = 0 ; k < GG_NSRC ; k++) if (type == builtin [k]) return k ;
+    return -1 ;
+}
+
+GrB_Type grbgpu_grb_type (gg_type t)
+{
+    switch (t)
+    {
+        case GG_BOOL:   return GrB_BOOL ;
+        case GG_INT32:  return GrB_INT32 ;
+        case GG_INT64:  return GrB_INT64 ;
+        case GG_UINT32: return GrB_UINT32 ;
+        case GG_UINT64: return GrB_UINT64 ;
+        case GG_FP32:   return GrB_FP32 ;
+        case GG_FP64:   return GrB_FP64 ;
+        default:        return NULL ;
+    }
+}
+
+static GrB_UnaryOp identity_op (gg_type t)
+{
+    switch (t)
+    {
+        case GG_BOOL:   return GrB_IDENTITY_BOOL ;
+        case GG_INT32:  return GrB_IDENTITY_INT32 ;
+        case GG_INT64:  return GrB_IDENTITY_INT64 ;
+        case GG_UINT32: return GrB_IDENTITY_UINT32 ;
+        case GG_UINT64: return GrB_IDENTITY_UINT64 ;
+        case GG_FP32:   return GrB_IDENTITY_FP32 ;
+        case GG_FP64:   return GrB_IDENTITY_FP64 ;
+        default:        return NULL ;
+    }
+}
+
+//------------------------------------------------------------------------------
+// grbgpu_view
+//------------------------------------------------------------------------------
+
+GrB_Info grbgpu_view (gg_view *v, GrB_Matrix A)
+{
+    memset (v, 0, sizeof (gg_view)) ;
+    GrB_Type type ;
+    GrB_Info info = GxB_Matrix_type (&type, A) ;
+    if (info != GrB_SUCCESS) return info ;
+    int src = grbgpu_src_code (type) ;
+    if (src < 0) return GrB_NOT_IMPLEMENTED ;
+    GxB_Iterator it = NULL ;
+    info = GxB_Iterator_new (&it) ;
+    if (info != GrB_SUCCESS) return info ;
+    info = GxB_Matrix_Iterator_attach (it, A, NULL) ;   // finishes pending work
+    if (info == GrB_SUCCESS)
+    {
+        GrB_Index nvals ;
+        info = GrB_Matrix_nvals (&nvals, A) ;
+        v->nvals = (int64_t) nvals ;
+    }
+    if (info == GrB_SUCCESS)
+    {
+        switch (it->A_sparsity)
+        {
+            case GxB_HYPERSPARSE: v->storage = GG_STORE_HYPER ; break ;
+            case GxB_SPARSE:      v->storage = GG_STORE_SPARSE ; break ;
+            case GxB_BITMAP:      v->storage = GG_STORE_BITMAP ; break ;
+            case GxB_FULL:        v->storage = GG_STORE_FULL ; break ;
+            default:              info = GrB_NOT_IMPLEMENTED ; break ;
+        }
+        v->by_col = it->by_col ;
+        v->iso = it->iso ;
+        v->vlen = it->avlen ;
+        v->vdim = it->avdim ;
+        v->nvec = it->anvec ;
+        v->p = it->Ap ;
+        v->h = it->Ah ;
+        v->i = it->Ai ;
+        v->b = it->Ab ;
+        v->x = it->Ax ;
+        v->src = (gg_src_type) src ;
+    }
+    GxB_Iterator_free (&it) ;
+    return info ;
+}
+
+//------------------------------------------------------------------------------
+// building T's arrays
+//------------------------------------------------------------------------------
+
+static int64_t csr_row_count (const gg_csr *S, int64_t r)
+{
+    return S->p32 ? (int64_t) (S->p32 [r+1] - S->p32 [r]) : S->p64 [r+1] - S->p64 [r] ;
+}
+
+// The bitmap of a dense result whose stored vectors are present iff the
+// corresponding row of `present` has entries (NULL: all present; with
+// all_ones also when every vector is present).  Absent vectors' values are
+// zeroed so that no uninitialised byte reaches GraphBLAS.
+static int8_t *result_bitmap (gg_result *r, int64_t nvec, int64_t vlen, int64_t *nvals)
+{
+    int8_t *b = malloc ((size_t) (nvec * vlen > 0 ? nvec * vlen : 1)) ;
+    if (b == NULL) return NULL ;
+    const size_t zsz = gg_type_size (r->zt) ;
+    int64_t count = 0 ;
+    for (int64_t j = 0 ; j < nvec ; j++)
+    {
+        bool here = (r->present == NULL) || csr_row_count (r->present, j) > 0 ;
+        memset (b + j * vlen, here ? 1 : 0, (size_t) vlen) ;
+        if (here) count += vlen ;
+        else memset ((char *) r->x + (size_t) (j * vlen) * zsz, 0, (size_t) vlen * zsz) ;
+    }
+    *nvals = count ;
+    return b ;
+}
+
+static bool all_present (const gg_result *r, int64_t nvec)
+{
+    if (r->present == NULL) return true ;
+    for (int64_t j = 0 ; j < nvec ; j++)
+    {
+        if (csr_row_count (r->present, j) == 0) return false ;
+    }
+    return true ;
+}
+
+// Pack the result into X (a new temporary, or C itself when plain).
+static GrB_Info pack_result (GrB_Matrix X, bool is_vector, gg_result *r,
+    bool allow_full)
+{
+    GrB_Info info ;
+    const size_t zsz = gg_type_size (r->zt) ;
+
+    if (r->pattern != NULL)
+    {
+        // SDDMM: T has the mask's pattern (CSR by row) with values r->x
+        const gg_csr *P = r->pattern ;
+        const int64_t m = P->nrows, nnz = P->nnz ;
+        GrB_Index *Tp = malloc ((size_t) (m + 1) * sizeof (GrB_Index)) ;
+        GrB_Index *Tj = malloc ((size_t) (nnz > 0 ? nnz : 1) * sizeof (GrB_Index)) ;
+        if (Tp == NULL || Tj == NULL) { free (Tp) ; free (Tj) ; return GrB_OUT_OF_MEMORY ; }
+        for (int64_t k = 0 ; k <= m ; k++) Tp [k] = P->p32 ? (GrB_Index) P->p32 [k] : (GrB_Index) P->p64 [k] ;
+        for (int64_t k = 0 ; k < nnz ; k++) Tj [k] = P->i32 ? (GrB_Index) P->i32 [k] : (GrB_Index) P->i64 [k] ;
+        void *Tx = r->x ;
+        info = GxB_Matrix_pack_CSR (X, &Tp, &Tj, &Tx,
+            (GrB_Index) ((m + 1) * sizeof (GrB_Index)),
+            (GrB_Index) ((nnz > 0 ? nnz : 1) * sizeof (GrB_Index)),
+            (GrB_Index) ((nnz > 0 ? nnz : 1) * zsz), false, false, NULL) ;
+        if (info == GrB_SUCCESS) r->x = NULL ;     // GraphBLAS owns them now
+        free (Tp) ; free (Tj) ;                    // NULL after a successful pack
+        return info ;
+    }
+
+    // dense layout: stored vectors are rows (by_col false) or columns
+    const int64_t nvec = r->by_col ? r->ncols : r->nrows ;
+    const int64_t vlen = r->by_col ? r->nrows : r->ncols ;
+    const GrB_Index xsize = (GrB_Index) ((nvec * vlen > 0 ? nvec * vlen : 1) * zsz) ;
+    void *Tx = r->x ;
+    if (allow_full && all_present (r, nvec))
+    {
+        if (is_vector)
+            info = GxB_Vector_pack_Full ((GrB_Vector) X, &Tx, xsize, false, NULL) ;
+        else if (r->by_col)
+            info = GxB_Matrix_pack_FullC (X, &Tx, xsize, false, NULL) ;
+        else
+            info = GxB_Matrix_pack_FullR (X, &Tx, xsize, false, NULL) ;
+        if (info == GrB_SUCCESS) r->x = NULL ;
+        return info ;
+    }
+    int64_t nvals ;
+    int8_t *Tb = result_bitmap (r, nvec, vlen, &nvals) ;
+    if (Tb == NULL) return GrB_OUT_OF_MEMORY ;
+    const GrB_Index bsize = (GrB_Index) (nvec * vlen > 0 ? nvec * vlen : 1) ;
+    if (is_vector)
+        info = GxB_Vector_pack_Bitmap ((GrB_Vector) X, &Tb, &Tx, bsize, xsize, false, (GrB_Index) nvals, NULL) ;
+    else if (r->by_col)
+        info = GxB_Matrix_pack_BitmapC (X, &Tb, &Tx, bsize, xsize, false, (GrB_Index) nvals, NULL) ;
+    else
+        info = GxB_Matrix_pack_BitmapR (X, &Tb, &Tx, bsize, xsize, false, (GrB_Index) nvals, NULL) ;
+    if (info == GrB_SUCCESS) r->x = NULL ;
+    free (Tb) ;
+    return info ;
+}
+
+//------------------------------------------------------------------------------
+// grbgpu_write_result
+//------------------------------------------------------------------------------
+
+static GrB_Descriptor apply_descriptor (const gg_output *out)
+{
+    // the call's mask and replace flags, without the input transposes
+    if (out->M == NULL) return out->replace ? GrB_DESC_R : NULL ;
+    int k = (out->replace ? 4 : 0) + (out->mask_struct ? 2 : 0) + (out->mask_comp ? 1 : 0) ;
+    const GrB_Descriptor d [8] =
+    {
+        NULL, GrB_DESC_C, GrB_DESC_S, GrB_DESC_SC,
+        GrB_DESC_R, GrB_DESC_RC, GrB_DESC_RS, GrB_DESC_RSC
+    } ;
+    return d [k] ;
+}
+
+GrB_Info grbgpu_write_result (const gg_output *out, gg_result *r)
+{
+    GrB_Info info ;
+    GrB_Type ctype ;
+    info = GxB_Matrix_type (&ctype, out->C) ;
+    if (info != GrB_SUCCESS) { free (r->x) ; r->x = NULL ; return info ; }
+
+    //--------------------------------------------------------------------------
+    // plain: pack straight into C
+    //--------------------------------------------------------------------------
+
+    bool plain = (out->M == NULL && out->accum == NULL && !out->mask_comp
+        && ctype == r->ztype && r->pattern == NULL) ;
+    if (plain && !out->is_vector)
+    {
+        GxB_Format_Value fmt ;
+        info = GxB_Matrix_Option_get (out->C, GxB_FORMAT, &fmt) ;
+        if (info != GrB_SUCCESS) { free (r->x) ; r->x = NULL ; return info ; }
+        // packing would change C's orientation otherwise: let apply transpose
+        plain = ((fmt == GxB_BY_COL) == r->by_col) ;
+    }
+    if (plain)
+    {
+        // keep C's sparsity settings: pack resets them
+        int control = GxB_AUTO_SPARSITY ;
+        double hyper = 0, bitmap = 0 ;
+        if (out->is_vector)
+        {
+            info = GxB_Vector_Option_get ((GrB_Vector) out->C, GxB_SPARSITY_CONTROL, &control) ;
+            if (info == GrB_SUCCESS) info = GxB_Vector_Option_get ((GrB_Vector) out->C, GxB_BITMAP_SWITCH, &bitmap) ;
+        }
+        else
+        {
+            info = GxB_Matrix_Option_get (out->C, GxB_SPARSITY_CONTROL, &control) ;
+            if (info == GrB_SUCCESS) info = GxB_Matrix_Option_get (out->C, GxB_HYPER_SWITCH, &hyper) ;
+            if (info == GrB_SUCCESS) info = GxB_Matrix_Option_get (out->C, GxB_BITMAP_SWITCH, &bitmap) ;
+        }
+        if (info == GrB_SUCCESS) info = pack_result (out->C, out->is_vector, r, true) ;
+        if (info == GrB_SUCCESS)
+        {
+            if (out->is_vector)
+            {
+                info = GxB_Vector_Option_set ((GrB_Vector) out->C, GxB_SPARSITY_CONTROL, control) ;
+                if (info == GrB_SUCCESS) info = GxB_Vector_Option_set ((GrB_Vector) out->C, GxB_BITMAP_SWITCH, bitmap) ;
+            }
+            else
+            {
+                info = GxB_Matrix_Option_set (out->C, GxB_SPARSITY_CONTROL, control) ;
+                if (info == GrB_SUCCESS) info = GxB_Matrix_Option_set (out->C, GxB_HYPER_SWITCH, hyper) ;
+                if (info == GrB_SUCCESS) info = GxB_Matrix_Option_set (out->C, GxB_BITMAP_SWITCH, bitmap) ;
+            }
+        }
+        free (r->x) ;
+        r->x = NULL ;
+        return info ;
+    }
+
+    //--------------------------------------------------------------------------
+    // general: T as a temporary, then C<M,replace> = accum (C, T)
+    //--------------------------------------------------------------------------
+
+    GrB_Matrix T = NULL ;
+    if (out->is_vector) info = GrB_Vector_new ((GrB_Vector *) &T, r->ztype, (GrB_Index) r->nrows) ;
+    else info = GrB_Matrix_new (&T, r->ztype, (GrB_Index) r->nrows, (GrB_Index) r->ncols) ;
+    // SuiteSparse 7.4 can crash in C<M> += T when T is held full: hand T
+    // over as bitmap whenever there is a mask and an accumulator
+    bool allow_full = !(out->M != NULL && out->accum != NULL) ;
+    if (info == GrB_SUCCESS) info = pack_result (T, out->is_vector, r, allow_full) ;
+    if (info == GrB_SUCCESS)
+    {
+        GrB_Descriptor d = apply_descriptor (out) ;
+        GrB_UnaryOp id = identity_op (r->zt) ;
+        if (out->is_vector)
+            info = GrB_Vector_apply ((GrB_Vector) out->C, (GrB_Vector) out->M, out->accum, id, (GrB_Vector) T, d) ;
+        else
+            info = GrB_Matrix_apply (out->C, out->M, out->accum, id, T, d) ;
+    }
+    free (r->x) ;
+    r->x = NULL ;
+    if (T != NULL)
+    {
+        if (out->is_vector) GrB_Vector_free ((GrB_Vector *) &T) ;
+        else GrB_Matrix_free (&T) ;
+    }
+    return info ;
+}

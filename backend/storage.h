@@ -1,0 +1,56 @@
+//------------------------------------------------------------------------------
+// backend/storage.h: reading operands without copying, writing results back
+//------------------------------------------------------------------------------
+
+#ifndef GG_STORAGE_H
+#define GG_STORAGE_H
+
+#include "backend/grbgpu_internal.h"
+#include "formats/convert.h"
+
+// The built-in real type code of a GraphBLAS type, or -1 (user-defined,
+// complex, NULL).
+GG_INTERNAL int grbgpu_src_code (GrB_Type type) ;
+
+// The GraphBLAS type of a kernel type.
+GG_INTERNAL GrB_Type grbgpu_grb_type (gg_type t) ;
+
+// View A's storage (finishing any pending work first, as GrB_mxm itself
+// would).  Nothing is copied or changed.  GrB_Vector handles may be passed
+// cast to GrB_Matrix.  Returns GrB_SUCCESS or the iterator's error.
+GG_INTERNAL GrB_Info grbgpu_view (gg_view *v, GrB_Matrix A) ;
+
+// The result T of a product, in one of three layouts, to be written to C.
+typedef struct
+{
+    GrB_Type ztype ;        // type of T (the semiring's)
+    gg_type zt ;
+    int64_t nrows, ncols ;  // dimensions of T (= C's)
+    bool by_col ;           // values are column-major (T' row-major)
+    // dense layout: x holds nrows*ncols values (malloc'd); present rows of
+    // the stored orientation given by `present` (NULL: all present)
+    void *x ;
+    const gg_csr *present ; // a CSR whose non-empty rows are the present
+                            // stored vectors (the sparse operand)
+    // sparse layout (SDDMM): the pattern `pattern` (CSR, by row) with values x
+    const gg_csr *pattern ;
+}
+gg_result ;
+
+// What the call asked for.
+typedef struct
+{
+    GrB_Matrix C ;          // or a GrB_Vector cast
+    bool is_vector ;
+    GrB_Matrix M ;          // mask or NULL
+    GrB_BinaryOp accum ;
+    bool replace, mask_comp, mask_struct ;
+}
+gg_output ;
+
+// Write T into C as GrB_mxm would: C<M,replace> = accum (C, T).  Takes
+// ownership of r->x (freed or handed to GraphBLAS).  Returns the GrB_Info of
+// the write (the call's answer).
+GG_INTERNAL GrB_Info grbgpu_write_result (const gg_output *out, gg_result *r) ;
+
+#endif
