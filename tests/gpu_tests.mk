@@ -1,1 +1,29 @@
-# tests/gpu_tests.mk: filled in by its owner
+# tests/gpu_tests.mk: tests and benchmarks of the CUDA backend.
+#
+# They drive backend/device.c through internal interfaces, which are hidden in
+# libgrbgpu.so, so they link the library's objects themselves (the whole
+# library: the cache, settings, statistics, fault injection, object versions
+# and the interposer come with it).  Without a GPU the test exits 77 (SKIP).
+if HAVE_CUDA
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_cuda_backend
+TESTS += tests/test_cuda_backend
+tests_test_cuda_backend_SOURCES = tests/test_cuda_backend.c
+tests_test_cuda_backend_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_cuda_backend_LDADD = $(libgrbgpu_la_OBJECTS) \
+	$(libgrbgpu_la_LIBADD) $(CMOCKA_LIBS)
+tests_test_cuda_backend_LDFLAGS = $(OPENMP_CFLAGS) $(AX_PTHREAD_FLAGS)
+tests_test_cuda_backend_DEPENDENCIES = libgrbgpu.la
+endif
+
+# bench/spmm_bench: the backend vs cuSPARSE, and GrB_mxm / GrB_mxv end to end
+# (GG_BENCH_E2E: the interposer is linked in, so its GrB_mxm is this
+# program's); run it with bench/run_bench.sh.  Not part of make check.
+noinst_PROGRAMS += bench/spmm_bench
+bench_spmm_bench_SOURCES = bench/spmm_bench.c
+bench_spmm_bench_CPPFLAGS = $(AM_CPPFLAGS) -DGG_BENCH_E2E
+bench_spmm_bench_LDADD = $(libgrbgpu_la_OBJECTS) $(libgrbgpu_la_LIBADD)
+bench_spmm_bench_LDFLAGS = $(OPENMP_CFLAGS) $(AX_PTHREAD_FLAGS)
+bench_spmm_bench_DEPENDENCIES = libgrbgpu.la
+EXTRA_DIST += bench/run_bench.sh bench/NOTES.md
+endif

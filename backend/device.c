@@ -1,0 +1,1630 @@
+//------------------------------------------------------------------------------
+// backend/device.c: the CUDA backend (memory, copies, streams, cuSPARSE/cuBLAS)
+//------------------------------------------------------------------------------
+
+// grbgpu_cuda_backend () returns the gg_backend that runs products on the GPU:
+//   spmm:  Y = S (+.*) X    cusparseSpMM (cusparseSpMV when n == 1)
+//   sddmm: y = M .* (A B')  cusparseSDDMM
+//   gemm:  Y = A (+.*) B'   cublasSgemm / cublasDgemm
+// for PLUS with TIMES / FIRST / SECOND / PAIR over FP32 and FP64 (plus-times
+// arithmetic on substituted values: SECOND uses all-ones values for S, FIRST
+// and PAIR reduce to row sums), and through grbgpu's own kernels
+// (kernels/gg_cuda.h) for every other semiring and type.
+//
+// Operands arrive as host arrays (kernels/gg_kernels.h).  This file owns
+// everything between them and the device:
+//  - start-up: lazy, on the first call in this process (a forked child
+//    starts afresh); GRBGPU_DEVICE_ID; the device budget handed to the cache.
+//  - a small pool of execution contexts (stream, cuSPARSE and cuBLAS handles,
+//    two pinned staging buffers); a calling thread borrows one per call.
+//  - copies through the pinned buffers in chunks, double-buffered, so that
+//    the host memcpy of chunk j+1 overlaps the DMA of chunk j (pinned speed,
+//    bounded pinned memory).
+//  - device forms of operands: when an operand carries a cache entry, its
+//    device copy (with its cuSPARSE plans) is attached to the entry and the
+//    next call with the unchanged object uploads nothing.
+//  - errors: every CUDA / cuSPARSE / cuBLAS status is checked; on a failure
+//    everything taken is released, the cache gives back device memory, and
+//    the call is tried once more before GG_ERR_DEVMEM / GG_ERR_DEVICE /
+//    GG_ERR_FAULT is returned (the dispatcher then asks the CPU library).
+//
+// Exact precision only: cuBLAS runs in CUBLAS_PEDANTIC_MATH (no TF32), and
+// cuSPARSE computes in the operands' own type.
+
+#include "config.h"
+#include "backend/grbgpu_internal.h"
+
+#ifndef GRBGPU_HAVE_CUDA
+
+// Built without CUDA: there is no device backend.
+const gg_backend *grbgpu_cuda_backend (void)
+{
+    return NULL ;
+}
+
+#else
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include <cuda_runtime_api.h>
+// cusparse.h marks its legacy API deprecated in its own declarations
+#define DISABLE_CUSPARSE_DEPRECATED
+#include <cusparse.h>
+#include <cublas_v2.h>
+
+#include "backend/cache.h"
+#include "backend/device.h"
+#include "kernels/gg_cuda.h"
+
+//------------------------------------------------------------------------------
+// tuning constants
+//------------------------------------------------------------------------------
+
+#define GG_CTX_MAX        4                 // contexts (streams) in the pool
+#define GG_STAGE_BYTES    ((size_t) 32 << 20)  // one pinned staging buffer
+#define GG_PAR_COPY_MIN   ((size_t) 4 << 20)   // split host memcpy above this
+#define GG_BUDGET_FRACTION 0.75             // of free memory, when not set
+#define GG_PLANS          4                 // cuSPARSE plans kept per form
+#define GG_FORM_MAGIC_CSR   0x67674353u     // "ggCS"
+#define GG_FORM_MAGIC_DENSE 0x6767444eu     // "ggDN"
+
+//------------------------------------------------------------------------------
+// process-wide state
+//------------------------------------------------------------------------------
+
+// One execution context: a thread borrows it for the duration of one call.
+typedef struct
+{
+    bool busy ;
+    cudaStream_t stream ;
+    cusparseHandle_t sparse ;
+    cublasHandle_t blas ;
+    void *stage [2] ;           // pinned staging buffers (NULL: not yet made)
+    cudaEvent_t staged [2] ;    // last copy through stage [b] is done
+    cudaEvent_t t0, t1 ;        // around the product (benchmarks only)
+}
+gg_ctx ;
+
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT ;
+static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER ;
+static _Atomic pid_t started_pid = 0 ;     // the process that ran start-up
+static const gg_backend *started_result ;  // its outcome
+static _Atomic unsigned generation = 0 ;   // bumped by every start-up
+static int dev_id = 0 ;
+static cudaStream_t free_stream ;          // where forms are freed from
+static size_t dev_budget ;
+static _Atomic bool dev_broken = false ;   // a sticky CUDA error was seen
+
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER ;
+static pthread_cond_t pool_cond = PTHREAD_COND_INITIALIZER ;
+static gg_ctx pool [GG_CTX_MAX] ;
+static int pool_count = 0 ;
+
+static const gg_backend cuda_backend ;
+
+// benchmarks: time the product itself with CUDA events (grbgpu_cuda_timing)
+static _Atomic bool timing_on = false ;
+static _Thread_local double last_product_ms = -1 ;
+
+//------------------------------------------------------------------------------
+// small helpers
+//------------------------------------------------------------------------------
+
+static double now_seconds (void)
+{
+    struct timespec t ;
+    clock_gettime (CLOCK_MONOTONIC, &t) ;
+    return (double) t.tv_sec + 1e-9 * (double) t.tv_nsec ;
+}
+
+// memcpy, split over OpenMP threads when large (one thread copies ~10 GB/s,
+// the pinned link moves ~55 GB/s).
+static void copy_host (void *dst, const void *src, size_t bytes)
+{
+#ifdef _OPENMP
+    if (bytes >= GG_PAR_COPY_MIN && !omp_in_parallel ())
+    {
+        int nt = omp_get_max_threads () ;
+        if (nt > 8) nt = 8 ;
+        size_t part = (bytes + (size_t) nt - 1) / (size_t) nt ;
+        #pragma omp parallel for num_threads (nt) schedule (static)
+        for (int t = 0 ; t < nt ; t++)
+        {
+            size_t off = (size_t) t * part ;
+            if (off < bytes)
+            {
+                size_t len = (bytes - off < part) ? bytes - off : part ;
+                memcpy ((char *) dst + off, (const char *) src + off, len) ;
+            }
+        }
+        return ;
+    }
+#endif
+    memcpy (dst, src, bytes) ;
+}
+
+// Errors that leave the CUDA context unusable: no retry will help.
+static bool cuda_sticky (cudaError_t e)
+{
+    switch (e)
+    {
+        case cudaErrorIllegalAddress :
+        case cudaErrorLaunchFailure :
+        case cudaErrorHardwareStackError :
+        case cudaErrorIllegalInstruction :
+        case cudaErrorMisalignedAddress :
+        case cudaErrorInvalidAddressSpace :
+        case cudaErrorInvalidPc :
+        case cudaErrorECCUncorrectable :
+            return true ;
+        default :
+            return false ;
+    }
+}
+
+// Log a failed CUDA call and turn it into a GG_ERR_* code.
+static int cuda_fail (cudaError_t e, const char *what, int line)
+{
+    (void) cudaGetLastError () ;    // clear a non-sticky error
+    if (cuda_sticky (e)) atomic_store (&dev_broken, true) ;
+    grbgpu_log (1, "cuda: %s failed (line %d): %s", what, line,
+        cudaGetErrorString (e)) ;
+    return (e == cudaErrorMemoryAllocation) ? GG_ERR_DEVMEM : GG_ERR_DEVICE ;
+}
+
+static int sparse_fail (cusparseStatus_t s, const char *what, int line)
+{
+    grbgpu_log (1, "cuda: %s failed (line %d): %s", what, line,
+        cusparseGetErrorString (s)) ;
+    return (s == CUSPARSE_STATUS_ALLOC_FAILED ||
+            s == CUSPARSE_STATUS_INSUFFICIENT_RESOURCES) ? GG_ERR_DEVMEM
+         : (s == CUSPARSE_STATUS_NOT_SUPPORTED) ? GG_ERR_UNSUPPORTED
+         : GG_ERR_DEVICE ;
+}
+
+static int blas_fail (cublasStatus_t s, const char *what, int line)
+{
+    grbgpu_log (1, "cuda: %s failed (line %d): cublas status %d", what, line,
+        (int) s) ;
+    return (s == CUBLAS_STATUS_ALLOC_FAILED) ? GG_ERR_DEVMEM
+         : (s == CUBLAS_STATUS_NOT_SUPPORTED) ? GG_ERR_UNSUPPORTED
+         : GG_ERR_DEVICE ;
+}
+
+// Checked calls: on failure set rc and jump to the function's `done` label,
+// where everything taken is released.
+#define CU_TRY(expr) do { cudaError_t e_ = (expr) ; if (e_ != cudaSuccess) \
+    { rc = cuda_fail (e_, #expr, __LINE__) ; goto done ; } } while (0)
+#define SP_TRY(expr) do { cusparseStatus_t s_ = (expr) ; \
+    if (s_ != CUSPARSE_STATUS_SUCCESS) \
+    { rc = sparse_fail (s_, #expr, __LINE__) ; goto done ; } } while (0)
+#define BL_TRY(expr) do { cublasStatus_t s_ = (expr) ; \
+    if (s_ != CUBLAS_STATUS_SUCCESS) \
+    { rc = blas_fail (s_, #expr, __LINE__) ; goto done ; } } while (0)
+#define GG_TRY(expr) do { rc = (expr) ; if (rc != GG_OK) goto done ; } while (0)
+
+// An injected fault at point `pt` (GRBGPU_FAULT) fails like the real thing.
+#define FAULT_TRY(pt) do { if (grbgpu_fault (pt)) \
+    { grbgpu_log (2, "cuda: injected fault at line %d", __LINE__) ; \
+      rc = GG_ERR_FAULT ; goto done ; } } while (0)
+
+static cudaDataType cuda_type (gg_type t)
+{
+    return (t == GG_FP32) ? CUDA_R_32F : CUDA_R_64F ;
+}
+
+//------------------------------------------------------------------------------
+// start-up
+//------------------------------------------------------------------------------
+
+// In a forked child nothing of the parent's CUDA state is usable: forget it
+// (leaking the parent's host-side structs) and start afresh on first use.
+static void atfork_child (void)
+{
+    pthread_mutex_init (&start_lock, NULL) ;
+    pthread_mutex_init (&pool_lock, NULL) ;
+    pthread_cond_init (&pool_cond, NULL) ;
+    memset (pool, 0, sizeof (pool)) ;
+    pool_count = 0 ;
+    atomic_store (&started_pid, 0) ;
+    atomic_store (&dev_broken, false) ;
+    started_result = NULL ;
+}
+
+static void register_atfork (void)
+{
+    pthread_atfork (NULL, NULL, atfork_child) ;
+}
+
+// Bring CUDA up in this process: returns the backend or NULL (logged once).
+static const gg_backend *device_start (void)
+{
+    grbgpu_settings_init () ;
+    int count = 0 ;
+    cudaError_t e = cudaGetDeviceCount (&count) ;
+    if (e != cudaSuccess || count <= 0)
+    {
+        grbgpu_log (1, "cuda: no usable device (%s)", (e != cudaSuccess) ?
+            cudaGetErrorString (e) : "device count is 0") ;
+        (void) cudaGetLastError () ;
+        return NULL ;
+    }
+    dev_id = grbgpu_settings.device_id ;
+    if (dev_id < 0 || dev_id >= count)
+    {
+        grbgpu_log (1, "cuda: GRBGPU_DEVICE_ID=%d but %d device(s)", dev_id,
+            count) ;
+        return NULL ;
+    }
+    int old = 0 ;
+    (void) cudaGetDevice (&old) ;
+    struct cudaDeviceProp prop ;
+    size_t free_b = 0, total_b = 0 ;
+    if ((e = cudaSetDevice (dev_id)) != cudaSuccess ||
+        (e = cudaGetDeviceProperties (&prop, dev_id)) != cudaSuccess ||
+        (e = cudaMemGetInfo (&free_b, &total_b)) != cudaSuccess ||
+        (e = cudaStreamCreateWithFlags (&free_stream, cudaStreamNonBlocking))
+            != cudaSuccess)
+    {
+        grbgpu_log (1, "cuda: device %d unusable: %s", dev_id,
+            cudaGetErrorString (e)) ;
+        (void) cudaGetLastError () ;
+        (void) cudaSetDevice (old) ;
+        return NULL ;
+    }
+
+    // keep freed stream-ordered memory in the pool (re-mapping is slow); it
+    // is trimmed when an allocation fails
+    cudaMemPool_t mempool ;
+    if (cudaDeviceGetDefaultMemPool (&mempool, dev_id) == cudaSuccess)
+    {
+        uint64_t keep = UINT64_MAX ;
+        (void) cudaMemPoolSetAttribute (mempool,
+            cudaMemPoolAttrReleaseThreshold, &keep) ;
+    }
+    (void) cudaGetLastError () ;
+
+    // device budget of the cache: GRBGPU_DEVICE_MEMORY, else a fraction of
+    // the memory free now (the rest is for per-call operands and libraries)
+    dev_budget = (grbgpu_settings.device_memory > 0)
+        ? (size_t) grbgpu_settings.device_memory
+        : (size_t) (GG_BUDGET_FRACTION * (double) free_b) ;
+    grbgpu_cache_set_device_budget (dev_budget) ;
+    atomic_fetch_add (&generation, 1) ;
+    grbgpu_log (1, "cuda: device %d: %s, %d SMs, %.1f GiB free of %.1f, "
+        "cache budget %.1f GiB", dev_id, prop.name, prop.multiProcessorCount,
+        free_b / 1073741824.0, total_b / 1073741824.0,
+        dev_budget / 1073741824.0) ;
+    (void) cudaSetDevice (old) ;
+    return &cuda_backend ;
+}
+
+const gg_backend *grbgpu_cuda_backend (void)
+{
+    pthread_once (&atfork_once, register_atfork) ;
+    pid_t me = getpid () ;
+    if (atomic_load (&started_pid) == me) return started_result ;
+    pthread_mutex_lock (&start_lock) ;
+    if (atomic_load (&started_pid) != me)
+    {
+        started_result = device_start () ;
+        atomic_store (&started_pid, me) ;
+    }
+    pthread_mutex_unlock (&start_lock) ;
+    return started_result ;
+}
+
+//------------------------------------------------------------------------------
+// contexts
+//------------------------------------------------------------------------------
+
+static void ctx_destroy (gg_ctx *c)
+{
+    for (int b = 0 ; b < 2 ; b++)
+    {
+        if (c->stage [b] != NULL) cudaFreeHost (c->stage [b]) ;
+        if (c->staged [b] != NULL) cudaEventDestroy (c->staged [b]) ;
+    }
+    if (c->t0 != NULL) cudaEventDestroy (c->t0) ;
+    if (c->t1 != NULL) cudaEventDestroy (c->t1) ;
+    if (c->blas != NULL) cublasDestroy (c->blas) ;
+    if (c->sparse != NULL) cusparseDestroy (c->sparse) ;
+    if (c->stream != NULL) cudaStreamDestroy (c->stream) ;
+    memset (c, 0, sizeof (*c)) ;
+}
+
+static int ctx_create (gg_ctx *c)
+{
+    int rc = GG_OK ;
+    memset (c, 0, sizeof (*c)) ;
+    CU_TRY (cudaStreamCreateWithFlags (&c->stream, cudaStreamNonBlocking)) ;
+    SP_TRY (cusparseCreate (&c->sparse)) ;
+    SP_TRY (cusparseSetStream (c->sparse, c->stream)) ;
+    BL_TRY (cublasCreate (&c->blas)) ;
+    BL_TRY (cublasSetStream (c->blas, c->stream)) ;
+    // exact FP32 / FP64: no TF32 or other reduced-precision shortcuts
+    BL_TRY (cublasSetMathMode (c->blas, CUBLAS_PEDANTIC_MATH)) ;
+    for (int b = 0 ; b < 2 ; b++)
+    {
+        CU_TRY (cudaEventCreateWithFlags (&c->staged [b],
+            cudaEventDisableTiming)) ;
+    }
+    CU_TRY (cudaEventCreate (&c->t0)) ;
+    CU_TRY (cudaEventCreate (&c->t1)) ;
+done:
+    if (rc != GG_OK) ctx_destroy (c) ;
+    return rc ;
+}
+
+// Borrow a context (waits while all GG_CTX_MAX are busy).
+static int ctx_acquire (gg_ctx **out)
+{
+    int rc = GG_OK ;
+    *out = NULL ;
+    pthread_mutex_lock (&pool_lock) ;
+    for (;;)
+    {
+        for (int k = 0 ; k < pool_count ; k++)
+        {
+            if (!pool [k].busy)
+            {
+                pool [k].busy = true ;
+                *out = &pool [k] ;
+                goto found ;
+            }
+        }
+        if (pool_count < GG_CTX_MAX)
+        {
+            rc = ctx_create (&pool [pool_count]) ;
+            if (rc != GG_OK) goto found ;
+            pool [pool_count].busy = true ;
+            *out = &pool [pool_count++] ;
+            goto found ;
+        }
+        pthread_cond_wait (&pool_cond, &pool_lock) ;
+    }
+found:
+    pthread_mutex_unlock (&pool_lock) ;
+    return rc ;
+}
+
+static void ctx_release (gg_ctx *c)
+{
+    pthread_mutex_lock (&pool_lock) ;
+    c->busy = false ;
+    pthread_cond_signal (&pool_cond) ;
+    pthread_mutex_unlock (&pool_lock) ;
+}
+
+//------------------------------------------------------------------------------
+// one call: the context and the device temporaries it took
+//------------------------------------------------------------------------------
+
+#define GG_CALL_TMP 8
+
+typedef struct
+{
+    gg_ctx *ctx ;
+    bool timed ;                // t0 / t1 were recorded around the product
+    void *tmp [GG_CALL_TMP] ;   // stream-ordered temporaries, freed at the end
+    int ntmp ;
+    size_t bytes ;              // device bytes this call allocated
+}
+gg_call ;
+
+// A device allocation.  Stream-ordered (cudaMallocAsync): cheap when the pool
+// has room, and freeing it does not synchronise the device.
+static int dev_alloc (gg_call *c, void **p, size_t bytes)
+{
+    int rc = GG_OK ;
+    *p = NULL ;
+    FAULT_TRY (GG_FAULT_ALLOC) ;
+    CU_TRY (cudaMallocAsync (p, bytes > 0 ? bytes : 1, c->ctx->stream)) ;
+    c->bytes += bytes ;
+done:
+    return rc ;
+}
+
+// A temporary for this call only.
+static int tmp_alloc (gg_call *c, void **p, size_t bytes)
+{
+    int rc = dev_alloc (c, p, bytes) ;
+    if (rc == GG_OK)
+    {
+        if (c->ntmp == GG_CALL_TMP)
+        {
+            cudaFreeAsync (*p, c->ctx->stream) ;
+            *p = NULL ;
+            return GG_ERR_DEVICE ;
+        }
+        c->tmp [c->ntmp++] = *p ;
+    }
+    return rc ;
+}
+
+// Mark the start / end of the product on the stream (benchmarks only).
+static void mark_start (gg_call *c)
+{
+    if (atomic_load_explicit (&timing_on, memory_order_relaxed))
+    {
+        c->timed = (cudaEventRecord (c->ctx->t0, c->ctx->stream) == cudaSuccess) ;
+    }
+}
+
+static void mark_end (gg_call *c)
+{
+    if (c->timed && cudaEventRecord (c->ctx->t1, c->ctx->stream) != cudaSuccess)
+    {
+        c->timed = false ;
+    }
+}
+
+static void call_free_tmp (gg_call *c)
+{
+    for (int k = 0 ; k < c->ntmp ; k++) cudaFreeAsync (c->tmp [k],
+        c->ctx->stream) ;
+    c->ntmp = 0 ;
+}
+
+//------------------------------------------------------------------------------
+// copies through the pinned staging buffers
+//------------------------------------------------------------------------------
+
+// Make the two pinned buffers of this context (once).  On failure copies go
+// straight from pageable memory (slower, still correct).
+static bool stage_ready (gg_ctx *x)
+{
+    if (x->stage [0] != NULL) return true ;
+    if (grbgpu_fault (GG_FAULT_ALLOC)) return false ;
+    for (int b = 0 ; b < 2 ; b++)
+    {
+        if (cudaHostAlloc (&x->stage [b], GG_STAGE_BYTES,
+            cudaHostAllocDefault) != cudaSuccess)
+        {
+            (void) cudaGetLastError () ;
+            if (b == 1) { cudaFreeHost (x->stage [0]) ; }
+            x->stage [0] = x->stage [1] = NULL ;
+            grbgpu_log (1, "cuda: no pinned staging memory; pageable copies") ;
+            return false ;
+        }
+    }
+    return true ;
+}
+
+// dst (device) = src (host), bytes.  Enqueued on the call's stream; returns
+// once src may be reused.  Chunk j is memcpy'd into pinned buffer j%2 while
+// chunk j-1 is in flight.
+static int upload (gg_call *c, void *dst, const void *src, size_t bytes)
+{
+    int rc = GG_OK ;
+    if (bytes == 0) return GG_OK ;
+    gg_ctx *x = c->ctx ;
+    double t0 = now_seconds () ;
+    FAULT_TRY (GG_FAULT_COPY) ;
+    if (!stage_ready (x))
+    {
+        CU_TRY (cudaMemcpyAsync (dst, src, bytes, cudaMemcpyHostToDevice,
+            x->stream)) ;
+    }
+    else
+    {
+        for (size_t off = 0, j = 0 ; off < bytes ; off += GG_STAGE_BYTES, j++)
+        {
+            int b = (int) (j & 1) ;
+            size_t len = bytes - off < GG_STAGE_BYTES ? bytes - off
+                : GG_STAGE_BYTES ;
+            CU_TRY (cudaEventSynchronize (x->staged [b])) ;
+            copy_host (x->stage [b], (const char *) src + off, len) ;
+            CU_TRY (cudaMemcpyAsync ((char *) dst + off, x->stage [b], len,
+                cudaMemcpyHostToDevice, x->stream)) ;
+            CU_TRY (cudaEventRecord (x->staged [b], x->stream)) ;
+        }
+    }
+    grbgpu_count (GG_STAT_BYTES_H2D, bytes) ;
+    grbgpu_count_seconds (1, now_seconds () - t0) ;
+done:
+    return rc ;
+}
+
+// dst (host) = src (device), bytes, after all work enqueued on the stream.
+// Chunk j+1 is in flight while chunk j is memcpy'd out of its pinned buffer.
+static int download (gg_call *c, void *dst, const void *src, size_t bytes)
+{
+    int rc = GG_OK ;
+    if (bytes == 0) return GG_OK ;
+    gg_ctx *x = c->ctx ;
+    double t0 = now_seconds () ;
+    FAULT_TRY (GG_FAULT_COPY) ;
+    if (!stage_ready (x))
+    {
+        CU_TRY (cudaMemcpyAsync (dst, src, bytes, cudaMemcpyDeviceToHost,
+            x->stream)) ;
+        CU_TRY (cudaStreamSynchronize (x->stream)) ;
+    }
+    else
+    {
+        size_t nch = (bytes + GG_STAGE_BYTES - 1) / GG_STAGE_BYTES ;
+        for (size_t j = 0 ; j <= nch ; j++)
+        {
+            // enqueue chunk j (its buffer was emptied in iteration j-1)
+            if (j < nch)
+            {
+                int b = (int) (j & 1) ;
+                size_t off = j * GG_STAGE_BYTES ;
+                size_t len = bytes - off < GG_STAGE_BYTES ? bytes - off
+                    : GG_STAGE_BYTES ;
+                CU_TRY (cudaMemcpyAsync (x->stage [b], (const char *) src +
+                    off, len, cudaMemcpyDeviceToHost, x->stream)) ;
+                CU_TRY (cudaEventRecord (x->staged [b], x->stream)) ;
+            }
+            // drain chunk j-1
+            if (j > 0)
+            {
+                int b = (int) ((j - 1) & 1) ;
+                size_t off = (j - 1) * GG_STAGE_BYTES ;
+                size_t len = bytes - off < GG_STAGE_BYTES ? bytes - off
+                    : GG_STAGE_BYTES ;
+                CU_TRY (cudaEventSynchronize (x->staged [b])) ;
+                copy_host ((char *) dst + off, x->stage [b], len) ;
+            }
+        }
+    }
+    grbgpu_count (GG_STAT_BYTES_D2H, bytes) ;
+    grbgpu_count_seconds (2, now_seconds () - t0) ;
+done:
+    return rc ;
+}
+
+// dst [0..count) = value (elem bytes each), on the device: one small upload,
+// then doubling device-to-device copies (no kernel needed).
+static int fill_value (gg_call *c, void *dst, const void *value, size_t elem,
+    size_t count)
+{
+    int rc = GG_OK ;
+    enum { SEED = 256 } ;
+    unsigned char seed [SEED * 8] ;
+    if (count == 0) return GG_OK ;
+    size_t first = count < SEED ? count : SEED ;
+    for (size_t k = 0 ; k < first ; k++) memcpy (seed + k * elem, value, elem) ;
+    FAULT_TRY (GG_FAULT_COPY) ;
+    // pageable source: the call returns once seed has been staged
+    CU_TRY (cudaMemcpyAsync (dst, seed, first * elem, cudaMemcpyHostToDevice,
+        c->ctx->stream)) ;
+    grbgpu_count (GG_STAT_BYTES_H2D, first * elem) ;
+    for (size_t have = first ; have < count ; have *= 2)
+    {
+        size_t len = (count - have < have) ? count - have : have ;
+        CU_TRY (cudaMemcpyAsync ((char *) dst + have * elem, dst, len * elem,
+            cudaMemcpyDeviceToDevice, c->ctx->stream)) ;
+    }
+done:
+    return rc ;
+}
+
+static int fill_one (gg_call *c, void *dst, gg_type t, size_t count)
+{
+    float one_f = 1 ;
+    double one_d = 1 ;
+    return fill_value (c, dst, (t == GG_FP32) ? (const void *) &one_f
+        : (const void *) &one_d, gg_type_size (t), count) ;
+}
+
+//------------------------------------------------------------------------------
+// device forms of operands
+//------------------------------------------------------------------------------
+
+// A form is reference counted: the cache entry holds one reference while it
+// is attached, and each call using it holds one, so an eviction while a call
+// runs frees the memory only when that call is done.
+
+typedef enum { PLAN_SPMM, PLAN_SPMV } plan_kind ;
+
+// A cuSPARSE plan for S (descriptor + buffer, preprocessed), reusable for
+// products with the same values array, type, N and algorithm.
+typedef struct
+{
+    bool valid ;
+    plan_kind kind ;
+    const void *vals ;
+    gg_type type ;
+    int64_t n ;
+    int alg ;
+    cusparseConstSpMatDescr_t A ;
+    void *buf ;
+    cudaEvent_t last ;          // the last product that used buf
+}
+gg_plan ;
+
+typedef struct
+{
+    unsigned magic ;            // GG_FORM_MAGIC_CSR
+    _Atomic int refs ;
+    unsigned generation ;       // CUDA start-up it belongs to
+    int64_t m, k, nnz ;
+    int32_t *p, *i ;
+    void *x ;                   // values (iso expanded), or NULL
+    gg_type xtype ;
+    void *ones ;                // nnz ones of onestype, or NULL
+    gg_type onestype ;
+    size_t bytes ;
+    cudaEvent_t ready ;         // uploads into this form are done
+    pthread_mutex_t plan_lock ;
+    gg_plan plan [GG_PLANS] ;
+    int next_plan ;
+}
+dev_csr ;
+
+typedef struct
+{
+    unsigned magic ;            // GG_FORM_MAGIC_DENSE
+    _Atomic int refs ;
+    unsigned generation ;
+    int64_t nrows, ncols ;
+    size_t elem ;
+    void *x ;
+    size_t bytes ;
+    cudaEvent_t ready ;
+}
+dev_dense ;
+
+static void plan_clear (gg_plan *pl, cudaStream_t s)
+{
+    if (!pl->valid) return ;
+    if (pl->A != NULL) cusparseDestroySpMat (pl->A) ;
+    if (pl->buf != NULL)
+    {
+        if (pl->last != NULL) cudaStreamWaitEvent (s, pl->last, 0) ;
+        cudaFreeAsync (pl->buf, s) ;
+    }
+    if (pl->last != NULL) cudaEventDestroy (pl->last) ;
+    memset (pl, 0, sizeof (*pl)) ;
+}
+
+// Free a form.  Its users have all synchronised (they dropped their
+// references after the product finished), so freeing is safe on any stream.
+static void csr_destroy (dev_csr *f)
+{
+    if (f->generation == atomic_load (&generation) &&
+        atomic_load (&started_pid) == getpid ())
+    {
+        int old = 0 ;
+        (void) cudaGetDevice (&old) ;
+        (void) cudaSetDevice (dev_id) ;
+        for (int k = 0 ; k < GG_PLANS ; k++) plan_clear (&f->plan [k],
+            free_stream) ;
+        if (f->p != NULL) cudaFreeAsync (f->p, free_stream) ;
+        if (f->i != NULL) cudaFreeAsync (f->i, free_stream) ;
+        if (f->x != NULL) cudaFreeAsync (f->x, free_stream) ;
+        if (f->ones != NULL) cudaFreeAsync (f->ones, free_stream) ;
+        if (f->ready != NULL) cudaEventDestroy (f->ready) ;
+        (void) cudaGetLastError () ;
+        (void) cudaSetDevice (old) ;
+    }
+    // else: made by another start-up (a forked child's parent); its device
+    // memory is not ours to free
+    pthread_mutex_destroy (&f->plan_lock) ;
+    free (f) ;
+}
+
+static void dense_destroy (dev_dense *f)
+{
+    if (f->generation == atomic_load (&generation) &&
+        atomic_load (&started_pid) == getpid ())
+    {
+        int old = 0 ;
+        (void) cudaGetDevice (&old) ;
+        (void) cudaSetDevice (dev_id) ;
+        if (f->x != NULL) cudaFreeAsync (f->x, free_stream) ;
+        if (f->ready != NULL) cudaEventDestroy (f->ready) ;
+        (void) cudaGetLastError () ;
+        (void) cudaSetDevice (old) ;
+    }
+    free (f) ;
+}
+
+static void csr_unref (dev_csr *f)
+{
+    if (f != NULL && atomic_fetch_sub (&f->refs, 1) == 1) csr_destroy (f) ;
+}
+
+static void dense_unref (dev_dense *f)
+{
+    if (f != NULL && atomic_fetch_sub (&f->refs, 1) == 1) dense_destroy (f) ;
+}
+
+// The cache's dev_free: drop the entry's reference.
+static void csr_dev_free (void *dev) { csr_unref ((dev_csr *) dev) ; }
+static void dense_dev_free (void *dev) { dense_unref ((dev_dense *) dev) ; }
+
+// What a product needs from S's device form.
+typedef struct
+{
+    bool x ;            // S's values, in type t
+    bool ones ;         // nnz ones of type t (cuSPARSE SECOND / PAIR)
+    gg_type t ;
+}
+csr_needs ;
+
+static bool csr_fits (const dev_csr *f, const gg_csr *S, const csr_needs *nd)
+{
+    return f->magic == GG_FORM_MAGIC_CSR
+        && f->generation == atomic_load (&generation)
+        && f->m == S->nrows && f->k == S->ncols && f->nnz == S->nnz
+        && (!nd->x || (f->x != NULL && f->xtype == nd->t))
+        && (!nd->ones || (f->ones != NULL && f->onestype == nd->t)) ;
+}
+
+// Build a device form of S with what nd asks for; one reference (the caller's).
+static int csr_build (gg_call *c, const gg_csr *S, const csr_needs *nd,
+    dev_csr **out)
+{
+    int rc = GG_OK ;
+    *out = NULL ;
+    dev_csr *f = calloc (1, sizeof (dev_csr)) ;
+    if (f == NULL) return GG_ERR_NOMEM ;
+    f->magic = GG_FORM_MAGIC_CSR ;
+    atomic_init (&f->refs, 1) ;
+    f->generation = atomic_load (&generation) ;
+    f->m = S->nrows ; f->k = S->ncols ; f->nnz = S->nnz ;
+    pthread_mutex_init (&f->plan_lock, NULL) ;
+    size_t pb = (size_t) (S->nrows + 1) * sizeof (int32_t) ;
+    size_t ib = (size_t) S->nnz * sizeof (int32_t) ;
+    size_t vb = (size_t) S->nnz * gg_type_size (nd->t) ;
+    CU_TRY (cudaEventCreateWithFlags (&f->ready, cudaEventDisableTiming)) ;
+    GG_TRY (dev_alloc (c, (void **) &f->p, pb)) ;
+    GG_TRY (dev_alloc (c, (void **) &f->i, ib)) ;
+    GG_TRY (upload (c, f->p, S->p32, pb)) ;
+    GG_TRY (upload (c, f->i, S->i32, ib)) ;
+    f->bytes = pb + ib ;
+    if (nd->x)
+    {
+        GG_TRY (dev_alloc (c, &f->x, vb)) ;
+        if (S->iso)
+        {
+            // expand the single value: every consumer then sees plain values
+            GG_TRY (fill_value (c, f->x, S->x, gg_type_size (nd->t),
+                (size_t) S->nnz)) ;
+        }
+        else
+        {
+            GG_TRY (upload (c, f->x, S->x, vb)) ;
+        }
+        f->xtype = nd->t ;
+        f->bytes += vb ;
+    }
+    if (nd->ones)
+    {
+        GG_TRY (dev_alloc (c, &f->ones, vb)) ;
+        GG_TRY (fill_one (c, f->ones, nd->t, (size_t) S->nnz)) ;
+        f->onestype = nd->t ;
+        f->bytes += vb ;
+    }
+    CU_TRY (cudaEventRecord (f->ready, c->ctx->stream)) ;
+    *out = f ;
+    f = NULL ;
+done:
+    if (f != NULL)
+    {
+        // still in this call's stream order: free there
+        if (f->p) cudaFreeAsync (f->p, c->ctx->stream) ;
+        if (f->i) cudaFreeAsync (f->i, c->ctx->stream) ;
+        if (f->x) cudaFreeAsync (f->x, c->ctx->stream) ;
+        if (f->ones) cudaFreeAsync (f->ones, c->ctx->stream) ;
+        f->p = f->i = NULL ; f->x = f->ones = NULL ;
+        csr_destroy (f) ;
+    }
+    return rc ;
+}
+
+// The device form of S: the one attached to S's cache entry when it fits,
+// else a new one (attached to the entry, replacing a form that does not fit).
+// Returns it with a reference for the caller; the call's stream waits for it.
+static int csr_get (gg_call *c, const gg_csr *S, const csr_needs *nd,
+    dev_csr **out)
+{
+    int rc = GG_OK ;
+    gg_cache_entry *e = (gg_cache_entry *) S->cache ;
+    dev_csr *f = NULL ;
+    *out = NULL ;
+    if (e != NULL)
+    {
+        pthread_mutex_lock (&e->lock) ;
+        dev_csr *have = (dev_csr *) e->dev ;
+        if (have != NULL && csr_fits (have, S, nd))
+        {
+            atomic_fetch_add (&have->refs, 1) ;
+            f = have ;
+        }
+        pthread_mutex_unlock (&e->lock) ;
+    }
+    if (f == NULL)
+    {
+        GG_TRY (csr_build (c, S, nd, &f)) ;
+        if (e != NULL)
+        {
+            pthread_mutex_lock (&e->lock) ;
+            dev_csr *have = (dev_csr *) e->dev ;
+            if (have != NULL && csr_fits (have, S, nd))
+            {
+                // another thread attached one meanwhile: use that one
+                atomic_fetch_add (&have->refs, 1) ;
+                pthread_mutex_unlock (&e->lock) ;
+                csr_unref (f) ;
+                f = have ;
+            }
+            else
+            {
+                if (have != NULL && e->dev_free != NULL) e->dev_free (have) ;
+                atomic_fetch_add (&f->refs, 1) ;      // the entry's reference
+                e->dev = f ;
+                e->dev_bytes = f->bytes ;
+                e->dev_free = csr_dev_free ;
+                grbgpu_cache_account_device (e, f->bytes) ;
+                pthread_mutex_unlock (&e->lock) ;
+            }
+        }
+    }
+    CU_TRY (cudaStreamWaitEvent (c->ctx->stream, f->ready, 0)) ;
+    *out = f ;
+    f = NULL ;
+done:
+    csr_unref (f) ;
+    return rc ;
+}
+
+// Build a device copy of a dense operand; one reference (the caller's).
+static int dense_build (gg_call *c, const gg_dense *X, size_t elem,
+    dev_dense **out)
+{
+    int rc = GG_OK ;
+    *out = NULL ;
+    dev_dense *f = calloc (1, sizeof (dev_dense)) ;
+    if (f == NULL) return GG_ERR_NOMEM ;
+    f->magic = GG_FORM_MAGIC_DENSE ;
+    atomic_init (&f->refs, 1) ;
+    f->generation = atomic_load (&generation) ;
+    f->nrows = X->nrows ; f->ncols = X->ncols ; f->elem = elem ;
+    f->bytes = (size_t) X->nrows * (size_t) X->ncols * elem ;
+    CU_TRY (cudaEventCreateWithFlags (&f->ready, cudaEventDisableTiming)) ;
+    GG_TRY (dev_alloc (c, &f->x, f->bytes)) ;
+    GG_TRY (upload (c, f->x, X->x, f->bytes)) ;
+    CU_TRY (cudaEventRecord (f->ready, c->ctx->stream)) ;
+    *out = f ;
+    f = NULL ;
+done:
+    if (f != NULL)
+    {
+        if (f->x != NULL) cudaFreeAsync (f->x, c->ctx->stream) ;
+        f->x = NULL ;
+        dense_destroy (f) ;
+    }
+    return rc ;
+}
+
+static bool dense_fits (const dev_dense *f, const gg_dense *X, size_t elem)
+{
+    return f->magic == GG_FORM_MAGIC_DENSE
+        && f->generation == atomic_load (&generation)
+        && f->nrows == X->nrows && f->ncols == X->ncols && f->elem == elem ;
+}
+
+// The device copy of a dense operand (same scheme as csr_get).
+static int dense_get (gg_call *c, const gg_dense *X, size_t elem,
+    dev_dense **out)
+{
+    int rc = GG_OK ;
+    gg_cache_entry *e = (gg_cache_entry *) X->cache ;
+    dev_dense *f = NULL ;
+    *out = NULL ;
+    if (e != NULL)
+    {
+        pthread_mutex_lock (&e->lock) ;
+        dev_dense *have = (dev_dense *) e->dev ;
+        if (have != NULL && dense_fits (have, X, elem))
+        {
+            atomic_fetch_add (&have->refs, 1) ;
+            f = have ;
+        }
+        pthread_mutex_unlock (&e->lock) ;
+    }
+    if (f == NULL)
+    {
+        GG_TRY (dense_build (c, X, elem, &f)) ;
+        if (e != NULL)
+        {
+            pthread_mutex_lock (&e->lock) ;
+            dev_dense *have = (dev_dense *) e->dev ;
+            if (have != NULL && dense_fits (have, X, elem))
+            {
+                atomic_fetch_add (&have->refs, 1) ;
+                pthread_mutex_unlock (&e->lock) ;
+                dense_unref (f) ;
+                f = have ;
+            }
+            else
+            {
+                if (have != NULL && e->dev_free != NULL) e->dev_free (have) ;
+                atomic_fetch_add (&f->refs, 1) ;      // the entry's reference
+                e->dev = f ;
+                e->dev_bytes = f->bytes ;
+                e->dev_free = dense_dev_free ;
+                grbgpu_cache_account_device (e, f->bytes) ;
+                pthread_mutex_unlock (&e->lock) ;
+            }
+        }
+    }
+    CU_TRY (cudaStreamWaitEvent (c->ctx->stream, f->ready, 0)) ;
+    *out = f ;
+    f = NULL ;
+done:
+    dense_unref (f) ;
+    return rc ;
+}
+
+//------------------------------------------------------------------------------
+// cuSPARSE plans
+//------------------------------------------------------------------------------
+
+// The SpMM algorithm for a shape (row-major X and Y): CSR_ALG3 for narrow X,
+// CSR_ALG2 from N = 64 up.  Measured on an H200 (bench/NOTES.md), R-MAT 2^20
+// FP32: N=32 ALG3 0.706 ms (ALG2 slower); N=64 ALG2 1.19 ms vs ALG3 1.45 ms;
+// N=128 and 256 ALG2 best.  GRBGPU_KERNEL=cusparse:alg1|alg2|alg3 forces one.
+static cusparseSpMMAlg_t spmm_alg (int64_t n)
+{
+    const char *k = grbgpu_settings.kernel ;
+    if (strcmp (k, "cusparse:alg1") == 0) return CUSPARSE_SPMM_CSR_ALG1 ;
+    if (strcmp (k, "cusparse:alg2") == 0) return CUSPARSE_SPMM_CSR_ALG2 ;
+    if (strcmp (k, "cusparse:alg3") == 0) return CUSPARSE_SPMM_CSR_ALG3 ;
+    return (n <= 32) ? CUSPARSE_SPMM_CSR_ALG3 : CUSPARSE_SPMM_CSR_ALG2 ;
+}
+
+// Y = alpha * S_vals * X (SpMM, n > 1) or y = S_vals * x (SpMV, n == 1), on
+// the call's stream, with a plan kept in the form.  Plans are shared by
+// threads: plan_lock covers the enqueue, and `last` orders the GPU work of
+// different streams that use the same buffer.
+static int sparse_product (gg_call *c, dev_csr *f, const void *vals,
+    gg_type t, int64_t n, const void *X, void *Y)
+{
+    int rc = GG_OK ;
+    cusparseHandle_t h = c->ctx->sparse ;
+    cudaStream_t s = c->ctx->stream ;
+    cudaDataType dt = cuda_type (t) ;
+    float af = 1, bf = 0 ;
+    double ad = 1, bd = 0 ;
+    const void *alpha = (t == GG_FP32) ? (const void *) &af : (const void *) &ad ;
+    const void *beta = (t == GG_FP32) ? (const void *) &bf : (const void *) &bd ;
+    plan_kind kind = (n == 1) ? PLAN_SPMV : PLAN_SPMM ;
+    int alg = (kind == PLAN_SPMV) ? (int) CUSPARSE_SPMV_CSR_ALG1
+        : (int) spmm_alg (n) ;
+    cusparseConstDnMatDescr_t Bd = NULL ;
+    cusparseDnMatDescr_t Cd = NULL ;
+    cusparseConstDnVecDescr_t xv = NULL ;
+    cusparseDnVecDescr_t yv = NULL ;
+    bool locked = false ;
+
+    if (kind == PLAN_SPMM)
+    {
+        SP_TRY (cusparseCreateConstDnMat (&Bd, f->k, n, n, X, dt,
+            CUSPARSE_ORDER_ROW)) ;
+        SP_TRY (cusparseCreateDnMat (&Cd, f->m, n, n, Y, dt,
+            CUSPARSE_ORDER_ROW)) ;
+    }
+    else
+    {
+        SP_TRY (cusparseCreateConstDnVec (&xv, f->k, X, dt)) ;
+        SP_TRY (cusparseCreateDnVec (&yv, f->m, Y, dt)) ;
+    }
+
+    pthread_mutex_lock (&f->plan_lock) ;
+    locked = true ;
+    gg_plan *pl = NULL ;
+    for (int k = 0 ; k < GG_PLANS && pl == NULL ; k++)
+    {
+        gg_plan *q = &f->plan [k] ;
+        if (q->valid && q->kind == kind && q->vals == vals && q->type == t
+            && q->n == n && q->alg == alg) pl = q ;
+    }
+    if (pl == NULL)
+    {
+        // a new plan in the next slot (round robin)
+        pl = &f->plan [f->next_plan] ;
+        f->next_plan = (f->next_plan + 1) % GG_PLANS ;
+        plan_clear (pl, s) ;
+        pl->valid = true ;
+        pl->kind = kind ; pl->vals = vals ; pl->type = t ; pl->n = n ;
+        pl->alg = alg ;
+        CU_TRY (cudaEventCreateWithFlags (&pl->last, cudaEventDisableTiming)) ;
+        SP_TRY (cusparseCreateConstCsr (&pl->A, f->m, f->k, f->nnz, f->p,
+            f->i, vals, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+            CUSPARSE_INDEX_BASE_ZERO, dt)) ;
+        size_t bsize = 0 ;
+        if (kind == PLAN_SPMM)
+        {
+            SP_TRY (cusparseSpMM_bufferSize (h, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, pl->A, Bd, beta, Cd,
+                dt, (cusparseSpMMAlg_t) alg, &bsize)) ;
+        }
+        else
+        {
+            SP_TRY (cusparseSpMV_bufferSize (h, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                alpha, pl->A, xv, beta, yv, dt, (cusparseSpMVAlg_t) alg,
+                &bsize)) ;
+        }
+        GG_TRY (dev_alloc (c, &pl->buf, bsize)) ;
+        FAULT_TRY (GG_FAULT_LAUNCH) ;
+        if (kind == PLAN_SPMM)
+        {
+            SP_TRY (cusparseSpMM_preprocess (h,
+                CUSPARSE_OPERATION_NON_TRANSPOSE,
+                CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, pl->A, Bd, beta, Cd,
+                dt, (cusparseSpMMAlg_t) alg, pl->buf)) ;
+        }
+        else
+        {
+            SP_TRY (cusparseSpMV_preprocess (h,
+                CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, pl->A, xv, beta, yv,
+                dt, (cusparseSpMVAlg_t) alg, pl->buf)) ;
+        }
+    }
+    FAULT_TRY (GG_FAULT_LAUNCH) ;
+    CU_TRY (cudaStreamWaitEvent (s, pl->last, 0)) ;
+    if (kind == PLAN_SPMM)
+    {
+        SP_TRY (cusparseSpMM (h, CUSPARSE_OPERATION_NON_TRANSPOSE,
+            CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, pl->A, Bd, beta, Cd, dt,
+            (cusparseSpMMAlg_t) alg, pl->buf)) ;
+    }
+    else
+    {
+        SP_TRY (cusparseSpMV (h, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha,
+            pl->A, xv, beta, yv, dt, (cusparseSpMVAlg_t) alg, pl->buf)) ;
+    }
+    CU_TRY (cudaEventRecord (pl->last, s)) ;
+
+done:
+    if (rc != GG_OK && pl != NULL && locked)
+    {
+        // a half-made or failed plan is not kept
+        plan_clear (pl, s) ;
+    }
+    if (locked) pthread_mutex_unlock (&f->plan_lock) ;
+    if (Bd != NULL) cusparseDestroyDnMat (Bd) ;
+    if (Cd != NULL) cusparseDestroyDnMat (Cd) ;
+    if (xv != NULL) cusparseDestroyDnVec (xv) ;
+    if (yv != NULL) cusparseDestroyDnVec (yv) ;
+    return rc ;
+}
+
+//------------------------------------------------------------------------------
+// which path
+//------------------------------------------------------------------------------
+
+// PLUS with TIMES / FIRST / SECOND / PAIR over FP32 / FP64: the vendor
+// libraries' arithmetic on substituted values.
+static bool plus_times_family (const gg_semiring *sr)
+{
+    return sr->add == GG_ADD_PLUS && (sr->type == GG_FP32 ||
+        sr->type == GG_FP64) && (sr->mul == GG_MUL_TIMES ||
+        sr->mul == GG_MUL_FIRST || sr->mul == GG_MUL_SECOND ||
+        sr->mul == GG_MUL_PAIR) ;
+}
+
+// GRBGPU_KERNEL: "" = chooser, "cusparse[:algN]" = the vendor library where it
+// can, any other name = that variant of grbgpu's own kernels.
+static bool kernel_is_vendor (void)
+{
+    return strncmp (grbgpu_settings.kernel, "cusparse", 8) == 0 ;
+}
+
+static const char *own_kernel_name (void)
+{
+    const char *k = grbgpu_settings.kernel ;
+    return (k [0] == '\0' || kernel_is_vendor ()) ? NULL : k ;
+}
+
+static bool use_vendor (const gg_semiring *sr)
+{
+    return plus_times_family (sr) && own_kernel_name () == NULL ;
+}
+
+// Write the value v (type t) into Y [k].
+static inline void put_value (void *Y, size_t k, gg_type t, double v)
+{
+    if (t == GG_FP32) ((float *) Y) [k] = (float) v ;
+    else ((double *) Y) [k] = v ;
+}
+
+static inline double get_value (const void *Y, size_t k, gg_type t)
+{
+    return (t == GG_FP32) ? (double) ((const float *) Y) [k]
+        : ((const double *) Y) [k] ;
+}
+
+//------------------------------------------------------------------------------
+// SpMM: Y = S (+.*) X
+//------------------------------------------------------------------------------
+
+// Wait for the call's stream: forms may lose this call's reference only once
+// the GPU is done with them.
+static void stream_finish (gg_call *c, int *rc)
+{
+    cudaError_t e = cudaStreamSynchronize (c->ctx->stream) ;
+    if (e != cudaSuccess && *rc == GG_OK) *rc = cuda_fail (e,
+        "cudaStreamSynchronize", __LINE__) ;
+}
+
+static int spmm_attempt (gg_call *c, const gg_semiring *sr, const gg_csr *S,
+    const gg_dense *X, void *Y)
+{
+    int rc = GG_OK ;
+    gg_type t = sr->type ;
+    size_t elem = gg_type_size (t) ;
+    int64_t m = S->nrows, k = S->ncols, n = X->ncols ;
+    dev_csr *fs = NULL ;
+    dev_dense *fx = NULL ;
+    void *dY = NULL ;
+
+    if (use_vendor (sr))
+    {
+        // FIRST and PAIR: Y (i,:) = r (i) for every column, r = S_vals * 1
+        // with S_vals = s (FIRST) or 1 (PAIR): one SpMV, and only m values
+        // come back.  TIMES: S_vals = s, SECOND: S_vals = 1, times X.
+        bool rowsum = (sr->mul == GG_MUL_FIRST || sr->mul == GG_MUL_PAIR) ;
+        bool use_x = (sr->mul == GG_MUL_TIMES || sr->mul == GG_MUL_FIRST) ;
+        csr_needs nd = { .x = use_x, .ones = !use_x, .t = t } ;
+        GG_TRY (csr_get (c, S, &nd, &fs)) ;
+        const void *vals = use_x ? fs->x : fs->ones ;
+        const void *dX ;
+        int64_t nn = rowsum ? 1 : n ;
+        if (rowsum)
+        {
+            void *ones ;
+            GG_TRY (tmp_alloc (c, &ones, (size_t) k * elem)) ;
+            GG_TRY (fill_one (c, ones, t, (size_t) k)) ;
+            dX = ones ;
+        }
+        else
+        {
+            GG_TRY (dense_get (c, X, elem, &fx)) ;
+            dX = fx->x ;
+        }
+        GG_TRY (tmp_alloc (c, &dY, (size_t) m * (size_t) nn * elem)) ;
+        mark_start (c) ;
+        GG_TRY (sparse_product (c, fs, vals, t, nn, dX, dY)) ;
+        mark_end (c) ;
+        if (rowsum && n > 1)
+        {
+            // r lands in the first m values of Y; spread it from the back so
+            // nothing is overwritten before it is read
+            GG_TRY (download (c, Y, dY, (size_t) m * elem)) ;
+            for (int64_t i = m - 1 ; i >= 0 ; i--)
+            {
+                double r = get_value (Y, (size_t) i, t) ;
+                for (int64_t j = n - 1 ; j >= 0 ; j--)
+                {
+                    put_value (Y, (size_t) (i * n + j), t, r) ;
+                }
+            }
+        }
+        else
+        {
+            GG_TRY (download (c, Y, dY, (size_t) m * (size_t) nn * elem)) ;
+        }
+    }
+    else
+    {
+        // grbgpu's own kernels: any semiring and type
+        bool use_s = (S->x != NULL) ;
+        csr_needs nd = { .x = use_s, .ones = false, .t = t } ;
+        GG_TRY (csr_get (c, S, &nd, &fs)) ;
+        const void *dX = NULL ;
+        if (X->x != NULL)
+        {
+            GG_TRY (dense_get (c, X, elem, &fx)) ;
+            dX = fx->x ;
+        }
+        GG_TRY (tmp_alloc (c, &dY, (size_t) m * (size_t) n * elem)) ;
+        FAULT_TRY (GG_FAULT_LAUNCH) ;
+        mark_start (c) ;
+        GG_TRY (gg_cuda_spmm (sr, m, k, n, S->nnz, fs->p, fs->i,
+            use_s ? fs->x : NULL, false, dX, dY, own_kernel_name (),
+            c->ctx->stream)) ;
+        mark_end (c) ;
+        GG_TRY (download (c, Y, dY, (size_t) m * (size_t) n * elem)) ;
+    }
+done:
+    stream_finish (c, &rc) ;
+    csr_unref (fs) ;
+    dense_unref (fx) ;
+    return rc ;
+}
+
+//------------------------------------------------------------------------------
+// SDDMM: y [q] = (+) over t of mul (A (i,t), B (j,t)) for the entries of M
+//------------------------------------------------------------------------------
+
+// r (rows) = row sums of the row-major rows x k matrix R (device): in cuBLAS's
+// column-major view R is k x rows, and r = R_cm' * 1.
+static int row_sums (gg_call *c, gg_type t, const void *R, int64_t rows,
+    int64_t k, void *r)
+{
+    int rc = GG_OK ;
+    void *ones ;
+    size_t elem = gg_type_size (t) ;
+    if (rows == 0) return GG_OK ;
+    if (k == 0)
+    {
+        CU_TRY (cudaMemsetAsync (r, 0, (size_t) rows * elem, c->ctx->stream)) ;
+        return GG_OK ;
+    }
+    GG_TRY (tmp_alloc (c, &ones, (size_t) k * elem)) ;
+    GG_TRY (fill_one (c, ones, t, (size_t) k)) ;
+    FAULT_TRY (GG_FAULT_LAUNCH) ;
+    if (t == GG_FP32)
+    {
+        float a = 1, b = 0 ;
+        BL_TRY (cublasSgemv (c->ctx->blas, CUBLAS_OP_T, (int) k, (int) rows,
+            &a, R, (int) k, ones, 1, &b, r, 1)) ;
+    }
+    else
+    {
+        double a = 1, b = 0 ;
+        BL_TRY (cublasDgemv (c->ctx->blas, CUBLAS_OP_T, (int) k, (int) rows,
+            &a, R, (int) k, ones, 1, &b, r, 1)) ;
+    }
+done:
+    return rc ;
+}
+
+static int sddmm_attempt (gg_call *c, const gg_semiring *sr, const gg_csr *M,
+    const gg_dense *A, const gg_dense *B, void *y)
+{
+    int rc = GG_OK ;
+    gg_type t = sr->type ;
+    size_t elem = gg_type_size (t) ;
+    int64_t m = M->nrows, n = M->ncols, k = A->ncols, nnz = M->nnz ;
+    dev_csr *fm = NULL ;
+    dev_dense *fa = NULL, *fb = NULL ;
+    cusparseConstDnMatDescr_t Ad = NULL, Bd = NULL ;
+    cusparseSpMatDescr_t Cd = NULL ;
+    double *sums = NULL ;
+    void *dy, *buf ;
+
+    if (use_vendor (sr) && sr->mul != GG_MUL_TIMES)
+    {
+        // FIRST: y [q] = sum_t A (i,t), SECOND: y [q] = sum_t B (j,t),
+        // PAIR: y [q] = k.  Row sums on the device, spread on the host.
+        int64_t len = (sr->mul == GG_MUL_FIRST) ? m : n ;
+        if (sr->mul != GG_MUL_PAIR && len > 0)
+        {
+            const gg_dense *R = (sr->mul == GG_MUL_FIRST) ? A : B ;
+            void *dr ;
+            GG_TRY (dense_get (c, R, elem, &fa)) ;
+            GG_TRY (tmp_alloc (c, &dr, (size_t) len * elem)) ;
+            GG_TRY (row_sums (c, t, fa->x, len, k, dr)) ;
+            sums = malloc ((size_t) len * elem) ;
+            if (sums == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
+            GG_TRY (download (c, sums, dr, (size_t) len * elem)) ;
+        }
+        for (int64_t i = 0 ; i < m ; i++)
+        {
+            for (int64_t q = M->p32 [i] ; q < M->p32 [i+1] ; q++)
+            {
+                double v = (sr->mul == GG_MUL_PAIR) ? (double) k
+                    : get_value (sums, (size_t) ((sr->mul == GG_MUL_FIRST) ? i
+                        : M->i32 [q]), t) ;
+                put_value (y, (size_t) q, t, v) ;
+            }
+        }
+        goto done ;
+    }
+
+    csr_needs nd = { .x = false, .ones = false, .t = t } ;
+    GG_TRY (csr_get (c, M, &nd, &fm)) ;
+    const void *dA = NULL, *dB = NULL ;
+    if (A->x != NULL) { GG_TRY (dense_get (c, A, elem, &fa)) ; dA = fa->x ; }
+    if (B->x != NULL) { GG_TRY (dense_get (c, B, elem, &fb)) ; dB = fb->x ; }
+    GG_TRY (tmp_alloc (c, &dy, (size_t) nnz * elem)) ;
+
+    if (use_vendor (sr))
+    {
+        // y = (A * B') .* spy (M): A m x k row-major; B (n x k row-major) is
+        // B' (k x n) column-major with leading dimension k
+        cudaDataType dt = cuda_type (t) ;
+        cusparseHandle_t h = c->ctx->sparse ;
+        float af = 1, bf = 0 ;
+        double ad = 1, bd = 0 ;
+        const void *alpha = (t == GG_FP32) ? (const void *) &af : (const void *) &ad ;
+        const void *beta = (t == GG_FP32) ? (const void *) &bf : (const void *) &bd ;
+        size_t bsize = 0 ;
+        CU_TRY (cudaMemsetAsync (dy, 0, (size_t) nnz * elem, c->ctx->stream)) ;
+        SP_TRY (cusparseCreateConstDnMat (&Ad, m, k, k, dA, dt,
+            CUSPARSE_ORDER_ROW)) ;
+        SP_TRY (cusparseCreateConstDnMat (&Bd, k, n, k, dB, dt,
+            CUSPARSE_ORDER_COL)) ;
+        SP_TRY (cusparseCreateCsr (&Cd, m, n, nnz, fm->p, fm->i, dy,
+            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
+            dt)) ;
+        SP_TRY (cusparseSDDMM_bufferSize (h, CUSPARSE_OPERATION_NON_TRANSPOSE,
+            CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, Ad, Bd, beta, Cd, dt,
+            CUSPARSE_SDDMM_ALG_DEFAULT, &bsize)) ;
+        GG_TRY (tmp_alloc (c, &buf, bsize)) ;
+        FAULT_TRY (GG_FAULT_LAUNCH) ;
+        mark_start (c) ;
+        SP_TRY (cusparseSDDMM (h, CUSPARSE_OPERATION_NON_TRANSPOSE,
+            CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, Ad, Bd, beta, Cd, dt,
+            CUSPARSE_SDDMM_ALG_DEFAULT, buf)) ;
+        mark_end (c) ;
+    }
+    else
+    {
+        FAULT_TRY (GG_FAULT_LAUNCH) ;
+        mark_start (c) ;
+        GG_TRY (gg_cuda_sddmm (sr, m, n, k, nnz, fm->p, fm->i, dA, dB, dy,
+            own_kernel_name (), c->ctx->stream)) ;
+        mark_end (c) ;
+    }
+    GG_TRY (download (c, y, dy, (size_t) nnz * elem)) ;
+
+done:
+    stream_finish (c, &rc) ;
+    if (Ad != NULL) cusparseDestroyDnMat (Ad) ;
+    if (Bd != NULL) cusparseDestroyDnMat (Bd) ;
+    if (Cd != NULL) cusparseDestroySpMat (Cd) ;
+    free (sums) ;
+    csr_unref (fm) ;
+    dense_unref (fa) ;
+    dense_unref (fb) ;
+    return rc ;
+}
+
+//------------------------------------------------------------------------------
+// GEMM: Y = A (+.*) B'
+//------------------------------------------------------------------------------
+
+static int gemm_attempt (gg_call *c, const gg_semiring *sr, const gg_dense *A,
+    const gg_dense *B, void *Y)
+{
+    int rc = GG_OK ;
+    gg_type t = sr->type ;
+    size_t elem = gg_type_size (t) ;
+    int64_t m = A->nrows, n = B->nrows, k = A->ncols ;
+    dev_dense *fa = NULL, *fb = NULL ;
+    void *sums = NULL ;
+    void *dY ;
+
+    if (use_vendor (sr) && sr->mul != GG_MUL_TIMES)
+    {
+        // FIRST: Y (i,j) = sum_t A (i,t); SECOND: Y (i,j) = sum_t B (j,t);
+        // PAIR: Y (i,j) = k
+        int64_t len = (sr->mul == GG_MUL_FIRST) ? m : n ;
+        if (sr->mul != GG_MUL_PAIR && len > 0)
+        {
+            const gg_dense *R = (sr->mul == GG_MUL_FIRST) ? A : B ;
+            void *dr ;
+            GG_TRY (dense_get (c, R, elem, &fa)) ;
+            GG_TRY (tmp_alloc (c, &dr, (size_t) len * elem)) ;
+            GG_TRY (row_sums (c, t, fa->x, len, k, dr)) ;
+            sums = malloc ((size_t) len * elem) ;
+            if (sums == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
+            GG_TRY (download (c, sums, dr, (size_t) len * elem)) ;
+        }
+        for (int64_t i = 0 ; i < m ; i++)
+        {
+            for (int64_t j = 0 ; j < n ; j++)
+            {
+                double v = (sr->mul == GG_MUL_PAIR) ? (double) k
+                    : get_value (sums, (size_t) ((sr->mul == GG_MUL_FIRST) ? i
+                        : j), t) ;
+                put_value (Y, (size_t) (i * n + j), t, v) ;
+            }
+        }
+        goto done ;
+    }
+
+    const void *dA = NULL, *dB = NULL ;
+    if (A->x != NULL) { GG_TRY (dense_get (c, A, elem, &fa)) ; dA = fa->x ; }
+    if (B->x != NULL) { GG_TRY (dense_get (c, B, elem, &fb)) ; dB = fb->x ; }
+    GG_TRY (tmp_alloc (c, &dY, (size_t) m * (size_t) n * elem)) ;
+    if (use_vendor (sr))
+    {
+        // row-major Y = A B' is column-major Y' = B A', with A' (k x m, ld k)
+        // and B' (k x n, ld k) as cuBLAS sees the row-major arrays:
+        // Y' (n x m, ld n) = op_T (B') * A'
+        if (m > INT_MAX || n > INT_MAX || k > INT_MAX)
+        {
+            rc = GG_ERR_UNSUPPORTED ;
+            goto done ;
+        }
+        FAULT_TRY (GG_FAULT_LAUNCH) ;
+        mark_start (c) ;
+        if (k == 0)
+        {
+            CU_TRY (cudaMemsetAsync (dY, 0, (size_t) m * (size_t) n * elem,
+                c->ctx->stream)) ;
+        }
+        else if (t == GG_FP32)
+        {
+            float a = 1, b = 0 ;
+            BL_TRY (cublasSgemm (c->ctx->blas, CUBLAS_OP_T, CUBLAS_OP_N,
+                (int) n, (int) m, (int) k, &a, dB, (int) k, dA, (int) k, &b,
+                dY, (int) n)) ;
+        }
+        else
+        {
+            double a = 1, b = 0 ;
+            BL_TRY (cublasDgemm (c->ctx->blas, CUBLAS_OP_T, CUBLAS_OP_N,
+                (int) n, (int) m, (int) k, &a, dB, (int) k, dA, (int) k, &b,
+                dY, (int) n)) ;
+        }
+        mark_end (c) ;
+    }
+    else
+    {
+        FAULT_TRY (GG_FAULT_LAUNCH) ;
+        mark_start (c) ;
+        GG_TRY (gg_cuda_gemm (sr, m, n, k, dA, dB, dY, c->ctx->stream)) ;
+        mark_end (c) ;
+    }
+    GG_TRY (download (c, Y, dY, (size_t) m * (size_t) n * elem)) ;
+
+done:
+    stream_finish (c, &rc) ;
+    free (sums) ;
+    dense_unref (fa) ;
+    dense_unref (fb) ;
+    return rc ;
+}
+
+//------------------------------------------------------------------------------
+// the entry points: borrow a context, try, on failure free + evict + retry
+//------------------------------------------------------------------------------
+
+typedef enum { OP_SPMM, OP_SDDMM, OP_GEMM } op_kind ;
+
+typedef struct
+{
+    op_kind op ;
+    const gg_semiring *sr ;
+    const gg_csr *S ;
+    const gg_dense *X, *B ;
+    void *Y ;
+}
+op_args ;
+
+static int attempt (gg_call *c, const op_args *a)
+{
+    switch (a->op)
+    {
+        case OP_SPMM  : return spmm_attempt (c, a->sr, a->S, a->X, a->Y) ;
+        case OP_SDDMM : return sddmm_attempt (c, a->sr, a->S, a->X, a->B,
+                            a->Y) ;
+        default       : return gemm_attempt (c, a->sr, a->X, a->B, a->Y) ;
+    }
+}
+
+static int run_op (const op_args *a)
+{
+    if (grbgpu_cuda_backend () == NULL) return GG_ERR_DEVICE ;
+    if (atomic_load (&dev_broken)) return GG_ERR_DEVICE ;
+    int old = 0 ;
+    (void) cudaGetDevice (&old) ;
+    if (cudaSetDevice (dev_id) != cudaSuccess)
+    {
+        (void) cudaGetLastError () ;
+        return GG_ERR_DEVICE ;
+    }
+    gg_call c = { 0 } ;
+    int rc = ctx_acquire (&c.ctx) ;
+    last_product_ms = -1 ;
+    for (int round = 0 ; rc == GG_OK && round < 2 ; round++)
+    {
+        c.bytes = 0 ;
+        c.timed = false ;
+        rc = attempt (&c, a) ;
+        float ms = 0 ;
+        if (rc == GG_OK && c.timed && cudaEventElapsedTime (&ms, c.ctx->t0,
+            c.ctx->t1) == cudaSuccess) last_product_ms = ms ;
+        (void) cudaGetLastError () ;
+        call_free_tmp (&c) ;
+        if (rc == GG_OK || rc == GG_ERR_UNSUPPORTED || rc == GG_ERR_NOMEM
+            || atomic_load (&dev_broken) || round == 1) break ;
+        // give device memory back and try once more: the cache's device
+        // copies (least recently used first) and the stream-ordered pool
+        size_t want = c.bytes > 0 ? 2 * c.bytes : ((size_t) 1 << 30) ;
+        size_t freed = grbgpu_cache_evict_device (want) ;
+        (void) cudaStreamSynchronize (free_stream) ;
+        (void) cudaStreamSynchronize (c.ctx->stream) ;
+        cudaMemPool_t mempool ;
+        if (cudaDeviceGetDefaultMemPool (&mempool, dev_id) == cudaSuccess)
+        {
+            (void) cudaMemPoolTrimTo (mempool, 0) ;
+        }
+        (void) cudaGetLastError () ;
+        grbgpu_log (1, "cuda: call failed (%d); freed %zu cached bytes, "
+            "retrying", rc, freed) ;
+        rc = GG_OK ;
+    }
+    if (c.ctx != NULL) ctx_release (c.ctx) ;
+    (void) cudaSetDevice (old) ;
+    return rc ;
+}
+
+static int cuda_spmm (const gg_semiring *sr, const gg_csr *S,
+    const gg_dense *X, void *Y)
+{
+    if (S->p32 == NULL || S->i32 == NULL) return GG_ERR_UNSUPPORTED ;
+    if (S->nrows > INT32_MAX || S->ncols > INT32_MAX || S->nnz > INT32_MAX)
+        return GG_ERR_UNSUPPORTED ;
+    if (S->nrows == 0 || X->ncols == 0 || S->nnz == 0) return GG_OK ;
+    op_args a = { .op = OP_SPMM, .sr = sr, .S = S, .X = X, .Y = Y } ;
+    return run_op (&a) ;
+}
+
+static int cuda_sddmm (const gg_semiring *sr, const gg_csr *M,
+    const gg_dense *A, const gg_dense *B, void *y)
+{
+    if (M->p32 == NULL || M->i32 == NULL) return GG_ERR_UNSUPPORTED ;
+    if (M->nrows > INT32_MAX || M->ncols > INT32_MAX || M->nnz > INT32_MAX ||
+        A->ncols > INT32_MAX) return GG_ERR_UNSUPPORTED ;
+    if (M->nnz == 0) return GG_OK ;
+    op_args a = { .op = OP_SDDMM, .sr = sr, .S = M, .X = A, .B = B, .Y = y } ;
+    return run_op (&a) ;
+}
+
+static int cuda_gemm (const gg_semiring *sr, const gg_dense *A,
+    const gg_dense *B, void *Y)
+{
+    if (A->nrows == 0 || B->nrows == 0) return GG_OK ;
+    op_args a = { .op = OP_GEMM, .sr = sr, .X = A, .B = B, .Y = Y } ;
+    return run_op (&a) ;
+}
+
+static const gg_backend cuda_backend =
+{
+    .name = "cuda",
+    .spmm = cuda_spmm,
+    .sddmm = cuda_sddmm,
+    .gemm = cuda_gemm,
+} ;
+
+//------------------------------------------------------------------------------
+// for tests and benchmarks (backend/device.h)
+//------------------------------------------------------------------------------
+
+void grbgpu_cuda_sync (void)
+{
+    if (atomic_load (&started_pid) != getpid () || started_result == NULL)
+        return ;
+    int old = 0 ;
+    (void) cudaGetDevice (&old) ;
+    (void) cudaSetDevice (dev_id) ;
+    (void) cudaStreamSynchronize (free_stream) ;
+    (void) cudaSetDevice (old) ;
+}
+
+void grbgpu_cuda_timing (bool on)
+{
+    atomic_store (&timing_on, on) ;
+}
+
+double grbgpu_cuda_last_product_ms (void)
+{
+    return last_product_ms ;
+}
+
+size_t grbgpu_cuda_budget (void)
+{
+    return dev_budget ;
+}
+
+#endif

@@ -1,0 +1,809 @@
+//------------------------------------------------------------------------------
+// tests/test_cuda_backend.c: the CUDA backend through the gg_backend interface
+//------------------------------------------------------------------------------
+
+// Drives grbgpu_cuda_backend ()->spmm / sddmm / gemm directly (backend/device.c
+// is linked into this program: its symbols are hidden in the library) on fresh
+// random operands and compares with a plain C reference computed here, for the
+// plus-times family over FP32 / FP64 (TIMES, FIRST, SECOND, PAIR, iso values,
+// n == 1 SpMV, every cuSPARSE SpMM algorithm), the own-kernel path, the device
+// cache (a second call with the same entry uploads nothing), eviction under a
+// tiny device budget, fault injection (an error code, nothing leaked), threads
+// sharing one cached operand, and a forked child.
+//
+// Tolerance: |gpu - ref| <= tol * sum |terms| + tiny, tol = 1e-5 (FP32) or
+// 1e-12 (FP64): sums may be reordered, products must be exact.
+// Exit 77 (skip) when no CUDA device is usable.
+
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cuda_runtime_api.h>
+
+#include "backend/grbgpu_internal.h"
+#include "backend/cache.h"
+#include "backend/device.h"
+
+//------------------------------------------------------------------------------
+// random operands and the reference
+//------------------------------------------------------------------------------
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull ;
+
+static uint64_t rng (void)
+{
+    // xorshift64*
+    rng_state ^= rng_state >> 12 ;
+    rng_state ^= rng_state << 25 ;
+    rng_state ^= rng_state >> 27 ;
+    return rng_state * 0x2545f4914f6cdd1dull ;
+}
+
+// uniform in [-1, 1), never exactly 0
+static double rnd_value (void)
+{
+    double v = (double) (rng () >> 11) / 9007199254740992.0 * 2 - 1 ;
+    return (v == 0) ? 0.5 : v ;
+}
+
+typedef struct
+{
+    int64_t m, k, nnz ;
+    int32_t *p, *i ;
+    double *v ;             // values as doubles (reference)
+    void *x ;               // values in the test type
+}
+test_csr ;
+
+static void put (void *a, size_t k, gg_type t, double v)
+{
+    if (t == GG_FP32) ((float *) a) [k] = (float) v ;
+    else if (t == GG_FP64) ((double *) a) [k] = v ;
+    else if (t == GG_INT32) ((int32_t *) a) [k] = (int32_t) v ;
+}
+
+static double get (const void *a, size_t k, gg_type t)
+{
+    if (t == GG_FP32) return ((const float *) a) [k] ;
+    if (t == GG_FP64) return ((const double *) a) [k] ;
+    return ((const int32_t *) a) [k] ;
+}
+
+// A random m x k CSR with about `density` of its entries present, sorted
+// within rows; every 7th row is empty.  Integer types get small integers.
+static test_csr make_csr (int64_t m, int64_t k, double density, gg_type t)
+{
+    test_csr S = { .m = m, .k = k } ;
+    S.p = malloc ((m + 1) * sizeof (int32_t)) ;
+    size_t cap = (size_t) (m * k * density * 1.5) + 16 ;
+    S.i = malloc (cap * sizeof (int32_t)) ;
+    S.v = malloc (cap * sizeof (double)) ;
+    S.x = malloc (cap * 8) ;
+    S.p [0] = 0 ;
+    for (int64_t r = 0 ; r < m ; r++)
+    {
+        if (r % 7 != 3)
+        {
+            for (int64_t c = 0 ; c < k && (size_t) S.nnz < cap ; c++)
+            {
+                if ((double) (rng () % 1000000) < density * 1e6)
+                {
+                    double v = rnd_value () ;
+                    if (t == GG_INT32) v = (double) (int) (v * 8) + 1 ;
+                    S.i [S.nnz] = (int32_t) c ;
+                    put (S.x, (size_t) S.nnz, t, v) ;
+                    S.v [S.nnz] = get (S.x, (size_t) S.nnz, t) ;
+                    S.nnz++ ;
+                }
+            }
+        }
+        S.p [r+1] = (int32_t) S.nnz ;
+    }
+    return S ;
+}
+
+static void free_csr (test_csr *S)
+{
+    free (S->p) ; free (S->i) ; free (S->v) ; free (S->x) ;
+}
+
+// A random rows x cols dense array in type t (values also as doubles).
+static void *make_dense (int64_t rows, int64_t cols, gg_type t, double **dv)
+{
+    size_t n = (size_t) (rows * cols) ;
+    void *a = malloc (n * 8 + 8) ;
+    *dv = malloc (n * sizeof (double) + 8) ;
+    for (size_t q = 0 ; q < n ; q++)
+    {
+        double v = rnd_value () ;
+        if (t == GG_INT32) v = (double) (int) (v * 8) + 1 ;
+        put (a, q, t, v) ;
+        (*dv) [q] = get (a, q, t) ;
+    }
+    return a ;
+}
+
+static double mul_ref (gg_mul mul, double s, double x)
+{
+    switch (mul)
+    {
+        case GG_MUL_TIMES  : return s * x ;
+        case GG_MUL_FIRST  : return s ;
+        case GG_MUL_SECOND : return x ;
+        case GG_MUL_PAIR   : return 1 ;
+        case GG_MUL_PLUS   : return s + x ;
+        case GG_MUL_MIN    : return fmin (s, x) ;
+        case GG_MUL_MAX    : return fmax (s, x) ;
+        default            : return NAN ;
+    }
+}
+
+static double add_ref (gg_add add, double a, double b)
+{
+    switch (add)
+    {
+        case GG_ADD_PLUS  : return a + b ;
+        case GG_ADD_TIMES : return a * b ;
+        case GG_ADD_MIN   : return fmin (a, b) ;
+        case GG_ADD_MAX   : return fmax (a, b) ;
+        default           : return NAN ;
+    }
+}
+
+static double tol_of (gg_type t)
+{
+    return (t == GG_FP32) ? 1e-5 : (t == GG_FP64) ? 1e-12 : 0 ;
+}
+
+// Compare one value: got vs want, with `mag` = sum of |terms|.
+static bool close_enough (double got, double want, double mag, gg_type t)
+{
+    return fabs (got - want) <= tol_of (t) * mag + 1e-30 ;
+}
+
+static gg_csr view_csr (const test_csr *S, bool iso, void *cache)
+{
+    gg_csr v = { .nrows = S->m, .ncols = S->k, .nnz = S->nnz, .p32 = S->p,
+        .i32 = S->i, .x = S->x, .iso = iso, .cache = cache } ;
+    return v ;
+}
+
+// Check Y = S (+.*) X against the reference; rows of S without entries are
+// not compared (the backend may leave them unwritten).  Returns mismatches.
+static int check_spmm (const gg_semiring *sr, const test_csr *S, bool iso,
+    const double *X, int64_t n, const void *Y)
+{
+    int bad = 0 ;
+    for (int64_t r = 0 ; r < S->m ; r++)
+    {
+        if (S->p [r] == S->p [r+1]) continue ;
+        for (int64_t j = 0 ; j < n ; j++)
+        {
+            double acc = 0, mag = 0 ;
+            for (int32_t q = S->p [r] ; q < S->p [r+1] ; q++)
+            {
+                double s = iso ? S->v [0] : S->v [q] ;
+                double term = mul_ref (sr->mul, s, X [S->i [q] * n + j]) ;
+                acc = (q == S->p [r]) ? term : add_ref (sr->add, acc, term) ;
+                mag += fabs (term) ;
+            }
+            double got = get (Y, (size_t) (r * n + j), sr->type) ;
+            if (!close_enough (got, acc, mag, sr->type))
+            {
+                if (bad++ < 3) print_message ("  Y(%ld,%ld) = %.17g, want "
+                    "%.17g\n", (long) r, (long) j, got, acc) ;
+            }
+        }
+    }
+    return bad ;
+}
+
+//------------------------------------------------------------------------------
+// fixtures and helpers
+//------------------------------------------------------------------------------
+
+static const gg_backend *be ;
+
+static uint64_t h2d_bytes (void)
+{
+    grbgpu_stats s ;
+    grbgpu_stats_get (&s) ;
+    return s.bytes_h2d ;
+}
+
+// Device memory in use from the stream-ordered pool (all of this backend's
+// device memory comes from it).
+static size_t pool_used (void)
+{
+    cudaMemPool_t pool ;
+    int dev = grbgpu_settings.device_id ;
+    uint64_t used = 0 ;
+    grbgpu_cuda_sync () ;
+    cudaDeviceSynchronize () ;
+    assert_int_equal (cudaDeviceGetDefaultMemPool (&pool, dev), cudaSuccess) ;
+    assert_int_equal (cudaMemPoolGetAttribute (pool,
+        cudaMemPoolAttrUsedMemCurrent, &used), cudaSuccess) ;
+    return (size_t) used ;
+}
+
+static uint64_t next_handle = 1 ;
+static GrB_Matrix handles [256] ;
+static int nhandles = 0 ;
+
+// A fresh cache entry (acquired) standing for a matrix: the key is a real
+// GrB_Matrix handle with its current version, so the cache links the entry
+// (a made-up handle has version 0 and would never be linked).
+static gg_cache_entry *make_entry (void)
+{
+    gg_cache_key key = { .form = 77 } ;
+    GrB_Matrix h = NULL ;
+    if (nhandles < 256 && GrB_Matrix_new (&h, GrB_BOOL, 1, 1) == GrB_SUCCESS)
+    {
+        handles [nhandles++] = h ;
+        key.handle = h ;
+        key.version = grbgpu_objver_get (h) ;
+    }
+    if (key.version == 0)
+    {
+        key.handle = (const void *) (uintptr_t) (0x1000 * next_handle++) ;
+        key.version = 1 ;
+    }
+    void *payload = malloc (16) ;
+    gg_cache_entry *e = grbgpu_cache_insert (&key, payload, 16, free) ;
+    assert_non_null (e) ;
+    return e ;
+}
+
+static void set_kernel (const char *name)
+{
+    snprintf (grbgpu_settings.kernel, sizeof (grbgpu_settings.kernel), "%s",
+        name) ;
+}
+
+//------------------------------------------------------------------------------
+// SpMM / SpMV, the plus-times family
+//------------------------------------------------------------------------------
+
+static void run_spmm_case (gg_type t, gg_mul mul, int64_t n, bool iso,
+    const char *kernel)
+{
+    gg_semiring sr = { .add = GG_ADD_PLUS, .mul = mul, .type = t } ;
+    int64_t m = 301, k = 203 ;
+    test_csr S = make_csr (m, k, 0.05, t) ;
+    double *Xv ;
+    void *X = make_dense (k, n, t, &Xv) ;
+    void *Y = malloc ((size_t) (m * n) * 8) ;
+    set_kernel (kernel) ;
+    gg_csr Sv = view_csr (&S, iso, NULL) ;
+    // values never read are NULL, as the dispatcher passes them
+    if (mul == GG_MUL_SECOND || mul == GG_MUL_PAIR) Sv.x = NULL ;
+    gg_dense Xd = { .nrows = k, .ncols = n, .x = (mul == GG_MUL_FIRST ||
+        mul == GG_MUL_PAIR) ? NULL : X } ;
+    int rc = be->spmm (&sr, &Sv, &Xd, Y) ;
+    assert_int_equal (rc, GG_OK) ;
+    int bad = check_spmm (&sr, &S, iso, Xv, n, Y) ;
+    if (bad) print_message ("spmm type %d mul %d n %ld iso %d kernel '%s': "
+        "%d wrong\n", t, mul, (long) n, iso, kernel, bad) ;
+    assert_int_equal (bad, 0) ;
+    set_kernel ("") ;
+    free_csr (&S) ; free (X) ; free (Xv) ; free (Y) ;
+}
+
+static void test_spmm_plus_times (void **state)
+{
+    (void) state ;
+    const gg_mul muls [4] = { GG_MUL_TIMES, GG_MUL_FIRST, GG_MUL_SECOND,
+        GG_MUL_PAIR } ;
+    const int64_t ns [4] = { 1, 7, 32, 130 } ;
+    for (int ti = 0 ; ti < 2 ; ti++)
+    {
+        gg_type t = ti ? GG_FP64 : GG_FP32 ;
+        for (int mi = 0 ; mi < 4 ; mi++)
+        {
+            for (int ni = 0 ; ni < 4 ; ni++)
+            {
+                run_spmm_case (t, muls [mi], ns [ni], false, "") ;
+            }
+            run_spmm_case (t, muls [mi], 16, true, "") ;     // iso values
+        }
+    }
+}
+
+// Every cuSPARSE SpMM algorithm with row-major operands.
+static void test_spmm_algorithms (void **state)
+{
+    (void) state ;
+    const char *algs [4] = { "cusparse", "cusparse:alg1", "cusparse:alg2",
+        "cusparse:alg3" } ;
+    for (int a = 0 ; a < 4 ; a++)
+    {
+        run_spmm_case (GG_FP32, GG_MUL_TIMES, 64, false, algs [a]) ;
+        run_spmm_case (GG_FP64, GG_MUL_TIMES, 128, false, algs [a]) ;
+        run_spmm_case (GG_FP32, GG_MUL_SECOND, 33, false, algs [a]) ;
+    }
+}
+
+// Other semirings go to grbgpu's own kernels (kernels/gg_cuda.h).
+static void test_spmm_own_kernels (void **state)
+{
+    (void) state ;
+    const gg_semiring srs [3] = {
+        { GG_ADD_MIN, GG_MUL_PLUS, GG_FP64 },
+        { GG_ADD_MAX, GG_MUL_TIMES, GG_FP32 },
+        { GG_ADD_PLUS, GG_MUL_TIMES, GG_INT32 } } ;
+    int ran = 0 ;
+    for (int s = 0 ; s < 3 ; s++)
+    {
+        const gg_semiring *sr = &srs [s] ;
+        int64_t m = 157, k = 111, n = 19 ;
+        test_csr S = make_csr (m, k, 0.06, sr->type) ;
+        double *Xv ;
+        void *X = make_dense (k, n, sr->type, &Xv) ;
+        void *Y = malloc ((size_t) (m * n) * 8) ;
+        gg_csr Sv = view_csr (&S, false, NULL) ;
+        gg_dense Xd = { .nrows = k, .ncols = n, .x = X } ;
+        int rc = be->spmm (sr, &Sv, &Xd, Y) ;
+        if (rc == GG_ERR_UNSUPPORTED)
+        {
+            print_message ("  own kernels: no kernel for add %d mul %d type "
+                "%d (not built yet?)\n", sr->add, sr->mul, sr->type) ;
+        }
+        else
+        {
+            assert_int_equal (rc, GG_OK) ;
+            assert_int_equal (check_spmm (sr, &S, false, Xv, n, Y), 0) ;
+            ran++ ;
+        }
+        free_csr (&S) ; free (X) ; free (Xv) ; free (Y) ;
+    }
+    if (ran == 0) skip () ;
+}
+
+static void test_spmm_edge_cases (void **state)
+{
+    (void) state ;
+    gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP32 } ;
+    test_csr S = make_csr (50, 40, 0.1, GG_FP32) ;
+    double *Xv ;
+    void *X = make_dense (40, 8, GG_FP32, &Xv) ;
+    float Y [50 * 8] ;
+    // 64-bit indices only: not this backend's case
+    int64_t p64 [51] = { 0 } ;
+    gg_csr S64 = { .nrows = 50, .ncols = 40, .nnz = 0, .p64 = p64,
+        .i64 = p64, .x = S.x } ;
+    gg_dense Xd = { .nrows = 40, .ncols = 8, .x = X } ;
+    assert_int_equal (be->spmm (&sr, &S64, &Xd, Y), GG_ERR_UNSUPPORTED) ;
+    // no entries: nothing to compute, nothing written
+    int32_t p0 [51] = { 0 } ;
+    gg_csr S0 = { .nrows = 50, .ncols = 40, .nnz = 0, .p32 = p0, .i32 = p0,
+        .x = S.x } ;
+    assert_int_equal (be->spmm (&sr, &S0, &Xd, Y), GG_OK) ;
+    free_csr (&S) ; free (X) ; free (Xv) ;
+}
+
+//------------------------------------------------------------------------------
+// SDDMM and GEMM
+//------------------------------------------------------------------------------
+
+static void test_sddmm (void **state)
+{
+    (void) state ;
+    const gg_mul muls [4] = { GG_MUL_TIMES, GG_MUL_FIRST, GG_MUL_SECOND,
+        GG_MUL_PAIR } ;
+    const int64_t ks [3] = { 1, 16, 33 } ;
+    for (int ti = 0 ; ti < 2 ; ti++)
+    for (int mi = 0 ; mi < 4 ; mi++)
+    for (int ki = 0 ; ki < 3 ; ki++)
+    {
+        gg_type t = ti ? GG_FP64 : GG_FP32 ;
+        gg_semiring sr = { GG_ADD_PLUS, muls [mi], t } ;
+        int64_t m = 211, n = 150, k = ks [ki] ;
+        test_csr M = make_csr (m, n, 0.04, t) ;
+        double *Av, *Bv ;
+        void *A = make_dense (m, k, t, &Av) ;
+        void *B = make_dense (n, k, t, &Bv) ;
+        void *y = malloc ((size_t) M.nnz * 8 + 8) ;
+        gg_csr Mv = view_csr (&M, false, NULL) ;
+        Mv.x = NULL ;
+        gg_dense Ad = { .nrows = m, .ncols = k, .x = (muls [mi] ==
+            GG_MUL_SECOND || muls [mi] == GG_MUL_PAIR) ? NULL : A } ;
+        gg_dense Bd = { .nrows = n, .ncols = k, .x = (muls [mi] ==
+            GG_MUL_FIRST || muls [mi] == GG_MUL_PAIR) ? NULL : B } ;
+        assert_int_equal (be->sddmm (&sr, &Mv, &Ad, &Bd, y), GG_OK) ;
+        int bad = 0 ;
+        for (int64_t r = 0 ; r < m ; r++)
+        for (int32_t q = M.p [r] ; q < M.p [r+1] ; q++)
+        {
+            double acc = 0, mag = 0 ;
+            for (int64_t u = 0 ; u < k ; u++)
+            {
+                double term = mul_ref (sr.mul, Av [r * k + u],
+                    Bv [M.i [q] * k + u]) ;
+                acc += term ; mag += fabs (term) ;
+            }
+            if (!close_enough (get (y, (size_t) q, t), acc, mag, t)) bad++ ;
+        }
+        if (bad) print_message ("sddmm type %d mul %d k %ld: %d wrong\n", t,
+            sr.mul, (long) k, bad) ;
+        assert_int_equal (bad, 0) ;
+        free_csr (&M) ; free (A) ; free (Av) ; free (B) ; free (Bv) ;
+        free (y) ;
+    }
+}
+
+static void test_gemm (void **state)
+{
+    (void) state ;
+    const gg_mul muls [4] = { GG_MUL_TIMES, GG_MUL_FIRST, GG_MUL_SECOND,
+        GG_MUL_PAIR } ;
+    for (int ti = 0 ; ti < 2 ; ti++)
+    for (int mi = 0 ; mi < 4 ; mi++)
+    {
+        gg_type t = ti ? GG_FP64 : GG_FP32 ;
+        gg_semiring sr = { GG_ADD_PLUS, muls [mi], t } ;
+        int64_t m = 70, n = 51, k = 33 ;
+        double *Av, *Bv ;
+        void *A = make_dense (m, k, t, &Av) ;
+        void *B = make_dense (n, k, t, &Bv) ;
+        void *Y = malloc ((size_t) (m * n) * 8) ;
+        gg_dense Ad = { .nrows = m, .ncols = k, .x = A } ;
+        gg_dense Bd = { .nrows = n, .ncols = k, .x = B } ;
+        assert_int_equal (be->gemm (&sr, &Ad, &Bd, Y), GG_OK) ;
+        int bad = 0 ;
+        for (int64_t i = 0 ; i < m ; i++)
+        for (int64_t j = 0 ; j < n ; j++)
+        {
+            double acc = 0, mag = 0 ;
+            for (int64_t u = 0 ; u < k ; u++)
+            {
+                double term = mul_ref (sr.mul, Av [i * k + u], Bv [j * k + u]) ;
+                acc += term ; mag += fabs (term) ;
+            }
+            if (!close_enough (get (Y, (size_t) (i * n + j), t), acc, mag, t))
+                bad++ ;
+        }
+        if (bad) print_message ("gemm type %d mul %d: %d wrong\n", t, sr.mul,
+            bad) ;
+        assert_int_equal (bad, 0) ;
+        free (A) ; free (Av) ; free (B) ; free (Bv) ; free (Y) ;
+    }
+}
+
+//------------------------------------------------------------------------------
+// the device cache
+//------------------------------------------------------------------------------
+
+// A second call with the same cache entry uploads only the uncached X; with X
+// cached too it uploads nothing.  A new X with the cached S (and its kept
+// cuSPARSE plan) still gives the right answer.
+static void test_cache_reuse (void **state)
+{
+    (void) state ;
+    gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP32 } ;
+    int64_t m = 1000, k = 800, n = 32 ;
+    test_csr S = make_csr (m, k, 0.02, GG_FP32) ;
+    double *Xv, *X2v ;
+    void *X = make_dense (k, n, GG_FP32, &Xv) ;
+    void *X2 = make_dense (k, n, GG_FP32, &X2v) ;
+    float *Y = malloc ((size_t) (m * n) * sizeof (float)) ;
+    gg_cache_entry *es = make_entry (), *ex = make_entry () ;
+    gg_csr Sv = view_csr (&S, false, es) ;
+    gg_dense Xd = { .nrows = k, .ncols = n, .x = X } ;
+    size_t sbytes = (size_t) (m + 1) * 4 + (size_t) S.nnz * 8 ;
+    size_t xbytes = (size_t) (k * n) * 4 ;
+
+    uint64_t b0 = h2d_bytes () ;
+    assert_int_equal (be->spmm (&sr, &Sv, &Xd, Y), GG_OK) ;
+    uint64_t b1 = h2d_bytes () ;
+    assert_int_equal (b1 - b0, sbytes + xbytes) ;
+    assert_non_null (es->dev) ;
+    assert_int_equal (check_spmm (&sr, &S, false, Xv, n, Y), 0) ;
+
+    // same S, a different X: only X goes up
+    Xd.x = X2 ;
+    assert_int_equal (be->spmm (&sr, &Sv, &Xd, Y), GG_OK) ;
+    uint64_t b2 = h2d_bytes () ;
+    assert_int_equal (b2 - b1, xbytes) ;
+    assert_int_equal (check_spmm (&sr, &S, false, X2v, n, Y), 0) ;
+
+    // X cached too: the first call uploads it, the next uploads nothing
+    Xd.cache = ex ;
+    assert_int_equal (be->spmm (&sr, &Sv, &Xd, Y), GG_OK) ;
+    uint64_t b3 = h2d_bytes () ;
+    assert_int_equal (b3 - b2, xbytes) ;
+    memset (Y, 0, (size_t) (m * n) * sizeof (float)) ;
+    assert_int_equal (be->spmm (&sr, &Sv, &Xd, Y), GG_OK) ;
+    assert_int_equal (h2d_bytes () - b3, 0) ;
+    assert_int_equal (check_spmm (&sr, &S, false, X2v, n, Y), 0) ;
+
+    // the same entry asked for SECOND needs all-ones values: a new form
+    gg_semiring sr2 = { GG_ADD_PLUS, GG_MUL_SECOND, GG_FP32 } ;
+    assert_int_equal (be->spmm (&sr2, &Sv, &Xd, Y), GG_OK) ;
+    assert_int_equal (check_spmm (&sr2, &S, false, X2v, n, Y), 0) ;
+
+    grbgpu_cache_release (es) ;
+    grbgpu_cache_release (ex) ;
+    grbgpu_cache_clear () ;
+    free_csr (&S) ; free (X) ; free (Xv) ; free (X2) ; free (X2v) ; free (Y) ;
+}
+
+// Under a budget that holds one form, attaching a second evicts the first;
+// the evicted one is uploaded again on its next use and stays correct.
+static void test_cache_eviction (void **state)
+{
+    (void) state ;
+    gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP64 } ;
+    int64_t m = 2000, k = 1500, n = 8 ;
+    test_csr S1 = make_csr (m, k, 0.01, GG_FP64) ;
+    test_csr S2 = make_csr (m, k, 0.01, GG_FP64) ;
+    double *Xv ;
+    void *X = make_dense (k, n, GG_FP64, &Xv) ;
+    double *Y = malloc ((size_t) (m * n) * sizeof (double)) ;
+    size_t f1 = (size_t) (m + 1) * 4 + (size_t) S1.nnz * 12 ;
+    size_t f2 = (size_t) (m + 1) * 4 + (size_t) S2.nnz * 12 ;
+    size_t budget = (f1 > f2 ? f1 : f2) * 3 / 2 ;
+    grbgpu_cache_set_device_budget (budget) ;
+
+    gg_cache_entry *e1 = make_entry (), *e2 = make_entry () ;
+    gg_csr S1v = view_csr (&S1, false, e1), S2v = view_csr (&S2, false, e2) ;
+    gg_dense Xd = { .nrows = k, .ncols = n, .x = X } ;
+    assert_int_equal (be->spmm (&sr, &S1v, &Xd, Y), GG_OK) ;
+    assert_non_null (e1->dev) ;
+    assert_int_equal (check_spmm (&sr, &S1, false, Xv, n, Y), 0) ;
+    assert_int_equal (be->spmm (&sr, &S2v, &Xd, Y), GG_OK) ;
+    assert_non_null (e2->dev) ;
+    assert_null (e1->dev) ;                   // evicted to make room
+    size_t hb, db ;
+    grbgpu_cache_usage (&hb, &db) ;
+    assert_true (db <= budget) ;
+    assert_int_equal (check_spmm (&sr, &S2, false, Xv, n, Y), 0) ;
+
+    uint64_t b0 = h2d_bytes () ;
+    assert_int_equal (be->spmm (&sr, &S1v, &Xd, Y), GG_OK) ;
+    assert_true (h2d_bytes () - b0 >= f1) ;   // S1 went up again
+    assert_int_equal (check_spmm (&sr, &S1, false, Xv, n, Y), 0) ;
+
+    grbgpu_cache_release (e1) ;
+    grbgpu_cache_release (e2) ;
+    grbgpu_cache_clear () ;
+    grbgpu_cache_set_device_budget (grbgpu_cuda_budget ()) ;
+    free_csr (&S1) ; free_csr (&S2) ; free (X) ; free (Xv) ; free (Y) ;
+}
+
+//------------------------------------------------------------------------------
+// fault injection
+//------------------------------------------------------------------------------
+
+static int configure_fault (const char *point, const char *p)
+{
+    char spec [64] ;
+    snprintf (spec, sizeof (spec), "%s:%s", point, p) ;
+    return grbgpu_fault_configure (spec) ;
+}
+
+// Every failure point: the call returns an error code, and no device memory
+// stays taken (the cache is cleared, so the pool's use returns to where it
+// was).  At a 30% fault rate, every call either fails or is right.
+static void test_faults (void **state)
+{
+    (void) state ;
+    const char *points [3] = { "alloc", "copy", "launch" } ;
+    gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP32 } ;
+    int64_t m = 500, k = 400, n = 16 ;
+    test_csr S = make_csr (m, k, 0.03, GG_FP32) ;
+    double *Xv ;
+    void *X = make_dense (k, n, GG_FP32, &Xv) ;
+    float *Y = malloc ((size_t) (m * n) * sizeof (float)) ;
+    float *y = malloc ((size_t) S.nnz * sizeof (float) + 4) ;
+    gg_dense Xd = { .nrows = k, .ncols = n, .x = X } ;
+    grbgpu_cache_clear () ;
+    size_t base = pool_used () ;
+    for (int pt = 0 ; pt < 3 ; pt++)
+    {
+        assert_int_equal (configure_fault (points [pt], "1"), 0) ;
+        gg_cache_entry *e = make_entry () ;
+        gg_csr Sv = view_csr (&S, false, e) ;
+        int rc = be->spmm (&sr, &Sv, &Xd, Y) ;
+        assert_int_equal (rc, GG_ERR_FAULT) ;
+        // M = S's pattern (m x k), A: m x n (Y's memory), B = X (k x n)
+        memset (Y, 0, (size_t) (m * n) * sizeof (float)) ;
+        gg_dense Ad = { .nrows = m, .ncols = n, .x = Y } ;
+        rc = be->sddmm (&sr, &Sv, &Ad, &Xd, y) ;
+        assert_true (rc != GG_OK) ;
+        gg_dense A = { .nrows = 20, .ncols = 10, .x = X } ;
+        rc = be->gemm (&sr, &A, &A, Y) ;
+        assert_true (rc != GG_OK) ;
+        assert_int_equal (grbgpu_fault_configure (""), 0) ;
+        grbgpu_cache_release (e) ;
+        grbgpu_cache_clear () ;
+        assert_int_equal (pool_used (), base) ;
+
+        // a fraction: right or an error, never wrong
+        assert_int_equal (configure_fault (points [pt], "0.3"), 0) ;
+        int ok = 0 ;
+        for (int r = 0 ; r < 20 ; r++)
+        {
+            gg_cache_entry *e2 = (r % 2) ? make_entry () : NULL ;
+            gg_csr Sv2 = view_csr (&S, false, e2) ;
+            memset (Y, 0, (size_t) (m * n) * sizeof (float)) ;
+            if (be->spmm (&sr, &Sv2, &Xd, Y) == GG_OK)
+            {
+                ok++ ;
+                assert_int_equal (check_spmm (&sr, &S, false, Xv, n, Y), 0) ;
+            }
+            if (e2 != NULL) grbgpu_cache_release (e2) ;
+        }
+        assert_int_equal (grbgpu_fault_configure (""), 0) ;
+        grbgpu_cache_clear () ;
+        assert_int_equal (pool_used (), base) ;
+        print_message ("  fault %s:0.3: %d of 20 calls succeeded\n",
+            points [pt], ok) ;
+    }
+    free_csr (&S) ; free (X) ; free (Xv) ; free (Y) ; free (y) ;
+}
+
+//------------------------------------------------------------------------------
+// threads sharing one cached operand
+//------------------------------------------------------------------------------
+
+typedef struct
+{
+    const test_csr *S ;
+    gg_cache_entry *e ;
+    gg_type t ;
+    int64_t n ;
+    int bad ;
+    int rc ;
+}
+thread_job ;
+
+static void *thread_main (void *arg)
+{
+    thread_job *j = arg ;
+    gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, j->t } ;
+    double *Xv ;
+    for (int r = 0 ; r < 6 && j->rc == GG_OK && j->bad == 0 ; r++)
+    {
+        // make_dense draws from the shared generator: serialise the draw
+        static pthread_mutex_t draw = PTHREAD_MUTEX_INITIALIZER ;
+        pthread_mutex_lock (&draw) ;
+        void *X = make_dense (j->S->k, j->n, j->t, &Xv) ;
+        pthread_mutex_unlock (&draw) ;
+        void *Y = malloc ((size_t) (j->S->m * j->n) * 8) ;
+        gg_csr Sv = view_csr (j->S, false, j->e) ;
+        gg_dense Xd = { .nrows = j->S->k, .ncols = j->n, .x = X } ;
+        j->rc = be->spmm (&sr, &Sv, &Xd, Y) ;
+        if (j->rc == GG_OK) j->bad = check_spmm (&sr, j->S, false, Xv, j->n,
+            Y) ;
+        free (X) ; free (Xv) ; free (Y) ;
+    }
+    return NULL ;
+}
+
+static void test_threads (void **state)
+{
+    (void) state ;
+    enum { NT = 8 } ;       // more threads than contexts: some wait
+    test_csr S = make_csr (3000, 2000, 0.005, GG_FP32) ;
+    gg_cache_entry *e = make_entry () ;
+    pthread_t th [NT] ;
+    thread_job job [NT] ;
+    for (int t = 0 ; t < NT ; t++)
+    {
+        job [t] = (thread_job) { .S = &S, .e = e, .t = GG_FP32,
+            .n = (t % 2) ? 32 : 128 } ;
+        assert_int_equal (pthread_create (&th [t], NULL, thread_main,
+            &job [t]), 0) ;
+    }
+    for (int t = 0 ; t < NT ; t++)
+    {
+        pthread_join (th [t], NULL) ;
+        assert_int_equal (job [t].rc, GG_OK) ;
+        assert_int_equal (job [t].bad, 0) ;
+    }
+    grbgpu_cache_release (e) ;
+    grbgpu_cache_clear () ;
+    free_csr (&S) ;
+}
+
+//------------------------------------------------------------------------------
+// fork
+//------------------------------------------------------------------------------
+
+// A child forked before this process touched CUDA starts CUDA itself and
+// computes the right answer: exit 0 right, 1 wrong, 77 no device.
+static int child_spmm (void)
+{
+    alarm (60) ;
+    const gg_backend *b = grbgpu_cuda_backend () ;
+    if (b == NULL) return 77 ;
+    gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP64 } ;
+    test_csr S = make_csr (100, 90, 0.1, GG_FP64) ;
+    double *Xv ;
+    void *X = make_dense (90, 5, GG_FP64, &Xv) ;
+    double Y [100 * 5] ;
+    gg_csr Sv = view_csr (&S, false, NULL) ;
+    gg_dense Xd = { .nrows = 90, .ncols = 5, .x = X } ;
+    if (b->spmm (&sr, &Sv, &Xd, Y) != GG_OK) return 1 ;
+    return check_spmm (&sr, &S, false, Xv, 5, Y) == 0 ? 0 : 1 ;
+}
+
+static int fork_status = -1 ;
+
+// After this process started CUDA, a forked child must not crash or give a
+// wrong answer: it gets no backend, or an error, or the right result.
+static void test_fork_after_start (void **state)
+{
+    (void) state ;
+    assert_int_equal (fork_status, 0) ;     // the child forked before start
+    pid_t pid = fork () ;
+    assert_true (pid >= 0) ;
+    if (pid == 0)
+    {
+        int r = child_spmm () ;
+        _exit (r == 77 ? 0 : r) ;
+    }
+    int st = 0 ;
+    waitpid (pid, &st, 0) ;
+    assert_true (WIFEXITED (st)) ;
+    if (WEXITSTATUS (st) == 1) print_message ("  note: child after start "
+        "got an error (expected: CUDA does not survive fork)\n") ;
+}
+
+//------------------------------------------------------------------------------
+// main
+//------------------------------------------------------------------------------
+
+int main (void)
+{
+    setenv ("GRBGPU_VERBOSE", "1", 0) ;
+    grbgpu_settings_init () ;
+
+    // fork before anything here touches CUDA
+    fflush (NULL) ;
+    pid_t pid = fork () ;
+    if (pid == 0) _exit (child_spmm ()) ;
+    int st = 0 ;
+    waitpid (pid, &st, 0) ;
+    fork_status = WIFEXITED (st) ? WEXITSTATUS (st) : 2 ;
+
+    GrB_init (GrB_NONBLOCKING) ;
+    be = grbgpu_cuda_backend () ;
+    if (be == NULL)
+    {
+        printf ("test_cuda_backend: SKIP: no usable CUDA device\n") ;
+        return 77 ;
+    }
+    if (fork_status == 77) fork_status = 0 ;    // raced with a vanished GPU
+    const struct CMUnitTest tests [] =
+    {
+        cmocka_unit_test (test_spmm_plus_times),
+        cmocka_unit_test (test_spmm_algorithms),
+        cmocka_unit_test (test_spmm_own_kernels),
+        cmocka_unit_test (test_spmm_edge_cases),
+        cmocka_unit_test (test_sddmm),
+        cmocka_unit_test (test_gemm),
+        cmocka_unit_test (test_cache_reuse),
+        cmocka_unit_test (test_cache_eviction),
+        cmocka_unit_test (test_faults),
+        cmocka_unit_test (test_threads),
+        cmocka_unit_test (test_fork_after_start),
+    } ;
+    int failed = cmocka_run_group_tests (tests, NULL, NULL) ;
+    grbgpu_cache_clear () ;
+    for (int k = 0 ; k < nhandles ; k++) GrB_Matrix_free (&handles [k]) ;
+    GrB_finalize () ;
+    return failed ? 1 : 0 ;
+}
