@@ -1,1 +1,32 @@
-# kernels/kernels.mk: filled in by its owner
+# kernels/kernels.mk: grbgpu's own CUDA kernels (SpMM / SpMV, SDDMM, GEMM for
+# every supported semiring), their test and their benchmark.  Built only when
+# configure found nvcc (HAVE_CUDA); the .cu.lo rule and NVCCFLAGS are in the
+# top Makefile.am.
+EXTRA_DIST += kernels/gg_cuda.h kernels/gg_semiring.cuh \
+	kernels/spmm.cu kernels/sddmm.cu kernels/gemm.cu \
+	tests/test_cuda_kernels.cu bench/kernels_bench.cu
+
+if HAVE_CUDA
+libgrbgpu_la_SOURCES += kernels/spmm.cu kernels/sddmm.cu kernels/gemm.cu
+
+# Programs built from .cu: plain objects through nvcc, linked by libtool as C
+# against the kernels' libtool objects (not the whole library, so the test does
+# not depend on the rest of the tree).
+.cu.o:
+	$(AM_V_CC)$(NVCC) $(filter-out -prefer-non-pic,$(NVCCFLAGS)) -c $< -o $@
+
+GG_CUDA_KERNEL_OBJS = kernels/spmm.lo kernels/sddmm.lo kernels/gemm.lo
+
+check_PROGRAMS += tests/test_cuda_kernels
+TESTS += tests/test_cuda_kernels
+tests_test_cuda_kernels_SOURCES = tests/test_cuda_kernels.cu
+tests_test_cuda_kernels_LDADD = $(GG_CUDA_KERNEL_OBJS) $(CUDA_LIBS)
+tests_test_cuda_kernels_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC --mode=link $(CCLD) \
+	$(AM_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@
+
+noinst_PROGRAMS += bench/kernels_bench
+bench_kernels_bench_SOURCES = bench/kernels_bench.cu
+bench_kernels_bench_LDADD = $(GG_CUDA_KERNEL_OBJS) $(CUDA_LIBS)
+bench_kernels_bench_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC --mode=link $(CCLD) \
+	$(AM_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@
+endif

@@ -1,0 +1,501 @@
+//------------------------------------------------------------------------------
+// bench/kernels_bench.cu: grbgpu's SpMM / SpMV variants against cuSPARSE
+//------------------------------------------------------------------------------
+
+// Usage: kernels_bench [--csv FILE] [--scales 18,20,22] [--data DIR]
+//                      [--ns 1,32,128] [--reps R]
+//
+// Matrices: R-MAT (a, b, c, d = 0.57, 0.19, 0.19, 0.05; 16 edges per row
+// before removing duplicates) at the given scales, then every *.mtx.gz in DIR
+// (default $GRBGPU_TEST_DATA, or ../shared/data/matrices): symmetric files are
+// mirrored, pattern files get random values.  For each matrix and N: FP32
+// PLUS_TIMES with cuSPARSE (SpMV CSR_ALG1/ALG2 for N = 1, SpMM CSR_ALG1/2/3
+// otherwise; the best is the baseline) and every grbgpu variant, the chooser
+// ("auto", given the longest row) and the runtime-switch form of two
+// variants ("/generic"); then MIN_PLUS, PLUS_SECOND and MIN_SECOND with the
+// grbgpu variants.  Timing: CUDA events around each launch, 3 warm-ups, the
+// median of R (default 15) runs.  Bandwidth is against the minimum bytes:
+// the CSR arrays the semiring reads, X and Y, each once.  Every result is
+// checked in the same run: PLUS_TIMES against cuSPARSE's result on all rows,
+// and every semiring against a CPU reference on a sample of rows (and the
+// longest row); a failed check is printed and marked in the CSV.
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cmath>
+#include <string>
+#include <vector>
+#include <algorithm>
+#include <dirent.h>
+#include <cuda_runtime.h>
+#include <cusparse.h>
+#include "kernels/gg_cuda.h"
+
+#define CK(call) do { cudaError_t e_ = (call) ; if (e_ != cudaSuccess) { \
+    fprintf (stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString (e_)) ; exit (1) ; } } while (0)
+#define CKS(call) do { cusparseStatus_t s_ = (call) ; if (s_ != CUSPARSE_STATUS_SUCCESS) { \
+    fprintf (stderr, "%s:%d %s: %d\n", __FILE__, __LINE__, #call, (int) s_) ; exit (1) ; } } while (0)
+
+static uint64_t rng_state = 12345 ;
+static inline uint64_t rng (void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull) ;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull ;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull ;
+    return z ^ (z >> 31) ;
+}
+static inline float rnd_val (void) { return (float) ((rng () >> 40) & 0xffff) / 65536.0f + 0.5f ; }
+
+//------------------------------------------------------------------------------
+// matrices
+//------------------------------------------------------------------------------
+
+typedef struct
+{
+    std::string name ;
+    int64_t m, k, nnz, max_row ;
+    std::vector<int32_t> p, i ;
+    std::vector<float> x ;
+}
+csr ;
+
+// (row, col, val) triplets -> CSR, sorted rows, duplicates dropped
+static void build_csr (csr &A, std::vector<int64_t> &keys, std::vector<float> &vals)
+{
+    std::vector<int64_t> cnt (A.m + 1, 0) ;
+    for (int64_t key : keys) cnt [(key >> 32) + 1]++ ;
+    for (int64_t r = 0 ; r < A.m ; r++) cnt [r+1] += cnt [r] ;
+    std::vector<std::pair<int32_t, float>> ent (keys.size ()) ;
+    std::vector<int64_t> pos (cnt.begin (), cnt.end () - 1) ;
+    for (size_t e = 0 ; e < keys.size () ; e++)
+        ent [pos [keys [e] >> 32]++] = { (int32_t) (keys [e] & 0xffffffff), vals [e] } ;
+    A.p.assign (1, 0) ;
+    A.i.clear () ; A.x.clear () ;
+    A.max_row = 0 ;
+    for (int64_t r = 0 ; r < A.m ; r++)
+    {
+        auto b = ent.begin () + cnt [r], e = ent.begin () + cnt [r+1] ;
+        std::sort (b, e, [] (const std::pair<int32_t, float> &u,
+            const std::pair<int32_t, float> &v) { return u.first < v.first ; }) ;
+        int64_t start = (int64_t) A.i.size () ;
+        for (auto it = b ; it != e ; ++it)
+        {
+            if ((int64_t) A.i.size () > start && A.i.back () == it->first) continue ;
+            A.i.push_back (it->first) ;
+            A.x.push_back (it->second) ;
+        }
+        A.p.push_back ((int32_t) A.i.size ()) ;
+        A.max_row = std::max (A.max_row, (int64_t) A.i.size () - start) ;
+    }
+    A.nnz = (int64_t) A.i.size () ;
+}
+
+static csr rmat (int scale)
+{
+    csr A ;
+    A.name = "rmat" + std::to_string (scale) ;
+    A.m = A.k = (int64_t) 1 << scale ;
+    int64_t ne = 16 * A.m ;
+    std::vector<int64_t> keys (ne) ;
+    std::vector<float> vals (ne) ;
+    const uint32_t ta = (uint32_t) (0.57 * 4294967296.0),
+        tb = (uint32_t) (0.76 * 4294967296.0), tc = (uint32_t) (0.95 * 4294967296.0) ;
+    for (int64_t e = 0 ; e < ne ; e++)
+    {
+        int64_t r = 0, c = 0 ;
+        for (int l = 0 ; l < scale ; l += 2)
+        {
+            uint64_t u = rng () ;
+            for (int h = 0 ; h < 2 && l + h < scale ; h++)
+            {
+                uint32_t v = (uint32_t) (u >> (32 * h)) ;
+                int rb = (v >= tb) ? 1 : 0 ;
+                int cb = (v >= ta && v < tb) || (v >= tc) ? 1 : 0 ;
+                r = 2 * r + rb ; c = 2 * c + cb ;
+            }
+        }
+        keys [e] = (r << 32) | c ;
+        vals [e] = rnd_val () ;
+    }
+    build_csr (A, keys, vals) ;
+    return A ;
+}
+
+static bool read_mtx_gz (const std::string &path, csr &A)
+{
+    std::string cmd = "gzip -dc '" + path + "'" ;
+    FILE *f = popen (cmd.c_str (), "r") ;
+    if (f == NULL) return false ;
+    char line [1024] ;
+    bool pattern = false, symmetric = false, header = true ;
+    int64_t nr = 0, nc = 0, ne = 0, got = 0 ;
+    std::vector<int64_t> keys ;
+    std::vector<float> vals ;
+    while (fgets (line, sizeof (line), f))
+    {
+        if (line [0] == '%')
+        {
+            if (strncmp (line, "%%MatrixMarket", 14) == 0)
+            {
+                pattern = strstr (line, "pattern") != NULL ;
+                symmetric = strstr (line, "symmetric") != NULL ;
+            }
+            continue ;
+        }
+        if (header)
+        {
+            if (sscanf (line, "%lld %lld %lld", (long long *) &nr, (long long *) &nc,
+                (long long *) &ne) != 3) { pclose (f) ; return false ; }
+            header = false ;
+            continue ;
+        }
+        long long r, c ; double v = 0 ;
+        int nf = sscanf (line, "%lld %lld %lf", &r, &c, &v) ;
+        if (nf < 2) continue ;
+        float fv = (pattern || nf < 3) ? rnd_val () : (float) v ;
+        keys.push_back (((r - 1) << 32) | (c - 1)) ; vals.push_back (fv) ;
+        if (symmetric && r != c) { keys.push_back (((c - 1) << 32) | (r - 1)) ; vals.push_back (fv) ; }
+        got++ ;
+    }
+    pclose (f) ;
+    if (header || got != ne) return false ;
+    A.m = nr ; A.k = nc ;
+    build_csr (A, keys, vals) ;
+    return true ;
+}
+
+//------------------------------------------------------------------------------
+// timing
+//------------------------------------------------------------------------------
+
+static int reps = 15 ;
+
+template <typename F> static double time_ms (F launch)
+{
+    cudaEvent_t a, b ;
+    CK (cudaEventCreate (&a)) ; CK (cudaEventCreate (&b)) ;
+    for (int w = 0 ; w < 3 ; w++) launch () ;
+    CK (cudaDeviceSynchronize ()) ;
+    std::vector<float> t ;
+    for (int r = 0 ; r < reps ; r++)
+    {
+        CK (cudaEventRecord (a)) ;
+        launch () ;
+        CK (cudaEventRecord (b)) ;
+        CK (cudaEventSynchronize (b)) ;
+        float ms ;
+        CK (cudaEventElapsedTime (&ms, a, b)) ;
+        t.push_back (ms) ;
+    }
+    cudaEventDestroy (a) ; cudaEventDestroy (b) ;
+    std::sort (t.begin (), t.end ()) ;
+    return t [t.size () / 2] ;
+}
+
+//------------------------------------------------------------------------------
+// checks
+//------------------------------------------------------------------------------
+
+// y vs reference on all rows: |y - ref| <= 1e-4 * (sum |terms|) per entry,
+// with sum |terms| from |S| |X| (computed by the caller's cuSPARSE run on
+// absolute values is overkill: values here are positive, so |ref| is it).
+static bool close_all (const std::vector<float> &y, const std::vector<float> &ref,
+    const csr &A, int64_t n)
+{
+    for (int64_t r = 0 ; r < A.m ; r++)
+    {
+        if (A.p [r] == A.p [r+1]) continue ;
+        for (int64_t j = 0 ; j < n ; j++)
+        {
+            float a = y [r * n + j], b = ref [r * n + j] ;
+            if (!(fabsf (a - b) <= 1e-4f * fabsf (b) + 1e-6f)) return false ;
+        }
+    }
+    return true ;
+}
+
+enum { SR_PLUS_TIMES = 0, SR_MIN_PLUS, SR_PLUS_SECOND, SR_MIN_SECOND, SR_N } ;
+static const char *sr_name [SR_N] = { "PLUS_TIMES", "MIN_PLUS", "PLUS_SECOND", "MIN_SECOND" } ;
+static const gg_semiring sr_def [SR_N] =
+{
+    { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP32 }, { GG_ADD_MIN, GG_MUL_PLUS, GG_FP32 },
+    { GG_ADD_PLUS, GG_MUL_SECOND, GG_FP32 }, { GG_ADD_MIN, GG_MUL_SECOND, GG_FP32 },
+} ;
+
+// CPU reference on sampled rows (and the longest row)
+static bool check_sample (int sr, const csr &A, const std::vector<float> &X,
+    int64_t n, const std::vector<float> &y, const std::vector<int64_t> &rows)
+{
+    for (int64_t r : rows)
+    {
+        if (A.p [r] == A.p [r+1]) continue ;
+        for (int64_t j = 0 ; j < n ; j++)
+        {
+            double acc = 0, scale = 0 ;
+            bool first = true ;
+            for (int64_t e = A.p [r] ; e < A.p [r+1] ; e++)
+            {
+                float s = A.x [e], x = X [(int64_t) A.i [e] * n + j] ;
+                float z = (sr == SR_PLUS_TIMES) ? s * x : (sr == SR_MIN_PLUS) ? s + x : x ;
+                bool plus = (sr == SR_PLUS_TIMES || sr == SR_PLUS_SECOND) ;
+                if (first) acc = z ; else acc = plus ? acc + z : fmin (acc, (double) z) ;
+                scale += fabs (z) ;
+                first = false ;
+            }
+            double got = y [r * n + j] ;
+            bool plus = (sr == SR_PLUS_TIMES || sr == SR_PLUS_SECOND) ;
+            bool ok = plus ? fabs (got - acc) <= 1e-4 * scale + 1e-6 : got == (double) (float) acc ;
+            if (!ok) return false ;
+        }
+    }
+    return true ;
+}
+
+//------------------------------------------------------------------------------
+// main
+//------------------------------------------------------------------------------
+
+static FILE *csv = NULL ;
+
+// one line per (matrix, N, semiring) for the summary printed last
+typedef struct
+{
+    std::string matrix, sr ;
+    int64_t n ;
+    double cusparse_ms, best_ms, auto_ms ;
+    std::string best, autoname ;
+}
+summary_row ;
+static std::vector<summary_row> summary ;
+
+static void report (const csr &A, int64_t n, const char *sr, const char *kern,
+    double ms, double bytes, double base_ms, bool ok)
+{
+    double gflops = 2.0 * (double) A.nnz * n / (ms * 1e6) ;
+    double gbs = bytes / (ms * 1e6) ;
+    double sp = base_ms > 0 ? base_ms / ms : 0 ;
+    printf ("%-16s %4lld %-11s %-18s %9.4f %9.1f %8.1f %7.2f %s\n", A.name.c_str (),
+        (long long) n, sr, kern, ms, gflops, gbs, sp, ok ? "ok" : "WRONG") ;
+    if (csv)
+        fprintf (csv, "%s,%lld,%lld,%lld,%lld,%lld,%s,%s,%.5f,%.2f,%.2f,%.3f,%s\n",
+            A.name.c_str (), (long long) A.m, (long long) A.k, (long long) A.nnz,
+            (long long) A.max_row, (long long) n, sr, kern, ms, gflops, gbs, sp,
+            ok ? "ok" : "WRONG") ;
+    fflush (stdout) ;
+}
+
+static int wrong = 0 ;
+
+static void bench_matrix (cusparseHandle_t h, const csr &A, const std::vector<int64_t> &ns)
+{
+    int32_t *dp, *di ; float *dx ;
+    CK (cudaMalloc (&dp, (A.m + 1) * 4)) ; CK (cudaMalloc (&di, A.nnz * 4 + 4)) ;
+    CK (cudaMalloc (&dx, A.nnz * 4 + 4)) ;
+    CK (cudaMemcpy (dp, A.p.data (), (A.m + 1) * 4, cudaMemcpyHostToDevice)) ;
+    CK (cudaMemcpy (di, A.i.data (), A.nnz * 4, cudaMemcpyHostToDevice)) ;
+    CK (cudaMemcpy (dx, A.x.data (), A.nnz * 4, cudaMemcpyHostToDevice)) ;
+    // sample rows for the CPU check: 300 random + the longest
+    std::vector<int64_t> rows ;
+    for (int s = 0 ; s < 300 ; s++) rows.push_back ((int64_t) (rng () % A.m)) ;
+    for (int64_t r = 0 ; r < A.m ; r++) if (A.p [r+1] - A.p [r] == A.max_row) { rows.push_back (r) ; break ; }
+    printf ("# %s: m=%lld k=%lld nnz=%lld mean row %.2f max row %lld\n", A.name.c_str (),
+        (long long) A.m, (long long) A.k, (long long) A.nnz, (double) A.nnz / A.m,
+        (long long) A.max_row) ;
+
+    for (int64_t n : ns)
+    {
+        std::vector<float> X (A.k * n) ;
+        for (auto &v : X) v = rnd_val () ;
+        float *dX, *dY ;
+        CK (cudaMalloc (&dX, X.size () * 4)) ; CK (cudaMalloc (&dY, A.m * n * 4)) ;
+        CK (cudaMemcpy (dX, X.data (), X.size () * 4, cudaMemcpyHostToDevice)) ;
+        std::vector<float> ref (A.m * n), y (A.m * n) ;
+
+        // cuSPARSE baseline (PLUS_TIMES FP32)
+        double base = -1 ;
+        std::string base_name ;
+        {
+            cusparseSpMatDescr_t S ;
+            CKS (cusparseCreateCsr (&S, A.m, A.k, A.nnz, dp, di, dx, CUSPARSE_INDEX_32I,
+                CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F)) ;
+            float one = 1, zero = 0 ;
+            if (n == 1)
+            {
+                cusparseDnVecDescr_t vx, vy ;
+                CKS (cusparseCreateDnVec (&vx, A.k, dX, CUDA_R_32F)) ;
+                CKS (cusparseCreateDnVec (&vy, A.m, dY, CUDA_R_32F)) ;
+                const cusparseSpMVAlg_t algs [] = { CUSPARSE_SPMV_CSR_ALG1, CUSPARSE_SPMV_CSR_ALG2 } ;
+                const char *an [] = { "cusparse_spmv_alg1", "cusparse_spmv_alg2" } ;
+                for (int a = 0 ; a < 2 ; a++)
+                {
+                    size_t bs = 0 ; void *buf = NULL ;
+                    if (cusparseSpMV_bufferSize (h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, S, vx,
+                        &zero, vy, CUDA_R_32F, algs [a], &bs) != CUSPARSE_STATUS_SUCCESS) continue ;
+                    CK (cudaMalloc (&buf, bs + 16)) ;
+                    bool okp = true ;
+#if CUSPARSE_VERSION >= 12300
+                    okp = cusparseSpMV_preprocess (h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, S, vx,
+                        &zero, vy, CUDA_R_32F, algs [a], buf) == CUSPARSE_STATUS_SUCCESS ;
+#endif
+                    if (okp)
+                    {
+                        double t = time_ms ([&] { cusparseSpMV (h, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                            &one, S, vx, &zero, vy, CUDA_R_32F, algs [a], buf) ; }) ;
+                        CK (cudaMemcpy (y.data (), dY, A.m * n * 4, cudaMemcpyDeviceToHost)) ;
+                        bool ok = check_sample (SR_PLUS_TIMES, A, X, n, y, rows) ;
+                        double bytes = (A.m + 1) * 4.0 + A.nnz * 8.0 + A.k * n * 4.0 + A.m * n * 4.0 ;
+                        report (A, n, "PLUS_TIMES", an [a], t, bytes, -1, ok) ;
+                        if (ok && (base < 0 || t < base)) { base = t ; base_name = an [a] ; ref = y ; }
+                    }
+                    cudaFree (buf) ;
+                }
+                cusparseDestroyDnVec (vx) ; cusparseDestroyDnVec (vy) ;
+            }
+            else
+            {
+                cusparseDnMatDescr_t mx, my ;
+                CKS (cusparseCreateDnMat (&mx, A.k, n, n, dX, CUDA_R_32F, CUSPARSE_ORDER_ROW)) ;
+                CKS (cusparseCreateDnMat (&my, A.m, n, n, dY, CUDA_R_32F, CUSPARSE_ORDER_ROW)) ;
+                const cusparseSpMMAlg_t algs [] = { CUSPARSE_SPMM_CSR_ALG1, CUSPARSE_SPMM_CSR_ALG2, CUSPARSE_SPMM_CSR_ALG3 } ;
+                const char *an [] = { "cusparse_alg1", "cusparse_alg2", "cusparse_alg3" } ;
+                for (int a = 0 ; a < 3 ; a++)
+                {
+                    size_t bs = 0 ; void *buf = NULL ;
+                    if (cusparseSpMM_bufferSize (h, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                        CUSPARSE_OPERATION_NON_TRANSPOSE, &one, S, mx, &zero, my, CUDA_R_32F,
+                        algs [a], &bs) != CUSPARSE_STATUS_SUCCESS) continue ;
+                    CK (cudaMalloc (&buf, bs + 16)) ;
+                    if (cusparseSpMM_preprocess (h, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                        CUSPARSE_OPERATION_NON_TRANSPOSE, &one, S, mx, &zero, my, CUDA_R_32F,
+                        algs [a], buf) == CUSPARSE_STATUS_SUCCESS)
+                    {
+                        cusparseStatus_t st = CUSPARSE_STATUS_SUCCESS ;
+                        double t = time_ms ([&] { st = cusparseSpMM (h, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                            CUSPARSE_OPERATION_NON_TRANSPOSE, &one, S, mx, &zero, my, CUDA_R_32F,
+                            algs [a], buf) ; }) ;
+                        if (st == CUSPARSE_STATUS_SUCCESS)
+                        {
+                            CK (cudaMemcpy (y.data (), dY, A.m * n * 4, cudaMemcpyDeviceToHost)) ;
+                            bool ok = check_sample (SR_PLUS_TIMES, A, X, n, y, rows) ;
+                            double bytes = (A.m + 1) * 4.0 + A.nnz * 8.0 + A.k * n * 4.0 + A.m * n * 4.0 ;
+                            report (A, n, "PLUS_TIMES", an [a], t, bytes, -1, ok) ;
+                            if (ok && (base < 0 || t < base)) { base = t ; base_name = an [a] ; ref = y ; }
+                        }
+                    }
+                    cudaFree (buf) ;
+                }
+                cusparseDestroyDnMat (mx) ; cusparseDestroyDnMat (my) ;
+            }
+            cusparseDestroySpMat (S) ;
+        }
+
+        // grbgpu variants
+        std::vector<std::string> kern ;
+        for (const char *const *v = gg_cuda_spmm_variants () ; *v ; v++) kern.push_back (*v) ;
+        std::string autoname = gg_cuda_spmm_choose (A.m, n, A.nnz, A.max_row) ;
+        for (int sr = 0 ; sr < SR_N ; sr++)
+        {
+            summary_row sum = { A.name, sr_name [sr], n, sr == SR_PLUS_TIMES ? base : -1,
+                -1, -1, "", autoname } ;
+            std::vector<std::string> ks = kern ;
+            ks.push_back ("auto") ;
+            if (sr == SR_PLUS_TIMES) { ks.push_back ("row_g8/generic") ; ks.push_back ("row_g32/generic") ; ks.push_back ("nnz_k8/generic") ; }
+            bool reads_s = (sr == SR_PLUS_TIMES || sr == SR_MIN_PLUS) ;
+            double bytes = (A.m + 1) * 4.0 + A.nnz * (reads_s ? 8.0 : 4.0) + A.k * n * 4.0 + A.m * n * 4.0 ;
+            for (const std::string &k : ks)
+            {
+                std::string kname = (k == "auto") ? autoname : k ;
+                int rc = GG_OK ;
+                double t = time_ms ([&] {
+                    rc = gg_cuda_spmm (&sr_def [sr], A.m, A.k, n, A.nnz, dp, di,
+                        reads_s ? dx : NULL, false, dX, dY, kname.c_str (), 0) ; }) ;
+                CK (cudaDeviceSynchronize ()) ;
+                if (rc != GG_OK) { printf ("%s: rc %d\n", kname.c_str (), rc) ; continue ; }
+                CK (cudaMemcpy (y.data (), dY, A.m * n * 4, cudaMemcpyDeviceToHost)) ;
+                bool ok = check_sample (sr, A, X, n, y, rows) ;
+                if (sr == SR_PLUS_TIMES && base > 0) ok = ok && close_all (y, ref, A, n) ;
+                if (!ok) wrong++ ;
+                std::string label = (k == "auto") ? "auto=" + autoname : k ;
+                report (A, n, sr_name [sr], label.c_str (), t, bytes,
+                    sr == SR_PLUS_TIMES ? base : -1, ok) ;
+                if (k == "auto") sum.auto_ms = t ;
+                else if (ok && k.find ('/') == std::string::npos && (sum.best_ms < 0 || t < sum.best_ms))
+                { sum.best_ms = t ; sum.best = k ; }
+            }
+            summary.push_back (sum) ;
+        }
+        cudaFree (dX) ; cudaFree (dY) ;
+    }
+    cudaFree (dp) ; cudaFree (di) ; cudaFree (dx) ;
+}
+
+static std::vector<int64_t> parse_list (const char *s)
+{
+    std::vector<int64_t> v ;
+    while (*s) { v.push_back (strtoll (s, (char **) &s, 10)) ; if (*s == ',') s++ ; }
+    return v ;
+}
+
+int main (int argc, char **argv)
+{
+    std::vector<int64_t> scales = { 18, 20, 22 }, ns = { 1, 32, 128 } ;
+    const char *data = getenv ("GRBGPU_TEST_DATA") ;
+    std::string datadir = data ? data : "../shared/data/matrices" ;
+    for (int a = 1 ; a < argc ; a++)
+    {
+        if (!strcmp (argv [a], "--csv") && a + 1 < argc) csv = fopen (argv [++a], "w") ;
+        else if (!strcmp (argv [a], "--scales") && a + 1 < argc) scales = parse_list (argv [++a]) ;
+        else if (!strcmp (argv [a], "--ns") && a + 1 < argc) ns = parse_list (argv [++a]) ;
+        else if (!strcmp (argv [a], "--data") && a + 1 < argc) datadir = argv [++a] ;
+        else if (!strcmp (argv [a], "--reps") && a + 1 < argc) reps = atoi (argv [++a]) ;
+        else { fprintf (stderr, "usage: %s [--csv F] [--scales L] [--ns L] [--data DIR] [--reps R]\n", argv [0]) ; return 2 ; }
+    }
+    int ndev = 0 ;
+    if (cudaGetDeviceCount (&ndev) != cudaSuccess || ndev == 0) { printf ("SKIP: no CUDA device\n") ; return 77 ; }
+    cudaDeviceProp prop ;
+    CK (cudaGetDeviceProperties (&prop, 0)) ;
+    printf ("# device: %s, %d SMs\n", prop.name, prop.multiProcessorCount) ;
+    if (csv) fprintf (csv, "matrix,m,k,nnz,max_row,n,semiring,kernel,ms,gflops,gbs,speedup_vs_cusparse,check\n") ;
+    printf ("%-16s %4s %-11s %-18s %9s %9s %8s %7s\n", "matrix", "N", "semiring", "kernel",
+        "ms", "GFLOP/s", "GB/s", "vs cuSP") ;
+    cusparseHandle_t h ;
+    CKS (cusparseCreate (&h)) ;
+    for (int64_t s : scales)
+    {
+        csr A = rmat ((int) s) ;
+        bench_matrix (h, A, ns) ;
+    }
+    DIR *d = opendir (datadir.c_str ()) ;
+    if (d == NULL) printf ("# no matrices in %s: real-matrix cases skipped\n", datadir.c_str ()) ;
+    else
+    {
+        std::vector<std::string> files ;
+        while (struct dirent *e = readdir (d))
+        {
+            std::string f = e->d_name ;
+            if (f.size () > 7 && f.substr (f.size () - 7) == ".mtx.gz") files.push_back (f) ;
+        }
+        closedir (d) ;
+        std::sort (files.begin (), files.end ()) ;
+        for (const std::string &f : files)
+        {
+            csr A ;
+            A.name = f.substr (0, f.size () - 7) ;
+            if (!read_mtx_gz (datadir + "/" + f, A)) { printf ("# cannot read %s\n", f.c_str ()) ; continue ; }
+            bench_matrix (h, A, ns) ;
+        }
+    }
+    cusparseDestroy (h) ;
+    if (csv) fclose (csv) ;
+    printf ("\n# summary (ms; speedup = cuSPARSE best / ours; auto = chooser with the longest row known)\n") ;
+    printf ("%-16s %4s %-11s %9s %-8s %9s %7s %-8s %9s %7s\n", "matrix", "N", "semiring",
+        "cuSPARSE", "best", "ms", "speedup", "auto", "ms", "speedup") ;
+    for (const summary_row &r : summary)
+        printf ("%-16s %4lld %-11s %9.4f %-8s %9.4f %7.2f %-8s %9.4f %7.2f\n", r.matrix.c_str (),
+            (long long) r.n, r.sr.c_str (), r.cusparse_ms, r.best.c_str (), r.best_ms,
+            r.cusparse_ms > 0 ? r.cusparse_ms / r.best_ms : 0, r.autoname.c_str (), r.auto_ms,
+            r.cusparse_ms > 0 ? r.cusparse_ms / r.auto_ms : 0) ;
+    printf ("# %d wrong results\n", wrong) ;
+    return wrong ? 1 : 0 ;
+}

@@ -1,0 +1,184 @@
+//------------------------------------------------------------------------------
+// kernels/sddmm.cu: y (q) = A (i,:) (+.*) B (j,:) for each entry q = (i,j) of M
+//------------------------------------------------------------------------------
+
+// M: m x n CSR pattern (values never read); A: m x k and B: n x k, row-major,
+// so each output is a dot product of two rows of length k.  Schedule: a group
+// of G lanes per mask entry (G = 4 .. 32, from k), each lane taking every G-th
+// VEC-wide piece of the two rows (VEC = 4, 2, 1 by k and alignment), then a
+// shuffle reduction over the group.  A warp owns 32 / G * SDDMM_ITER
+// consecutive entries, finds the rows they lie in with one 32-ary warp search
+// and each group's row by a short binary search inside that range, so long
+// mask rows (hubs) cost no more than short ones.
+//
+// Kernel names: NULL / "" (G from k), or "g4", "g8", "g16", "g32".
+
+#include <cstring>
+#include "kernels/gg_cuda.h"
+#include "kernels/gg_semiring.cuh"
+
+#define SDDMM_ITER 4
+
+template <typename T>
+struct sddmm_args
+{
+    int64_t m, n, k, nnz ;
+    const int32_t *p, *ci ;
+    const T *A, *B ;        // NULL when the multiply ignores them
+    T *y ;
+    int mon, mul, G ;
+} ;
+
+template <typename T, int VEC, bool PT>
+__global__ void __launch_bounds__ (256)
+sddmm_group_kernel (const sddmm_args<T> a)
+{
+    const int lane = threadIdx.x & 31 ;
+    const int G = a.G, per_warp = 32 / G ;
+    const int g = lane % G, grp = lane / G ;
+    const int64_t warp = ((int64_t) blockIdx.x * blockDim.x + threadIdx.x) / 32 ;
+    const int64_t q0 = warp * per_warp * SDDMM_ITER ;
+    if (q0 >= a.nnz) return ;                                   // whole warp
+    int64_t q1 = q0 + per_warp * SDDMM_ITER ;
+    if (q1 > a.nnz) q1 = a.nnz ;
+    const int64_t row_lo = gg_warp_find_row (a.p, 0, a.m, q0) ;
+    const int64_t row_hi = gg_warp_find_row (a.p, row_lo, a.m, q1 - 1) + 1 ;
+    const T id = gg_identity<T> (a.mon) ;
+
+    for (int it = 0 ; it < SDDMM_ITER ; it++)
+    {
+        const int64_t q = q0 + (int64_t) it * per_warp + grp ;
+        const bool ok = (q < q1) ;
+        T acc [VEC] ;
+        #pragma unroll
+        for (int v = 0 ; v < VEC ; v++) acc [v] = id ;
+        if (ok)
+        {
+            const int64_t i = gg_find_row (a.p, row_lo, row_hi, q) ;
+            const int64_t j = a.ci [q] ;
+            const T *arow = (a.A != NULL) ? a.A + i * a.k : NULL ;
+            const T *brow = (a.B != NULL) ? a.B + j * a.k : NULL ;
+            #pragma unroll 2
+            for (int64_t t = (int64_t) g * VEC ; t < a.k ; t += (int64_t) G * VEC)
+            {
+                T av [VEC], bv [VEC] ;
+                if (arow != NULL) gg_load_vec<T, VEC> (av, arow + t) ;
+                else
+                {
+                    #pragma unroll
+                    for (int v = 0 ; v < VEC ; v++) av [v] = T (0) ;
+                }
+                if (brow != NULL) gg_load_vec<T, VEC> (bv, brow + t) ;
+                else
+                {
+                    #pragma unroll
+                    for (int v = 0 ; v < VEC ; v++) bv [v] = T (0) ;
+                }
+                // acc [v] (+)= mul (a [v], b [v]): VEC separate products
+                #pragma unroll
+                for (int v = 0 ; v < VEC ; v++)
+                {
+                    T one [1] = { acc [v] } ;
+                    const T bx [1] = { bv [v] } ;
+                    gg_fma_vec<T, 1, PT> (a.mon, a.mul, one, av [v], bx) ;
+                    acc [v] = one [0] ;
+                }
+            }
+        }
+        // fold the VEC partials, then the G lanes of the group
+        T s = acc [0] ;
+        #pragma unroll
+        for (int v = 1 ; v < VEC ; v++) s = PT ? gg_plus (s, acc [v]) : gg_monoid (a.mon, s, acc [v]) ;
+        for (int off = 1 ; off < G ; off *= 2)
+        {
+            T o = gg_shfl_xor (s, off) ;
+            s = PT ? gg_plus (s, o) : gg_monoid (a.mon, s, o) ;
+        }
+        if (ok && g == 0) a.y [q] = s ;
+    }
+}
+
+template <typename T, int VEC, bool PT>
+static void sddmm_launch_vec (sddmm_args<T> a, cudaStream_t stream)
+{
+    int64_t per_warp = (32 / a.G) * SDDMM_ITER ;
+    int64_t warps = (a.nnz + per_warp - 1) / per_warp ;
+    int64_t blocks = (warps * 32 + 255) / 256 ;
+    sddmm_group_kernel<T, VEC, PT> <<<(unsigned) blocks, 256, 0, stream>>> (a) ;
+}
+
+struct sddmm_dispatch
+{
+    template <typename T>
+    static int run (const gg_canon *cs, int G, int64_t m, int64_t n, int64_t k,
+        int64_t nnz, const int32_t *p, const int32_t *i, const void *A,
+        const void *B, void *y, cudaStream_t stream)
+    {
+        sddmm_args<T> a ;
+        memset (&a, 0, sizeof (a)) ;
+        a.m = m ; a.n = n ; a.k = k ; a.nnz = nnz ; a.p = p ; a.ci = i ;
+        a.A = gg_mul_reads_s (cs->mul) ? (const T *) A : NULL ;
+        a.B = gg_mul_reads_x (cs->mul) ? (const T *) B : NULL ;
+        a.y = (T *) y ;
+        a.mon = cs->mon ; a.mul = cs->mul ;
+        const void *pa = a.A != NULL ? A : y ;
+        const void *pb = a.B != NULL ? B : pa ;
+        int vec = gg_pick_vec (k, sizeof (T), pa, pb) ;
+        if (G == 0)
+        {
+            // enough lanes that each takes about 2 vectors of the row
+            int64_t nv = (k + vec - 1) / vec ;
+            G = 4 ;
+            while (G < 32 && (int64_t) G * 2 < nv) G *= 2 ;
+        }
+        a.G = G ;
+        const bool pt = cs->plus_times
+            && (std::is_same<T, float>::value || std::is_same<T, double>::value) ;
+        if (pt)
+        {
+            if constexpr (std::is_same<T, float>::value || std::is_same<T, double>::value)
+            {
+                switch (vec)
+                {
+                    case 4:  sddmm_launch_vec<T, 4, true> (a, stream) ; break ;
+                    case 2:  sddmm_launch_vec<T, 2, true> (a, stream) ; break ;
+                    default: sddmm_launch_vec<T, 1, true> (a, stream) ; break ;
+                }
+            }
+        }
+        else
+        {
+            switch (vec)
+            {
+                case 4:  sddmm_launch_vec<T, 4, false> (a, stream) ; break ;
+                case 2:  sddmm_launch_vec<T, 2, false> (a, stream) ; break ;
+                default: sddmm_launch_vec<T, 1, false> (a, stream) ; break ;
+            }
+        }
+        return gg_launch_status () ;
+    }
+} ;
+
+extern "C" int gg_cuda_sddmm (const gg_semiring *sr, int64_t m, int64_t n,
+    int64_t k, int64_t nnz, const int32_t *p, const int32_t *i, const void *A,
+    const void *B, void *y, const char *kernel, cudaStream_t stream)
+{
+    gg_canon cs ;
+    if (!gg_canon_semiring (sr, &cs)) return GG_ERR_UNSUPPORTED ;
+    if (m < 0 || n < 0 || k < 0 || nnz < 0 || m > INT32_MAX || nnz > INT32_MAX)
+        return GG_ERR_UNSUPPORTED ;
+    if (gg_mul_reads_s (cs.mul) && A == NULL) return GG_ERR_UNSUPPORTED ;
+    if (gg_mul_reads_x (cs.mul) && B == NULL) return GG_ERR_UNSUPPORTED ;
+    int G = 0 ;
+    if (kernel != NULL && kernel [0] != '\0')
+    {
+        if      (strcmp (kernel, "g4")  == 0) G = 4 ;
+        else if (strcmp (kernel, "g8")  == 0) G = 8 ;
+        else if (strcmp (kernel, "g16") == 0) G = 16 ;
+        else if (strcmp (kernel, "g32") == 0) G = 32 ;
+        else return GG_ERR_UNSUPPORTED ;
+    }
+    if (nnz == 0 || m == 0) return GG_OK ;
+    GG_TYPE_DISPATCH (sr->type, sddmm_dispatch, &cs, G, m, n, k, nnz, p, i, A,
+        B, y, stream) ;
+}
