@@ -19,8 +19,9 @@
 // Data: a stochastic block model graph (default 100000 nodes, 16 classes,
 // average degree about 16, a fraction P = 0.6 of each node's edges inside its
 // class) with class-correlated features (x_i = S * mu_class + N(0,I)), or the
-// graph of a Matrix Market file (symmetrized; labels and features are then
-// drawn the same way).  Everything is seeded: a run is reproducible.
+// graph of a Matrix Market file (symmetrized; the labels are then regions of
+// the graph grown from random seeds, and the features are drawn the same
+// way).  Everything is seeded: a run is reproducible.
 //
 // Prints loss and train/test accuracy per epoch, and the time per epoch.
 // --save FILE writes the per-epoch losses and the final accuracies;
@@ -178,6 +179,75 @@ static GrB_Info normalize (GrB_Matrix *Ahat, GrB_Matrix A)
     *Ahat = NULL ;
     FREE_ALL ;
     *Ahat = result ;
+    return (GrB_SUCCESS) ;
+}
+
+//------------------------------------------------------------------------------
+// region_labels: labels that follow the structure of a given graph
+//------------------------------------------------------------------------------
+
+// For a Matrix Market graph the labels are synthetic.  Random labels would
+// make neighbours disagree, and no graph network could beat the features
+// alone; real node-classification data has neighbours that mostly agree.  So
+// a breadth-first search starts from C random seed nodes at once, and each
+// node takes the label of the seed that reaches it first (Voronoi regions of
+// the graph); nodes that no seed reaches keep their random label.
+
+#undef  FREE_ALL
+#define FREE_ALL                                                            \
+{                                                                           \
+    free (I) ; free (J) ; free (ptr) ; free (adj) ; free (queue) ;          \
+    free (seen) ;                                                           \
+}
+
+static GrB_Info region_labels (int *label, GrB_Matrix S, int C, ex_rng *rng)
+{
+    GrB_Index *I = NULL, *J = NULL, *ptr = NULL, *adj = NULL, *queue = NULL ;
+    bool *seen = NULL ;
+    GrB_Index n, nvals ;
+    GRB_TRY (GrB_Matrix_nrows (&n, S)) ;
+    GRB_TRY (GrB_Matrix_nvals (&nvals, S)) ;
+    I = malloc ((nvals + 1) * sizeof (GrB_Index)) ;
+    J = malloc ((nvals + 1) * sizeof (GrB_Index)) ;
+    ptr = calloc (n + 1, sizeof (GrB_Index)) ;
+    adj = malloc ((nvals + 1) * sizeof (GrB_Index)) ;
+    queue = malloc (n * sizeof (GrB_Index)) ;
+    seen = calloc (n, sizeof (bool)) ;
+    EX_TRY (I && J && ptr && adj && queue && seen, "out of memory") ;
+    // (I,J) = the pattern of S
+    GrB_Index ne = nvals ;
+    GRB_TRY (GrB_Matrix_extractTuples_FP32 (I, J, NULL, &ne, S)) ;
+
+    // adjacency lists: adj [ptr [i] ... ptr [i+1]-1] = neighbours of i
+    for (GrB_Index k = 0 ; k < ne ; k++) ptr [I [k] + 1]++ ;
+    for (GrB_Index i = 0 ; i < n ; i++) ptr [i + 1] += ptr [i] ;
+    for (GrB_Index k = 0 ; k < ne ; k++) adj [ptr [I [k]]++] = J [k] ;
+    for (GrB_Index i = n ; i > 0 ; i--) ptr [i] = ptr [i - 1] ;
+    ptr [0] = 0 ;
+
+    // multi-source breadth-first search from C distinct random seeds
+    GrB_Index head = 0, tail = 0 ;
+    for (int c = 0 ; c < C && (GrB_Index) c < n ; c++)
+    {
+        GrB_Index s ;
+        do { s = ex_rng_below (rng, n) ; } while (seen [s]) ;
+        seen [s] = true ;
+        label [s] = c ;
+        queue [tail++] = s ;
+    }
+    while (head < tail)
+    {
+        GrB_Index i = queue [head++] ;
+        for (GrB_Index p = ptr [i] ; p < ptr [i + 1] ; p++)
+        {
+            GrB_Index j = adj [p] ;
+            if (seen [j]) continue ;
+            seen [j] = true ;
+            label [j] = label [i] ;
+            queue [tail++] = j ;
+        }
+    }
+    FREE_ALL ;
     return (GrB_SUCCESS) ;
 }
 
@@ -344,6 +414,11 @@ int main (int argc, char **argv)
     }
     GRB_TRY (normalize (&Ahat, A)) ;
     GRB_TRY (GrB_free (&A)) ;
+    if (file != NULL)
+    {
+        // labels that follow the graph (see region_labels)
+        GRB_TRY (region_labels (label, Ahat, C, &rng)) ;
+    }
     GrB_Index nnz ;
     GRB_TRY (GrB_Matrix_nvals (&nnz, Ahat)) ;
 
