@@ -1,0 +1,415 @@
+//------------------------------------------------------------------------------
+// backend/host_backend.c: the host emulation backend (SpMM, SpMV, SDDMM, GEMM in C)
+//------------------------------------------------------------------------------
+
+// grbgpu_host_backend implements the launcher contract of kernels/gg_kernels.h
+// in plain C, for every supported semiring: monoid PLUS, TIMES, MIN, MAX, ANY
+// (and LOR, LAND for BOOL) times multiply TIMES, FIRST, SECOND, PAIR, PLUS,
+// MIN, MAX, LAND, LOR, over BOOL, INT32, INT64, UINT32, UINT64, FP32, FP64.
+// It is what GRBGPU_DEVICE=host runs, how CI exercises the whole offload path
+// without a GPU, and the reference GPU results are checked against, so it
+// computes what SuiteSparse:GraphBLAS computes: integers wrap modulo 2^bits,
+// FP MIN/MAX are fmin/fmax, BOOL PLUS/MAX are LOR and TIMES/MIN are LAND, and
+// each sum takes its terms in index order starting from the first term.
+//
+// Structure: backend/host_kernels.h, included once per type, gives row
+// kernels that take (add, mul) as arguments; below, one small function per
+// (type, add, mul) calls them with constants, so every semiring has its own
+// inner loop with no switch in it.  A table indexed by (type, add, mul) holds
+// them; one driver runs any of them over row ranges with OpenMP.
+
+#if defined (__GNUC__) && !defined (__clang__)
+// The inner loops must be vectorised, and gcc's default -O2 vectorises only
+// loops whose trip count is a known multiple of the vector width.
+#pragma GCC optimize ("O3")
+#endif
+
+#include "backend/grbgpu_internal.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#define HOST_INLINE inline __attribute__ ((always_inline))
+#define HOST_CAT2(a, b) a ## _ ## b
+#define HOST_CAT(a, b) HOST_CAT2 (a, b)
+
+#define HOST_KIND_BOOL 0
+#define HOST_KIND_INT  1
+#define HOST_KIND_FP   2
+
+// Block sizes: a slice of a row of Y that stays in L1 (SpMM), the number of
+// mask entries whose dot products are interleaved (SDDMM), and the block of
+// Y that GEMM accumulates into while a slice of B' is reused across rows.
+#define HOST_SPMM_COLS   512
+#define HOST_SDDMM_LANES 4
+#define HOST_GEMM_ROWS   8
+#define HOST_GEMM_COLS   256
+
+// Below this many multiply-adds an operation runs on one thread.
+#define HOST_PARALLEL_WORK 65536.0
+
+// What a row kernel needs; the fields an operation does not use are NULL.
+typedef struct
+{
+    const gg_csr *S ;       // spmm: S; sddmm: the pattern M
+    const gg_dense *X ;     // spmm: X
+    const gg_dense *A ;     // sddmm, gemm: A (m x k)
+    const gg_dense *B ;     // sddmm, gemm: B (n x k)
+    const void *Bt ;        // gemm: B' (k x n), or NULL when B is not read
+    void *Y ;               // the output
+}
+host_args ;
+
+// A row kernel: rows i0 to i1-1 of S (spmm), M (sddmm) or A (gemm).
+typedef void (*host_rows_fn) (const host_args *a, int64_t i0, int64_t i1) ;
+
+// Which operands a multiply reads (the others may be NULL: never touch them).
+static inline bool host_mul_reads_s (gg_mul mul)
+{
+    return mul != GG_MUL_SECOND && mul != GG_MUL_PAIR ;
+}
+
+static inline bool host_mul_reads_x (gg_mul mul)
+{
+    return mul != GG_MUL_FIRST && mul != GG_MUL_PAIR ;
+}
+
+//------------------------------------------------------------------------------
+// the row kernels of each type
+//------------------------------------------------------------------------------
+
+#define GG_TN BOOL
+#define GG_T uint8_t
+#define GG_U uint8_t
+#define GG_KIND HOST_KIND_BOOL
+#define GG_TMIN 0
+#define GG_TMAX 1
+#include "backend/host_kernels.h"
+
+#define GG_TN INT32
+#define GG_T int32_t
+#define GG_U uint32_t
+#define GG_KIND HOST_KIND_INT
+#define GG_TMIN INT32_MIN
+#define GG_TMAX INT32_MAX
+#include "backend/host_kernels.h"
+
+#define GG_TN INT64
+#define GG_T int64_t
+#define GG_U uint64_t
+#define GG_KIND HOST_KIND_INT
+#define GG_TMIN INT64_MIN
+#define GG_TMAX INT64_MAX
+#include "backend/host_kernels.h"
+
+#define GG_TN UINT32
+#define GG_T uint32_t
+#define GG_U uint32_t
+#define GG_KIND HOST_KIND_INT
+#define GG_TMIN 0
+#define GG_TMAX UINT32_MAX
+#include "backend/host_kernels.h"
+
+#define GG_TN UINT64
+#define GG_T uint64_t
+#define GG_U uint64_t
+#define GG_KIND HOST_KIND_INT
+#define GG_TMIN 0
+#define GG_TMAX UINT64_MAX
+#include "backend/host_kernels.h"
+
+#define GG_TN FP32
+#define GG_T float
+#define GG_U float
+#define GG_KIND HOST_KIND_FP
+#define GG_TMIN (-INFINITY)
+#define GG_TMAX INFINITY
+#define GG_FMIN fminf
+#define GG_FMAX fmaxf
+#include "backend/host_kernels.h"
+
+#define GG_TN FP64
+#define GG_T double
+#define GG_U double
+#define GG_KIND HOST_KIND_FP
+#define GG_TMIN (-INFINITY)
+#define GG_TMAX INFINITY
+#define GG_FMIN fmin
+#define GG_FMAX fmax
+#include "backend/host_kernels.h"
+
+//------------------------------------------------------------------------------
+// one function per (type, add, mul): the kernels with constant (add, mul)
+//------------------------------------------------------------------------------
+
+// X (TN, ADD, MUL) for every multiply, for every semiring of a type.  BOOL
+// lists only LOR, LAND and ANY and the multiplies that differ on 0/1 values:
+// host_canonical maps the others onto them, as GraphBLAS does.
+#define HOST_MULS(X, TN, ADD) \
+    X (TN, ADD, TIMES) X (TN, ADD, FIRST) X (TN, ADD, SECOND) \
+    X (TN, ADD, PAIR) X (TN, ADD, PLUS) X (TN, ADD, MIN) X (TN, ADD, MAX) \
+    X (TN, ADD, LAND) X (TN, ADD, LOR)
+#define HOST_SEMIRINGS(X, TN) \
+    HOST_MULS (X, TN, PLUS) HOST_MULS (X, TN, TIMES) HOST_MULS (X, TN, MIN) \
+    HOST_MULS (X, TN, MAX) HOST_MULS (X, TN, ANY)
+#define HOST_BOOL_MULS(X, ADD) \
+    X (BOOL, ADD, FIRST) X (BOOL, ADD, SECOND) X (BOOL, ADD, PAIR) \
+    X (BOOL, ADD, LAND) X (BOOL, ADD, LOR)
+#define HOST_ALL_SEMIRINGS(X) \
+    HOST_BOOL_MULS (X, LOR) HOST_BOOL_MULS (X, LAND) HOST_BOOL_MULS (X, ANY) \
+    HOST_SEMIRINGS (X, INT32) HOST_SEMIRINGS (X, INT64) \
+    HOST_SEMIRINGS (X, UINT32) HOST_SEMIRINGS (X, UINT64) \
+    HOST_SEMIRINGS (X, FP32) HOST_SEMIRINGS (X, FP64)
+
+#define HOST_NAME(op, TN, ADD, MUL) host_ ## op ## _ ## TN ## _ ## ADD ## _ ## MUL
+
+#define HOST_DEFINE(TN, ADD, MUL) \
+    static void HOST_NAME (spmm, TN, ADD, MUL) (const host_args *a, \
+        int64_t i0, int64_t i1) \
+    { \
+        if (a->S->p64 != NULL) \
+            host_spmm_rows_ ## TN (GG_ADD_ ## ADD, GG_MUL_ ## MUL, true, a, i0, i1) ; \
+        else \
+            host_spmm_rows_ ## TN (GG_ADD_ ## ADD, GG_MUL_ ## MUL, false, a, i0, i1) ; \
+    } \
+    static void HOST_NAME (sddmm, TN, ADD, MUL) (const host_args *a, \
+        int64_t i0, int64_t i1) \
+    { \
+        if (a->S->p64 != NULL) \
+            host_sddmm_rows_ ## TN (GG_ADD_ ## ADD, GG_MUL_ ## MUL, true, a, i0, i1) ; \
+        else \
+            host_sddmm_rows_ ## TN (GG_ADD_ ## ADD, GG_MUL_ ## MUL, false, a, i0, i1) ; \
+    } \
+    static void HOST_NAME (gemm, TN, ADD, MUL) (const host_args *a, \
+        int64_t i0, int64_t i1) \
+    { \
+        host_gemm_rows_ ## TN (GG_ADD_ ## ADD, GG_MUL_ ## MUL, a, i0, i1) ; \
+    }
+
+HOST_ALL_SEMIRINGS (HOST_DEFINE)
+
+typedef struct
+{
+    host_rows_fn spmm, sddmm, gemm ;
+}
+host_kernels ;
+
+#define HOST_ENTRY(TN, ADD, MUL) \
+    [GG_ ## TN][GG_ADD_ ## ADD][GG_MUL_ ## MUL] = { \
+        HOST_NAME (spmm, TN, ADD, MUL), HOST_NAME (sddmm, TN, ADD, MUL), \
+        HOST_NAME (gemm, TN, ADD, MUL) },
+
+// NULL entries: semirings outside the supported set.
+static const host_kernels host_table [GG_NTYPES][GG_NADD][GG_NMUL] =
+{
+    HOST_ALL_SEMIRINGS (HOST_ENTRY)
+} ;
+
+//------------------------------------------------------------------------------
+// host_lookup: the kernels of a semiring, or NULL when it is not supported
+//------------------------------------------------------------------------------
+
+// For BOOL, GraphBLAS's PLUS and MAX are LOR, TIMES and MIN are LAND, both as
+// monoids and as multiplies; the table holds only the LOR / LAND forms.
+static const host_kernels *host_lookup (const gg_semiring *sr)
+{
+    if (sr == NULL) return NULL ;
+    gg_add add = sr->add ;
+    gg_mul mul = sr->mul ;
+    gg_type type = sr->type ;
+    if ((unsigned) type >= GG_NTYPES || (unsigned) add >= GG_NADD
+        || (unsigned) mul >= GG_NMUL)
+    {
+        return NULL ;
+    }
+    if (type == GG_BOOL)
+    {
+        if (add == GG_ADD_PLUS || add == GG_ADD_MAX) add = GG_ADD_LOR ;
+        if (add == GG_ADD_TIMES || add == GG_ADD_MIN) add = GG_ADD_LAND ;
+        if (mul == GG_MUL_PLUS || mul == GG_MUL_MAX) mul = GG_MUL_LOR ;
+        if (mul == GG_MUL_TIMES || mul == GG_MUL_MIN) mul = GG_MUL_LAND ;
+    }
+    const host_kernels *k = &host_table [type][add][mul] ;
+    return (k->spmm == NULL) ? NULL : k ;
+}
+
+//------------------------------------------------------------------------------
+// host_run_rows: fn over rows 0 to nrows-1, in parallel when worth it
+//------------------------------------------------------------------------------
+
+// Rows go out in chunks, dynamically (row lengths vary a lot in graphs): about
+// 32 chunks per thread, so that one long row costs little imbalance.
+static void host_run_rows (host_rows_fn fn, const host_args *a, int64_t nrows,
+    double work)
+{
+    if (nrows <= 0) return ;
+    int nthreads = 1 ;
+#ifdef _OPENMP
+    if (work > HOST_PARALLEL_WORK) nthreads = omp_get_max_threads () ;
+#else
+    (void) work ;
+#endif
+    if (nthreads <= 1)
+    {
+        fn (a, 0, nrows) ;
+        return ;
+    }
+    const int64_t chunk = (nrows + 32 * (int64_t) nthreads - 1)
+        / (32 * (int64_t) nthreads) ;
+    const int64_t nchunks = (nrows + chunk - 1) / chunk ;
+#ifdef _OPENMP
+    #pragma omp parallel for num_threads (nthreads) schedule (dynamic, 1)
+#endif
+    for (int64_t c = 0 ; c < nchunks ; c++)
+    {
+        const int64_t i0 = c * chunk ;
+        const int64_t i1 = (nrows - i0 < chunk) ? nrows : i0 + chunk ;
+        fn (a, i0, i1) ;
+    }
+}
+
+// True when a CSR operand is complete enough to read.
+static bool host_csr_ok (const gg_csr *S)
+{
+    if (S == NULL || S->nrows < 0 || S->ncols < 0) return false ;
+    return (S->p32 != NULL && S->i32 != NULL)
+        || (S->p64 != NULL && S->i64 != NULL) ;
+}
+
+//------------------------------------------------------------------------------
+// host_spmm: Y = S (+.*) X
+//------------------------------------------------------------------------------
+
+static int host_spmm (const gg_semiring *sr, const gg_csr *S,
+    const gg_dense *X, void *Y)
+{
+    if (grbgpu_fault (GG_FAULT_LAUNCH)) return GG_ERR_FAULT ;
+
+    // check inputs
+    const host_kernels *k = host_lookup (sr) ;
+    if (k == NULL || !host_csr_ok (S) || X == NULL) return GG_ERR_UNSUPPORTED ;
+    if (X->nrows != S->ncols || X->ncols < 0) return GG_ERR_UNSUPPORTED ;
+    if (S->nrows == 0 || X->ncols == 0 || S->nnz == 0) return GG_OK ;
+    if (Y == NULL) return GG_ERR_UNSUPPORTED ;
+    if ((host_mul_reads_s (sr->mul) && S->x == NULL)
+        || (host_mul_reads_x (sr->mul) && X->x == NULL))
+    {
+        return GG_ERR_UNSUPPORTED ;     // a value array the multiply needs
+    }
+
+    // Y (i,:) = (+) over entries (i,c) of S of mul (S (i,c), X (c,:))
+    const host_args a = { .S = S, .X = X, .Y = Y } ;
+    host_run_rows (k->spmm, &a, S->nrows, (double) S->nnz * (double) X->ncols) ;
+    return GG_OK ;
+}
+
+//------------------------------------------------------------------------------
+// host_sddmm: y = (A (+.*) B') at the entries of M
+//------------------------------------------------------------------------------
+
+static int host_sddmm (const gg_semiring *sr, const gg_csr *M,
+    const gg_dense *A, const gg_dense *B, void *y)
+{
+    if (grbgpu_fault (GG_FAULT_LAUNCH)) return GG_ERR_FAULT ;
+
+    // check inputs
+    const host_kernels *k = host_lookup (sr) ;
+    if (k == NULL || !host_csr_ok (M) || A == NULL || B == NULL)
+    {
+        return GG_ERR_UNSUPPORTED ;
+    }
+    if (A->nrows != M->nrows || B->nrows != M->ncols || A->ncols != B->ncols
+        || A->ncols < 0)
+    {
+        return GG_ERR_UNSUPPORTED ;
+    }
+    if (M->nrows == 0 || M->nnz == 0) return GG_OK ;
+    if (y == NULL) return GG_ERR_UNSUPPORTED ;
+    if (A->ncols > 0 && ((host_mul_reads_s (sr->mul) && A->x == NULL)
+        || (host_mul_reads_x (sr->mul) && B->x == NULL)))
+    {
+        return GG_ERR_UNSUPPORTED ;
+    }
+
+    // y [q] = (+) over t of mul (A (i,t), B (j,t)), (i,j) the q-th entry of M
+    const host_args a = { .S = M, .A = A, .B = B, .Y = y } ;
+    host_run_rows (k->sddmm, &a, M->nrows, (double) M->nnz * (double) A->ncols) ;
+    return GG_OK ;
+}
+
+//------------------------------------------------------------------------------
+// host_gemm: Y = A (+.*) B'
+//------------------------------------------------------------------------------
+
+// Bt = B' for a k x n... B is n x k row-major; Bt is k x n row-major.
+static void host_transpose (void *restrict Bt, const void *restrict B,
+    int64_t n, int64_t k, size_t size)
+{
+    const char *src = B ;
+    char *dst = Bt ;
+    // in 64 x 64 tiles so that both sides stay in cache
+    for (int64_t j0 = 0 ; j0 < n ; j0 += 64)
+    {
+        const int64_t j1 = (n - j0 < 64) ? n : j0 + 64 ;
+        for (int64_t t0 = 0 ; t0 < k ; t0 += 64)
+        {
+            const int64_t t1 = (k - t0 < 64) ? k : t0 + 64 ;
+            for (int64_t j = j0 ; j < j1 ; j++)
+            {
+                for (int64_t t = t0 ; t < t1 ; t++)
+                {
+                    memcpy (dst + (t * n + j) * size, src + (j * k + t) * size,
+                        size) ;
+                }
+            }
+        }
+    }
+}
+
+static int host_gemm (const gg_semiring *sr, const gg_dense *A,
+    const gg_dense *B, void *Y)
+{
+    if (grbgpu_fault (GG_FAULT_LAUNCH)) return GG_ERR_FAULT ;
+
+    // check inputs
+    const host_kernels *kern = host_lookup (sr) ;
+    if (kern == NULL || A == NULL || B == NULL) return GG_ERR_UNSUPPORTED ;
+    const int64_t m = A->nrows, n = B->nrows, k = A->ncols ;
+    if (B->ncols != k || m < 0 || n < 0 || k < 0) return GG_ERR_UNSUPPORTED ;
+    if (m == 0 || n == 0) return GG_OK ;
+    if (Y == NULL) return GG_ERR_UNSUPPORTED ;
+    const bool ra = host_mul_reads_s (sr->mul) && k > 0 ;
+    const bool rb = host_mul_reads_x (sr->mul) && k > 0 ;
+    if ((ra && A->x == NULL) || (rb && B->x == NULL)) return GG_ERR_UNSUPPORTED ;
+
+    // Bt = B', so that the inner loop runs along rows of Y and of Bt
+    void *Bt = NULL ;
+    if (rb)
+    {
+        const size_t size = gg_type_size (sr->type) ;
+        if ((uint64_t) n > SIZE_MAX / size / (uint64_t) k) return GG_ERR_NOMEM ;
+        Bt = malloc ((size_t) n * (size_t) k * size) ;
+        if (Bt == NULL) return GG_ERR_NOMEM ;
+        host_transpose (Bt, B->x, n, k, size) ;
+    }
+
+    // Y (i,j) = (+) over t of mul (A (i,t), Bt (t,j))
+    const host_args a = { .A = A, .B = B, .Bt = Bt, .Y = Y } ;
+    host_run_rows (kern->gemm, &a, m, (double) m * (double) n * (double) k) ;
+    free (Bt) ;
+    return GG_OK ;
+}
+
+//------------------------------------------------------------------------------
+// the backend
+//------------------------------------------------------------------------------
+
+GG_INTERNAL const gg_backend grbgpu_host_backend =
+{
+    "host", host_spmm, host_sddmm, host_gemm
+} ;
