@@ -47,3 +47,13 @@ bench_objver_overhead_SOURCES = bench/objver_overhead.c \
 	backend/objver_wrappers.c $(OBJVER_TEST_CORE)
 bench_objver_overhead_CFLAGS = $(AM_CFLAGS)
 bench_objver_overhead_LDADD = -lgraphblas -ldl -lm
+
+# products before and after every kind of change, on several threads, and
+# with faults injected: through the public API (links libgrbgpu)
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_mutation
+TESTS += tests/test_mutation
+tests_test_mutation_SOURCES = tests/test_mutation.c
+tests_test_mutation_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_mutation_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS)
+endif
