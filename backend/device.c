@@ -974,17 +974,19 @@ done:
 // cuSPARSE plans
 //------------------------------------------------------------------------------
 
-// The SpMM algorithm for a shape (row-major X and Y): CSR_ALG3 for narrow X,
-// CSR_ALG2 from N = 64 up.  Measured on an H200 (bench/NOTES.md), R-MAT 2^20
-// FP32: N=32 ALG3 0.706 ms (ALG2 slower); N=64 ALG2 1.19 ms vs ALG3 1.45 ms;
-// N=128 and 256 ALG2 best.  GRBGPU_KERNEL=cusparse:alg1|alg2|alg3 forces one.
-static cusparseSpMMAlg_t spmm_alg (int64_t n)
+// The SpMM algorithm for a shape (row-major X and Y): CSR_ALG3 for FP32 with
+// N <= 32, else CSR_ALG2.  Measured on an H200 (bench/NOTES.md): R-MAT 2^20
+// FP32 N=32 ALG3 0.71 ms (ALG2 slower); N=64 ALG2 1.19 ms vs ALG3 1.45 ms;
+// N=128, 256 ALG2 best; FP64 N=32 ALG2 is as fast or faster (road_usa_col:
+// 0.17 ms vs ALG3 0.32 ms).  GRBGPU_KERNEL=cusparse:alg1|alg2|alg3 forces one.
+static cusparseSpMMAlg_t spmm_alg (int64_t n, gg_type t)
 {
     const char *k = grbgpu_settings.kernel ;
     if (strcmp (k, "cusparse:alg1") == 0) return CUSPARSE_SPMM_CSR_ALG1 ;
     if (strcmp (k, "cusparse:alg2") == 0) return CUSPARSE_SPMM_CSR_ALG2 ;
     if (strcmp (k, "cusparse:alg3") == 0) return CUSPARSE_SPMM_CSR_ALG3 ;
-    return (n <= 32) ? CUSPARSE_SPMM_CSR_ALG3 : CUSPARSE_SPMM_CSR_ALG2 ;
+    return (n <= 32 && t == GG_FP32) ? CUSPARSE_SPMM_CSR_ALG3
+        : CUSPARSE_SPMM_CSR_ALG2 ;
 }
 
 // Y = alpha * S_vals * X (SpMM, n > 1) or y = S_vals * x (SpMV, n == 1), on
@@ -1004,7 +1006,7 @@ static int sparse_product (gg_call *c, dev_csr *f, const void *vals,
     const void *beta = (t == GG_FP32) ? (const void *) &bf : (const void *) &bd ;
     plan_kind kind = (n == 1) ? PLAN_SPMV : PLAN_SPMM ;
     int alg = (kind == PLAN_SPMV) ? (int) CUSPARSE_SPMV_CSR_ALG1
-        : (int) spmm_alg (n) ;
+        : (int) spmm_alg (n, t) ;
     cusparseConstDnMatDescr_t Bd = NULL ;
     cusparseDnMatDescr_t Cd = NULL ;
     cusparseConstDnVecDescr_t xv = NULL ;
