@@ -14,7 +14,7 @@
 //      One lane per column vector writes Y with a plain store: no atomics, no
 //      initialisation, deterministic.  Columns beyond C * VEC: more strips.
 //
-//  nnz_kK (K = 8, 32): nnz-split (merge-style), for skewed rows.  A warp owns
+//  nnz_kK (K = 8, 16, 32, 128): nnz-split (merge-style), for skewed rows.  A warp owns
 //      a chunk of R * K consecutive nonzeros, staged through shared memory;
 //      each of its R nonzero lanes walks K of them in order (with C column
 //      lanes beside it, as above) and writes every row that starts and ends
@@ -135,20 +135,39 @@ spmm_row_kernel (const spmm_args<T> a)
 
 // Before spmm_nnz_kernel: Y (r, :) = identity for every row r cut by a chunk
 // boundary (p [r] < w * CH < p [r+1] for some w), the only rows it combines
-// with atomics.  One warp per boundary.
+// with atomics.  A group of GI lanes (a power of 2, GI <= 32, about n) per
+// boundary; each lane finds the row itself (binary search, cached).
 template <typename T>
 __global__ void spmm_nnz_init_kernel (const spmm_args<T> a, int64_t CH,
-    int64_t nbound)
+    int64_t nbound, int GI)
 {
-    const int64_t w = ((int64_t) blockIdx.x * blockDim.x + threadIdx.x) / 32 + 1 ;
-    if (w > nbound) return ;                        // whole warp
-    const int lane = threadIdx.x & 31 ;
+    const int64_t tid = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ;
+    const int64_t w = tid / GI + 1 ;
+    if (w > nbound) return ;
+    const int g = (int) (tid % GI) ;
     const int64_t e = w * CH ;
-    const int64_t r = gg_warp_find_row (a.p, 0, a.m, e) ;
+    const int64_t r = gg_find_row (a.p, 0, a.m, e) ;
     if ((int64_t) a.p [r] == e) return ;            // row starts at the cut
     const T id = gg_identity<T> (a.mon) ;
-    for (int64_t j = lane ; j < a.n ; j += 32) a.Y [r * a.n + j] = id ;
+    for (int64_t j = g ; j < a.n ; j += GI) a.Y [r * a.n + j] = id ;
 }
+
+// shared memory per warp of spmm_nnz_kernel: stage_n values, then stage_n
+// column indices, each part 16-byte aligned
+__host__ __device__ static inline size_t spmm_round16 (size_t b)
+{
+    return (b + 15) & ~(size_t) 15 ;
+}
+template <typename T>
+__host__ __device__ static inline size_t spmm_stage_bytes (int64_t stage_n)
+{
+    return spmm_round16 ((size_t) stage_n * sizeof (T))
+         + spmm_round16 ((size_t) stage_n * sizeof (int32_t)) ;
+}
+
+// The walk takes SPMM_BATCH entries at a time: their X loads are issued
+// together (independent), then the entries are combined in order.
+#define SPMM_BATCH 4
 
 template <typename T, int VEC, bool PT>
 __global__ void __launch_bounds__ (256)
@@ -169,9 +188,9 @@ spmm_nnz_kernel (const spmm_args<T> a)
     // chunk goes to t + t / K so that R lanes reading entry q of their own K
     // (stride K + 1, odd) hit distinct banks
     const int64_t stage_n = CH + R ;
-    int32_t *scol = (int32_t *) (spmm_smem
-        + (size_t) warp_in_block * stage_n * (sizeof (int32_t) + sizeof (T))) ;
-    T *sval = (T *) (scol + stage_n) ;
+    T *sval = (T *) (spmm_smem + (size_t) warp_in_block * spmm_stage_bytes<T> (stage_n)) ;
+    int32_t *scol = (int32_t *) ((unsigned char *) sval
+        + spmm_round16 (stage_n * sizeof (T))) ;
     for (int64_t t = lane ; t < e1 - e0 ; t += 32)
     {
         int64_t q = t + t / K ;
@@ -208,33 +227,45 @@ spmm_nnz_kernel (const spmm_args<T> a)
         {
             int64_t row = r0 ;
             int64_t rowend = a.p [row+1] ;
-            for (int64_t t = s ; t < s_end ; t++)
+            for (int64_t tb = s ; tb < s_end ; tb += SPMM_BATCH)
             {
-                while (t >= rowend)
+                T xs [SPMM_BATCH][VEC], ss [SPMM_BATCH] ;
+                #pragma unroll
+                for (int u = 0 ; u < SPMM_BATCH ; u++)
                 {
-                    // row closes inside this lane's entries
-                    if (row == r0 && have_head)
+                    const int64_t t = tb + u ;
+                    if (t < s_end && colok)
                     {
-                        #pragma unroll
-                        for (int v = 0 ; v < VEC ; v++) hv [v] = acc [v] ;
-                        head_closed = true ;
+                        int64_t q = (int64_t) r * (K + 1) + (t - s) ;
+                        int64_t col = (a.X != NULL) ? scol [q] : 0 ;
+                        ss [u] = sval [q] ;
+                        spmm_load_x<T, VEC> (xs [u], a.X, col, n, j) ;
                     }
-                    else if (colok)
-                    {
-                        gg_store_vec<T, VEC> (a.Y + row * n + j, acc) ;
-                    }
-                    row++ ;
-                    while ((int64_t) a.p [row+1] <= t) row++ ;    // empty rows
-                    rowend = a.p [row+1] ;
-                    spmm_fill<T, VEC> (acc, id) ;
                 }
-                if (colok)
+                #pragma unroll
+                for (int u = 0 ; u < SPMM_BATCH ; u++)
                 {
-                    int64_t q = (int64_t) r * (K + 1) + (t - s) ;
-                    int64_t col = (a.X != NULL) ? scol [q] : 0 ;
-                    T xv [VEC] ;
-                    spmm_load_x<T, VEC> (xv, a.X, col, n, j) ;
-                    gg_fma_vec<T, VEC, PT> (a.mon, a.mul, acc, sval [q], xv) ;
+                    const int64_t t = tb + u ;
+                    if (t >= s_end) break ;
+                    while (t >= rowend)
+                    {
+                        // row closes inside this lane's entries
+                        if (row == r0 && have_head)
+                        {
+                            #pragma unroll
+                            for (int v = 0 ; v < VEC ; v++) hv [v] = acc [v] ;
+                            head_closed = true ;
+                        }
+                        else if (colok)
+                        {
+                            gg_store_vec<T, VEC> (a.Y + row * n + j, acc) ;
+                        }
+                        row++ ;
+                        while ((int64_t) a.p [row+1] <= t) row++ ;    // empty rows
+                        rowend = a.p [row+1] ;
+                        spmm_fill<T, VEC> (acc, id) ;
+                    }
+                    if (colok) gg_fma_vec<T, VEC, PT> (a.mon, a.mul, acc, ss [u], xs [u]) ;
                 }
             }
             if (rowend <= s_end)
@@ -314,13 +345,16 @@ static const spmm_variant spmm_variant_table [] =
     { "row_g16", SCHED_ROW, 16 },
     { "row_g32", SCHED_ROW, 32 },
     { "nnz_k8",  SCHED_NNZ, 8 },
+    { "nnz_k16", SCHED_NNZ, 16 },
     { "nnz_k32", SCHED_NNZ, 32 },
+    { "nnz_k128", SCHED_NNZ, 128 },
 } ;
 #define SPMM_NVARIANTS ((int) (sizeof (spmm_variant_table) / sizeof (spmm_variant_table [0])))
 
 static const char *const spmm_variant_names [] =
 {
-    "row_g4", "row_g8", "row_g16", "row_g32", "nnz_k8", "nnz_k32", NULL
+    "row_g4", "row_g8", "row_g16", "row_g32", "nnz_k8", "nnz_k16", "nnz_k32",
+    "nnz_k128", NULL
 } ;
 
 extern "C" const char *const *gg_cuda_spmm_variants (void)
@@ -340,16 +374,28 @@ static int spmm_col_lanes (int64_t n, int vec, int cap)
 extern "C" const char *gg_cuda_spmm_choose (int64_t m, int64_t n, int64_t nnz,
     int64_t max_row)
 {
-    // Thresholds from bench/kernels_bench (bench/NOTES.md, "own kernels").
+    // Thresholds measured on an H200 (bench/kernels_bench; bench/NOTES.md,
+    // "own kernels").  A row-split group walks its row alone, so the longest
+    // row bounds the run time: with R = G / C lanes on the nonzeros, a row of
+    // L entries costs L / R dependent steps.  nnz-split costs a row search per
+    // chunk and atomics on cut rows, but no row is longer than a chunk.
     double mean = (m > 0) ? (double) nnz / (double) m : 0 ;
-    bool skewed = (max_row < 0) ? false
-        : ((double) max_row > 16.0 * mean + 256.0) ;
-    if (skewed) return (n >= 16) ? "nnz_k32" : "nnz_k8" ;
-    if (n >= 32) return "row_g32" ;
-    if (n >= 8)  return (mean >= 16) ? "row_g32" : "row_g16" ;
-    if (mean <= 4) return "row_g4" ;
-    if (mean <= 8) return "row_g8" ;
-    if (mean <= 24) return "row_g16" ;
+    if (n == 1)
+    {
+        // 32 lanes on a row: rows up to ~2K entries are cheaper than nnz-split
+        if (max_row > 2048 && (double) max_row > 16.0 * mean) return "nnz_k16" ;
+        // group size ~ mean row length, but enough threads to fill the GPU
+        int G = 4 ;
+        while (G < 32 && (double) G < mean) G *= 2 ;
+        while (G < 32 && m * G < 65536) G *= 2 ;
+        return (G == 4) ? "row_g4" : (G == 8) ? "row_g8" : (G == 16) ? "row_g16" : "row_g32" ;
+    }
+    // n > 1: a group spends its lanes on columns first (R = 1 when C = G), so
+    // a row of more than ~64 entries is a long serial walk
+    if (max_row > 64 && (double) max_row > 4.0 * mean) return "nnz_k32" ;
+    if (max_row < 0 && n >= 32 && mean > 16) return "nnz_k32" ;   // unknown skew
+    if (mean <= 4) return (n <= 32) ? "row_g4" : "row_g8" ;
+    if (mean <= 8) return (n <= 32) ? "row_g8" : "row_g16" ;
     return "row_g32" ;
 }
 
@@ -381,10 +427,12 @@ static void spmm_launch_vec (const spmm_variant *var, spmm_args<T> a,
         if (nchunks > 1)
         {
             int64_t nb = nchunks - 1 ;
-            int64_t blocks = (nb * 32 + 255) / 256 ;
-            spmm_nnz_init_kernel<T> <<<(unsigned) blocks, 256, 0, stream>>> (a, CH, nb) ;
+            int GI = 1 ;
+            while (GI < 32 && GI < a.n) GI *= 2 ;
+            int64_t blocks = (nb * GI + 255) / 256 ;
+            spmm_nnz_init_kernel<T> <<<(unsigned) blocks, 256, 0, stream>>> (a, CH, nb, GI) ;
         }
-        size_t per_warp = (size_t) (CH + R) * (sizeof (int32_t) + sizeof (T)) ;
+        size_t per_warp = spmm_stage_bytes<T> (CH + R) ;
         int wpb = 8 ;
         while (wpb > 1 && per_warp * wpb > 48 * 1024) wpb /= 2 ;
         int64_t blocks = (nchunks + wpb - 1) / wpb ;

@@ -377,7 +377,7 @@ static void test_spmm_case (const csr &A, gg_semiring sr, int64_t n, bool iso,
     if (sr.add == GG_ADD_PLUS && sr.mul == GG_MUL_TIMES)
     {
         names.push_back ("row_g8/generic") ;
-        names.push_back ("nnz_k8/generic") ;
+        names.push_back ("nnz_k16/generic") ;
     }
     for (const char *name : names)
     {
