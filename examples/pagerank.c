@@ -84,11 +84,19 @@ static GrB_Info pagerank
         GrB_DESC_SC)) ;
     GRB_TRY (GrB_Vector_nvals (&nsinks, sink)) ;
 
-    // d = d_out / damping for vertices with out-edges, so w = r ./ d is the
-    // damped share each vertex sends along every one of its out-edges
+    // d = max (d_out, 1) / damping, so that w = r ./ d is the damped share
+    // each vertex sends along every one of its out-edges.  As in LAGraph, d
+    // is full (a dangling vertex gets 1/damping: it has no out-edges, so its
+    // w is never used), which keeps w full too.
     GRB_TRY (GrB_Vector_new (&d, GrB_FP32, n)) ;
+    // d = 1
+    GRB_TRY (GrB_Vector_assign_FP32 (d, NULL, NULL, 1, GrB_ALL, n, NULL)) ;
+    // d = max (d, d_out)
+    GRB_TRY (GrB_Vector_eWiseAdd_BinaryOp (d, NULL, NULL, GrB_MAX_FP32, d,
+        d_out, NULL)) ;
+    // d = d / damping
     GRB_TRY (GrB_Vector_apply_BinaryOp2nd_FP32 (d, NULL, NULL, GrB_DIV_FP32,
-        d_out, damping, NULL)) ;
+        d, damping, NULL)) ;
 
     // r = 1/n
     const float teleport = (1 - damping) / (float) n ;
@@ -122,7 +130,7 @@ static GrB_Info pagerank
                 GrB_PLUS_MONOID_FP32, tsink, NULL)) ;
         }
 
-        // w = t ./ d (only vertices with out-edges)
+        // w = t ./ d
         GRB_TRY (GrB_Vector_eWiseMult_BinaryOp (w, NULL, NULL, GrB_DIV_FP32, t,
             d, NULL)) ;
 
