@@ -292,8 +292,40 @@ static HOST_INLINE void GG_FN (host_gemm_rows) (gg_add add, gg_mul mul,
                 }
             }
 
-            // Y (i, cols) = Y (i, cols) (+) mul (A (i,t), Bt (t, cols))
-            for (int64_t t = 1 ; t < tend ; t++)
+            // Y (i, cols) = Y (i, cols) (+) mul (A (i,t), Bt (t, cols)) for
+            // four t at a time (each y [j] in a register across the four, its
+            // terms still in order), then one at a time
+            int64_t t = 1 ;
+            for ( ; t + 4 <= tend ; t += 4)
+            {
+                const GG_T *restrict b0 = rb ? Bt + t * n + j0 : NULL ;
+                const GG_T *restrict b1 = rb ? b0 + n : NULL ;
+                const GG_T *restrict b2 = rb ? b1 + n : NULL ;
+                const GG_T *restrict b3 = rb ? b2 + n : NULL ;
+                for (int64_t i = ib ; i < ie ; i++)
+                {
+                    const GG_T *restrict ai = ra ? Ax + i * k + t : NULL ;
+                    const GG_T s0 = ra ? ai [0] : (GG_T) 0 ;
+                    const GG_T s1 = ra ? ai [1] : (GG_T) 0 ;
+                    const GG_T s2 = ra ? ai [2] : (GG_T) 0 ;
+                    const GG_T s3 = ra ? ai [3] : (GG_T) 0 ;
+                    GG_T *restrict y = Y + i * n + j0 ;
+                    for (int64_t j = 0 ; j < w ; j++)
+                    {
+                        GG_T v = y [j] ;
+                        v = GG_FN (host_add) (add, v, GG_FN (host_mul) (mul, s0,
+                            rb ? b0 [j] : (GG_T) 0)) ;
+                        v = GG_FN (host_add) (add, v, GG_FN (host_mul) (mul, s1,
+                            rb ? b1 [j] : (GG_T) 0)) ;
+                        v = GG_FN (host_add) (add, v, GG_FN (host_mul) (mul, s2,
+                            rb ? b2 [j] : (GG_T) 0)) ;
+                        v = GG_FN (host_add) (add, v, GG_FN (host_mul) (mul, s3,
+                            rb ? b3 [j] : (GG_T) 0)) ;
+                        y [j] = v ;
+                    }
+                }
+            }
+            for ( ; t < tend ; t++)
             {
                 const GG_T *restrict b = rb ? Bt + t * n + j0 : NULL ;
                 for (int64_t i = ib ; i < ie ; i++)
