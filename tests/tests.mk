@@ -1,1 +1,36 @@
-# tests/tests.mk: filled in by its owner
+# tests/tests.mk: the conformance suite, the LD_PRELOAD / link-order test, and
+# the declined-call overhead benchmark.
+
+# Every offloaded call compared with the CPU library (CMocka).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_conformance
+TESTS += tests/test_conformance
+tests_test_conformance_SOURCES = tests/test_conformance.c \
+	tests/conformance_util.c tests/conformance_util.h
+tests_test_conformance_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_conformance_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
+endif
+
+# An ordinary GraphBLAS program, three ways: linked with -lgraphblas only (run
+# under LD_PRELOAD), linked -lgrbgpu -lgraphblas (the right order), and linked
+# -lgraphblas -lgrbgpu with --no-as-needed (the wrong order: grbgpu is loaded
+# but its GrB_mxm is not the one the program calls).  tests/test_preload.sh
+# runs them.
+check_PROGRAMS += tests/preload_prog tests/preload_prog_linked \
+	tests/preload_prog_badorder
+tests_preload_prog_SOURCES = tests/preload_prog.c
+tests_preload_prog_LDADD = -lgraphblas -lm
+tests_preload_prog_linked_SOURCES = tests/preload_prog.c
+tests_preload_prog_linked_LDADD = libgrbgpu.la -lgraphblas -lm
+tests_preload_prog_badorder_SOURCES = tests/preload_prog.c
+# (libtool drops a -lgraphblas that precedes libgrbgpu.la as a duplicate of
+# the library's own dependency, so it goes to the linker inside -Wl,)
+tests_preload_prog_badorder_LDFLAGS = $(AM_LDFLAGS) -Wl,--no-as-needed,-lgraphblas
+tests_preload_prog_badorder_LDADD = libgrbgpu.la -lm
+TESTS += tests/test_preload.sh
+EXTRA_DIST += tests/test_preload.sh
+
+# The per-call cost of a declined call (a benchmark, not a test).
+noinst_PROGRAMS += bench/decline_overhead
+bench_decline_overhead_SOURCES = bench/decline_overhead.c
+bench_decline_overhead_LDADD = libgrbgpu.la -lgraphblas -ldl -lm

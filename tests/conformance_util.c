@@ -1,0 +1,911 @@
+//------------------------------------------------------------------------------
+// tests/conformance_util.c: generator, tables, two-sided runner, comparison
+//------------------------------------------------------------------------------
+
+// See conformance_util.h.  The comparison is exact for integer and boolean
+// values, and for floating values unless the case gives a tolerance: then
+// |ref - got| <= rtol * (mag + |ref| + |C_old|), where mag is the sum of the
+// magnitudes of the terms of that entry (computed by the CPU library on the
+// absolute values of the operands), so that a different order of summation
+// passes and a wrong term does not.
+
+#include "tests/conformance_util.h"
+#include "grbgpu.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool cu_selfcheck = false ;
+uint64_t cu_seed = 0 ;
+
+void cu_die (const char *file, int line, const char *what, int info)
+{
+    fprintf (stderr, "%s:%d: test set-up failed (GrB_Info %d): %s\n",
+        file, line, info, what) ;
+    abort ( ) ;
+}
+
+//------------------------------------------------------------------------------
+// random numbers
+//------------------------------------------------------------------------------
+
+uint64_t cu_next (cu_rng *r)
+{
+    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull) ;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull ;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull ;
+    return z ^ (z >> 31) ;
+}
+
+double cu_unif (cu_rng *r)
+{
+    return (double) (cu_next (r) >> 11) * 0x1.0p-53 ;
+}
+
+int64_t cu_int (cu_rng *r, int64_t lo, int64_t hi)
+{
+    return lo + (int64_t) (cu_next (r) % (uint64_t) (hi - lo + 1)) ;
+}
+
+cu_rng cu_rng_for (uint64_t seed, const char *name)
+{
+    // FNV-1a of the case name, so that each case draws the same inputs
+    // whatever else runs (GRBGPU_TEST_FILTER) and in whatever order.
+    uint64_t h = 0xcbf29ce484222325ull ;
+    for (const char *p = name ; *p ; p++) h = (h ^ (uint8_t) *p) * 0x100000001b3ull ;
+    cu_rng r = { seed ^ h } ;
+    cu_next (&r) ;
+    return r ;
+}
+
+//------------------------------------------------------------------------------
+// tables
+//------------------------------------------------------------------------------
+
+GrB_Type cu_type (int t)
+{
+    switch (t)
+    {
+        case CU_BOOL:   return GrB_BOOL ;
+        case CU_INT32:  return GrB_INT32 ;
+        case CU_INT64:  return GrB_INT64 ;
+        case CU_UINT32: return GrB_UINT32 ;
+        case CU_UINT64: return GrB_UINT64 ;
+        case CU_FP32:   return GrB_FP32 ;
+        case CU_FP64:   return GrB_FP64 ;
+        case CU_INT8:   return GrB_INT8 ;
+        case CU_UINT16: return GrB_UINT16 ;
+        default:        return NULL ;
+    }
+}
+
+const char *cu_type_name (int t)
+{
+    static const char *names [CU_NTALL] = { "BOOL", "INT32", "INT64",
+        "UINT32", "UINT64", "FP32", "FP64", "INT8", "UINT16" } ;
+    return (t >= 0 && t < CU_NTALL) ? names [t] : "?" ;
+}
+
+bool cu_type_signed (int t)
+{
+    return t == CU_INT32 || t == CU_INT64 || t == CU_INT8 || cu_type_float (t) ;
+}
+
+bool cu_type_float (int t)
+{
+    return t == CU_FP32 || t == CU_FP64 ;
+}
+
+const char *cu_add_name (int a)
+{
+    static const char *names [CU_NADD] = { "PLUS", "TIMES", "MIN", "MAX",
+        "ANY", "LOR", "LAND" } ;
+    return names [a] ;
+}
+
+const char *cu_mul_name (int m)
+{
+    static const char *names [CU_NMUL] = { "TIMES", "FIRST", "SECOND",
+        "PAIR", "PLUS", "MIN", "MAX", "LAND", "LOR", "ONEB" } ;
+    return names [m] ;
+}
+
+const char *cu_acc_name (int a)
+{
+    static const char *names [CU_NACC] = { "none", "PLUS", "MINUS", "MIN",
+        "MAX", "SECOND", "FIRST", "TIMES" } ;
+    return names [a] ;
+}
+
+#define CU_BY_TYPE(P,S)                                                     \
+    switch (t)                                                              \
+    {                                                                       \
+        case CU_BOOL:   return P ## BOOL ## S ;                             \
+        case CU_INT32:  return P ## INT32 ## S ;                            \
+        case CU_INT64:  return P ## INT64 ## S ;                            \
+        case CU_UINT32: return P ## UINT32 ## S ;                           \
+        case CU_UINT64: return P ## UINT64 ## S ;                           \
+        case CU_FP32:   return P ## FP32 ## S ;                             \
+        case CU_FP64:   return P ## FP64 ## S ;                             \
+        case CU_INT8:   return P ## INT8 ## S ;                             \
+        case CU_UINT16: return P ## UINT16 ## S ;                           \
+        default:        return NULL ;                                       \
+    }
+
+#define CU_BY_NONBOOL(P,S)                                                  \
+    switch (t)                                                              \
+    {                                                                       \
+        case CU_INT32:  return P ## INT32 ## S ;                            \
+        case CU_INT64:  return P ## INT64 ## S ;                            \
+        case CU_UINT32: return P ## UINT32 ## S ;                           \
+        case CU_UINT64: return P ## UINT64 ## S ;                           \
+        case CU_FP32:   return P ## FP32 ## S ;                             \
+        case CU_FP64:   return P ## FP64 ## S ;                             \
+        case CU_INT8:   return P ## INT8 ## S ;                             \
+        case CU_UINT16: return P ## UINT16 ## S ;                           \
+        default:        return NULL ;                                       \
+    }
+
+GrB_Monoid cu_monoid (int add, int t)
+{
+    if (t == CU_BOOL)
+    {
+        switch (add)
+        {
+            case CU_ADD_LOR:  return GrB_LOR_MONOID_BOOL ;
+            case CU_ADD_LAND: return GrB_LAND_MONOID_BOOL ;
+            case CU_ADD_ANY:  return GxB_ANY_BOOL_MONOID ;
+            default:          return NULL ;
+        }
+    }
+    switch (add)
+    {
+        case CU_ADD_PLUS:  CU_BY_NONBOOL (GrB_PLUS_MONOID_, )
+        case CU_ADD_TIMES: CU_BY_NONBOOL (GrB_TIMES_MONOID_, )
+        case CU_ADD_MIN:   CU_BY_NONBOOL (GrB_MIN_MONOID_, )
+        case CU_ADD_MAX:   CU_BY_NONBOOL (GrB_MAX_MONOID_, )
+        case CU_ADD_ANY:   CU_BY_NONBOOL (GxB_ANY_, _MONOID)
+        default:           return NULL ;
+    }
+}
+
+GrB_BinaryOp cu_mulop (int mul, int t)
+{
+    switch (mul)
+    {
+        case CU_MUL_TIMES:  CU_BY_TYPE (GrB_TIMES_, )
+        case CU_MUL_FIRST:  CU_BY_TYPE (GrB_FIRST_, )
+        case CU_MUL_SECOND: CU_BY_TYPE (GrB_SECOND_, )
+        case CU_MUL_PAIR:   CU_BY_TYPE (GxB_PAIR_, )
+        case CU_MUL_ONEB:   CU_BY_TYPE (GrB_ONEB_, )
+        case CU_MUL_PLUS:   CU_BY_TYPE (GrB_PLUS_, )
+        case CU_MUL_MIN:    CU_BY_TYPE (GrB_MIN_, )
+        case CU_MUL_MAX:    CU_BY_TYPE (GrB_MAX_, )
+        case CU_MUL_LAND:
+            if (t == CU_BOOL) return GrB_LAND ;
+            CU_BY_NONBOOL (GxB_LAND_, )
+        case CU_MUL_LOR:
+            if (t == CU_BOOL) return GrB_LOR ;
+            CU_BY_NONBOOL (GxB_LOR_, )
+        default: return NULL ;
+    }
+}
+
+GrB_BinaryOp cu_accop (int acc, int t)
+{
+    switch (acc)
+    {
+        case CU_ACC_PLUS:   CU_BY_TYPE (GrB_PLUS_, )
+        case CU_ACC_MINUS:  CU_BY_TYPE (GrB_MINUS_, )
+        case CU_ACC_MIN:    CU_BY_TYPE (GrB_MIN_, )
+        case CU_ACC_MAX:    CU_BY_TYPE (GrB_MAX_, )
+        case CU_ACC_SECOND: CU_BY_TYPE (GrB_SECOND_, )
+        case CU_ACC_FIRST:  CU_BY_TYPE (GrB_FIRST_, )
+        case CU_ACC_TIMES:  CU_BY_TYPE (GrB_TIMES_, )
+        default:            return NULL ;
+    }
+}
+
+static GrB_Semiring cu_semirings [CU_NADD][CU_NMUL][CU_NT] ;
+
+GrB_Semiring cu_semiring (int add, int mul, int t)
+{
+    if (t < 0 || t >= CU_NT) return NULL ;
+    GrB_Semiring *s = &cu_semirings [add][mul][t] ;
+    if (*s == NULL)
+    {
+        GrB_Monoid mon = cu_monoid (add, t) ;
+        GrB_BinaryOp op = cu_mulop (mul, t) ;
+        if (mon == NULL || op == NULL) return NULL ;
+        CU_OK (GrB_Semiring_new (s, mon, op)) ;
+    }
+    return *s ;
+}
+
+void cu_finalize (void)
+{
+    for (int a = 0 ; a < CU_NADD ; a++)
+        for (int m = 0 ; m < CU_NMUL ; m++)
+            for (int t = 0 ; t < CU_NT ; t++)
+                GrB_Semiring_free (&cu_semirings [a][m][t]) ;
+}
+
+//------------------------------------------------------------------------------
+// random operands
+//------------------------------------------------------------------------------
+
+// Values that exercise GraphBLAS's casts from FP64: truncation toward zero,
+// saturation at the integer limits, negatives into unsigned types.
+static const double cu_cast_values [ ] = { -3.7, 2.9, -0.4, 0.6, 7.99,
+    -128.5, 3e9, -3e9, 1e10, -1e10, 1e20, -1e20, 65535.5, 4294967295.0,
+    4294967296.5, 1.5, -2.5, 100.25 } ;
+
+static double cu_value (cu_rng *r, int t, int vals)
+{
+    bool sgn = cu_type_signed (t), flt = cu_type_float (t) ;
+    if (t == CU_BOOL && vals != CU_V_ONE && vals != CU_V_CAST && vals != CU_V_FRAC)
+    {
+        return (double) cu_int (r, 0, 1) ;
+    }
+    switch (vals)
+    {
+        case CU_V_INT:
+            return sgn ? (double) cu_int (r, -4, 4) : (double) cu_int (r, 0, 6) ;
+        case CU_V_POW2:
+        {
+            static const double f [ ] = { -2, -1, -0.5, 0.5, 1, 2 } ;
+            static const double s [ ] = { -2, -1, 1, 2 } ;
+            if (flt) return f [cu_int (r, 0, 5)] ;
+            if (sgn) return s [cu_int (r, 0, 3)] ;
+            return (double) cu_int (r, 1, 2) ;
+        }
+        case CU_V_REAL:
+            if (flt) return 2 * cu_unif (r) - 1 ;
+            return sgn ? (double) cu_int (r, -100, 100) : (double) cu_int (r, 0, 200) ;
+        case CU_V_CAST:
+            return cu_cast_values [cu_int (r, 0,
+                (int64_t) (sizeof (cu_cast_values) / sizeof (double)) - 1)] ;
+        case CU_V_ONE:
+            return 1 ;
+        case CU_V_FRAC:
+        {
+            static const double f [ ] = { -3.7, 2.9, -0.4, 0.6, 7.99, -2.5,
+                1.5, 100.25, -17.75, 0.25 } ;
+            return f [cu_int (r, 0, 9)] ;
+        }
+        case CU_V_POS:
+        default:
+            return (double) cu_int (r, 1, 9) ;
+    }
+}
+
+// Draws the pattern and values; returns the tuple count.
+static uint64_t cu_tuples_draw (cu_rng *r, int t, uint64_t nrows,
+    uint64_t ncols, double density, const cu_gen *g, GrB_Index **Ip,
+    GrB_Index **Jp, double **Xp)
+{
+    bool dense = density >= 1 ;
+    uint64_t cap = dense ? nrows * ncols
+        : (uint64_t) (density * (double) nrows * (double) ncols * 1.5) + 16 ;
+    if (cap > nrows * ncols) cap = nrows * ncols ;
+    GrB_Index *I = malloc ((cap + 1) * sizeof (GrB_Index)) ;
+    GrB_Index *J = malloc ((cap + 1) * sizeof (GrB_Index)) ;
+    double *X = malloc ((cap + 1) * sizeof (double)) ;
+    double *rowv = malloc ((nrows + 1) * sizeof (double)) ;
+    double *colv = malloc ((ncols + 1) * sizeof (double)) ;
+    if (!I || !J || !X || !rowv || !colv) cu_die (__FILE__, __LINE__, "malloc", 0) ;
+    for (uint64_t i = 0 ; i < nrows ; i++) rowv [i] = cu_value (r, t, g->vals) ;
+    for (uint64_t j = 0 ; j < ncols ; j++) colv [j] = cu_value (r, t, g->vals) ;
+    uint64_t n = 0 ;
+    for (uint64_t i = 0 ; i < nrows ; i++)
+    {
+        if (!dense && g->empty_rows > 0 && i % g->empty_rows == 0) continue ;
+        for (uint64_t j = 0 ; j < ncols ; j++)
+        {
+            if (!dense && g->empty_cols > 0 && j % g->empty_cols == 0) continue ;
+            if (!dense && cu_unif (r) >= density) continue ;
+            if (n == cap)
+            {
+                cap = 2 * cap + 16 ;
+                I = realloc (I, cap * sizeof (GrB_Index)) ;
+                J = realloc (J, cap * sizeof (GrB_Index)) ;
+                X = realloc (X, cap * sizeof (double)) ;
+                if (!I || !J || !X) cu_die (__FILE__, __LINE__, "realloc", 0) ;
+            }
+            double x = (g->vary == CU_VARY_ROW) ? rowv [i]
+                     : (g->vary == CU_VARY_COL) ? colv [j]
+                     : cu_value (r, t, g->vals) ;
+            if (g->zeros > 0 && cu_unif (r) < g->zeros) x = 0 ;
+            I [n] = i ; J [n] = j ; X [n] = x ; n++ ;
+        }
+    }
+    free (rowv) ; free (colv) ;
+    *Ip = I ; *Jp = J ; *Xp = X ;
+    return n ;
+}
+
+static GrB_Scalar cu_scalar (int t, double x)
+{
+    GrB_Scalar s ;
+    CU_OK (GrB_Scalar_new (&s, cu_type (t))) ;
+    CU_OK (GrB_Scalar_setElement_FP64 (s, x)) ;
+    return s ;
+}
+
+GrB_Matrix cu_matrix (cu_rng *r, int t, uint64_t nrows, uint64_t ncols,
+    double density, const cu_gen *g)
+{
+    static const cu_gen dflt = { 0 } ;
+    if (g == NULL) g = &dflt ;
+    GrB_Matrix A ;
+    CU_OK (GrB_Matrix_new (&A, cu_type (t), nrows, ncols)) ;
+    if (g->iso && density >= 1)
+    {
+        // A(:,:) = x: a full iso matrix, the way programs make one
+        CU_OK (GrB_Matrix_assign_FP64 (A, NULL, NULL, g->iso_value, GrB_ALL,
+            nrows, GrB_ALL, ncols, NULL)) ;
+    }
+    else
+    {
+        GrB_Index *I, *J ; double *X ;
+        uint64_t n = cu_tuples_draw (r, t, nrows, ncols, density, g, &I, &J, &X) ;
+        if (g->iso)
+        {
+            GrB_Scalar s = cu_scalar (t, g->iso_value) ;
+            CU_OK (GxB_Matrix_build_Scalar (A, I, J, s, n)) ;
+            GrB_Scalar_free (&s) ;
+        }
+        else
+        {
+            CU_OK (GrB_Matrix_build_FP64 (A, I, J, X, n, NULL)) ;
+        }
+        free (I) ; free (J) ; free (X) ;
+    }
+    CU_OK (GrB_Matrix_wait (A, GrB_MATERIALIZE)) ;
+    return A ;
+}
+
+GrB_Vector cu_vector (cu_rng *r, int t, uint64_t n, double density,
+    const cu_gen *g)
+{
+    static const cu_gen dflt = { 0 } ;
+    if (g == NULL) g = &dflt ;
+    cu_gen g2 = *g ;
+    g2.empty_cols = 0 ;
+    // a vector is n x 1: "row" variation is per entry, "column" is constant
+    if (g2.vary == CU_VARY_ROW) g2.vary = CU_VARY_ENTRY ;
+    GrB_Vector v ;
+    CU_OK (GrB_Vector_new (&v, cu_type (t), n)) ;
+    if (g2.iso && density >= 1)
+    {
+        CU_OK (GrB_Vector_assign_FP64 (v, NULL, NULL, g2.iso_value, GrB_ALL,
+            n, NULL)) ;
+    }
+    else
+    {
+        GrB_Index *I, *J ; double *X ;
+        uint64_t nv = cu_tuples_draw (r, t, n, 1, density, &g2, &I, &J, &X) ;
+        if (g2.iso)
+        {
+            GrB_Scalar s = cu_scalar (t, g2.iso_value) ;
+            CU_OK (GxB_Vector_build_Scalar (v, I, s, nv)) ;
+            GrB_Scalar_free (&s) ;
+        }
+        else
+        {
+            CU_OK (GrB_Vector_build_FP64 (v, I, X, nv, NULL)) ;
+        }
+        free (I) ; free (J) ; free (X) ;
+    }
+    CU_OK (GrB_Vector_wait (v, GrB_MATERIALIZE)) ;
+    return v ;
+}
+
+void cu_storage (GrB_Matrix A, int sparsity, int format)
+{
+    if (A == NULL) return ;
+    if (format >= 0)
+        CU_OK (GxB_Matrix_Option_set_INT32 (A, GxB_FORMAT, format)) ;
+    if (sparsity > 0)
+        CU_OK (GxB_Matrix_Option_set_INT32 (A, GxB_SPARSITY_CONTROL, sparsity)) ;
+    CU_OK (GrB_Matrix_wait (A, GrB_MATERIALIZE)) ;
+}
+
+void cu_vstorage (GrB_Vector v, int sparsity)
+{
+    if (v == NULL) return ;
+    if (sparsity > 0)
+        CU_OK (GxB_Vector_Option_set_INT32 (v, GxB_SPARSITY_CONTROL, sparsity)) ;
+    CU_OK (GrB_Vector_wait (v, GrB_MATERIALIZE)) ;
+}
+
+const char *cu_sparsity_name (int s)
+{
+    switch (s)
+    {
+        case GxB_SPARSE:      return "sparse" ;
+        case GxB_HYPERSPARSE: return "hyper" ;
+        case GxB_BITMAP:      return "bitmap" ;
+        case GxB_FULL:        return "full" ;
+        default:              return "auto" ;
+    }
+}
+
+//------------------------------------------------------------------------------
+// devices
+//------------------------------------------------------------------------------
+
+void cu_device_cpu (void)
+{
+    if (grbgpu_set ("DEVICE", "cpu") != 0)
+        cu_die (__FILE__, __LINE__, "grbgpu_set DEVICE=cpu", -1) ;
+}
+
+void cu_device_host (void)
+{
+    if (grbgpu_set ("DEVICE", "host") != 0 || grbgpu_set ("MIN_WORK", "0") != 0)
+        cu_die (__FILE__, __LINE__, "grbgpu_set DEVICE=host MIN_WORK=0", -1) ;
+}
+
+//------------------------------------------------------------------------------
+// tuples: extraction in row-major order
+//------------------------------------------------------------------------------
+
+typedef enum { K_INT = 0, K_UINT, K_FP, K_FC, K_UDT } cu_kind ;
+
+typedef struct
+{
+    GrB_Index n, nrows, ncols ;
+    GrB_Index *I, *J ;
+    int kind ;
+    size_t vsize ;          // bytes per value
+    void *X ;
+}
+cu_tuples ;
+
+static int cu_kind_of (GrB_Type t, size_t *vsize)
+{
+    if (t == GrB_BOOL || t == GrB_INT8 || t == GrB_INT16 || t == GrB_INT32
+        || t == GrB_INT64) { *vsize = 8 ; return K_INT ; }
+    if (t == GrB_UINT8 || t == GrB_UINT16 || t == GrB_UINT32
+        || t == GrB_UINT64) { *vsize = 8 ; return K_UINT ; }
+    if (t == GrB_FP32 || t == GrB_FP64) { *vsize = 8 ; return K_FP ; }
+    if (t == GxB_FC32 || t == GxB_FC64) { *vsize = 16 ; return K_FC ; }
+    size_t s = 0 ;
+    GxB_Type_size (&s, t) ;
+    *vsize = s ;
+    return K_UDT ;
+}
+
+static const GrB_Index *cu_sort_keys_I, *cu_sort_keys_J ;
+static int cu_cmp_perm (const void *a, const void *b)
+{
+    GrB_Index pa = *(const GrB_Index *) a, pb = *(const GrB_Index *) b ;
+    const GrB_Index *I = cu_sort_keys_I, *J = cu_sort_keys_J ;
+    if (I [pa] != I [pb]) return I [pa] < I [pb] ? -1 : 1 ;
+    if (J [pa] != J [pb]) return J [pa] < J [pb] ? -1 : 1 ;
+    return 0 ;
+}
+
+// Put the tuples in row-major order (a matrix held by column extracts in
+// column-major order; the two sides need not be held alike).
+static void cu_tuples_sort (cu_tuples *T)
+{
+    bool sorted = true ;
+    for (GrB_Index p = 1 ; p < T->n && sorted ; p++)
+    {
+        sorted = T->I [p-1] < T->I [p]
+            || (T->I [p-1] == T->I [p] && T->J [p-1] < T->J [p]) ;
+    }
+    if (sorted) return ;
+    GrB_Index *perm = malloc ((T->n + 1) * sizeof (GrB_Index)) ;
+    GrB_Index *I2 = malloc ((T->n + 1) * sizeof (GrB_Index)) ;
+    GrB_Index *J2 = malloc ((T->n + 1) * sizeof (GrB_Index)) ;
+    char *X2 = malloc ((T->n + 1) * T->vsize) ;
+    if (!perm || !I2 || !J2 || !X2) cu_die (__FILE__, __LINE__, "malloc", 0) ;
+    for (GrB_Index p = 0 ; p < T->n ; p++) perm [p] = p ;
+    cu_sort_keys_I = T->I ; cu_sort_keys_J = T->J ;
+    qsort (perm, T->n, sizeof (GrB_Index), cu_cmp_perm) ;
+    for (GrB_Index p = 0 ; p < T->n ; p++)
+    {
+        I2 [p] = T->I [perm [p]] ; J2 [p] = T->J [perm [p]] ;
+        memcpy (X2 + p * T->vsize, (char *) T->X + perm [p] * T->vsize, T->vsize) ;
+    }
+    free (T->I) ; free (T->J) ; free (T->X) ; free (perm) ;
+    T->I = I2 ; T->J = J2 ; T->X = X2 ;
+}
+
+static void cu_tuples_free (cu_tuples *T)
+{
+    free (T->I) ; free (T->J) ; free (T->X) ;
+    memset (T, 0, sizeof (*T)) ;
+}
+
+// as_fp: extract values as FP64 whatever the type (for magnitudes)
+static void cu_tuples_matrix (cu_tuples *T, GrB_Matrix A, bool as_fp)
+{
+    memset (T, 0, sizeof (*T)) ;
+    GrB_Type type ;
+    CU_OK (GxB_Matrix_type (&type, A)) ;
+    CU_OK (GrB_Matrix_nrows (&T->nrows, A)) ;
+    CU_OK (GrB_Matrix_ncols (&T->ncols, A)) ;
+    CU_OK (GrB_Matrix_nvals (&T->n, A)) ;
+    T->kind = as_fp ? K_FP : cu_kind_of (type, &T->vsize) ;
+    if (as_fp) T->vsize = 8 ;
+    T->I = malloc ((T->n + 1) * sizeof (GrB_Index)) ;
+    T->J = malloc ((T->n + 1) * sizeof (GrB_Index)) ;
+    T->X = malloc ((T->n + 1) * T->vsize + 1) ;
+    if (!T->I || !T->J || !T->X) cu_die (__FILE__, __LINE__, "malloc", 0) ;
+    GrB_Index n = T->n ;
+    switch (T->kind)
+    {
+        case K_INT:  CU_OK (GrB_Matrix_extractTuples_INT64 (T->I, T->J, T->X, &n, A)) ; break ;
+        case K_UINT: CU_OK (GrB_Matrix_extractTuples_UINT64 (T->I, T->J, T->X, &n, A)) ; break ;
+        case K_FP:   CU_OK (GrB_Matrix_extractTuples_FP64 (T->I, T->J, T->X, &n, A)) ; break ;
+        case K_FC:   CU_OK (GxB_Matrix_extractTuples_FC64 (T->I, T->J, T->X, &n, A)) ; break ;
+        default:     CU_OK (GrB_Matrix_extractTuples_UDT (T->I, T->J, T->X, &n, A)) ; break ;
+    }
+    T->n = n ;
+    cu_tuples_sort (T) ;
+}
+
+static void cu_tuples_vector (cu_tuples *T, GrB_Vector v, bool as_fp)
+{
+    memset (T, 0, sizeof (*T)) ;
+    GrB_Type type ;
+    CU_OK (GxB_Vector_type (&type, v)) ;
+    CU_OK (GrB_Vector_size (&T->nrows, v)) ;
+    T->ncols = 1 ;
+    CU_OK (GrB_Vector_nvals (&T->n, v)) ;
+    T->kind = as_fp ? K_FP : cu_kind_of (type, &T->vsize) ;
+    if (as_fp) T->vsize = 8 ;
+    T->I = malloc ((T->n + 1) * sizeof (GrB_Index)) ;
+    T->J = calloc (T->n + 1, sizeof (GrB_Index)) ;
+    T->X = malloc ((T->n + 1) * T->vsize + 1) ;
+    if (!T->I || !T->J || !T->X) cu_die (__FILE__, __LINE__, "malloc", 0) ;
+    GrB_Index n = T->n ;
+    switch (T->kind)
+    {
+        case K_INT:  CU_OK (GrB_Vector_extractTuples_INT64 (T->I, T->X, &n, v)) ; break ;
+        case K_UINT: CU_OK (GrB_Vector_extractTuples_UINT64 (T->I, T->X, &n, v)) ; break ;
+        case K_FP:   CU_OK (GrB_Vector_extractTuples_FP64 (T->I, T->X, &n, v)) ; break ;
+        case K_FC:   CU_OK (GxB_Vector_extractTuples_FC64 (T->I, T->X, &n, v)) ; break ;
+        default:     CU_OK (GrB_Vector_extractTuples_UDT (T->I, T->X, &n, v)) ; break ;
+    }
+    T->n = n ;
+    cu_tuples_sort (T) ;
+}
+
+// FP64 value at (i,j) of sorted tuples, 0 when absent
+static double cu_lookup (const cu_tuples *T, GrB_Index i, GrB_Index j)
+{
+    if (T == NULL || T->n == 0) return 0 ;
+    GrB_Index lo = 0, hi = T->n ;
+    while (lo < hi)
+    {
+        GrB_Index mid = lo + (hi - lo) / 2 ;
+        if (T->I [mid] < i || (T->I [mid] == i && T->J [mid] < j)) lo = mid + 1 ;
+        else hi = mid ;
+    }
+    if (lo < T->n && T->I [lo] == i && T->J [lo] == j)
+        return fabs (((double *) T->X) [lo]) ;
+    return 0 ;
+}
+
+#define CU_MAX_REPORTS 5
+
+static int cu_compare_tuples (const char *name, GrB_Type tref, GrB_Type tgot,
+    cu_tuples *R, cu_tuples *G, double rtol, cu_tuples *mag, cu_tuples *cold)
+{
+    int problems = 0 ;
+    if (tref != tgot)
+    {
+        char a [GxB_MAX_NAME_LEN] = "?", b [GxB_MAX_NAME_LEN] = "?" ;
+        GxB_Type_name (a, tref) ; GxB_Type_name (b, tgot) ;
+        printf ("  [%s] type: expected %s, got %s\n", name, a, b) ;
+        return 1 ;
+    }
+    if (R->nrows != G->nrows || R->ncols != G->ncols)
+    {
+        printf ("  [%s] dims: expected %llu x %llu, got %llu x %llu\n", name,
+            (unsigned long long) R->nrows, (unsigned long long) R->ncols,
+            (unsigned long long) G->nrows, (unsigned long long) G->ncols) ;
+        return 1 ;
+    }
+    if (R->n != G->n)
+    {
+        printf ("  [%s] nvals: expected %llu, got %llu\n", name,
+            (unsigned long long) R->n, (unsigned long long) G->n) ;
+        problems++ ;
+    }
+    // pattern: first difference in row-major order
+    GrB_Index p = 0, q = 0 ;
+    int reported = 0 ;
+    uint64_t nbad = 0 ;
+    while (p < R->n || q < G->n)
+    {
+        bool inR = p < R->n, inG = q < G->n ;
+        int c = !inR ? 1 : !inG ? -1
+              : (R->I [p] != G->I [q]) ? (R->I [p] < G->I [q] ? -1 : 1)
+              : (R->J [p] != G->J [q]) ? (R->J [p] < G->J [q] ? -1 : 1) : 0 ;
+        if (c != 0)
+        {
+            nbad++ ;
+            if (reported++ < CU_MAX_REPORTS)
+            {
+                if (c < 0)
+                    printf ("  [%s] entry (%llu,%llu) missing from the offload's result\n",
+                        name, (unsigned long long) R->I [p], (unsigned long long) R->J [p]) ;
+                else
+                    printf ("  [%s] entry (%llu,%llu) present in the offload's result only\n",
+                        name, (unsigned long long) G->I [q], (unsigned long long) G->J [q]) ;
+            }
+            if (c < 0) p++ ; else q++ ;
+            continue ;
+        }
+        // same position: compare the values (formatted only when they differ)
+        bool ok ;
+        switch (R->kind)
+        {
+            case K_INT:
+                ok = ((int64_t *) R->X) [p] == ((int64_t *) G->X) [q] ;
+                break ;
+            case K_UINT:
+                ok = ((uint64_t *) R->X) [p] == ((uint64_t *) G->X) [q] ;
+                break ;
+            case K_FP:
+            {
+                double a = ((double *) R->X) [p], b = ((double *) G->X) [q] ;
+                if (isnan (a) || isnan (b)) ok = isnan (a) && isnan (b) ;
+                else if (a == b) ok = true ;
+                else if (rtol == 0) ok = false ;
+                else
+                {
+                    double m = cu_lookup (mag, R->I [p], R->J [p])
+                             + cu_lookup (cold, R->I [p], R->J [p]) + fabs (a) ;
+                    ok = fabs (a - b) <= rtol * m ;
+                }
+                break ;
+            }
+            case K_FC:
+            {
+                double *a = (double *) R->X + 2*p, *b = (double *) G->X + 2*q ;
+                double m = fabs (a [0]) + fabs (a [1]) ;
+                ok = (rtol == 0) ? (a [0] == b [0] && a [1] == b [1])
+                   : (fabs (a [0] - b [0]) <= rtol * m && fabs (a [1] - b [1]) <= rtol * m) ;
+                break ;
+            }
+            default:
+                ok = memcmp ((char *) R->X + p * R->vsize,
+                    (char *) G->X + q * G->vsize, R->vsize) == 0 ;
+                break ;
+        }
+        if (!ok)
+        {
+            nbad++ ;
+            if (reported++ < CU_MAX_REPORTS)
+            {
+                char ev [96], gv [96] ;
+                switch (R->kind)
+                {
+                    case K_INT:
+                        snprintf (ev, sizeof ev, "%lld", (long long) ((int64_t *) R->X) [p]) ;
+                        snprintf (gv, sizeof gv, "%lld", (long long) ((int64_t *) G->X) [q]) ;
+                        break ;
+                    case K_UINT:
+                        snprintf (ev, sizeof ev, "%llu", (unsigned long long) ((uint64_t *) R->X) [p]) ;
+                        snprintf (gv, sizeof gv, "%llu", (unsigned long long) ((uint64_t *) G->X) [q]) ;
+                        break ;
+                    case K_FP:
+                    {
+                        double a = ((double *) R->X) [p], b = ((double *) G->X) [q] ;
+                        snprintf (ev, sizeof ev, "%.17g", a) ;
+                        snprintf (gv, sizeof gv, "%.17g (diff %.3g, tolerance %.3g)", b,
+                            fabs (a - b), rtol * (cu_lookup (mag, R->I [p], R->J [p])
+                            + cu_lookup (cold, R->I [p], R->J [p]) + fabs (a))) ;
+                        break ;
+                    }
+                    case K_FC:
+                    {
+                        double *a = (double *) R->X + 2*p, *b = (double *) G->X + 2*q ;
+                        snprintf (ev, sizeof ev, "%.17g%+.17gi", a [0], a [1]) ;
+                        snprintf (gv, sizeof gv, "%.17g%+.17gi", b [0], b [1]) ;
+                        break ;
+                    }
+                    default:
+                        snprintf (ev, sizeof ev, "(%zu bytes)", R->vsize) ;
+                        snprintf (gv, sizeof gv, "(other bytes)") ;
+                        break ;
+                }
+                printf ("  [%s] value at (%llu,%llu): expected %s, got %s\n", name,
+                    (unsigned long long) R->I [p], (unsigned long long) R->J [p], ev, gv) ;
+            }
+        }
+        p++ ; q++ ;
+    }
+    if (nbad > 0)
+    {
+        printf ("  [%s] %llu entries differ (of %llu)\n", name,
+            (unsigned long long) nbad, (unsigned long long) R->n) ;
+        problems++ ;
+    }
+    return problems ;
+}
+
+int cu_compare_matrix (const char *name, GrB_Matrix ref, GrB_Matrix got,
+    double rtol, GrB_Matrix mag, GrB_Matrix cold)
+{
+    GrB_Type tr, tg ;
+    CU_OK (GxB_Matrix_type (&tr, ref)) ;
+    CU_OK (GxB_Matrix_type (&tg, got)) ;
+    cu_tuples R, G, Mg, Co ;
+    cu_tuples_matrix (&R, ref, false) ;
+    cu_tuples_matrix (&G, got, false) ;
+    bool use_mag = rtol > 0 && mag != NULL, use_cold = rtol > 0 && cold != NULL ;
+    if (use_mag) cu_tuples_matrix (&Mg, mag, true) ;
+    if (use_cold) cu_tuples_matrix (&Co, cold, true) ;
+    int problems = cu_compare_tuples (name, tr, tg, &R, &G, rtol,
+        use_mag ? &Mg : NULL, use_cold ? &Co : NULL) ;
+    cu_tuples_free (&R) ; cu_tuples_free (&G) ;
+    if (use_mag) cu_tuples_free (&Mg) ;
+    if (use_cold) cu_tuples_free (&Co) ;
+    return problems ;
+}
+
+int cu_compare_vector (const char *name, GrB_Vector ref, GrB_Vector got,
+    double rtol, GrB_Vector mag, GrB_Vector cold)
+{
+    GrB_Type tr, tg ;
+    CU_OK (GxB_Vector_type (&tr, ref)) ;
+    CU_OK (GxB_Vector_type (&tg, got)) ;
+    cu_tuples R, G, Mg, Co ;
+    cu_tuples_vector (&R, ref, false) ;
+    cu_tuples_vector (&G, got, false) ;
+    bool use_mag = rtol > 0 && mag != NULL, use_cold = rtol > 0 && cold != NULL ;
+    if (use_mag) cu_tuples_vector (&Mg, mag, true) ;
+    if (use_cold) cu_tuples_vector (&Co, cold, true) ;
+    int problems = cu_compare_tuples (name, tr, tg, &R, &G, rtol,
+        use_mag ? &Mg : NULL, use_cold ? &Co : NULL) ;
+    cu_tuples_free (&R) ; cu_tuples_free (&G) ;
+    if (use_mag) cu_tuples_free (&Mg) ;
+    if (use_cold) cu_tuples_free (&Co) ;
+    return problems ;
+}
+
+//------------------------------------------------------------------------------
+// the runner
+//------------------------------------------------------------------------------
+
+void cu_call_init (cu_call *c, const char *name, int op)
+{
+    memset (c, 0, sizeof (*c)) ;
+    c->name = name ;
+    c->op = op ;
+    c->check_stats = true ;
+}
+
+static void *cu_dup (int op, void *X)
+{
+    if (X == NULL) return NULL ;
+    if (op == CU_MXM)
+    {
+        GrB_Matrix C ;
+        CU_OK (GrB_Matrix_dup (&C, (GrB_Matrix) X)) ;
+        return C ;
+    }
+    GrB_Vector w ;
+    CU_OK (GrB_Vector_dup (&w, (GrB_Vector) X)) ;
+    return w ;
+}
+
+static void cu_free (int op, void **X)
+{
+    if (*X == NULL) return ;
+    if (op == CU_MXM) GrB_Matrix_free ((GrB_Matrix *) X) ;
+    else GrB_Vector_free ((GrB_Vector *) X) ;
+}
+
+int cu_run (const cu_call *c)
+{
+    int problems = 0 ;
+    void *out [2] = { NULL, NULL } ;
+    GrB_Info info [2] ;
+    char decision [2][256] ;
+    grbgpu_stats s0, s1 ;
+
+    for (int side = 0 ; side < 2 ; side++)
+    {
+        if (side == 0 || cu_selfcheck) cu_device_cpu ( ) ;
+        else cu_device_host ( ) ;
+        out [side] = cu_dup (c->op, c->C0) ;
+        void *M = c->M, *A = c->A, *B = c->B ;
+        if (c->alias == CU_ALIAS_A) A = out [side] ;
+        if (c->alias == CU_ALIAS_B) B = out [side] ;
+        if (c->alias == CU_ALIAS_M) M = out [side] ;
+        grbgpu_stats_get (&s0) ;
+        switch (c->op)
+        {
+            case CU_MXM:
+                info [side] = GrB_mxm ((GrB_Matrix) out [side], (GrB_Matrix) M,
+                    c->accum, c->s, (GrB_Matrix) A, (GrB_Matrix) B, c->d) ;
+                break ;
+            case CU_MXV:
+                info [side] = GrB_mxv ((GrB_Vector) out [side], (GrB_Vector) M,
+                    c->accum, c->s, (GrB_Matrix) A, (GrB_Vector) B, c->d) ;
+                break ;
+            default:
+                info [side] = GrB_vxm ((GrB_Vector) out [side], (GrB_Vector) M,
+                    c->accum, c->s, (GrB_Vector) A, (GrB_Matrix) B, c->d) ;
+                break ;
+        }
+        grbgpu_stats_get (&s1) ;
+        const char *dec = grbgpu_last_decision ( ) ;
+        snprintf (decision [side], sizeof decision [side], "%s", dec ? dec : "(null)") ;
+    }
+    cu_device_cpu ( ) ;
+
+    // same GrB_Info
+    if (info [0] != info [1])
+    {
+        printf ("  [%s] GrB_Info: expected %d, got %d (decision \"%s\")\n",
+            c->name, (int) info [0], (int) info [1], decision [1]) ;
+        problems++ ;
+    }
+
+    // the offload happened, or was declined, as it should
+    if (!cu_selfcheck)
+    {
+        const char *d = decision [1] ;
+        bool host = strcmp (d, "host") == 0 ;
+        bool declined = strncmp (d, "declined", 8) == 0 ;
+        bool ok = (c->expect == CU_EXPECT_OFFLOAD) ? host
+                : (c->expect == CU_EXPECT_DECLINE) ? declined
+                : (host || declined) ;
+        if (!ok)
+        {
+            printf ("  [%s] decision: expected %s, got \"%s\"\n", c->name,
+                c->expect == CU_EXPECT_OFFLOAD ? "\"host\""
+                : c->expect == CU_EXPECT_DECLINE ? "\"declined: ...\""
+                : "\"host\" or \"declined: ...\"", d) ;
+            problems++ ;
+        }
+        if (c->check_stats)
+        {
+            // the counters of the offload side moved by exactly this call
+            uint64_t di = s1.intercepted - s0.intercepted ;
+            uint64_t dh = s1.offloaded_host - s0.offloaded_host ;
+            uint64_t dd = s1.declined - s0.declined ;
+            bool sok = di == 1 && dh == (host ? 1u : 0u) && dd == (declined ? 1u : 0u) ;
+            if (!sok)
+            {
+                printf ("  [%s] stats: intercepted +%llu, offloaded_host +%llu, "
+                    "declined +%llu for one call decided \"%s\"\n", c->name,
+                    (unsigned long long) di, (unsigned long long) dh,
+                    (unsigned long long) dd, d) ;
+                problems++ ;
+            }
+        }
+    }
+
+    // same output (also when both failed: C must be untouched on both)
+    if (out [0] != NULL && out [1] != NULL)
+    {
+        if (c->op == CU_MXM)
+            problems += cu_compare_matrix (c->name, out [0], out [1], c->rtol,
+                (GrB_Matrix) c->mag, c->accum ? (GrB_Matrix) c->C0 : NULL) ;
+        else
+            problems += cu_compare_vector (c->name, out [0], out [1], c->rtol,
+                (GrB_Vector) c->mag, c->accum ? (GrB_Vector) c->C0 : NULL) ;
+    }
+    cu_free (c->op, &out [0]) ;
+    cu_free (c->op, &out [1]) ;
+    if (problems)
+    {
+        printf ("  [%s] FAILED (seed %llu: GRBGPU_TEST_SEED=%llu "
+            "GRBGPU_TEST_FILTER='%s' reproduces it)\n", c->name,
+            (unsigned long long) cu_seed, (unsigned long long) cu_seed, c->name) ;
+    }
+    return problems ;
+}

@@ -1,0 +1,1612 @@
+//------------------------------------------------------------------------------
+// tests/test_conformance.c: every offloaded call compared with the CPU library
+//------------------------------------------------------------------------------
+
+// Each case draws fresh random operands (seeded: the seed is printed, and
+// GRBGPU_TEST_SEED=N repeats a run), runs the call once through the CPU
+// library (GRBGPU_DEVICE=cpu, the reference) and once forced onto the host
+// emulation backend (DEVICE=host, MIN_WORK=0), each on its own copy of C,
+// and asserts: the same GrB_Info; the same type, dimensions, pattern and
+// values of C (integers exactly; floating values exactly when the inputs are
+// small integers or powers of two, so that every order of summation gives the
+// same sum, else within a relative tolerance of the sum of |terms|); that the
+// call was offloaded when it is supported, or declined when it is not; and
+// that the statistics counted it once.
+//
+// Environment: GRBGPU_TEST_SEED (repeat a run), GRBGPU_TEST_FILTER (a CMocka
+// test-name pattern, e.g. 'mask/*'), GRBGPU_TEST_DATA (folder of *.mtx.gz;
+// the real-matrix cases skip when it is absent), GRBGPU_TEST_SELFCHECK=1
+// (both sides on the CPU library: checks the test itself).
+//
+// Steers around the SuiteSparse:GraphBLAS 7.4 defects listed in
+// docs/ARCHITECTURE.md: no C<M> += T with a full non-complemented mask, no
+// masked product with inner dimension 0, no resize.
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "grbgpu.h"
+#include "tests/conformance_util.h"
+
+//------------------------------------------------------------------------------
+// a case, declaratively
+//------------------------------------------------------------------------------
+
+typedef enum
+{
+    MASK_NONE = 0, MASK_VALUED, MASK_STRUCT, MASK_COMP, MASK_STRUCT_COMP,
+    MASK_NKINDS
+}
+mask_kind ;
+
+static const char *mask_name [MASK_NKINDS] = { "none", "valued", "struct",
+    "comp", "structcomp" } ;
+
+typedef struct spec spec ;
+struct spec
+{
+    char name [112] ;
+    int op ;                    // CU_MXM, CU_MXV, CU_VXM
+    int add, mul, st ;          // semiring from built-in pieces, of type st
+    GrB_Semiring *builtin ;     // or a predefined semiring (st still its type)
+    uint64_t m, k, n ;          // op(A) is m x k, op(B) is k x n
+    double dA, dB ;             // densities (>= 1: dense)
+    int tA, tB, tC ;            // operand types (-1: the semiring's)
+    cu_gen gA, gB, gC ;
+    bool trA, trB ;             // GrB_INP0 / GrB_INP1 = GrB_TRAN
+    int mask ;
+    double dM ;
+    int tM ;
+    cu_gen gM ;
+    bool replace ;
+    int acc ;                   // cu_acc, on C's type
+    double dC ;                 // density of the initial C (0: empty)
+    int sA, fA, sB, fB, sC, fC, sM, fM ;    // storage: sparsity / format
+    int alias ;                 // cu_alias
+    int expect ;                // cu_expect
+    double rtol ;               // 0: exact
+    bool mag ;                  // tolerance relative to sum |terms|
+    int (*custom) (const spec *) ;  // a case that builds its own call
+    const char *file ;          // real-matrix cases: the file
+} ;
+
+#define MAX_SPECS 2048
+static spec specs [MAX_SPECS] ;
+static int nspecs = 0 ;
+
+static spec spec_default (void)
+{
+    spec s ;
+    memset (&s, 0, sizeof (s)) ;
+    s.op = CU_MXM ;
+    s.add = CU_ADD_PLUS ; s.mul = CU_MUL_TIMES ; s.st = CU_FP64 ;
+    s.m = 23 ; s.k = 17 ; s.n = 5 ;
+    s.dA = 0.3 ; s.dB = 1 ;
+    s.tA = s.tB = s.tC = -1 ;
+    s.dM = 0.4 ; s.tM = CU_BOOL ;
+    s.gM.vals = CU_V_POS ; s.gM.zeros = 0.3 ;
+    s.fA = s.fB = s.fC = s.fM = -1 ;
+    return s ;
+}
+
+static spec *add_spec (const spec *s, const char *fmt, ...)
+    __attribute__ ((format (printf, 2, 3))) ;
+
+static spec *add_spec (const spec *s, const char *fmt, ...)
+{
+    if (nspecs == MAX_SPECS)
+    {
+        fprintf (stderr, "too many cases\n") ;
+        abort ( ) ;
+    }
+    spec *t = &specs [nspecs++] ;
+    *t = *s ;
+    va_list ap ;
+    va_start (ap, fmt) ;
+    vsnprintf (t->name, sizeof (t->name), fmt, ap) ;
+    va_end (ap) ;
+    return t ;
+}
+
+//------------------------------------------------------------------------------
+// running a spec
+//------------------------------------------------------------------------------
+
+static int vary_flip (int v)
+{
+    return v == CU_VARY_ROW ? CU_VARY_COL : v == CU_VARY_COL ? CU_VARY_ROW : v ;
+}
+
+static GrB_Matrix abs_matrix (GrB_Matrix A)
+{
+    GrB_Index m, n ;
+    CU_OK (GrB_Matrix_nrows (&m, A)) ;
+    CU_OK (GrB_Matrix_ncols (&n, A)) ;
+    GrB_Matrix B ;
+    CU_OK (GrB_Matrix_new (&B, GrB_FP64, m, n)) ;
+    CU_OK (GrB_Matrix_apply (B, NULL, NULL, GrB_ABS_FP64, A, NULL)) ;
+    return B ;
+}
+
+static GrB_Vector abs_vector (GrB_Vector u)
+{
+    GrB_Index n ;
+    CU_OK (GrB_Vector_size (&n, u)) ;
+    GrB_Vector v ;
+    CU_OK (GrB_Vector_new (&v, GrB_FP64, n)) ;
+    CU_OK (GrB_Vector_apply (v, NULL, NULL, GrB_ABS_FP64, u, NULL)) ;
+    return v ;
+}
+
+// The magnitude sum_k |A(i,k)| |B(k,j)| (or |A(i,k)| for FIRST, |B(k,j)| for
+// SECOND) of every entry, by the CPU library, in FP64.  NULL when the
+// multiply has no such form (MIN/MAX/PLUS multiplies: their sums are then
+// compared against |ref| only).
+static void *magnitude (int op, int mul, void *A, void *B, bool trA, bool trB,
+    uint64_t m, uint64_t n)
+{
+    GrB_Semiring s = (mul == CU_MUL_TIMES) ? GrB_PLUS_TIMES_SEMIRING_FP64
+                   : (mul == CU_MUL_FIRST) ? GxB_PLUS_FIRST_FP64
+                   : (mul == CU_MUL_SECOND) ? GxB_PLUS_SECOND_FP64 : NULL ;
+    if (s == NULL) return NULL ;
+    cu_device_cpu ( ) ;
+    GrB_Descriptor d ;
+    CU_OK (GrB_Descriptor_new (&d)) ;
+    if (trA) CU_OK (GrB_Descriptor_set (d, GrB_INP0, GrB_TRAN)) ;
+    if (trB) CU_OK (GrB_Descriptor_set (d, GrB_INP1, GrB_TRAN)) ;
+    void *mag = NULL ;
+    if (op == CU_MXM)
+    {
+        GrB_Matrix a = abs_matrix (A), b = abs_matrix (B), c ;
+        CU_OK (GrB_Matrix_new (&c, GrB_FP64, m, n)) ;
+        CU_OK (GrB_mxm (c, NULL, NULL, s, a, b, d)) ;
+        GrB_Matrix_free (&a) ; GrB_Matrix_free (&b) ;
+        mag = c ;
+    }
+    else if (op == CU_MXV)
+    {
+        GrB_Matrix a = abs_matrix (A) ;
+        GrB_Vector b = abs_vector (B), c ;
+        CU_OK (GrB_Vector_new (&c, GrB_FP64, m)) ;
+        CU_OK (GrB_mxv (c, NULL, NULL, s, a, b, d)) ;
+        GrB_Matrix_free (&a) ; GrB_Vector_free (&b) ;
+        mag = c ;
+    }
+    else
+    {
+        GrB_Vector a = abs_vector (A), c ;
+        GrB_Matrix b = abs_matrix (B) ;
+        CU_OK (GrB_Vector_new (&c, GrB_FP64, n)) ;
+        CU_OK (GrB_vxm (c, NULL, NULL, s, a, b, d)) ;
+        GrB_Vector_free (&a) ; GrB_Matrix_free (&b) ;
+        mag = c ;
+    }
+    GrB_Descriptor_free (&d) ;
+    return mag ;
+}
+
+static void free_obj (int isvec, void **X)
+{
+    if (*X == NULL) return ;
+    if (isvec) GrB_Vector_free ((GrB_Vector *) X) ;
+    else GrB_Matrix_free ((GrB_Matrix *) X) ;
+}
+
+static GrB_Descriptor make_desc (bool replace, int mask, bool tr0, bool tr1)
+{
+    if (!replace && mask != MASK_COMP && mask != MASK_STRUCT
+        && mask != MASK_STRUCT_COMP && !tr0 && !tr1) return NULL ;
+    GrB_Descriptor d ;
+    CU_OK (GrB_Descriptor_new (&d)) ;
+    if (replace) CU_OK (GrB_Descriptor_set (d, GrB_OUTP, GrB_REPLACE)) ;
+    if (mask == MASK_COMP || mask == MASK_STRUCT_COMP)
+        CU_OK (GrB_Descriptor_set (d, GrB_MASK, GrB_COMP)) ;
+    if (mask == MASK_STRUCT || mask == MASK_STRUCT_COMP)
+        CU_OK (GrB_Descriptor_set (d, GrB_MASK, GrB_STRUCTURE)) ;
+    if (tr0) CU_OK (GrB_Descriptor_set (d, GrB_INP0, GrB_TRAN)) ;
+    if (tr1) CU_OK (GrB_Descriptor_set (d, GrB_INP1, GrB_TRAN)) ;
+    return d ;
+}
+
+static int run_spec (const spec *s)
+{
+    cu_rng r = cu_rng_for (cu_seed, s->name) ;
+    int tA = s->tA < 0 ? s->st : s->tA ;
+    int tB = s->tB < 0 ? s->st : s->tB ;
+    int tC = s->tC < 0 ? s->st : s->tC ;
+    GrB_Semiring sr = s->builtin ? *(s->builtin) : cu_semiring (s->add, s->mul, s->st) ;
+    if (sr == NULL)
+    {
+        printf ("  [%s] no such semiring (a broken case)\n", s->name) ;
+        return 1 ;
+    }
+    void *A = NULL, *B = NULL, *C0 = NULL, *M = NULL, *mag = NULL ;
+    bool vecA = s->op == CU_VXM, vecB = s->op == CU_MXV ;
+    bool vecC = s->op != CU_MXM ;
+    uint64_t cm = s->m, cn = s->n ;
+
+    // ---- operands -----------------------------------------------------------
+    if (vecA)
+    {
+        A = cu_vector (&r, tA, s->k, s->dA, &s->gA) ;
+        cu_vstorage (A, s->sA) ;
+    }
+    else
+    {
+        cu_gen g = s->gA ;
+        if (s->trA)
+        {
+            g.vary = vary_flip (g.vary) ;
+            int e = g.empty_rows ; g.empty_rows = g.empty_cols ; g.empty_cols = e ;
+        }
+        A = s->trA ? cu_matrix (&r, tA, s->k, s->m, s->dA, &g)
+                   : cu_matrix (&r, tA, s->m, s->k, s->dA, &g) ;
+        cu_storage (A, s->sA, s->fA) ;
+    }
+    if (vecB)
+    {
+        B = cu_vector (&r, tB, s->k, s->dB, &s->gB) ;
+        cu_vstorage (B, s->sB) ;
+    }
+    else
+    {
+        cu_gen g = s->gB ;
+        if (s->trB)
+        {
+            g.vary = vary_flip (g.vary) ;
+            int e = g.empty_rows ; g.empty_rows = g.empty_cols ; g.empty_cols = e ;
+        }
+        B = s->trB ? cu_matrix (&r, tB, s->n, s->k, s->dB, &g)
+                   : cu_matrix (&r, tB, s->k, s->n, s->dB, &g) ;
+        cu_storage (B, s->sB, s->fB) ;
+    }
+    if (s->op == CU_MXV) cn = 1 ;
+    if (s->op == CU_VXM) { cm = s->n ; cn = 1 ; }
+
+    // ---- output and mask ----------------------------------------------------
+    if (vecC)
+    {
+        C0 = cu_vector (&r, tC, cm, s->dC, &s->gC) ;
+        cu_vstorage (C0, s->sC) ;
+        if (s->mask != MASK_NONE)
+        {
+            M = cu_vector (&r, s->tM, cm, s->dM, &s->gM) ;
+            cu_vstorage (M, s->sM) ;
+        }
+    }
+    else
+    {
+        C0 = cu_matrix (&r, tC, cm, cn, s->dC, &s->gC) ;
+        cu_storage (C0, s->sC, s->fC) ;
+        if (s->mask != MASK_NONE)
+        {
+            M = cu_matrix (&r, s->tM, cm, cn, s->dM, &s->gM) ;
+            cu_storage (M, s->sM, s->fM) ;
+        }
+    }
+
+    bool tr0 = (s->op == CU_MXM && s->trA) || (s->op == CU_MXV && s->trA) ;
+    bool tr1 = (s->op == CU_MXM && s->trB) || (s->op == CU_VXM && s->trB) ;
+    GrB_Descriptor d = make_desc (s->replace, s->mask, tr0, tr1) ;
+    if (s->mag && s->alias == CU_ALIAS_NONE)
+    {
+        mag = magnitude (s->op, s->mul, A, B, tr0, tr1, s->op == CU_VXM ? 1 : s->m,
+            s->op == CU_VXM ? s->n : s->n) ;
+    }
+
+    // ---- the call -----------------------------------------------------------
+    cu_call c ;
+    cu_call_init (&c, s->name, s->op) ;
+    c.C0 = C0 ; c.M = M ; c.A = A ; c.B = B ;
+    c.accum = cu_accop (s->acc, tC) ;
+    c.s = sr ; c.d = d ;
+    c.alias = s->alias ;
+    c.expect = s->expect ;
+    c.rtol = s->rtol ;
+    c.mag = mag ;
+    // the output starts as a copy of the input it aliases
+    if (s->alias == CU_ALIAS_A) c.C0 = A ;
+    if (s->alias == CU_ALIAS_B) c.C0 = B ;
+    if (s->alias == CU_ALIAS_M) c.C0 = M ;
+    int problems = cu_run (&c) ;
+
+    free_obj (vecA, &A) ; free_obj (vecB, &B) ;
+    free_obj (vecC, &C0) ; free_obj (vecC, &M) ; free_obj (vecC, &mag) ;
+    GrB_Descriptor_free (&d) ;
+    return problems ;
+}
+
+static void test_spec (void **state)
+{
+    const spec *s = (const spec *) *state ;
+    int problems = s->custom ? s->custom (s) : run_spec (s) ;
+    assert_int_equal (problems, 0) ;
+}
+
+//------------------------------------------------------------------------------
+// group: every monoid x multiply x type on a small SpMM
+//------------------------------------------------------------------------------
+
+static const int adds_nonbool [ ] = { CU_ADD_PLUS, CU_ADD_TIMES, CU_ADD_MIN,
+    CU_ADD_MAX, CU_ADD_ANY } ;
+static const int adds_bool [ ] = { CU_ADD_LOR, CU_ADD_LAND, CU_ADD_ANY } ;
+
+// Values that keep every order of the monoid exact: small integers, powers
+// of two under TIMES, and for ANY the same value for every candidate
+// (op(A) constant along each row, op(B) constant along each column).
+static void values_for (spec *s, int add)
+{
+    memset (&s->gA, 0, sizeof (cu_gen)) ;
+    memset (&s->gB, 0, sizeof (cu_gen)) ;
+    if (add == CU_ADD_ANY)
+    {
+        s->gA.vary = CU_VARY_ROW ;
+        s->gB.vary = CU_VARY_COL ;
+    }
+    else
+    {
+        s->gA.zeros = 0.1 ;
+        if (add == CU_ADD_TIMES) s->gA.vals = s->gB.vals = CU_V_POW2 ;
+    }
+}
+
+static void group_grid (void)
+{
+    for (int t = 0 ; t < CU_NT ; t++)
+    {
+        const int *adds = (t == CU_BOOL) ? adds_bool : adds_nonbool ;
+        int nadds = (t == CU_BOOL) ? 3 : 5 ;
+        for (int a = 0 ; a < nadds ; a++)
+        {
+            for (int mul = 0 ; mul < CU_NMUL ; mul++)
+            {
+                spec s = spec_default ( ) ;
+                s.add = adds [a] ; s.mul = mul ; s.st = t ;
+                values_for (&s, s.add) ;
+                s.gA.empty_rows = 7 ; s.gA.empty_cols = 5 ;
+                add_spec (&s, "grid/%s_%s_%s", cu_add_name (s.add),
+                    cu_mul_name (mul), cu_type_name (t)) ;
+            }
+        }
+    }
+}
+
+//------------------------------------------------------------------------------
+// group: a subset of semirings on every shape
+//------------------------------------------------------------------------------
+
+typedef struct { int add, mul, t ; GrB_Semiring *builtin ; const char *name ; } sr_pick ;
+
+static sr_pick shape_semirings [ ] =
+{
+    { CU_ADD_PLUS,  CU_MUL_TIMES,  CU_FP64,   &GrB_PLUS_TIMES_SEMIRING_FP64, "PLUS_TIMES_FP64" },
+    { CU_ADD_PLUS,  CU_MUL_TIMES,  CU_INT32,  &GrB_PLUS_TIMES_SEMIRING_INT32, "PLUS_TIMES_INT32" },
+    { CU_ADD_MIN,   CU_MUL_PLUS,   CU_INT64,  NULL, "MIN_PLUS_INT64" },
+    { CU_ADD_MAX,   CU_MUL_MIN,    CU_FP32,   &GrB_MAX_MIN_SEMIRING_FP32, "MAX_MIN_FP32" },
+    { CU_ADD_PLUS,  CU_MUL_SECOND, CU_FP32,   &GxB_PLUS_SECOND_FP32, "PLUS_SECOND_FP32" },
+    { CU_ADD_MIN,   CU_MUL_SECOND, CU_UINT32, NULL, "MIN_SECOND_UINT32" },
+    { CU_ADD_LOR,   CU_MUL_LAND,   CU_BOOL,   &GrB_LOR_LAND_SEMIRING_BOOL, "LOR_LAND_BOOL" },
+    { CU_ADD_ANY,   CU_MUL_PAIR,   CU_INT64,  &GxB_ANY_PAIR_INT64, "ANY_PAIR_INT64" },
+    { CU_ADD_PLUS,  CU_MUL_PAIR,   CU_UINT64, &GxB_PLUS_PAIR_UINT64, "PLUS_PAIR_UINT64" },
+    { CU_ADD_MAX,   CU_MUL_TIMES,  CU_INT32,  NULL, "MAX_TIMES_INT32" },
+    { CU_ADD_TIMES, CU_MUL_FIRST,  CU_FP64,   NULL, "TIMES_FIRST_FP64" },
+    { CU_ADD_PLUS,  CU_MUL_FIRST,  CU_FP64,   &GxB_PLUS_FIRST_FP64, "PLUS_FIRST_FP64" },
+    { CU_ADD_MIN,   CU_MUL_FIRST,  CU_INT32,  &GrB_MIN_FIRST_SEMIRING_INT32, "MIN_FIRST_INT32" },
+    { CU_ADD_ANY,   CU_MUL_SECOND, CU_FP32,   NULL, "ANY_SECOND_FP32" },
+    { CU_ADD_PLUS,  CU_MUL_ONEB,   CU_INT64,  NULL, "PLUS_ONEB_INT64" },
+    { CU_ADD_LAND,  CU_MUL_LOR,    CU_BOOL,   NULL, "LAND_LOR_BOOL" },
+    { CU_ADD_MAX,   CU_MUL_PLUS,   CU_UINT64, NULL, "MAX_PLUS_UINT64" },
+} ;
+#define N_SHAPE_SEMIRINGS (int) (sizeof (shape_semirings) / sizeof (sr_pick))
+
+typedef enum
+{
+    SH_SPMM = 0, SH_DXS, SH_MXV, SH_VXM, SH_SDDMM_T, SH_SDDMM, SH_GEMM,
+    SH_NSHAPES
+}
+shape_kind ;
+
+static const char *shape_name [SH_NSHAPES] = { "spmm", "dxs", "mxv", "vxm",
+    "sddmm_abt", "sddmm_ab", "gemm" } ;
+
+// Set op, dims, densities and mask of s for a shape.
+static void set_shape (spec *s, int shape)
+{
+    s->op = CU_MXM ;
+    switch (shape)
+    {
+        case SH_SPMM:
+            s->m = 41 ; s->k = 29 ; s->n = 7 ; s->dA = 0.2 ; s->dB = 1 ; break ;
+        case SH_DXS:
+            s->m = 9 ; s->k = 31 ; s->n = 40 ; s->dA = 1 ; s->dB = 0.2 ; break ;
+        case SH_MXV:
+            s->op = CU_MXV ; s->m = 57 ; s->k = 33 ; s->dA = 0.2 ; s->dB = 1 ; break ;
+        case SH_VXM:
+            s->op = CU_VXM ; s->k = 33 ; s->n = 45 ; s->dA = 1 ; s->dB = 0.2 ; break ;
+        case SH_SDDMM_T:
+            s->m = 20 ; s->k = 6 ; s->n = 25 ; s->dA = 1 ; s->dB = 1 ; s->trB = true ;
+            s->mask = MASK_STRUCT ; s->dM = 0.15 ; break ;
+        case SH_SDDMM:
+            s->m = 20 ; s->k = 6 ; s->n = 25 ; s->dA = 1 ; s->dB = 1 ;
+            s->mask = MASK_STRUCT ; s->dM = 0.15 ; break ;
+        case SH_GEMM:
+        default:
+            s->m = 13 ; s->k = 11 ; s->n = 9 ; s->dA = 1 ; s->dB = 1 ; break ;
+    }
+}
+
+// the sparse operand gets empty rows / columns and explicit zeros
+static void shape_values (spec *s, int shape, int add)
+{
+    values_for (s, add) ;
+    if (add != CU_ADD_ANY)
+    {
+        s->gA.zeros = (s->dA < 1) ? 0.1 : 0 ;
+        s->gB.zeros = (s->dB < 1) ? 0.1 : 0 ;
+    }
+    if (shape == SH_SPMM || shape == SH_MXV) { s->gA.empty_rows = 6 ; s->gA.empty_cols = 4 ; }
+    if (shape == SH_DXS || shape == SH_VXM) { s->gB.empty_rows = 5 ; s->gB.empty_cols = 3 ; }
+}
+
+static void group_shapes (void)
+{
+    for (int i = 0 ; i < N_SHAPE_SEMIRINGS ; i++)
+    {
+        for (int sh = 0 ; sh < SH_NSHAPES ; sh++)
+        {
+            sr_pick *p = &shape_semirings [i] ;
+            spec s = spec_default ( ) ;
+            s.add = p->add ; s.mul = p->mul ; s.st = p->t ; s.builtin = p->builtin ;
+            set_shape (&s, sh) ;
+            shape_values (&s, sh, p->add) ;
+            add_spec (&s, "shape/%s/%s", shape_name [sh], p->name) ;
+        }
+    }
+}
+
+//------------------------------------------------------------------------------
+// group: operand types that differ from the semiring's
+//------------------------------------------------------------------------------
+
+static void group_mixed (void)
+{
+    spec s ;
+
+    // INT32 A, FP64 B, PLUS_TIMES FP64
+    s = spec_default ( ) ; s.st = CU_FP64 ; s.tA = CU_INT32 ; s.tB = CU_FP64 ;
+    s.gB.vals = CU_V_POW2 ;
+    add_spec (&s, "mixed/A_INT32_B_FP64_PLUS_TIMES_FP64") ;
+
+    // PageRank: r += A' * w with A boolean, PLUS_SECOND FP32 (real values)
+    s = spec_default ( ) ; set_shape (&s, SH_MXV) ;
+    s.builtin = &GxB_PLUS_SECOND_FP32 ; s.add = CU_ADD_PLUS ; s.mul = CU_MUL_SECOND ;
+    s.st = CU_FP32 ; s.tA = CU_BOOL ; s.gA.vals = CU_V_ONE ; s.trA = true ;
+    s.m = 50 ; s.k = 50 ; s.gB.vals = CU_V_REAL ;
+    s.acc = CU_ACC_PLUS ; s.dC = 1 ; s.gC.vals = CU_V_REAL ;
+    s.rtol = 1e-5 ; s.mag = true ;
+    add_spec (&s, "mixed/pagerank_mxv_A_BOOL_PLUS_SECOND_FP32") ;
+
+    // the same as a matrix product, with explicit false entries in A
+    s = spec_default ( ) ; s.builtin = &GxB_PLUS_SECOND_FP32 ;
+    s.add = CU_ADD_PLUS ; s.mul = CU_MUL_SECOND ; s.st = CU_FP32 ;
+    s.tA = CU_BOOL ; s.gA.zeros = 0.2 ; s.gB.vals = CU_V_REAL ;
+    s.rtol = 1e-5 ; s.mag = true ;
+    add_spec (&s, "mixed/A_BOOL_PLUS_SECOND_FP32_real") ;
+
+    // FP64 values cast to INT32: truncation and saturation, read by MAX_FIRST
+    s = spec_default ( ) ; s.add = CU_ADD_MAX ; s.mul = CU_MUL_FIRST ; s.st = CU_INT32 ;
+    s.tA = CU_FP64 ; s.gA.vals = CU_V_CAST ;
+    add_spec (&s, "mixed/A_FP64_cast_MAX_FIRST_INT32") ;
+
+    // ... by MIN_SECOND, with B the cast one (and A values ignored)
+    s = spec_default ( ) ; s.add = CU_ADD_MIN ; s.mul = CU_MUL_SECOND ; s.st = CU_INT32 ;
+    s.tA = CU_FP64 ; s.gA.vals = CU_V_CAST ; s.tB = CU_FP64 ; s.gB.vals = CU_V_CAST ;
+    add_spec (&s, "mixed/B_FP64_cast_MIN_SECOND_INT32") ;
+
+    // moderate fractions and negatives, PLUS_TIMES INT32 (truncation before the product)
+    s = spec_default ( ) ; s.st = CU_INT32 ; s.tA = CU_FP64 ; s.gA.vals = CU_V_FRAC ;
+    s.tB = CU_FP64 ; s.gB.vals = CU_V_FRAC ;
+    add_spec (&s, "mixed/A_B_FP64_frac_PLUS_TIMES_INT32") ;
+
+    // negatives into an unsigned semiring (saturate at 0)
+    s = spec_default ( ) ; s.add = CU_ADD_MAX ; s.mul = CU_MUL_FIRST ; s.st = CU_UINT32 ;
+    s.tA = CU_FP64 ; s.gA.vals = CU_V_CAST ;
+    add_spec (&s, "mixed/A_FP64_cast_MAX_FIRST_UINT32") ;
+
+    s = spec_default ( ) ; s.add = CU_ADD_PLUS ; s.mul = CU_MUL_TIMES ; s.st = CU_UINT64 ;
+    s.tA = CU_FP64 ; s.gA.vals = CU_V_FRAC ; s.tB = CU_INT32 ;
+    add_spec (&s, "mixed/A_FP64_frac_B_INT32_PLUS_TIMES_UINT64") ;
+
+    // FP32 fractions into INT64
+    s = spec_default ( ) ; s.st = CU_INT64 ; s.tA = CU_FP32 ; s.gA.vals = CU_V_FRAC ;
+    add_spec (&s, "mixed/A_FP32_frac_PLUS_TIMES_INT64") ;
+
+    // INT64 beyond the INT32 range into INT32
+    s = spec_default ( ) ; s.add = CU_ADD_MIN ; s.mul = CU_MUL_FIRST ; s.st = CU_INT32 ;
+    s.tA = CU_INT64 ; s.gA.vals = CU_V_CAST ;
+    add_spec (&s, "mixed/A_INT64_big_MIN_FIRST_INT32") ;
+
+    // UINT64 into FP32
+    s = spec_default ( ) ; s.st = CU_FP32 ; s.tA = CU_UINT64 ; s.tB = CU_INT64 ;
+    add_spec (&s, "mixed/A_UINT64_B_INT64_PLUS_TIMES_FP32") ;
+
+    // FP64 reals rounded to FP32 before the product
+    s = spec_default ( ) ; s.st = CU_FP32 ; s.tA = CU_FP64 ; s.tB = CU_FP64 ;
+    s.gA.vals = CU_V_REAL ; s.gB.vals = CU_V_REAL ; s.rtol = 1e-5 ; s.mag = true ;
+    add_spec (&s, "mixed/A_B_FP64_real_PLUS_TIMES_FP32") ;
+
+    // boolean semiring over numeric operands (nonzero is true)
+    s = spec_default ( ) ; s.builtin = &GrB_LOR_LAND_SEMIRING_BOOL ;
+    s.add = CU_ADD_LOR ; s.mul = CU_MUL_LAND ; s.st = CU_BOOL ;
+    s.tA = CU_INT32 ; s.gA.zeros = 0.4 ; s.tB = CU_FP64 ; s.gB.zeros = 0.5 ;
+    add_spec (&s, "mixed/A_INT32_B_FP64_LOR_LAND_BOOL") ;
+
+    // mxv / vxm with operand types of their own
+    s = spec_default ( ) ; set_shape (&s, SH_MXV) ; s.st = CU_FP64 ;
+    s.tA = CU_INT32 ; s.tB = CU_FP32 ; s.gB.vals = CU_V_POW2 ;
+    add_spec (&s, "mixed/mxv_A_INT32_u_FP32_PLUS_TIMES_FP64") ;
+    s = spec_default ( ) ; set_shape (&s, SH_VXM) ; s.add = CU_ADD_PLUS ;
+    s.mul = CU_MUL_FIRST ; s.st = CU_FP32 ; s.tA = CU_BOOL ; s.tB = CU_INT64 ;
+    add_spec (&s, "mixed/vxm_u_BOOL_B_INT64_PLUS_FIRST_FP32") ;
+
+    // operand types that no semiring of the offload has (INT8, UINT16):
+    // offloading them is allowed but not promised
+    s = spec_default ( ) ; s.st = CU_FP32 ; s.tA = CU_INT8 ; s.tB = CU_UINT16 ;
+    s.expect = CU_EXPECT_ANY ;
+    add_spec (&s, "mixed/A_INT8_B_UINT16_PLUS_TIMES_FP32") ;
+}
+
+//------------------------------------------------------------------------------
+// group: masks, replace, accumulate
+//------------------------------------------------------------------------------
+
+static void group_masks (void)
+{
+    static const int shapes [ ] = { SH_SPMM, SH_DXS, SH_MXV, SH_VXM, SH_SDDMM_T, SH_GEMM } ;
+    static const sr_pick srs [ ] =
+    {
+        { CU_ADD_PLUS, CU_MUL_TIMES, CU_INT64, NULL, "PLUS_TIMES_INT64" },
+        { CU_ADD_MIN, CU_MUL_PLUS, CU_FP64, NULL, "MIN_PLUS_FP64" },
+        { CU_ADD_PLUS, CU_MUL_SECOND, CU_FP32, NULL, "PLUS_SECOND_FP32" },
+        { CU_ADD_MAX, CU_MUL_FIRST, CU_INT32, NULL, "MAX_FIRST_INT32" },
+    } ;
+    static const int mtypes [ ] = { CU_BOOL, CU_INT32, CU_FP64, CU_UINT16, CU_FP32 } ;
+    int count = 0 ;
+    for (size_t sh = 0 ; sh < sizeof (shapes) / sizeof (int) ; sh++)
+    {
+        for (int mk = MASK_VALUED ; mk < MASK_NKINDS ; mk++)
+        {
+            for (int rep = 0 ; rep < 2 ; rep++)
+            {
+                for (int acc = 0 ; acc < 2 ; acc++)
+                {
+                    const sr_pick *p = &srs [count % 4] ;
+                    spec s = spec_default ( ) ;
+                    s.add = p->add ; s.mul = p->mul ; s.st = p->t ;
+                    set_shape (&s, shapes [sh]) ;
+                    shape_values (&s, shapes [sh], p->add) ;
+                    s.mask = mk ; s.dM = 0.4 ;
+                    s.tM = mtypes [count % 5] ;
+                    s.replace = rep ;
+                    s.acc = acc ? CU_ACC_PLUS : CU_ACC_NONE ;
+                    s.dC = 0.5 ;
+                    count++ ;
+                    add_spec (&s, "mask/%s/%s%s%s/%s", shape_name [shapes [sh]],
+                        mask_name [mk], rep ? "_replace" : "", acc ? "_accum" : "",
+                        p->name) ;
+                }
+            }
+        }
+    }
+    // replace without a mask clears C first; a mask with no entries at all
+    spec s = spec_default ( ) ; s.dC = 0.6 ; s.replace = true ; s.st = CU_INT32 ;
+    add_spec (&s, "mask/spmm/none_replace/PLUS_TIMES_INT32") ;
+    s = spec_default ( ) ; s.dC = 0.6 ; s.mask = MASK_VALUED ; s.dM = 0 ; s.st = CU_INT32 ;
+    add_spec (&s, "mask/spmm/empty_mask/PLUS_TIMES_INT32") ;
+    s.mask = MASK_COMP ; s.acc = CU_ACC_PLUS ;
+    add_spec (&s, "mask/spmm/empty_mask_comp_accum/PLUS_TIMES_INT32") ;
+    // a valued mask whose every entry is an explicit zero
+    s = spec_default ( ) ; s.dC = 0.6 ; s.mask = MASK_VALUED ; s.gM.zeros = 1 ;
+    add_spec (&s, "mask/spmm/all_zero_valued_mask/PLUS_TIMES_FP64") ;
+    // a dense mask, complemented, with accumulate (the non-complemented full
+    // mask with accumulate is a 7.4 defect: not tested)
+    s = spec_default ( ) ; s.dC = 0.6 ; s.mask = MASK_COMP ; s.dM = 1 ;
+    s.sM = GxB_FULL ; s.acc = CU_ACC_PLUS ;
+    add_spec (&s, "mask/spmm/full_mask_comp_accum/PLUS_TIMES_FP64") ;
+    s.acc = CU_ACC_NONE ; s.mask = MASK_VALUED ;
+    add_spec (&s, "mask/spmm/full_mask_valued/PLUS_TIMES_FP64") ;
+}
+
+static void group_accum (void)
+{
+    for (int acc = CU_ACC_PLUS ; acc < CU_NACC ; acc++)
+    {
+        for (int ct = 0 ; ct < 2 ; ct++)
+        {
+            for (int mk = 0 ; mk < 2 ; mk++)
+            {
+                spec s = spec_default ( ) ;
+                s.st = CU_INT32 ;
+                s.tC = ct ? CU_FP64 : CU_INT32 ;
+                s.dC = 0.5 ;
+                s.acc = acc ;
+                if (acc == CU_ACC_TIMES)
+                {
+                    s.gA.vals = s.gB.vals = s.gC.vals = CU_V_POW2 ;
+                }
+                s.mask = mk ? MASK_VALUED : MASK_NONE ;
+                add_spec (&s, "accum/spmm/%s/C_%s%s", cu_acc_name (acc),
+                    cu_type_name (s.tC), mk ? "/masked" : "") ;
+            }
+        }
+        // a FP64 sum cast to an INT64 C, then accumulated in INT64
+        spec s = spec_default ( ) ; set_shape (&s, SH_MXV) ;
+        s.st = CU_FP64 ; s.gA.vals = CU_V_POW2 ; s.gB.vals = CU_V_POW2 ;
+        s.tC = CU_INT64 ; s.dC = 0.7 ; s.acc = acc ;
+        add_spec (&s, "accum/mxv/%s/FP64_into_C_INT64", cu_acc_name (acc)) ;
+        s = spec_default ( ) ; set_shape (&s, SH_VXM) ;
+        s.st = CU_UINT32 ; s.tC = CU_FP32 ; s.dC = 0.7 ; s.acc = acc ;
+        s.mask = MASK_STRUCT ; s.dM = 0.5 ;
+        add_spec (&s, "accum/vxm/%s/UINT32_into_C_FP32_masked", cu_acc_name (acc)) ;
+    }
+    // C of a type other than the semiring's, no accumulate
+    static const int pairs [ ][2] =
+    {
+        { CU_FP64, CU_INT64 }, { CU_INT32, CU_BOOL }, { CU_FP64, CU_FP32 },
+        { CU_INT32, CU_UINT32 }, { CU_BOOL, CU_FP64 }, { CU_UINT64, CU_INT32 },
+    } ;
+    for (size_t i = 0 ; i < sizeof (pairs) / sizeof (pairs [0]) ; i++)
+    {
+        spec s = spec_default ( ) ;
+        s.st = pairs [i][0] ; s.tC = pairs [i][1] ; s.dC = 0.3 ;
+        if (s.st == CU_BOOL) { s.add = CU_ADD_LOR ; s.mul = CU_MUL_LAND ; }
+        if (cu_type_float (s.st)) s.gA.vals = s.gB.vals = CU_V_POW2 ;
+        add_spec (&s, "accum/spmm/none/%s_into_C_%s", cu_type_name (s.st),
+            cu_type_name (s.tC)) ;
+    }
+    // FP64 values saturating into an INT32 C
+    spec s = spec_default ( ) ; s.add = CU_ADD_MAX ; s.mul = CU_MUL_FIRST ;
+    s.gA.vals = CU_V_CAST ; s.tC = CU_INT32 ;
+    add_spec (&s, "accum/spmm/none/FP64_cast_into_C_INT32") ;
+    // C non-empty, no mask, no accumulate: C becomes exactly T
+    s = spec_default ( ) ; s.dC = 0.8 ; s.st = CU_INT64 ;
+    add_spec (&s, "accum/spmm/none/C_nonempty_replaced") ;
+    s.tC = CU_FP32 ; s.mask = MASK_VALUED ;
+    add_spec (&s, "accum/spmm/none/C_nonempty_masked_kept") ;
+}
+
+//------------------------------------------------------------------------------
+// group: transposes
+//------------------------------------------------------------------------------
+
+static void group_transpose (void)
+{
+    static const int shapes [ ] = { SH_SPMM, SH_DXS, SH_GEMM, SH_SDDMM } ;
+    for (size_t sh = 0 ; sh < 4 ; sh++)
+    {
+        for (int tr = 1 ; tr < 4 ; tr++)
+        {
+            spec s = spec_default ( ) ;
+            set_shape (&s, shapes [sh]) ;
+            s.add = CU_ADD_PLUS ; s.mul = CU_MUL_TIMES ; s.st = CU_INT64 ;
+            shape_values (&s, shapes [sh], s.add) ;
+            s.trA = tr & 1 ; s.trB = (tr & 2) != 0 ;
+            add_spec (&s, "transpose/%s/%s%s", shape_name [shapes [sh]],
+                s.trA ? "A'" : "A", s.trB ? "B'" : "B") ;
+            // and a non-commutative multiply, to catch a lost swap
+            s.mul = CU_MUL_FIRST ; s.add = CU_ADD_MIN ;
+            add_spec (&s, "transpose/%s/%s%s/MIN_FIRST", shape_name [shapes [sh]],
+                s.trA ? "A'" : "A", s.trB ? "B'" : "B") ;
+        }
+    }
+    spec s = spec_default ( ) ; set_shape (&s, SH_MXV) ; s.trA = true ;
+    s.m = 20 ; s.k = 35 ; s.st = CU_FP32 ; s.mul = CU_MUL_SECOND ;
+    add_spec (&s, "transpose/mxv/A'") ;
+    s = spec_default ( ) ; set_shape (&s, SH_VXM) ; s.trB = true ;
+    s.st = CU_INT32 ; s.mul = CU_MUL_FIRST ; s.add = CU_ADD_MAX ;
+    add_spec (&s, "transpose/vxm/B'") ;
+    // the swapped FIRST/SECOND under a transpose, in every order
+    s = spec_default ( ) ; set_shape (&s, SH_DXS) ; s.trA = s.trB = true ;
+    s.mul = CU_MUL_SECOND ; s.add = CU_ADD_MAX ; s.st = CU_FP64 ;
+    add_spec (&s, "transpose/dxs/A'B'/MAX_SECOND") ;
+}
+
+//------------------------------------------------------------------------------
+// group: storage of each operand
+//------------------------------------------------------------------------------
+
+static const int sparsities [ ] = { GxB_SPARSE, GxB_HYPERSPARSE, GxB_BITMAP, GxB_FULL } ;
+static const char *fmt_name (int f) { return f == GxB_BY_COL ? "bycol" : "byrow" ; }
+
+static void group_storage (void)
+{
+    for (int f = 0 ; f < 2 ; f++)
+    {
+        int fmt = f ? GxB_BY_COL : GxB_BY_ROW ;
+        for (int sp = 0 ; sp < 4 ; sp++)
+        {
+            int spars = sparsities [sp] ;
+            spec s ;
+            // A sparse (FULL cannot hold it: stays as GraphBLAS decides)
+            s = spec_default ( ) ; s.st = CU_FP32 ; s.sA = spars ; s.fA = fmt ;
+            s.gA.empty_rows = 4 ;
+            add_spec (&s, "storage/spmm/A_%s_%s", cu_sparsity_name (spars), fmt_name (fmt)) ;
+            // B dense in every storage
+            s = spec_default ( ) ; s.st = CU_INT32 ; s.sB = spars ; s.fB = fmt ;
+            add_spec (&s, "storage/spmm/B_%s_%s", cu_sparsity_name (spars), fmt_name (fmt)) ;
+            // C non-empty in every storage (dense so that FULL applies)
+            s = spec_default ( ) ; s.st = CU_INT64 ; s.sC = spars ; s.fC = fmt ;
+            s.dC = (spars == GxB_FULL) ? 1 : 0.5 ; s.acc = CU_ACC_PLUS ;
+            add_spec (&s, "storage/spmm/C_%s_%s_accum", cu_sparsity_name (spars), fmt_name (fmt)) ;
+            s.acc = CU_ACC_NONE ; s.mask = MASK_COMP ;
+            add_spec (&s, "storage/spmm/C_%s_%s_comp_mask", cu_sparsity_name (spars), fmt_name (fmt)) ;
+            // the mask
+            if (spars != GxB_FULL)
+            {
+                s = spec_default ( ) ; s.st = CU_FP64 ; s.mask = MASK_VALUED ;
+                s.sM = spars ; s.fM = fmt ; s.dC = 0.4 ; s.tM = CU_INT32 ;
+                add_spec (&s, "storage/spmm/M_%s_%s", cu_sparsity_name (spars), fmt_name (fmt)) ;
+                s.mask = MASK_STRUCT_COMP ; s.acc = CU_ACC_MIN ; s.replace = true ;
+                add_spec (&s, "storage/spmm/M_%s_%s_structcomp_accum_replace",
+                    cu_sparsity_name (spars), fmt_name (fmt)) ;
+            }
+            // dense x sparse: both operands
+            s = spec_default ( ) ; set_shape (&s, SH_DXS) ; s.st = CU_FP64 ;
+            s.sA = spars ; s.fA = fmt ; s.sB = (spars == GxB_FULL) ? 0 : spars ; s.fB = 1 - fmt ;
+            add_spec (&s, "storage/dxs/A_%s_%s", cu_sparsity_name (spars), fmt_name (fmt)) ;
+            // mxv: the matrix
+            s = spec_default ( ) ; set_shape (&s, SH_MXV) ; s.st = CU_INT64 ;
+            s.sA = (spars == GxB_FULL) ? 0 : spars ; s.fA = fmt ;
+            if (spars != GxB_FULL)
+                add_spec (&s, "storage/mxv/A_%s_%s", cu_sparsity_name (spars), fmt_name (fmt)) ;
+            // SDDMM and GEMM operands held otherwise
+            s = spec_default ( ) ; set_shape (&s, SH_SDDMM_T) ; s.st = CU_FP32 ;
+            s.sA = spars ; s.fA = fmt ; s.sB = spars ; s.fB = 1 - fmt ;
+            s.sM = (spars == GxB_FULL) ? 0 : spars ; s.fM = fmt ;
+            add_spec (&s, "storage/sddmm/%s_%s", cu_sparsity_name (spars), fmt_name (fmt)) ;
+            s = spec_default ( ) ; set_shape (&s, SH_GEMM) ; s.st = CU_INT32 ;
+            s.sA = spars ; s.fA = fmt ; s.sB = spars ; s.fB = fmt ;
+            add_spec (&s, "storage/gemm/%s_%s", cu_sparsity_name (spars), fmt_name (fmt)) ;
+        }
+    }
+    // vectors held sparse / bitmap / full (all present) and the output vector
+    for (int sp = 0 ; sp < 4 ; sp++)
+    {
+        int spars = sparsities [sp] ;
+        if (spars == GxB_HYPERSPARSE) continue ;
+        spec s = spec_default ( ) ; set_shape (&s, SH_MXV) ; s.st = CU_FP64 ;
+        s.sB = spars ; s.sC = (spars == GxB_FULL) ? 0 : spars ; s.dC = 0.5 ;
+        s.acc = CU_ACC_PLUS ;
+        add_spec (&s, "storage/mxv/u_%s", cu_sparsity_name (spars)) ;
+        s = spec_default ( ) ; set_shape (&s, SH_VXM) ; s.st = CU_INT32 ;
+        s.sA = spars ; s.mask = MASK_VALUED ; s.sM = (spars == GxB_FULL) ? 0 : spars ;
+        add_spec (&s, "storage/vxm/u_%s", cu_sparsity_name (spars)) ;
+    }
+}
+
+//------------------------------------------------------------------------------
+// group: iso operands, structure, degenerate shapes
+//------------------------------------------------------------------------------
+
+static void group_iso_structure (void)
+{
+    spec s ;
+    // iso A (built from one scalar), iso B (assigned one scalar), both
+    s = spec_default ( ) ; s.st = CU_INT64 ; s.gA.iso = true ; s.gA.iso_value = 3 ;
+    add_spec (&s, "iso/spmm/A_iso") ;
+    s = spec_default ( ) ; s.st = CU_FP64 ; s.gB.iso = true ; s.gB.iso_value = -1.5 ;
+    add_spec (&s, "iso/spmm/B_iso") ;
+    s.gA.iso = true ; s.gA.iso_value = 2 ; s.add = CU_ADD_MIN ; s.mul = CU_MUL_PLUS ;
+    add_spec (&s, "iso/spmm/A_B_iso_MIN_PLUS") ;
+    s = spec_default ( ) ; s.st = CU_FP32 ; s.add = CU_ADD_ANY ; s.mul = CU_MUL_SECOND ;
+    s.gB.iso = true ; s.gB.iso_value = 4 ;
+    add_spec (&s, "iso/spmm/B_iso_ANY_SECOND") ;
+    s = spec_default ( ) ; set_shape (&s, SH_MXV) ; s.st = CU_INT32 ;
+    s.gB.iso = true ; s.gB.iso_value = 7 ;
+    add_spec (&s, "iso/mxv/u_iso") ;
+    s = spec_default ( ) ; set_shape (&s, SH_VXM) ; s.st = CU_FP64 ;
+    s.gB.iso = true ; s.gB.iso_value = 0.5 ; s.gA.iso = true ; s.gA.iso_value = 3 ;
+    add_spec (&s, "iso/vxm/u_B_iso") ;
+    s = spec_default ( ) ; set_shape (&s, SH_SDDMM_T) ; s.st = CU_FP64 ;
+    s.gA.iso = true ; s.gA.iso_value = 2 ;
+    add_spec (&s, "iso/sddmm/A_iso") ;
+    s = spec_default ( ) ; set_shape (&s, SH_GEMM) ; s.st = CU_INT64 ;
+    s.gA.iso = true ; s.gA.iso_value = 2 ; s.gB.iso = true ; s.gB.iso_value = 3 ;
+    add_spec (&s, "iso/gemm/A_B_iso") ;
+    // iso C on input, with accumulate
+    s = spec_default ( ) ; s.st = CU_FP64 ; s.dC = 1 ; s.gC.iso = true ;
+    s.gC.iso_value = 10 ; s.acc = CU_ACC_PLUS ;
+    add_spec (&s, "iso/spmm/C_iso_accum") ;
+    // iso mask (valued: all true; and all false)
+    s = spec_default ( ) ; s.mask = MASK_VALUED ; s.gM.iso = true ; s.gM.iso_value = 1 ;
+    s.dC = 0.5 ;
+    add_spec (&s, "iso/spmm/M_iso_true") ;
+    s.gM.iso_value = 0 ;
+    add_spec (&s, "iso/spmm/M_iso_false") ;
+
+    // many empty rows and columns; explicit zeros that must stay entries
+    s = spec_default ( ) ; s.st = CU_INT32 ; s.gA.empty_rows = 2 ; s.gA.empty_cols = 3 ;
+    s.dA = 0.5 ;
+    add_spec (&s, "structure/spmm/empty_rows_cols") ;
+    s = spec_default ( ) ; set_shape (&s, SH_DXS) ; s.st = CU_FP64 ;
+    s.gB.empty_rows = 2 ; s.gB.empty_cols = 2 ;
+    add_spec (&s, "structure/dxs/empty_rows_cols") ;
+    s = spec_default ( ) ; set_shape (&s, SH_MXV) ; s.gA.empty_rows = 3 ;
+    add_spec (&s, "structure/mxv/empty_rows") ;
+    int zs [ ][3] =
+    {
+        { CU_ADD_PLUS, CU_MUL_TIMES, CU_FP64 }, { CU_ADD_MIN, CU_MUL_PLUS, CU_INT32 },
+        { CU_ADD_LOR, CU_MUL_LAND, CU_BOOL }, { CU_ADD_TIMES, CU_MUL_TIMES, CU_INT32 },
+        { CU_ADD_MAX, CU_MUL_FIRST, CU_UINT64 }, { CU_ADD_PLUS, CU_MUL_PAIR, CU_INT64 },
+    } ;
+    for (int i = 0 ; i < 6 ; i++)
+    {
+        s = spec_default ( ) ; s.add = zs [i][0] ; s.mul = zs [i][1] ; s.st = zs [i][2] ;
+        s.gA.zeros = 0.5 ; s.gB.zeros = 0.3 ;
+        if (s.add == CU_ADD_TIMES) s.gA.vals = s.gB.vals = CU_V_POW2 ;
+        add_spec (&s, "structure/spmm/explicit_zeros/%s_%s_%s", cu_add_name (s.add),
+            cu_mul_name (s.mul), cu_type_name (s.st)) ;
+    }
+    s = spec_default ( ) ; set_shape (&s, SH_DXS) ; s.gB.zeros = 1 ;
+    add_spec (&s, "structure/dxs/all_explicit_zeros") ;
+    // A with no entries at all (C gets none); a single entry
+    s = spec_default ( ) ; s.dA = 0 ; s.expect = CU_EXPECT_ANY ;
+    add_spec (&s, "structure/spmm/A_no_entries") ;
+    s.dC = 0.5 ; s.acc = CU_ACC_PLUS ;
+    add_spec (&s, "structure/spmm/A_no_entries_accum") ;
+    s = spec_default ( ) ; s.dA = 0.004 ; s.m = 30 ; s.k = 30 ;
+    s.expect = CU_EXPECT_ANY ;
+    add_spec (&s, "structure/spmm/A_very_sparse") ;
+
+    // degenerate shapes
+    struct { uint64_t m, k, n ; const char *name ; } dg [ ] =
+    {
+        { 1, 40, 6, "1xN_times_dense" }, { 40, 1, 6, "Nx1_times_1xK" },
+        { 30, 20, 1, "dense_B_one_column" }, { 1, 1, 1, "1x1" },
+        { 0, 10, 4, "A_0_rows" }, { 10, 8, 0, "B_0_cols" }, { 0, 5, 0, "C_0x0" },
+    } ;
+    for (int i = 0 ; i < 7 ; i++)
+    {
+        s = spec_default ( ) ; s.m = dg [i].m ; s.k = dg [i].k ; s.n = dg [i].n ;
+        s.dA = 0.5 ; s.st = CU_INT64 ;
+        // an output with no room for entries may be declined ("empty output")
+        if (s.m == 0 || s.n == 0) s.expect = CU_EXPECT_ANY ;
+        add_spec (&s, "degenerate/spmm/%s", dg [i].name) ;
+        s.dA = 1 ; s.dB = 0.5 ;
+        add_spec (&s, "degenerate/dxs/%s", dg [i].name) ;
+    }
+    s = spec_default ( ) ; set_shape (&s, SH_MXV) ; s.m = 1 ; s.k = 30 ;
+    add_spec (&s, "degenerate/mxv/1xN") ;
+    s.m = 30 ; s.k = 1 ;
+    add_spec (&s, "degenerate/mxv/Nx1") ;
+    s = spec_default ( ) ; set_shape (&s, SH_VXM) ; s.k = 1 ; s.n = 25 ;
+    add_spec (&s, "degenerate/vxm/1xN") ;
+    s.k = 25 ; s.n = 1 ;
+    add_spec (&s, "degenerate/vxm/Nx1") ;
+    s = spec_default ( ) ; set_shape (&s, SH_GEMM) ; s.m = 1 ; s.n = 1 ;
+    add_spec (&s, "degenerate/gemm/dot_product") ;
+    s = spec_default ( ) ; set_shape (&s, SH_GEMM) ; s.k = 1 ;
+    add_spec (&s, "degenerate/gemm/outer_product") ;
+    // inner dimension 0 (unmasked, no accumulate: the 7.4 defects avoided)
+    s = spec_default ( ) ; s.m = 5 ; s.k = 0 ; s.n = 4 ; s.expect = CU_EXPECT_DECLINE ;
+    add_spec (&s, "degenerate/spmm/inner_dim_0") ;
+    s.dC = 0.5 ;
+    add_spec (&s, "degenerate/spmm/inner_dim_0_C_nonempty") ;
+    s = spec_default ( ) ; set_shape (&s, SH_MXV) ; s.m = 6 ; s.k = 0 ;
+    s.expect = CU_EXPECT_DECLINE ;
+    add_spec (&s, "degenerate/mxv/inner_dim_0") ;
+}
+
+//------------------------------------------------------------------------------
+// group: aliasing
+//------------------------------------------------------------------------------
+
+static void group_alias (void)
+{
+    spec s ;
+    // C is A: C = C * B (A square so that C has A's dims)
+    s = spec_default ( ) ; s.m = s.k = s.n = 24 ; s.st = CU_FP64 ; s.alias = CU_ALIAS_A ;
+    add_spec (&s, "alias/spmm/C_is_A") ;
+    s.acc = CU_ACC_PLUS ;
+    add_spec (&s, "alias/spmm/C_is_A_accum") ;
+    s.mask = MASK_COMP ; s.acc = CU_ACC_MAX ; s.replace = true ;
+    add_spec (&s, "alias/spmm/C_is_A_comp_mask_max_replace") ;
+    // C is B: C = A * C
+    s = spec_default ( ) ; s.m = s.k = s.n = 20 ; s.st = CU_INT32 ; s.alias = CU_ALIAS_B ;
+    add_spec (&s, "alias/spmm/C_is_B") ;
+    s.mask = MASK_VALUED ; s.acc = CU_ACC_PLUS ;
+    add_spec (&s, "alias/spmm/C_is_B_masked_accum") ;
+    s = spec_default ( ) ; set_shape (&s, SH_DXS) ; s.m = s.k = s.n = 20 ;
+    s.alias = CU_ALIAS_A ; s.st = CU_INT64 ;
+    add_spec (&s, "alias/dxs/C_is_A") ;
+    // C is M: C<C> = A * B
+    s = spec_default ( ) ; s.mask = MASK_VALUED ; s.tM = CU_FP64 ; s.tC = CU_FP64 ;
+    s.alias = CU_ALIAS_M ;
+    add_spec (&s, "alias/spmm/C_is_M") ;
+    s.mask = MASK_STRUCT ; s.replace = true ; s.acc = CU_ACC_PLUS ;
+    add_spec (&s, "alias/spmm/C_is_M_struct_replace_accum") ;
+    s = spec_default ( ) ; set_shape (&s, SH_SDDMM_T) ; s.tM = CU_FP64 ;
+    s.alias = CU_ALIAS_M ;
+    add_spec (&s, "alias/sddmm/C_is_M_struct") ;
+    s.mask = MASK_VALUED ; s.acc = CU_ACC_TIMES ; s.gM.vals = CU_V_POS ;
+    add_spec (&s, "alias/sddmm/C_is_M_valued_times") ;
+    // vectors: w is u, w is the mask
+    s = spec_default ( ) ; set_shape (&s, SH_MXV) ; s.m = s.k = 40 ; s.alias = CU_ALIAS_B ;
+    add_spec (&s, "alias/mxv/w_is_u") ;
+    s.acc = CU_ACC_PLUS ;
+    add_spec (&s, "alias/mxv/w_is_u_accum") ;
+    s = spec_default ( ) ; set_shape (&s, SH_VXM) ; s.k = s.n = 40 ; s.alias = CU_ALIAS_A ;
+    s.st = CU_INT32 ;
+    add_spec (&s, "alias/vxm/w_is_u") ;
+    s = spec_default ( ) ; set_shape (&s, SH_MXV) ; s.mask = MASK_VALUED ;
+    s.tM = CU_FP64 ; s.alias = CU_ALIAS_M ;
+    add_spec (&s, "alias/mxv/w_is_mask") ;
+}
+
+//------------------------------------------------------------------------------
+// group: SDDMM and GEMM variants
+//------------------------------------------------------------------------------
+
+static void group_dense (void)
+{
+    static const sr_pick srs [ ] =
+    {
+        { CU_ADD_PLUS, CU_MUL_TIMES, CU_FP32, NULL, "PLUS_TIMES_FP32" },
+        { CU_ADD_PLUS, CU_MUL_TIMES, CU_FP64, NULL, "PLUS_TIMES_FP64" },
+        { CU_ADD_PLUS, CU_MUL_TIMES, CU_INT32, NULL, "PLUS_TIMES_INT32" },
+        { CU_ADD_LOR, CU_MUL_LAND, CU_BOOL, NULL, "LOR_LAND_BOOL" },
+        { CU_ADD_MIN, CU_MUL_PLUS, CU_INT32, NULL, "MIN_PLUS_INT32" },
+        { CU_ADD_MAX, CU_MUL_TIMES, CU_FP32, NULL, "MAX_TIMES_FP32" },
+        { CU_ADD_PLUS, CU_MUL_PAIR, CU_INT64, NULL, "PLUS_PAIR_INT64" },
+        { CU_ADD_ANY, CU_MUL_FIRST, CU_UINT32, NULL, "ANY_FIRST_UINT32" },
+    } ;
+    for (int i = 0 ; i < 8 ; i++)
+    {
+        for (int sh = 0 ; sh < 3 ; sh++)
+        {
+            int shape = sh == 0 ? SH_SDDMM_T : sh == 1 ? SH_SDDMM : SH_GEMM ;
+            spec s = spec_default ( ) ;
+            s.add = srs [i].add ; s.mul = srs [i].mul ; s.st = srs [i].t ;
+            set_shape (&s, shape) ;
+            shape_values (&s, shape, s.add) ;
+            s.m = 30 + i ; s.k = 3 + 2*i ; s.n = 22 ;
+            if (i % 2) { s.dC = 0.4 ; s.acc = CU_ACC_PLUS ; }
+            if (shape != SH_GEMM && i % 3 == 1) s.mask = MASK_VALUED ;
+            add_spec (&s, "dense/%s/%s%s", shape_name [shape], srs [i].name,
+                s.acc ? "_accum" : "") ;
+        }
+    }
+    // real values: tolerance relative to the sum of |terms|
+    spec s = spec_default ( ) ; set_shape (&s, SH_GEMM) ; s.st = CU_FP32 ;
+    s.k = 200 ; s.gA.vals = s.gB.vals = CU_V_REAL ; s.rtol = 1e-5 ; s.mag = true ;
+    add_spec (&s, "dense/gemm/PLUS_TIMES_FP32_real_k200") ;
+    s.st = CU_FP64 ; s.rtol = 1e-12 ;
+    add_spec (&s, "dense/gemm/PLUS_TIMES_FP64_real_k200") ;
+    s = spec_default ( ) ; set_shape (&s, SH_SDDMM_T) ; s.st = CU_FP64 ; s.k = 64 ;
+    s.gA.vals = s.gB.vals = CU_V_REAL ; s.rtol = 1e-12 ; s.mag = true ;
+    add_spec (&s, "dense/sddmm_abt/PLUS_TIMES_FP64_real_k64") ;
+    s = spec_default ( ) ; s.m = 300 ; s.k = 200 ; s.n = 16 ; s.dA = 0.05 ;
+    s.st = CU_FP32 ; s.gA.vals = s.gB.vals = CU_V_REAL ; s.rtol = 1e-5 ; s.mag = true ;
+    add_spec (&s, "dense/spmm/PLUS_TIMES_FP32_real_300x200x16") ;
+    // a larger SpMM that the host backend may cut into pieces
+    s = spec_default ( ) ; s.m = 2000 ; s.k = 1500 ; s.n = 40 ; s.dA = 0.004 ;
+    s.st = CU_INT64 ; s.gA.empty_rows = 9 ;
+    add_spec (&s, "dense/spmm/PLUS_TIMES_INT64_2000x1500x40") ;
+    s.mask = MASK_COMP ; s.dM = 0.1 ; s.acc = CU_ACC_PLUS ; s.dC = 0.2 ;
+    s.tM = CU_BOOL ;
+    add_spec (&s, "dense/spmm/PLUS_TIMES_INT64_2000x1500x40_comp_accum") ;
+}
+
+//------------------------------------------------------------------------------
+// group: calls grbgpu must decline (the CPU library answers)
+//------------------------------------------------------------------------------
+
+// a user-defined type: a pair, with its own plus and times
+typedef struct { double x ; int32_t tag ; } pair_t ;
+
+static void pair_plus (void *z, const void *x, const void *y)
+{
+    const pair_t *a = x, *b = y ;
+    pair_t r = { a->x + b->x, a->tag > b->tag ? a->tag : b->tag } ;
+    *(pair_t *) z = r ;
+}
+
+static void pair_times (void *z, const void *x, const void *y)
+{
+    const pair_t *a = x, *b = y ;
+    pair_t r = { a->x * b->x, a->tag + b->tag } ;
+    *(pair_t *) z = r ;
+}
+
+static void fp64_times_plus_one (void *z, const void *x, const void *y)
+{
+    *(double *) z = *(const double *) x * *(const double *) y + 1 ;
+}
+
+static GrB_Type pair_type = NULL ;
+static GrB_Semiring pair_semiring = NULL ;
+static GrB_BinaryOp pair_plus_op = NULL ;
+static GrB_Semiring user_op_semiring = NULL ;
+static GrB_BinaryOp user_op = NULL ;
+
+static void make_user_objects (void)
+{
+    if (pair_type != NULL) return ;
+    GrB_BinaryOp times ;
+    GrB_Monoid mon ;
+    pair_t zero = { 0, 0 } ;
+    CU_OK (GrB_Type_new (&pair_type, sizeof (pair_t))) ;
+    CU_OK (GrB_BinaryOp_new (&pair_plus_op, pair_plus, pair_type, pair_type, pair_type)) ;
+    CU_OK (GrB_BinaryOp_new (&times, pair_times, pair_type, pair_type, pair_type)) ;
+    CU_OK (GrB_Monoid_new_UDT (&mon, pair_plus_op, &zero)) ;
+    CU_OK (GrB_Semiring_new (&pair_semiring, mon, times)) ;
+    CU_OK (GrB_BinaryOp_new (&user_op, fp64_times_plus_one, GrB_FP64, GrB_FP64, GrB_FP64)) ;
+    CU_OK (GrB_Semiring_new (&user_op_semiring, GrB_PLUS_MONOID_FP64, user_op)) ;
+    // the monoid and times op stay alive with the semiring until exit
+}
+
+static GrB_Matrix pair_matrix (cu_rng *r, uint64_t m, uint64_t n, double density)
+{
+    GrB_Matrix A ;
+    CU_OK (GrB_Matrix_new (&A, pair_type, m, n)) ;
+    for (uint64_t i = 0 ; i < m ; i++)
+        for (uint64_t j = 0 ; j < n ; j++)
+            if (density >= 1 || cu_unif (r) < density)
+            {
+                pair_t v = { (double) cu_int (r, -3, 3), (int32_t) cu_int (r, 0, 9) } ;
+                CU_OK (GrB_Matrix_setElement_UDT (A, &v, i, j)) ;
+            }
+    CU_OK (GrB_Matrix_wait (A, GrB_MATERIALIZE)) ;
+    return A ;
+}
+
+static int case_user_type (const spec *s)
+{
+    make_user_objects ( ) ;
+    cu_rng r = cu_rng_for (cu_seed, s->name) ;
+    GrB_Matrix A = pair_matrix (&r, 15, 12, 0.3), B = pair_matrix (&r, 12, 6, 1) ;
+    GrB_Matrix C = pair_matrix (&r, 15, 6, 0.3) ;
+    cu_call c ;
+    cu_call_init (&c, s->name, CU_MXM) ;
+    c.C0 = C ; c.A = A ; c.B = B ; c.s = pair_semiring ;
+    c.accum = (s->acc) ? pair_plus_op : NULL ;
+    c.expect = CU_EXPECT_DECLINE ;
+    int problems = cu_run (&c) ;
+    GrB_Matrix_free (&A) ; GrB_Matrix_free (&B) ; GrB_Matrix_free (&C) ;
+    return problems ;
+}
+
+static int case_user_op (const spec *s)
+{
+    make_user_objects ( ) ;
+    cu_rng r = cu_rng_for (cu_seed, s->name) ;
+    GrB_Matrix A = cu_matrix (&r, CU_FP64, 15, 12, 0.3, NULL) ;
+    GrB_Matrix B = cu_matrix (&r, CU_FP64, 12, 6, 1, NULL) ;
+    GrB_Matrix C ;
+    CU_OK (GrB_Matrix_new (&C, GrB_FP64, 15, 6)) ;
+    cu_call c ;
+    cu_call_init (&c, s->name, CU_MXM) ;
+    c.C0 = C ; c.A = A ; c.B = B ; c.s = user_op_semiring ;
+    c.expect = CU_EXPECT_DECLINE ;
+    int problems = cu_run (&c) ;
+    // and a user-defined accumulate with a supported semiring
+    cu_call_init (&c, "decline/user_accum", CU_MXM) ;
+    c.C0 = C ; c.A = A ; c.B = B ; c.s = GrB_PLUS_TIMES_SEMIRING_FP64 ;
+    c.accum = user_op ;
+    c.expect = CU_EXPECT_ANY ;
+    problems += cu_run (&c) ;
+    GrB_Matrix_free (&A) ; GrB_Matrix_free (&B) ; GrB_Matrix_free (&C) ;
+    return problems ;
+}
+
+static int case_complex (const spec *s)
+{
+    cu_rng r = cu_rng_for (cu_seed, s->name) ;
+    GrB_Matrix A, B, C ;
+    CU_OK (GrB_Matrix_new (&A, GxB_FC64, 14, 9)) ;
+    CU_OK (GrB_Matrix_new (&B, GxB_FC64, 9, 5)) ;
+    CU_OK (GrB_Matrix_new (&C, GxB_FC64, 14, 5)) ;
+    for (int i = 0 ; i < 14 ; i++)
+        for (int j = 0 ; j < 9 ; j++)
+            if (cu_unif (&r) < 0.3)
+                CU_OK (GxB_Matrix_setElement_FC64 (A, GxB_CMPLX ((double) cu_int (&r, -3, 3),
+                    (double) cu_int (&r, -3, 3)), i, j)) ;
+    for (int i = 0 ; i < 9 ; i++)
+        for (int j = 0 ; j < 5 ; j++)
+            CU_OK (GxB_Matrix_setElement_FC64 (B, GxB_CMPLX ((double) cu_int (&r, -3, 3),
+                (double) cu_int (&r, -3, 3)), i, j)) ;
+    cu_call c ;
+    cu_call_init (&c, s->name, CU_MXM) ;
+    c.C0 = C ; c.A = A ; c.B = B ; c.s = GxB_PLUS_TIMES_FC64 ;
+    c.expect = CU_EXPECT_DECLINE ;
+    int problems = cu_run (&c) ;
+    GrB_Matrix_free (&A) ; GrB_Matrix_free (&B) ; GrB_Matrix_free (&C) ;
+    return problems ;
+}
+
+static void group_declines (void)
+{
+    spec s ;
+    // sparse x sparse
+    s = spec_default ( ) ; s.dB = 0.3 ; s.expect = CU_EXPECT_DECLINE ;
+    add_spec (&s, "decline/sparse_x_sparse") ;
+    s.mask = MASK_VALUED ; s.acc = CU_ACC_PLUS ; s.dC = 0.4 ; s.st = CU_INT32 ;
+    add_spec (&s, "decline/sparse_x_sparse_masked_accum") ;
+    // a B with only its first row missing is not dense: sparse x sparse
+    s = spec_default ( ) ; s.m = 30 ; s.k = 30 ; s.n = 30 ; s.dB = 1 - 1e-12 ;
+    s.gB.empty_rows = 1000000 ; s.expect = CU_EXPECT_DECLINE ;
+    add_spec (&s, "decline/B_one_row_missing") ;
+    // the same with B a vector missing one entry
+    s = spec_default ( ) ; set_shape (&s, SH_MXV) ; s.dB = 1 - 1e-12 ;
+    s.gB.empty_rows = 1000000 ; s.expect = CU_EXPECT_DECLINE ;
+    add_spec (&s, "decline/mxv_u_one_entry_missing") ;
+    // sparse input vectors
+    s = spec_default ( ) ; set_shape (&s, SH_MXV) ; s.dB = 0.5 ;
+    s.expect = CU_EXPECT_DECLINE ;
+    add_spec (&s, "decline/mxv_sparse_u") ;
+    s = spec_default ( ) ; set_shape (&s, SH_VXM) ; s.dA = 0.5 ;
+    s.expect = CU_EXPECT_DECLINE ;
+    add_spec (&s, "decline/vxm_sparse_u") ;
+    // semirings outside the supported set
+    struct { GrB_Semiring *s ; int t ; const char *name ; } un [ ] =
+    {
+        { &GrB_LXOR_LAND_SEMIRING_BOOL, CU_BOOL, "LXOR_LAND_BOOL" },
+        { &GxB_PLUS_MINUS_FP64, CU_FP64, "PLUS_MINUS_FP64" },
+        { &GxB_MAX_DIV_FP64, CU_FP64, "MAX_DIV_FP64" },
+        { &GxB_PLUS_FIRSTI_INT64, CU_INT64, "PLUS_FIRSTI_INT64" },
+        { &GxB_PLUS_TIMES_INT8, CU_INT8, "PLUS_TIMES_INT8" },
+        { &GxB_PLUS_TIMES_UINT16, CU_UINT16, "PLUS_TIMES_UINT16" },
+    } ;
+    for (int i = 0 ; i < 6 ; i++)
+    {
+        s = spec_default ( ) ; s.builtin = un [i].s ; s.st = un [i].t ;
+        s.gB.vals = CU_V_POS ;      // no division by zero
+        s.expect = CU_EXPECT_DECLINE ;
+        add_spec (&s, "decline/semiring_%s", un [i].name) ;
+    }
+    s = spec_default ( ) ; s.custom = case_user_type ; s.expect = CU_EXPECT_DECLINE ;
+    add_spec (&s, "decline/user_type") ;
+    s.acc = CU_ACC_PLUS ;
+    add_spec (&s, "decline/user_type_accum") ;
+    s = spec_default ( ) ; s.custom = case_user_op ;
+    add_spec (&s, "decline/user_op") ;
+    s = spec_default ( ) ; s.custom = case_complex ;
+    add_spec (&s, "decline/complex_FC64") ;
+}
+
+//------------------------------------------------------------------------------
+// group: invalid arguments (forwarded: the same GrB_Info as the CPU library)
+//------------------------------------------------------------------------------
+
+// zeroed memory, big enough for any header: not an initialized object
+static _Alignas (64) unsigned char zeroed_object [8192] ;
+
+typedef enum
+{
+    INV_INNER = 0, INV_MASK_DIMS, INV_C_DIMS, INV_NULL_C, INV_NULL_A, INV_NULL_B,
+    INV_NULL_SEMIRING, INV_UNINIT_A, INV_UNINIT_C, INV_C_UDT, INV_A_UDT,
+    INV_MASK_UDT, INV_ACCUM_UDT, INV_MXV_U_LEN, INV_MXV_W_LEN, INV_MXV_MASK_LEN,
+    INV_VXM_U_LEN, INV_VXM_W_LEN, INV_MXV_NULL_U,
+    INV_N
+}
+inv_kind ;
+
+static const char *inv_name [INV_N] = { "inner_dims", "mask_dims", "C_dims",
+    "NULL_C", "NULL_A", "NULL_B", "NULL_semiring", "uninit_A", "uninit_C",
+    "C_user_type", "A_user_type", "mask_user_type", "accum_user_type",
+    "mxv_u_length", "mxv_w_length", "mxv_mask_length", "vxm_u_length",
+    "vxm_w_length", "mxv_NULL_u" } ;
+
+static int case_invalid (const spec *s)
+{
+    make_user_objects ( ) ;
+    cu_rng r = cu_rng_for (cu_seed, s->name) ;
+    int kind = s->acc ;     // (the kind travels in acc)
+    int problems = 0 ;
+    GrB_Semiring sr = GrB_PLUS_TIMES_SEMIRING_FP64 ;
+    GrB_Matrix A = cu_matrix (&r, CU_FP64, 12, 8, 0.3, NULL) ;
+    GrB_Matrix B = cu_matrix (&r, CU_FP64, 8, 5, 1, NULL) ;
+    GrB_Matrix C = cu_matrix (&r, CU_FP64, 12, 5, 0.3, NULL) ;
+    GrB_Matrix M = cu_matrix (&r, CU_BOOL, 12, 5, 0.5, NULL) ;
+    GrB_Matrix X = NULL ;     // a wrongly sized or typed extra object
+    GrB_Vector u = cu_vector (&r, CU_FP64, 8, 1, NULL) ;
+    GrB_Vector w = cu_vector (&r, CU_FP64, 12, 0.5, NULL) ;
+    GrB_Vector m = cu_vector (&r, CU_BOOL, 12, 0.5, NULL) ;
+    GrB_Vector y = NULL ;
+    cu_call c ;
+    cu_call_init (&c, s->name, CU_MXM) ;
+    c.C0 = C ; c.A = A ; c.B = B ; c.s = sr ; c.expect = CU_EXPECT_DECLINE ;
+    switch (kind)
+    {
+        case INV_INNER:
+            X = cu_matrix (&r, CU_FP64, 7, 5, 1, NULL) ; c.B = X ; break ;
+        case INV_MASK_DIMS:
+            X = cu_matrix (&r, CU_BOOL, 12, 6, 0.5, NULL) ; c.M = X ; break ;
+        case INV_C_DIMS:
+            X = cu_matrix (&r, CU_FP64, 11, 5, 0.3, NULL) ; c.C0 = X ; break ;
+        case INV_NULL_C:     c.C0 = NULL ; break ;
+        case INV_NULL_A:     c.A = NULL ; break ;
+        case INV_NULL_B:     c.B = NULL ; break ;
+        case INV_NULL_SEMIRING: c.s = NULL ; break ;
+        case INV_UNINIT_A:   c.A = (GrB_Matrix) (void *) zeroed_object ; break ;
+        case INV_UNINIT_C:
+            break ;     // by hand below: the runner would duplicate C0
+        case INV_C_UDT:
+            X = pair_matrix (&r, 12, 5, 0.3) ; c.C0 = X ; break ;
+        case INV_A_UDT:
+            X = pair_matrix (&r, 12, 8, 0.3) ; c.A = X ; break ;
+        case INV_MASK_UDT:
+            X = pair_matrix (&r, 12, 5, 0.3) ; c.M = X ; break ;
+        case INV_ACCUM_UDT:
+            c.accum = pair_plus_op ; break ;
+        case INV_MXV_U_LEN:
+            cu_call_init (&c, s->name, CU_MXV) ; c.expect = CU_EXPECT_DECLINE ;
+            y = cu_vector (&r, CU_FP64, 7, 1, NULL) ;
+            c.C0 = w ; c.A = A ; c.B = y ; c.s = sr ; break ;
+        case INV_MXV_W_LEN:
+            cu_call_init (&c, s->name, CU_MXV) ; c.expect = CU_EXPECT_DECLINE ;
+            y = cu_vector (&r, CU_FP64, 13, 0.5, NULL) ;
+            c.C0 = y ; c.A = A ; c.B = u ; c.s = sr ; break ;
+        case INV_MXV_MASK_LEN:
+            cu_call_init (&c, s->name, CU_MXV) ; c.expect = CU_EXPECT_DECLINE ;
+            y = cu_vector (&r, CU_BOOL, 11, 0.5, NULL) ;
+            c.C0 = w ; c.M = y ; c.A = A ; c.B = u ; c.s = sr ; break ;
+        case INV_MXV_NULL_U:
+            cu_call_init (&c, s->name, CU_MXV) ; c.expect = CU_EXPECT_DECLINE ;
+            c.C0 = w ; c.M = m ; c.A = A ; c.B = NULL ; c.s = sr ; break ;
+        case INV_VXM_U_LEN:
+            // w (5) = y' (11) * B (8 x 5)
+            cu_call_init (&c, s->name, CU_VXM) ; c.expect = CU_EXPECT_DECLINE ;
+            y = cu_vector (&r, CU_FP64, 11, 1, NULL) ;
+            X = (GrB_Matrix) (void *) cu_vector (&r, CU_FP64, 5, 0.5, NULL) ;
+            c.C0 = X ; c.A = y ; c.B = B ; c.s = sr ; break ;
+        case INV_VXM_W_LEN:
+        default:
+            cu_call_init (&c, s->name, CU_VXM) ; c.expect = CU_EXPECT_DECLINE ;
+            X = (GrB_Matrix) (void *) cu_vector (&r, CU_FP64, 6, 0.5, NULL) ;
+            c.C0 = X ; c.A = u ; c.B = B ; c.s = sr ; break ;
+    }
+    if (kind == INV_UNINIT_C)
+    {
+        // an uninitialized output: both sides on the same zeroed memory,
+        // which neither may write into (it is not an object)
+        GrB_Info info [2] ;
+        char dec [64] = "" ;
+        for (int side = 0 ; side < 2 ; side++)
+        {
+            if (side == 0 || cu_selfcheck) cu_device_cpu ( ) ; else cu_device_host ( ) ;
+            info [side] = GrB_mxm ((GrB_Matrix) (void *) zeroed_object, NULL,
+                NULL, sr, A, B, NULL) ;
+            snprintf (dec, sizeof dec, "%s", grbgpu_last_decision ( )) ;
+        }
+        cu_device_cpu ( ) ;
+        if (info [0] != info [1])
+        {
+            printf ("  [%s] GrB_Info: expected %d, got %d\n", s->name, info [0], info [1]) ;
+            problems++ ;
+        }
+        if (!cu_selfcheck && strncmp (dec, "declined", 8) != 0)
+        {
+            printf ("  [%s] decision: expected declined, got \"%s\"\n", s->name, dec) ;
+            problems++ ;
+        }
+        for (size_t i = 0 ; i < sizeof (zeroed_object) ; i++)
+        {
+            if (zeroed_object [i] != 0)
+            {
+                printf ("  [%s] the non-object was written into\n", s->name) ;
+                memset (zeroed_object, 0, sizeof (zeroed_object)) ;
+                problems++ ;
+                break ;
+            }
+        }
+    }
+    else
+    {
+        problems = cu_run (&c) ;
+    }
+    if (kind == INV_VXM_U_LEN || kind == INV_VXM_W_LEN) GrB_Vector_free ((GrB_Vector *) &X) ;
+    else GrB_Matrix_free (&X) ;
+    GrB_Matrix_free (&A) ; GrB_Matrix_free (&B) ; GrB_Matrix_free (&C) ;
+    GrB_Matrix_free (&M) ; GrB_Vector_free (&u) ; GrB_Vector_free (&w) ;
+    GrB_Vector_free (&m) ; GrB_Vector_free (&y) ;
+    return problems ;
+}
+
+static void group_invalid (void)
+{
+    for (int k = 0 ; k < INV_N ; k++)
+    {
+        spec s = spec_default ( ) ;
+        s.custom = case_invalid ;
+        s.acc = k ;
+        add_spec (&s, "invalid/%s", inv_name [k]) ;
+    }
+}
+
+//------------------------------------------------------------------------------
+// group: real matrices from $GRBGPU_TEST_DATA
+//------------------------------------------------------------------------------
+
+static const char *data_dir (void)
+{
+    const char *d = getenv ("GRBGPU_TEST_DATA") ;
+    return (d && *d) ? d : NULL ;
+}
+
+// Read a Matrix Market coordinate file through gzip -dc.  symmetric and
+// skew-symmetric are mirrored; pattern gets random values in (-1,1).
+static GrB_Matrix read_mtx_gz (const char *path, cu_rng *r, bool *pattern)
+{
+    char cmd [4200] ;
+    snprintf (cmd, sizeof cmd, "gzip -dc '%s'", path) ;
+    FILE *f = popen (cmd, "r") ;
+    if (f == NULL) return NULL ;
+    char line [1024] ;
+    if (!fgets (line, sizeof line, f)) { pclose (f) ; return NULL ; }
+    bool sym = strstr (line, "symmetric") != NULL ;
+    bool skew = strstr (line, "skew-symmetric") != NULL ;
+    *pattern = strstr (line, "pattern") != NULL ;
+    do
+    {
+        if (!fgets (line, sizeof line, f)) { pclose (f) ; return NULL ; }
+    }
+    while (line [0] == '%') ;
+    unsigned long long m, n, nz ;
+    if (sscanf (line, "%llu %llu %llu", &m, &n, &nz) != 3) { pclose (f) ; return NULL ; }
+    uint64_t cap = (sym ? 2 : 1) * nz + 1 ;
+    GrB_Index *I = malloc (cap * sizeof (GrB_Index)) ;
+    GrB_Index *J = malloc (cap * sizeof (GrB_Index)) ;
+    double *X = malloc (cap * sizeof (double)) ;
+    if (!I || !J || !X) cu_die (__FILE__, __LINE__, "malloc", 0) ;
+    uint64_t k = 0 ;
+    while (fgets (line, sizeof line, f))
+    {
+        char *p = line, *e ;
+        unsigned long long i = strtoull (p, &e, 10) ; p = e ;
+        unsigned long long j = strtoull (p, &e, 10) ; p = e ;
+        if (i == 0 || j == 0) continue ;
+        double x = *pattern ? 2 * cu_unif (r) - 1 : strtod (p, NULL) ;
+        I [k] = i - 1 ; J [k] = j - 1 ; X [k] = x ; k++ ;
+        if (sym && i != j)
+        {
+            I [k] = j - 1 ; J [k] = i - 1 ; X [k] = skew ? -x : x ; k++ ;
+        }
+        if (k + 2 > cap) break ;
+    }
+    pclose (f) ;
+    GrB_Matrix A ;
+    CU_OK (GrB_Matrix_new (&A, GrB_FP64, m, n)) ;
+    CU_OK (GrB_Matrix_build_FP64 (A, I, J, X, k, GrB_PLUS_FP64)) ;
+    CU_OK (GrB_Matrix_wait (A, GrB_MATERIALIZE)) ;
+    free (I) ; free (J) ; free (X) ;
+    return A ;
+}
+
+static GrB_Matrix dense_matrix (cu_rng *r, int t, uint64_t m, uint64_t n, int vals)
+{
+    cu_gen g = { 0 } ;
+    g.vals = vals ;
+    return cu_matrix (r, t, m, n, 1, &g) ;
+}
+
+// one product of a real matrix, both sides, compared
+static int real_call (const char *name, int op, GrB_Semiring s, int mul,
+    GrB_Matrix A, void *X, int tC, double rtol)
+{
+    GrB_Index m, n, nx = 1 ;
+    CU_OK (GrB_Matrix_nrows (&m, A)) ;
+    CU_OK (GrB_Matrix_ncols (&n, A)) ;
+    if (op == CU_MXM) CU_OK (GrB_Matrix_ncols (&nx, (GrB_Matrix) X)) ;
+    void *C0 = NULL, *mag = NULL ;
+    cu_call c ;
+    cu_call_init (&c, name, op) ;
+    c.s = s ; c.rtol = rtol ; c.expect = CU_EXPECT_OFFLOAD ;
+    if (op == CU_MXM)
+    {
+        CU_OK (GrB_Matrix_new ((GrB_Matrix *) &C0, cu_type (tC), m, nx)) ;
+        c.A = A ; c.B = X ;
+        if (rtol > 0) mag = magnitude (op, mul, A, X, false, false, m, nx) ;
+    }
+    else if (op == CU_MXV)
+    {
+        CU_OK (GrB_Vector_new ((GrB_Vector *) &C0, cu_type (tC), m)) ;
+        c.A = A ; c.B = X ;
+        if (rtol > 0) mag = magnitude (op, mul, A, X, false, false, m, 1) ;
+    }
+    else
+    {
+        CU_OK (GrB_Vector_new ((GrB_Vector *) &C0, cu_type (tC), n)) ;
+        c.A = X ; c.B = A ;
+        if (rtol > 0) mag = magnitude (op, mul, X, A, false, false, 1, n) ;
+    }
+    c.C0 = C0 ; c.mag = mag ;
+    int problems = cu_run (&c) ;
+    free_obj (op != CU_MXM, &C0) ;
+    free_obj (op != CU_MXM, &mag) ;
+    return problems ;
+}
+
+static int case_real (const spec *s)
+{
+    const char *dir = data_dir ( ) ;
+    char path [4096] ;
+    snprintf (path, sizeof path, "%s/%s", dir ? dir : ".", s->file) ;
+    cu_rng r = cu_rng_for (cu_seed, s->name) ;
+    bool pattern ;
+    GrB_Matrix A = read_mtx_gz (path, &r, &pattern) ;
+    if (A == NULL)
+    {
+        printf ("  [%s] cannot read %s\n", s->name, path) ;
+        return 1 ;
+    }
+    GrB_Index m, n, nz ;
+    GrB_Matrix_nrows (&m, A) ; GrB_Matrix_ncols (&n, A) ; GrB_Matrix_nvals (&nz, A) ;
+    bool big = m > 100000 ;
+    printf ("  [%s] %llu x %llu, %llu entries%s\n", s->name, (unsigned long long) m,
+        (unsigned long long) n, (unsigned long long) nz, big ? " (big: fewer semirings)" : "") ;
+    int problems = 0 ;
+    char name [256] ;
+    int widths [2] = { 8, 33 } ;
+    for (int w = 0 ; w < (big ? 1 : 2) ; w++)
+    {
+        int N = widths [w] ;
+        GrB_Matrix B64 = dense_matrix (&r, CU_FP64, n, N, CU_V_REAL) ;
+        snprintf (name, sizeof name, "%s/spmm%d/PLUS_TIMES_FP64", s->name, N) ;
+        problems += real_call (name, CU_MXM, GrB_PLUS_TIMES_SEMIRING_FP64,
+            CU_MUL_TIMES, A, B64, CU_FP64, 1e-12) ;
+        snprintf (name, sizeof name, "%s/spmm%d/MIN_PLUS_FP64", s->name, N) ;
+        problems += real_call (name, CU_MXM, GrB_MIN_PLUS_SEMIRING_FP64,
+            CU_MUL_PLUS, A, B64, CU_FP64, 0) ;
+        GrB_Matrix_free (&B64) ;
+        if (w == 0)
+        {
+            GrB_Matrix B32 = dense_matrix (&r, CU_FP32, n, N, CU_V_REAL) ;
+            snprintf (name, sizeof name, "%s/spmm%d/PLUS_SECOND_FP32", s->name, N) ;
+            problems += real_call (name, CU_MXM, GxB_PLUS_SECOND_FP32,
+                CU_MUL_SECOND, A, B32, CU_FP32, 1e-5) ;
+            GrB_Matrix_free (&B32) ;
+            GrB_Matrix Bi = dense_matrix (&r, CU_INT64, n, N, CU_V_REAL) ;
+            snprintf (name, sizeof name, "%s/spmm%d/MIN_SECOND_INT64", s->name, N) ;
+            problems += real_call (name, CU_MXM, GrB_MIN_SECOND_SEMIRING_INT64,
+                CU_MUL_SECOND, A, Bi, CU_INT64, 0) ;
+            GrB_Matrix_free (&Bi) ;
+        }
+    }
+    cu_gen g = { 0 } ;
+    g.vals = CU_V_REAL ;
+    GrB_Vector u = cu_vector (&r, CU_FP64, n, 1, &g) ;
+    snprintf (name, sizeof name, "%s/mxv/PLUS_TIMES_FP64", s->name) ;
+    problems += real_call (name, CU_MXV, GrB_PLUS_TIMES_SEMIRING_FP64, CU_MUL_TIMES,
+        A, u, CU_FP64, 1e-12) ;
+    snprintf (name, sizeof name, "%s/mxv/MIN_PLUS_FP64", s->name) ;
+    problems += real_call (name, CU_MXV, GrB_MIN_PLUS_SEMIRING_FP64, CU_MUL_PLUS,
+        A, u, CU_FP64, 0) ;
+    GrB_Vector_free (&u) ;
+    GrB_Vector u32 = cu_vector (&r, CU_FP32, n, 1, &g) ;
+    snprintf (name, sizeof name, "%s/mxv/PLUS_SECOND_FP32", s->name) ;
+    problems += real_call (name, CU_MXV, GxB_PLUS_SECOND_FP32, CU_MUL_SECOND,
+        A, u32, CU_FP32, 1e-5) ;
+    GrB_Vector_free (&u32) ;
+    GrB_Vector v = cu_vector (&r, CU_FP64, m, 1, &g) ;
+    snprintf (name, sizeof name, "%s/vxm/PLUS_TIMES_FP64", s->name) ;
+    problems += real_call (name, CU_VXM, GrB_PLUS_TIMES_SEMIRING_FP64, CU_MUL_TIMES,
+        A, v, CU_FP64, 1e-12) ;
+    GrB_Vector_free (&v) ;
+    GrB_Vector vi = cu_vector (&r, CU_INT64, m, 1, &g) ;
+    snprintf (name, sizeof name, "%s/vxm/MIN_SECOND_INT64", s->name) ;
+    problems += real_call (name, CU_VXM, GrB_MIN_SECOND_SEMIRING_INT64, CU_MUL_SECOND,
+        A, vi, CU_INT64, 0) ;
+    GrB_Vector_free (&vi) ;
+    GrB_Matrix_free (&A) ;
+    return problems ;
+}
+
+static int cmp_str (const void *a, const void *b)
+{
+    return strcmp (*(char *const *) a, *(char *const *) b) ;
+}
+
+static void group_real (void)
+{
+    const char *dir = data_dir ( ) ;
+    DIR *d = dir ? opendir (dir) : NULL ;
+    if (d == NULL)
+    {
+        printf ("real-matrix cases skipped: GRBGPU_TEST_DATA (%s) is not a folder\n",
+            dir ? dir : "unset") ;
+        return ;
+    }
+    char *names [512] ;
+    int nn = 0 ;
+    struct dirent *e ;
+    while ((e = readdir (d)) != NULL && nn < 512)
+    {
+        size_t len = strlen (e->d_name) ;
+        if (len > 7 && strcmp (e->d_name + len - 7, ".mtx.gz") == 0)
+            names [nn++] = strdup (e->d_name) ;
+    }
+    closedir (d) ;
+    qsort (names, nn, sizeof (char *), cmp_str) ;
+    for (int i = 0 ; i < nn ; i++)
+    {
+        spec s = spec_default ( ) ;
+        s.custom = case_real ;
+        s.file = names [i] ;        // kept until exit
+        add_spec (&s, "real/%.*s", (int) (strlen (names [i]) - 7), names [i]) ;
+    }
+    if (nn == 0) printf ("real-matrix cases skipped: no *.mtx.gz in %s\n", dir) ;
+}
+
+//------------------------------------------------------------------------------
+// main
+//------------------------------------------------------------------------------
+
+int main (void)
+{
+    const char *seed_env = getenv ("GRBGPU_TEST_SEED") ;
+    if (seed_env && *seed_env) cu_seed = strtoull (seed_env, NULL, 0) ;
+    else
+    {
+        struct timeval tv ;
+        gettimeofday (&tv, NULL) ;
+        cu_seed = ((uint64_t) tv.tv_sec * 1000003u) ^ (uint64_t) tv.tv_usec
+                ^ ((uint64_t) getpid ( ) << 20) ;
+    }
+    const char *sc = getenv ("GRBGPU_TEST_SELFCHECK") ;
+    cu_selfcheck = sc && *sc && strcmp (sc, "0") != 0 ;
+    printf ("conformance: seed %llu (GRBGPU_TEST_SEED=%llu repeats this run)%s\n",
+        (unsigned long long) cu_seed, (unsigned long long) cu_seed,
+        cu_selfcheck ? " [self-check: both sides on the CPU library]" : "") ;
+    printf ("conformance: %s\n", grbgpu_version ( )) ;
+    fflush (stdout) ;
+
+    if (GrB_init (GrB_NONBLOCKING) != GrB_SUCCESS)
+    {
+        fprintf (stderr, "GrB_init failed\n") ;
+        return 1 ;
+    }
+    // the per-call decision matters, not the thresholds: force the offload
+    // side explicitly in every case (cu_device_host), reference otherwise
+    cu_device_cpu ( ) ;
+
+    group_grid ( ) ;
+    group_shapes ( ) ;
+    group_mixed ( ) ;
+    group_masks ( ) ;
+    group_accum ( ) ;
+    group_transpose ( ) ;
+    group_storage ( ) ;
+    group_iso_structure ( ) ;
+    group_alias ( ) ;
+    group_dense ( ) ;
+    group_declines ( ) ;
+    group_invalid ( ) ;
+    group_real ( ) ;
+
+    struct CMUnitTest *tests = calloc (nspecs, sizeof (struct CMUnitTest)) ;
+    if (tests == NULL) return 1 ;
+    for (int i = 0 ; i < nspecs ; i++)
+    {
+        tests [i].name = specs [i].name ;
+        tests [i].test_func = test_spec ;
+        tests [i].initial_state = &specs [i] ;
+    }
+    const char *filter = getenv ("GRBGPU_TEST_FILTER") ;
+    if (filter && *filter) cmocka_set_test_filter (filter) ;
+    int failed = _cmocka_run_group_tests ("conformance", tests, nspecs, NULL, NULL) ;
+    free (tests) ;
+    cu_finalize ( ) ;
+    GrB_finalize ( ) ;
+    return failed ? 1 : 0 ;
+}
