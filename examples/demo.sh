@@ -18,8 +18,9 @@
 #   top_builddir=/tmp/build GRBGPU_LIB=/tmp/build/.libs/libgrbgpu.so \
 #       sh examples/demo.sh
 # Sizes: with a GPU, PageRank on R-MAT scale 20 (30 iterations) and GCN on
-# 100000 nodes (10 epochs); without one, smaller so that the demo takes a few
-# minutes on a laptop.  DEMO_PAGERANK_ARGS and DEMO_GCN_ARGS override them.
+# 100000 nodes (10 epochs); without one, R-MAT scale 20 (20 iterations) and
+# GCN on 50000 nodes (5 epochs): about a minute on 2 cores.
+# DEMO_PAGERANK_ARGS and DEMO_GCN_ARGS override them.
 
 bindir="${top_builddir:-.}/examples"
 lib="${GRBGPU_LIB:-${top_builddir:-.}/.libs/libgrbgpu.so}"
@@ -43,8 +44,8 @@ else
     gpu=no
     echo "demo: no GPU found: running the host emulation backend" \
         "(plain C on this machine's cores) in place of the GPU"
-    pagerank_args=${DEMO_PAGERANK_ARGS:-"--scale 19 --iters 20"}
-    gcn_args=${DEMO_GCN_ARGS:-"--nodes 30000 --epochs 5"}
+    pagerank_args=${DEMO_PAGERANK_ARGS:-"--scale 20 --iters 20"}
+    gcn_args=${DEMO_GCN_ARGS:-"--nodes 50000 --epochs 5"}
     modes="cpu host"
 fi
 if [ ! -f "$lib" ]; then
