@@ -382,8 +382,8 @@ extern "C" const char *gg_cuda_spmm_choose (int64_t m, int64_t n, int64_t nnz,
     double mean = (m > 0) ? (double) nnz / (double) m : 0 ;
     if (n == 1)
     {
-        // 32 lanes on a row: rows up to ~2K entries are cheaper than nnz-split
-        if (max_row > 2048 && (double) max_row > 16.0 * mean) return "nnz_k16" ;
+        // 32 lanes on a row: rows up to ~1K entries are cheaper than nnz-split
+        if (max_row > 1024 && (double) max_row > 16.0 * mean) return "nnz_k8" ;
         // group size ~ mean row length, but enough threads to fill the GPU
         int G = 4 ;
         while (G < 32 && (double) G < mean) G *= 2 ;
@@ -391,9 +391,16 @@ extern "C" const char *gg_cuda_spmm_choose (int64_t m, int64_t n, int64_t nnz,
         return (G == 4) ? "row_g4" : (G == 8) ? "row_g8" : (G == 16) ? "row_g16" : "row_g32" ;
     }
     // n > 1: a group spends its lanes on columns first (R = 1 when C = G), so
-    // a row of more than ~64 entries is a long serial walk
-    if (max_row > 64 && (double) max_row > 4.0 * mean) return "nnz_k32" ;
-    if (max_row < 0 && n >= 32 && mean > 16) return "nnz_k32" ;   // unknown skew
+    // a row of more than ~64 entries is a long serial walk.  Longer chunks
+    // (K = 128) pay off once the matrix is large and n is wide: fewer cut rows,
+    // fewer row searches per nonzero.
+    bool skewed = (max_row > 64 && (double) max_row > 4.0 * mean)
+        || (max_row < 0 && n >= 32 && mean > 16) ;     // unknown: guess
+    if (skewed)
+    {
+        if (n >= 64) return (nnz > 200000) ? "nnz_k128" : "nnz_k32" ;
+        return (nnz > 10000000) ? "nnz_k128" : "nnz_k32" ;
+    }
     if (mean <= 4) return (n <= 32) ? "row_g4" : "row_g8" ;
     if (mean <= 8) return (n <= 32) ? "row_g8" : "row_g16" ;
     return "row_g32" ;
@@ -420,6 +427,9 @@ static void spmm_launch_vec (const spmm_variant *var, spmm_args<T> a,
         a.K = var->param ;
         a.C = spmm_col_lanes (a.n, VEC, 32) ;
         int64_t R = 32 / a.C ;
+        // a warp's stage must fit in 48 KB (nnz_k128 with C = 1 on 8-byte
+        // types would not): halve K until it does
+        while (a.K > 8 && spmm_stage_bytes<T> (R * a.K + R) > 48 * 1024) a.K /= 2 ;
         int64_t CH = R * a.K ;
         int64_t nchunks = (a.nnz + CH - 1) / CH ;
         // cut rows to the identity first (stream order makes it complete
