@@ -275,6 +275,8 @@ static double cu_value (cu_rng *r, int t, int vals)
                 1.5, 100.25, -17.75, 0.25 } ;
             return f [cu_int (r, 0, 9)] ;
         }
+        case CU_V_HUGE:
+            return 1 ;      // a marker: the value is drawn as an integer later
         case CU_V_POS:
         default:
             return (double) cu_int (r, 1, 9) ;
@@ -357,6 +359,31 @@ GrB_Matrix cu_matrix (cu_rng *r, int t, uint64_t nrows, uint64_t ncols,
             CU_OK (GxB_Matrix_build_Scalar (A, I, J, s, n)) ;
             GrB_Scalar_free (&s) ;
         }
+        else if (g->vals == CU_V_HUGE && !cu_type_float (t))
+        {
+            // the whole range of the type, drawn as 64-bit integers
+            bool sgn = cu_type_signed (t) ;
+            int bits = (t == CU_INT32 || t == CU_UINT32) ? 32
+                     : (t == CU_INT8) ? 8 : (t == CU_UINT16) ? 16
+                     : (t == CU_BOOL) ? 1 : 64 ;
+            uint64_t *U = malloc ((n + 1) * sizeof (uint64_t)) ;
+            uint64_t *rowu = malloc ((nrows + 1) * sizeof (uint64_t)) ;
+            uint64_t *colu = malloc ((ncols + 1) * sizeof (uint64_t)) ;
+            if (!U || !rowu || !colu) cu_die (__FILE__, __LINE__, "malloc", 0) ;
+            for (uint64_t i = 0 ; i < nrows ; i++) rowu [i] = cu_next (r) ;
+            for (uint64_t j = 0 ; j < ncols ; j++) colu [j] = cu_next (r) ;
+            for (uint64_t p = 0 ; p < n ; p++)
+            {
+                uint64_t x = (g->vary == CU_VARY_ROW) ? rowu [I [p]]
+                           : (g->vary == CU_VARY_COL) ? colu [J [p]] : cu_next (r) ;
+                if (bits < 64) x &= (((uint64_t) 1) << bits) - 1 ;
+                if (sgn && bits < 64 && (x >> (bits - 1))) x |= ~((((uint64_t) 1) << bits) - 1) ;
+                U [p] = (X [p] == 0) ? 0 : x ;      // explicit zeros stay zero
+            }
+            if (sgn) CU_OK (GrB_Matrix_build_INT64 (A, I, J, (int64_t *) U, n, NULL)) ;
+            else CU_OK (GrB_Matrix_build_UINT64 (A, I, J, U, n, NULL)) ;
+            free (U) ; free (rowu) ; free (colu) ;
+        }
         else
         {
             CU_OK (GrB_Matrix_build_FP64 (A, I, J, X, n, NULL)) ;
@@ -392,6 +419,18 @@ GrB_Vector cu_vector (cu_rng *r, int t, uint64_t n, double density,
             GrB_Scalar s = cu_scalar (t, g2.iso_value) ;
             CU_OK (GxB_Vector_build_Scalar (v, I, s, nv)) ;
             GrB_Scalar_free (&s) ;
+        }
+        else if (g2.vals == CU_V_HUGE && !cu_type_float (t))
+        {
+            // through the matrix builder: an n x 1 matrix, then its column
+            free (I) ; free (J) ; free (X) ;
+            GrB_Vector_free (&v) ;
+            GrB_Matrix A = cu_matrix (r, t, n, 1, density, &g2) ;
+            CU_OK (GrB_Vector_new (&v, cu_type (t), n)) ;
+            CU_OK (GrB_Col_extract (v, NULL, NULL, A, GrB_ALL, n, 0, NULL)) ;
+            GrB_Matrix_free (&A) ;
+            CU_OK (GrB_Vector_wait (v, GrB_MATERIALIZE)) ;
+            return v ;
         }
         else
         {
@@ -813,10 +852,11 @@ int cu_run (const cu_call *c)
     void *out [2] = { NULL, NULL } ;
     GrB_Info info [2] ;
     char decision [2][256] ;
-    grbgpu_stats s0, s1 ;
+    grbgpu_stats s0, s1, st0 [2], st1 [2] ;
 
-    for (int side = 0 ; side < 2 ; side++)
+    for (int turn = 0 ; turn < 2 ; turn++)
     {
+        int side = c->offload_first ? 1 - turn : turn ;
         if (side == 0 || cu_selfcheck) cu_device_cpu ( ) ;
         else cu_device_host ( ) ;
         out [side] = cu_dup (c->op, c->C0) ;
@@ -824,6 +864,7 @@ int cu_run (const cu_call *c)
         if (c->alias == CU_ALIAS_A) A = out [side] ;
         if (c->alias == CU_ALIAS_B) B = out [side] ;
         if (c->alias == CU_ALIAS_M) M = out [side] ;
+        if (c->alias == CU_ALIAS_AB) A = B = out [side] ;
         grbgpu_stats_get (&s0) ;
         switch (c->op)
         {
@@ -841,9 +882,13 @@ int cu_run (const cu_call *c)
                 break ;
         }
         grbgpu_stats_get (&s1) ;
+        st1 [side] = s1 ;
+        st0 [side] = s0 ;
         const char *dec = grbgpu_last_decision ( ) ;
         snprintf (decision [side], sizeof decision [side], "%s", dec ? dec : "(null)") ;
     }
+    s0 = st0 [1] ;
+    s1 = st1 [1] ;
     cu_device_cpu ( ) ;
 
     // same GrB_Info

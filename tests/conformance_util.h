@@ -88,7 +88,9 @@ typedef enum
     CU_V_CAST,      // fractions, negatives and values out of int32 range
     CU_V_ONE,       // all ones
     CU_V_POS,       // 1..9
-    CU_V_FRAC       // moderate fractions and negatives (-3.7, 2.9, 100.25 ...)
+    CU_V_FRAC,      // moderate fractions and negatives (-3.7, 2.9, 100.25 ...)
+    CU_V_HUGE       // integers over the whole range of the type (built from
+                    // INT64 / UINT64, so beyond 2^53: no trip through double)
 }
 cu_vals ;
 
@@ -125,7 +127,7 @@ const char *cu_sparsity_name (int s) ;
 
 typedef enum { CU_MXM = 0, CU_MXV, CU_VXM } cu_op ;
 // which input the output is (the runner passes the output's own handle)
-typedef enum { CU_ALIAS_NONE = 0, CU_ALIAS_A, CU_ALIAS_B, CU_ALIAS_M } cu_alias ;
+typedef enum { CU_ALIAS_NONE = 0, CU_ALIAS_A, CU_ALIAS_B, CU_ALIAS_M, CU_ALIAS_AB } cu_alias ;
 typedef enum
 {
     CU_EXPECT_OFFLOAD = 0,  // grbgpu_last_decision () == "host"
@@ -151,6 +153,8 @@ typedef struct
     double rtol ;       // 0: exact
     void *mag ;         // FP64 magnitudes sum |terms| (same kind as C), or NULL
     bool check_stats ;  // check the counters moved (default on through cu_call_init)
+    bool offload_first ;    // run the offload side first (it then meets the
+                            // inputs' pending work, which the reference finishes)
 }
 cu_call ;
 

@@ -73,6 +73,8 @@ struct spec
     double dC ;                 // density of the initial C (0: empty)
     int sA, fA, sB, fB, sC, fC, sM, fM ;    // storage: sparsity / format
     int alias ;                 // cu_alias
+    bool B_is_A ;               // the same handle for both inputs
+    bool M_is_A ;               // the mask is input A
     int expect ;                // cu_expect
     double rtol ;               // 0: exact
     bool mag ;                  // tolerance relative to sum |terms|
@@ -238,7 +240,10 @@ static int run_spec (const spec *s)
     // ---- operands -----------------------------------------------------------
     if (vecA)
     {
-        A = cu_vector (&r, tA, s->k, s->dA, &s->gA) ;
+        // u' is 1 x k: "the same along each row" makes u constant
+        cu_gen g = s->gA ;
+        if (g.vary == CU_VARY_ROW) g.vary = CU_VARY_COL ;
+        A = cu_vector (&r, tA, s->k, s->dA, &g) ;
         cu_vstorage (A, s->sA) ;
     }
     else
@@ -314,8 +319,10 @@ static int run_spec (const spec *s)
     c.expect = s->expect ;
     c.rtol = s->rtol ;
     c.mag = mag ;
+    if (s->B_is_A) c.B = A ;
+    if (s->M_is_A) c.M = A ;
     // the output starts as a copy of the input it aliases
-    if (s->alias == CU_ALIAS_A) c.C0 = A ;
+    if (s->alias == CU_ALIAS_A || s->alias == CU_ALIAS_AB) c.C0 = A ;
     if (s->alias == CU_ALIAS_B) c.C0 = B ;
     if (s->alias == CU_ALIAS_M) c.C0 = M ;
     int problems = cu_run (&c) ;
@@ -1008,6 +1015,258 @@ static void group_dense (void)
 }
 
 //------------------------------------------------------------------------------
+// group: values that a trip through another type would change
+//------------------------------------------------------------------------------
+
+static void group_values (void)
+{
+    spec s ;
+    // integers beyond 2^53 (INT64 / UINT64), whole-range UINT32 / INT32, with
+    // wrap-around in the unsigned monoids and multiplies (well defined in C)
+    struct { int add, mul, t ; } hs [ ] =
+    {
+        { CU_ADD_MIN, CU_MUL_FIRST, CU_INT64 }, { CU_ADD_MAX, CU_MUL_SECOND, CU_UINT64 },
+        { CU_ADD_MIN, CU_MUL_PLUS, CU_UINT64 }, { CU_ADD_PLUS, CU_MUL_TIMES, CU_UINT64 },
+        { CU_ADD_TIMES, CU_MUL_TIMES, CU_UINT64 }, { CU_ADD_MAX, CU_MUL_MIN, CU_INT64 },
+        { CU_ADD_PLUS, CU_MUL_FIRST, CU_UINT64 }, { CU_ADD_ANY, CU_MUL_FIRST, CU_INT64 },
+        { CU_ADD_PLUS, CU_MUL_TIMES, CU_UINT32 }, { CU_ADD_MIN, CU_MUL_TIMES, CU_UINT32 },
+        { CU_ADD_MAX, CU_MUL_PLUS, CU_UINT32 }, { CU_ADD_MIN, CU_MUL_SECOND, CU_INT32 },
+        { CU_ADD_MAX, CU_MUL_MAX, CU_INT32 }, { CU_ADD_MIN, CU_MUL_LOR, CU_INT64 },
+    } ;
+    for (size_t i = 0 ; i < sizeof (hs) / sizeof (hs [0]) ; i++)
+    {
+        static const int shapes [ ] = { SH_SPMM, SH_MXV, SH_VXM, SH_GEMM, SH_SDDMM_T } ;
+        for (int sh = 0 ; sh < 5 ; sh++)
+        {
+            s = spec_default ( ) ; s.add = hs [i].add ; s.mul = hs [i].mul ; s.st = hs [i].t ;
+            set_shape (&s, shapes [sh]) ;
+            shape_values (&s, shapes [sh], s.add) ;
+            s.gA.vals = s.gB.vals = CU_V_HUGE ;
+            add_spec (&s, "values/huge/%s/%s_%s_%s", shape_name [shapes [sh]],
+                cu_add_name (s.add), cu_mul_name (s.mul), cu_type_name (s.st)) ;
+        }
+    }
+    // huge integers into other types: INT64 -> FP64 (rounded), UINT64 ->
+    // INT32 (modular), INT64 -> UINT32, and an accumulate on huge C values
+    s = spec_default ( ) ; s.add = CU_ADD_MIN ; s.mul = CU_MUL_FIRST ; s.st = CU_FP64 ;
+    s.tA = CU_INT64 ; s.gA.vals = CU_V_HUGE ;
+    add_spec (&s, "values/huge/spmm/A_INT64_MIN_FIRST_FP64") ;
+    s = spec_default ( ) ; s.add = CU_ADD_MAX ; s.mul = CU_MUL_FIRST ; s.st = CU_INT32 ;
+    s.tA = CU_UINT64 ; s.gA.vals = CU_V_HUGE ;
+    add_spec (&s, "values/huge/spmm/A_UINT64_MAX_FIRST_INT32") ;
+    s = spec_default ( ) ; s.add = CU_ADD_MIN ; s.mul = CU_MUL_SECOND ; s.st = CU_UINT32 ;
+    s.tB = CU_INT64 ; s.gB.vals = CU_V_HUGE ;
+    add_spec (&s, "values/huge/spmm/B_INT64_MIN_SECOND_UINT32") ;
+    s = spec_default ( ) ; s.add = CU_ADD_MAX ; s.mul = CU_MUL_FIRST ; s.st = CU_UINT64 ;
+    s.gA.vals = s.gC.vals = CU_V_HUGE ; s.dC = 0.6 ; s.acc = CU_ACC_MINUS ;
+    add_spec (&s, "values/huge/spmm/C_UINT64_accum_MINUS") ;
+    s.tC = CU_INT64 ; s.acc = CU_ACC_PLUS ; s.mask = MASK_COMP ;
+    add_spec (&s, "values/huge/spmm/C_INT64_from_UINT64_accum_PLUS_comp") ;
+
+    // FP32 arithmetic must stay FP32: with at most two terms per entry the
+    // order of summation cannot matter, so the sums must be bit-identical
+    // (a wider accumulator rounds differently)
+    for (int k = 1 ; k <= 2 ; k++)
+    {
+        static const int shapes [ ] = { SH_SPMM, SH_DXS, SH_MXV, SH_VXM, SH_GEMM, SH_SDDMM_T } ;
+        for (int sh = 0 ; sh < 6 ; sh++)
+        {
+            s = spec_default ( ) ; s.st = CU_FP32 ;
+            set_shape (&s, shapes [sh]) ;
+            s.k = k ;
+            if (s.dA < 1) s.dA = 0.7 ;
+            if (s.dB < 1) s.dB = 0.7 ;
+            s.gA.vals = s.gB.vals = CU_V_REAL ;
+            add_spec (&s, "values/fp32_exact/%s/k%d", shape_name [shapes [sh]], k) ;
+            // FP64 operands rounded to FP32 first; FP32 sums into a FP64 C
+            s.tA = s.tB = CU_FP64 ; s.tC = CU_FP64 ;
+            add_spec (&s, "values/fp32_exact/%s/k%d_FP64_operands_and_C", shape_name [shapes [sh]], k) ;
+        }
+    }
+    // and FP32 with accumulate into FP32 C (one rounding per step)
+    s = spec_default ( ) ; s.st = CU_FP32 ; s.k = 2 ; s.dA = 0.7 ;
+    s.gA.vals = s.gB.vals = s.gC.vals = CU_V_REAL ; s.dC = 0.7 ; s.acc = CU_ACC_PLUS ;
+    add_spec (&s, "values/fp32_exact/spmm/k2_accum") ;
+    // FP64 with two terms: exact too
+    s = spec_default ( ) ; s.st = CU_FP64 ; s.k = 2 ; s.dA = 0.7 ;
+    s.gA.vals = s.gB.vals = CU_V_REAL ;
+    add_spec (&s, "values/fp64_exact/spmm/k2") ;
+    s.mul = CU_MUL_PLUS ; s.add = CU_ADD_TIMES ;
+    add_spec (&s, "values/fp64_exact/spmm/k2_TIMES_PLUS") ;
+    s = spec_default ( ) ; set_shape (&s, SH_MXV) ; s.st = CU_FP32 ; s.add = CU_ADD_MIN ;
+    s.mul = CU_MUL_TIMES ; s.gA.vals = s.gB.vals = CU_V_REAL ; s.tA = CU_FP64 ;
+    add_spec (&s, "values/fp32_exact/mxv/MIN_TIMES_FP64_A") ;
+
+    // the full non-complemented mask with accumulate (a 7.4 defect path in
+    // the write-back): grbgpu declines it
+    s = spec_default ( ) ; s.dC = 0.6 ; s.mask = MASK_VALUED ; s.dM = 1 ;
+    s.sM = GxB_FULL ; s.acc = CU_ACC_PLUS ; s.expect = CU_EXPECT_DECLINE ;
+    add_spec (&s, "mask/spmm/full_mask_valued_accum_declined") ;
+    s.mask = MASK_STRUCT ;
+    add_spec (&s, "mask/spmm/full_mask_struct_accum_declined") ;
+    // the same dense mask held as a bitmap: offloading it is allowed
+    s.mask = MASK_VALUED ; s.sM = GxB_BITMAP ; s.expect = CU_EXPECT_ANY ;
+    add_spec (&s, "mask/spmm/dense_bitmap_mask_valued_accum") ;
+}
+
+//------------------------------------------------------------------------------
+// group: more aliasing (inputs shared), and transposes with column storage
+//------------------------------------------------------------------------------
+
+static void group_alias2 (void)
+{
+    spec s ;
+    // C = X * X' with one handle for both (SDDMM and GEMM), and C = C * C
+    s = spec_default ( ) ; set_shape (&s, SH_SDDMM_T) ; s.n = s.m ; s.B_is_A = true ;
+    s.st = CU_INT64 ;
+    add_spec (&s, "alias/sddmm/B_is_A") ;
+    s = spec_default ( ) ; set_shape (&s, SH_GEMM) ; s.m = s.n = 12 ; s.trB = true ;
+    s.B_is_A = true ; s.st = CU_FP64 ;
+    add_spec (&s, "alias/gemm/X_times_X_transposed") ;
+    s = spec_default ( ) ; set_shape (&s, SH_GEMM) ; s.m = s.k = s.n = 12 ;
+    s.alias = CU_ALIAS_AB ; s.st = CU_INT32 ;
+    add_spec (&s, "alias/gemm/C_is_A_and_B") ;
+    s.acc = CU_ACC_PLUS ;
+    add_spec (&s, "alias/gemm/C_is_A_and_B_accum") ;
+    // the mask is the sparse input (C<A> = A * B), with C aliased to A too
+    s = spec_default ( ) ; s.m = s.k = 20 ; s.n = 20 ; s.M_is_A = true ;
+    s.mask = MASK_VALUED ; s.gA.zeros = 0.3 ;
+    add_spec (&s, "alias/spmm/M_is_A") ;
+    s.mask = MASK_STRUCT ; s.alias = CU_ALIAS_A ;
+    add_spec (&s, "alias/spmm/C_is_A_M_is_A") ;
+    // C = A' * C (transpose and output alias)
+    s = spec_default ( ) ; s.m = s.k = s.n = 20 ; s.trA = true ; s.alias = CU_ALIAS_B ;
+    s.st = CU_INT64 ;
+    add_spec (&s, "alias/spmm/C_is_B_A_transposed") ;
+
+    // transposes with operands held by column
+    static const int shapes [ ] = { SH_SPMM, SH_DXS, SH_GEMM, SH_SDDMM, SH_MXV, SH_VXM } ;
+    for (int sh = 0 ; sh < 6 ; sh++)
+    {
+        for (int tr = 0 ; tr < 4 ; tr++)
+        {
+            s = spec_default ( ) ; set_shape (&s, shapes [sh]) ;
+            s.add = CU_ADD_MAX ; s.mul = CU_MUL_SECOND ; s.st = CU_INT32 ;
+            shape_values (&s, shapes [sh], s.add) ;
+            s.trA = (tr & 1) && shapes [sh] != SH_VXM ;
+            s.trB = (tr & 2) && shapes [sh] != SH_MXV ;
+            if ((tr & 1) && !s.trA) continue ;
+            if ((tr & 2) && !s.trB) continue ;
+            s.fA = s.fB = GxB_BY_COL ;
+            if (tr == 3) s.fB = GxB_BY_ROW ;
+            s.dC = 0.3 ; s.fC = GxB_BY_COL ;
+            add_spec (&s, "transpose/bycol/%s/%s%s", shape_name [shapes [sh]],
+                s.trA ? "A'" : "A", s.trB ? "B'" : "B") ;
+        }
+    }
+}
+
+//------------------------------------------------------------------------------
+// group: one operand through a sequence of changes (cache invalidation),
+// pending work and zombies met by the offload
+//------------------------------------------------------------------------------
+
+static int case_sequence (const spec *s)
+{
+    cu_rng r = cu_rng_for (cu_seed, s->name) ;
+    cu_gen g = { 0 } ;
+    GrB_Matrix A = cu_matrix (&r, CU_FP64, 40, 30, 0.2, &g) ;
+    GrB_Matrix B = cu_matrix (&r, CU_FP64, 30, 6, 1, &g) ;
+    GrB_Matrix C0 ;
+    CU_OK (GrB_Matrix_new (&C0, GrB_FP64, 40, 6)) ;
+    cu_call c ;
+    int problems = 0 ;
+    char name [160] ;
+    int step = 0 ;
+    bool by_vector = s->op == CU_MXV ;
+    GrB_Vector u = NULL, w0 = NULL ;
+    if (by_vector)
+    {
+        u = cu_vector (&r, CU_FP64, 30, 1, &g) ;
+        CU_OK (GrB_Vector_new (&w0, GrB_FP64, 40)) ;
+    }
+
+    #define SEQ_RUN(what, first)                                            \
+    do {                                                                    \
+        snprintf (name, sizeof name, "%s/%d_%s", s->name, ++step, what) ;   \
+        cu_call_init (&c, name, by_vector ? CU_MXV : CU_MXM) ;              \
+        c.C0 = by_vector ? (void *) w0 : (void *) C0 ;                      \
+        c.A = A ; c.B = by_vector ? (void *) u : (void *) B ;               \
+        c.s = GrB_PLUS_TIMES_SEMIRING_FP64 ;                                \
+        c.offload_first = (first) ;                                         \
+        problems += cu_run (&c) ;                                           \
+    } while (0)
+
+    static GrB_Index I [1200], J [1200] ;
+    static double X [1200] ;
+    GrB_Index n = 1200 ;
+    SEQ_RUN ("first", false) ;
+    SEQ_RUN ("again", false) ;
+    // change a value in place (same pattern, same arrays)
+    CU_OK (GrB_Matrix_extractTuples_FP64 (I, J, X, &n, A)) ;
+    CU_OK (GrB_Matrix_setElement_FP64 (A, X [0] + 5, I [0], J [0])) ;
+    CU_OK (GrB_Matrix_wait (A, GrB_MATERIALIZE)) ;
+    SEQ_RUN ("value_changed", false) ;
+    // a new entry left pending, met first by the offload
+    CU_OK (GrB_Matrix_setElement_FP64 (A, 3, 39, 29)) ;
+    CU_OK (GrB_Matrix_setElement_FP64 (A, -2, 0, 0)) ;
+    SEQ_RUN ("pending_tuples", true) ;
+    // a zombie (removed entry) met first by the offload
+    CU_OK (GrB_Matrix_removeElement (A, I [1], J [1])) ;
+    SEQ_RUN ("zombie", true) ;
+    // a row assigned, then the whole matrix negated in place
+    CU_OK (GrB_Matrix_assign_FP64 (A, NULL, NULL, 1.5, &I [2], 1, GrB_ALL, 30, NULL)) ;
+    SEQ_RUN ("row_assigned", false) ;
+    CU_OK (GrB_Matrix_apply (A, NULL, NULL, GrB_AINV_FP64, A, NULL)) ;
+    SEQ_RUN ("negated_in_place", false) ;
+    // the same values held by column, then as a bitmap
+    CU_OK (GxB_Matrix_Option_set_INT32 (A, GxB_FORMAT, GxB_BY_COL)) ;
+    SEQ_RUN ("by_col", false) ;
+    CU_OK (GxB_Matrix_Option_set_INT32 (A, GxB_SPARSITY_CONTROL, GxB_BITMAP)) ;
+    SEQ_RUN ("bitmap", false) ;
+    // the dense operand changed
+    if (by_vector) CU_OK (GrB_Vector_setElement_FP64 (u, 100, 3)) ;
+    else CU_OK (GrB_Matrix_setElement_FP64 (B, 100, 3, 2)) ;
+    SEQ_RUN ("dense_operand_changed", false) ;
+    // A cleared and rebuilt under the same handle
+    CU_OK (GrB_Matrix_clear (A)) ;
+    SEQ_RUN ("cleared", false) ;
+    for (int p = 0 ; p < 20 ; p++)
+        CU_OK (GrB_Matrix_setElement_FP64 (A, (double) cu_int (&r, -4, 4),
+            cu_int (&r, 0, 39), cu_int (&r, 0, 29))) ;
+    SEQ_RUN ("refilled_pending", true) ;
+    // freed, and a new matrix that may get the same address
+    GrB_Matrix_free (&A) ;
+    A = cu_matrix (&r, CU_FP64, 40, 30, 0.25, &g) ;
+    SEQ_RUN ("new_object", false) ;
+    // the output of an offloaded call used as the next call's input
+    GrB_Matrix T ;
+    CU_OK (GrB_Matrix_new (&T, GrB_FP64, 40, 30)) ;
+    cu_device_host ( ) ;
+    GrB_Matrix Bsq = cu_matrix (&r, CU_FP64, 30, 30, 1, &g) ;
+    CU_OK (GrB_mxm (T, A, NULL, GrB_PLUS_TIMES_SEMIRING_FP64, A, Bsq, NULL)) ;  // T<A> = A*Bsq
+    cu_device_cpu ( ) ;
+    GrB_Matrix_free (&Bsq) ;
+    GrB_Matrix_free (&A) ;
+    A = T ;
+    SEQ_RUN ("output_as_input", false) ;
+    #undef SEQ_RUN
+
+    GrB_Matrix_free (&A) ; GrB_Matrix_free (&B) ; GrB_Matrix_free (&C0) ;
+    GrB_Vector_free (&u) ; GrB_Vector_free (&w0) ;
+    return problems ;
+}
+
+static void group_sequence (void)
+{
+    spec s = spec_default ( ) ;
+    s.custom = case_sequence ;
+    add_spec (&s, "sequence/spmm") ;
+    s.op = CU_MXV ;
+    add_spec (&s, "sequence/mxv") ;
+}
+
+//------------------------------------------------------------------------------
 // group: calls grbgpu must decline (the CPU library answers)
 //------------------------------------------------------------------------------
 
@@ -1590,6 +1849,9 @@ int main (void)
     group_iso_structure ( ) ;
     group_alias ( ) ;
     group_dense ( ) ;
+    group_values ( ) ;
+    group_alias2 ( ) ;
+    group_sequence ( ) ;
     group_declines ( ) ;
     group_invalid ( ) ;
     group_real ( ) ;
