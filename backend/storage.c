@@ -266,18 +266,29 @@ GrB_Info grbgpu_write_result (const gg_output *out, gg_result *r)
             if (info == GrB_SUCCESS) info = GxB_Matrix_Option_get (out->C, GxB_BITMAP_SWITCH, &bitmap) ;
         }
         if (info == GrB_SUCCESS) info = pack_result (out->C, out->is_vector, r, true) ;
+        // setting an option makes GraphBLAS conform C to it (a conversion of
+        // the whole result): restore only what the pack actually changed
+        int control2 = control ;
+        double hyper2 = hyper, bitmap2 = bitmap ;
         if (info == GrB_SUCCESS)
         {
             if (out->is_vector)
             {
-                info = GxB_Vector_Option_set ((GrB_Vector) out->C, GxB_SPARSITY_CONTROL, control) ;
-                if (info == GrB_SUCCESS) info = GxB_Vector_Option_set ((GrB_Vector) out->C, GxB_BITMAP_SWITCH, bitmap) ;
+                GrB_Vector w = (GrB_Vector) out->C ;
+                info = GxB_Vector_Option_get (w, GxB_SPARSITY_CONTROL, &control2) ;
+                if (info == GrB_SUCCESS) info = GxB_Vector_Option_get (w, GxB_BITMAP_SWITCH, &bitmap2) ;
+                if (info == GrB_SUCCESS && control2 != control) info = GxB_Vector_Option_set (w, GxB_SPARSITY_CONTROL, control) ;
+                if (info == GrB_SUCCESS && bitmap2 != bitmap) info = GxB_Vector_Option_set (w, GxB_BITMAP_SWITCH, bitmap) ;
             }
             else
             {
-                info = GxB_Matrix_Option_set (out->C, GxB_SPARSITY_CONTROL, control) ;
-                if (info == GrB_SUCCESS) info = GxB_Matrix_Option_set (out->C, GxB_HYPER_SWITCH, hyper) ;
-                if (info == GrB_SUCCESS) info = GxB_Matrix_Option_set (out->C, GxB_BITMAP_SWITCH, bitmap) ;
+                GrB_Matrix C = out->C ;
+                info = GxB_Matrix_Option_get (C, GxB_SPARSITY_CONTROL, &control2) ;
+                if (info == GrB_SUCCESS) info = GxB_Matrix_Option_get (C, GxB_HYPER_SWITCH, &hyper2) ;
+                if (info == GrB_SUCCESS) info = GxB_Matrix_Option_get (C, GxB_BITMAP_SWITCH, &bitmap2) ;
+                if (info == GrB_SUCCESS && control2 != control) info = GxB_Matrix_Option_set (C, GxB_SPARSITY_CONTROL, control) ;
+                if (info == GrB_SUCCESS && hyper2 != hyper) info = GxB_Matrix_Option_set (C, GxB_HYPER_SWITCH, hyper) ;
+                if (info == GrB_SUCCESS && bitmap2 != bitmap) info = GxB_Matrix_Option_set (C, GxB_BITMAP_SWITCH, bitmap) ;
             }
         }
         free (r->x) ;
