@@ -814,6 +814,74 @@ int cu_compare_vector (const char *name, GrB_Vector ref, GrB_Vector got,
 }
 
 //------------------------------------------------------------------------------
+// settings of an object (kept by every call) and snapshots of the inputs
+//------------------------------------------------------------------------------
+
+typedef struct { int32_t format, control ; double hyper, bitmap ; } cu_settings ;
+
+static cu_settings cu_settings_of (int isvec, void *X)
+{
+    cu_settings s = { -1, -1, -1, -1 } ;
+    if (isvec)
+    {
+        GxB_Vector_Option_get_INT32 ((GrB_Vector) X, GxB_SPARSITY_CONTROL, &s.control) ;
+        GxB_Vector_Option_get_FP64 ((GrB_Vector) X, GxB_BITMAP_SWITCH, &s.bitmap) ;
+    }
+    else
+    {
+        GxB_Matrix_Option_get_INT32 ((GrB_Matrix) X, GxB_FORMAT, &s.format) ;
+        GxB_Matrix_Option_get_INT32 ((GrB_Matrix) X, GxB_SPARSITY_CONTROL, &s.control) ;
+        GxB_Matrix_Option_get_FP64 ((GrB_Matrix) X, GxB_HYPER_SWITCH, &s.hyper) ;
+        GxB_Matrix_Option_get_FP64 ((GrB_Matrix) X, GxB_BITMAP_SWITCH, &s.bitmap) ;
+    }
+    return s ;
+}
+
+static int cu_settings_compare (const char *name, const char *what,
+    cu_settings a, cu_settings b)
+{
+    if (a.format == b.format && a.control == b.control && a.hyper == b.hyper
+        && a.bitmap == b.bitmap) return 0 ;
+    printf ("  [%s] %s: settings (format %d, sparsity control %d, hyper switch "
+        "%g, bitmap switch %g) became (%d, %d, %g, %g)\n", name, what, a.format,
+        a.control, a.hyper, a.bitmap, b.format, b.control, b.hyper, b.bitmap) ;
+    return 1 ;
+}
+
+// an input before the offload: its settings, and a copy when small
+typedef struct { void *X ; int isvec ; cu_settings s ; void *copy ; } cu_snapshot ;
+
+static void cu_snapshot_take (cu_snapshot *S, void *X, int isvec)
+{
+    S->X = X ; S->isvec = isvec ; S->copy = NULL ;
+    if (X == NULL) return ;
+    S->s = cu_settings_of (isvec, X) ;
+    GrB_Index n = 0 ;
+    if (isvec) GrB_Vector_nvals (&n, (GrB_Vector) X) ;
+    else GrB_Matrix_nvals (&n, (GrB_Matrix) X) ;
+    if (n > 200000) return ;
+    if (isvec) GrB_Vector_dup ((GrB_Vector *) &S->copy, (GrB_Vector) X) ;
+    else GrB_Matrix_dup ((GrB_Matrix *) &S->copy, (GrB_Matrix) X) ;
+}
+
+static int cu_snapshot_check (cu_snapshot *S, const char *name, const char *what)
+{
+    if (S->X == NULL) return 0 ;
+    int problems = cu_settings_compare (name, what, S->s, cu_settings_of (S->isvec, S->X)) ;
+    if (S->copy != NULL)
+    {
+        char label [300] ;
+        snprintf (label, sizeof label, "%s: input %s changed", name, what) ;
+        problems += S->isvec
+            ? cu_compare_vector (label, S->copy, S->X, 0, NULL, NULL)
+            : cu_compare_matrix (label, S->copy, S->X, 0, NULL, NULL) ;
+        if (S->isvec) GrB_Vector_free ((GrB_Vector *) &S->copy) ;
+        else GrB_Matrix_free ((GrB_Matrix *) &S->copy) ;
+    }
+    return problems ;
+}
+
+//------------------------------------------------------------------------------
 // the runner
 //------------------------------------------------------------------------------
 
@@ -865,6 +933,16 @@ int cu_run (const cu_call *c)
         if (c->alias == CU_ALIAS_B) B = out [side] ;
         if (c->alias == CU_ALIAS_M) M = out [side] ;
         if (c->alias == CU_ALIAS_AB) A = B = out [side] ;
+        // the offload must leave its inputs as they were (content and settings)
+        cu_snapshot snap [3] ;
+        memset (snap, 0, sizeof (snap)) ;
+        if (side == 1 && !cu_selfcheck)
+        {
+            bool vA = c->op == CU_VXM, vB = c->op == CU_MXV, vM = c->op != CU_MXM ;
+            if (A != out [side]) cu_snapshot_take (&snap [0], A, vA) ;
+            if (B != out [side] && B != A) cu_snapshot_take (&snap [1], B, vB) ;
+            if (M != out [side] && M != A && M != B) cu_snapshot_take (&snap [2], M, vM) ;
+        }
         grbgpu_stats_get (&s0) ;
         switch (c->op)
         {
@@ -882,6 +960,12 @@ int cu_run (const cu_call *c)
                 break ;
         }
         grbgpu_stats_get (&s1) ;
+        if (side == 1)
+        {
+            problems += cu_snapshot_check (&snap [0], c->name, "A") ;
+            problems += cu_snapshot_check (&snap [1], c->name, "B") ;
+            problems += cu_snapshot_check (&snap [2], c->name, "M") ;
+        }
         st1 [side] = s1 ;
         st0 [side] = s0 ;
         const char *dec = grbgpu_last_decision ( ) ;
@@ -934,9 +1018,13 @@ int cu_run (const cu_call *c)
         }
     }
 
-    // same output (also when both failed: C must be untouched on both)
+    // same output (also when both failed: C must be untouched on both),
+    // with the same settings (a call keeps C's format and sparsity control)
     if (out [0] != NULL && out [1] != NULL)
     {
+        problems += cu_settings_compare (c->name, "C (vs the reference)",
+            cu_settings_of (c->op != CU_MXM, out [0]),
+            cu_settings_of (c->op != CU_MXM, out [1])) ;
         if (c->op == CU_MXM)
             problems += cu_compare_matrix (c->name, out [0], out [1], c->rtol,
                 (GrB_Matrix) c->mag, c->accum ? (GrB_Matrix) c->C0 : NULL) ;
