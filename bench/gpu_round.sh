@@ -1,0 +1,74 @@
+#!/bin/sh
+# bench/gpu_round.sh: one full round on the GPU host, in one command.
+#
+#   sh bench/gpu_round.sh            (from the repository root, on the GPU host)
+#
+# Expects .gpudeps/ (staged by ../shared/gpu/stage-deps.sh) and, optionally,
+# .gpudata/ (a copy of ../shared/data/matrices) carried along.  Builds the
+# whole tree with all cores, runs `make check` (the GPU tests run, not skip),
+# the conformance suite on the GPU, compute-sanitizer on the GPU tests, the
+# benchmarks and the demo; writes every log under $OUT and prints a short
+# summary last.  Steps are selected with STEPS (default: all).
+set -u
+OUT=${OUT:-$PWD/gpu-out}
+STEPS=${STEPS:-build check conformance sanitizer bench demo}
+mkdir -p "$OUT"
+root=$PWD
+summary="$OUT/summary.txt"
+: > "$summary"
+say () { echo "$*" | tee -a "$summary" ; }
+has () { case " $STEPS " in *" $1 "*) return 0 ;; esac ; return 1 ; }
+
+sh .gpudeps/install.sh > "$OUT/deps.log" 2>&1 || { cat "$OUT/deps.log"; exit 1; }
+[ -d .gpudata ] && export GRBGPU_TEST_DATA="$root/.gpudata"
+nvidia-smi -L | tee -a "$summary"
+ncores=$(nproc)
+
+if has build; then
+    t0=$(date +%s)
+    (autoreconf -fi && mkdir -p build && cd build && ../configure -q && make -j"$ncores") \
+        > "$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; say "build: FAILED"; exit 1; }
+    say "build: ok ($(( $(date +%s) - t0 )) s)"
+fi
+cd build || exit 1
+
+if has check; then
+    t0=$(date +%s)
+    make -j8 check > "$OUT/check.log" 2>&1
+    say "make check: $(grep -E '^# (PASS|FAIL|SKIP|ERROR):' "$OUT/check.log" | tr -s ' ' | tr '\n' ' ') ($(( $(date +%s) - t0 )) s)"
+    grep -E '^(FAIL|ERROR|SKIP):' "$OUT/check.log" | tee -a "$summary"
+    cp tests/*.log examples/*.log "$OUT/" 2>/dev/null
+fi
+
+if has conformance; then
+    GRBGPU_TEST_DEVICE=cuda ./tests/test_conformance > "$OUT/conformance_cuda.log" 2>&1
+    say "conformance on cuda: exit $? : $(grep -E '^\[  (PASSED|FAILED) \]' "$OUT/conformance_cuda.log" | tr '\n' ' ')"
+fi
+
+if has sanitizer; then
+    for t in tests/test_cuda_backend tests/test_cuda_kernels; do
+        [ -x "$t" ] || continue
+        compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$t" \
+            > "$OUT/sanitizer_$(basename "$t").log" 2>&1
+        say "compute-sanitizer $t: exit $? : $(grep -E 'ERROR SUMMARY' "$OUT/sanitizer_$(basename "$t").log" | tail -1)"
+    done
+fi
+
+if has bench; then
+    ./bench/kernels_bench "$OUT/kernels_bench.csv" > "$OUT/kernels_bench.log" 2>&1
+    say "kernels_bench: exit $?"
+    sh ../bench/run_bench.sh . "$OUT/bench" > "$OUT/spmm_bench_run.log" 2>&1
+    say "spmm_bench: exit $?"
+fi
+
+if has demo; then
+    make demo > "$OUT/demo.log" 2>&1
+    say "demo: exit $?"
+fi
+
+echo "================ logs: $OUT ================"
+[ -f "$OUT/kernels_bench.log" ] && tail -30 "$OUT/kernels_bench.log"
+[ -f "$OUT/bench/spmm_bench.log" ] && tail -40 "$OUT/bench/spmm_bench.log"
+[ -f "$OUT/demo.log" ] && tail -12 "$OUT/demo.log"
+echo "================ summary ================"
+cat "$summary"
