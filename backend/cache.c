@@ -296,7 +296,8 @@ static void free_dev_victims (gg_dev_victim *victims, size_t nv)
 // grbgpu_cache_acquire
 //------------------------------------------------------------------------------
 
-gg_cache_entry *grbgpu_cache_acquire (const gg_cache_key *key)
+// Shared by acquire (which counts a hit or a miss) and peek (which does not).
+static gg_cache_entry *cache_lookup (const gg_cache_key *key)
 {
     gg_cache_entry *e = NULL ;
     if (key != NULL && key->version != 0)
@@ -310,8 +311,19 @@ gg_cache_entry *grbgpu_cache_acquire (const gg_cache_key *key)
         }
         pthread_mutex_unlock (&cache_mutex) ;
     }
+    return e ;
+}
+
+gg_cache_entry *grbgpu_cache_acquire (const gg_cache_key *key)
+{
+    gg_cache_entry *e = cache_lookup (key) ;
     grbgpu_count (e ? GG_STAT_CACHE_HITS : GG_STAT_CACHE_MISSES, 1) ;
     return e ;
+}
+
+gg_cache_entry *grbgpu_cache_peek (const gg_cache_key *key)
+{
+    return cache_lookup (key) ;
 }
 
 //------------------------------------------------------------------------------

@@ -61,6 +61,10 @@ struct gg_cache_entry
 // Counts a hit or a miss.  Never returns an entry for version 0.
 GG_INTERNAL gg_cache_entry *grbgpu_cache_acquire (const gg_cache_key *key) ;
 
+// As acquire, but counts neither a hit nor a miss (for the cost model, which
+// only asks whether a form is already on the device).
+GG_INTERNAL gg_cache_entry *grbgpu_cache_peek (const gg_cache_key *key) ;
+
 // Insert a freshly built host form under (key) and return it acquired.  If
 // the key is already present (another thread built it meanwhile) the new
 // payload is freed with host_free and the existing entry is returned.  If

@@ -136,7 +136,7 @@ static bool worth_offloading (const gg_plan *plan, const char **why)
     if (plan->op == GG_OP_SPMM)
     {
         gg_cache_key key = operand_key (FORM_CSR, &plan->S, plan->sr.type) ;
-        gg_cache_entry *e = grbgpu_cache_acquire (&key) ;
+        gg_cache_entry *e = grbgpu_cache_peek (&key) ;
         bool on_device = false ;
         if (e != NULL)
         {
