@@ -928,6 +928,7 @@ int cu_run (const cu_call *c)
         if (side == 0 || cu_selfcheck) cu_device_cpu ( ) ;
         else cu_device_host ( ) ;
         out [side] = cu_dup (c->op, c->C0) ;
+        if (c->prepare_out != NULL && out [side] != NULL) c->prepare_out (out [side]) ;
         void *M = c->M, *A = c->A, *B = c->B ;
         if (c->alias == CU_ALIAS_A) A = out [side] ;
         if (c->alias == CU_ALIAS_B) B = out [side] ;

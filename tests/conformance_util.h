@@ -155,6 +155,8 @@ typedef struct
     bool check_stats ;  // check the counters moved (default on through cu_call_init)
     bool offload_first ;    // run the offload side first (it then meets the
                             // inputs' pending work, which the reference finishes)
+    void (*prepare_out) (void *out) ;   // applied to each side's copy of C
+                            // before the call (e.g. to leave pending work in it)
 }
 cu_call ;
 

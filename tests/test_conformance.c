@@ -1267,6 +1267,155 @@ static void group_sequence (void)
 }
 
 //------------------------------------------------------------------------------
+// group: pending work (pending tuples, zombies, jumbled) in C, M and A
+//------------------------------------------------------------------------------
+
+// leave pending tuples and zombies in C (the same on both sides)
+static void make_C_pending (void *out)
+{
+    GrB_Matrix C = (GrB_Matrix) out ;
+    GrB_Index m, n ;
+    GrB_Matrix_nrows (&m, C) ;
+    GrB_Matrix_ncols (&n, C) ;
+    for (GrB_Index k = 0 ; k < 7 && m > 0 && n > 0 ; k++)
+    {
+        GrB_Matrix_setElement_FP64 (C, (double) k - 3, (k * 5) % m, (k * 3) % n) ;
+        GrB_Matrix_removeElement (C, (k * 7 + 1) % m, (k + 2) % n) ;
+    }
+}
+
+static void make_w_pending (void *out)
+{
+    GrB_Vector w = (GrB_Vector) out ;
+    GrB_Index n ;
+    GrB_Vector_size (&n, w) ;
+    for (GrB_Index k = 0 ; k < 5 && n > 0 ; k++)
+    {
+        GrB_Vector_setElement_FP64 (w, (double) k + 1, (k * 5) % n) ;
+        GrB_Vector_removeElement (w, (k * 3 + 2) % n) ;
+    }
+}
+
+static int case_pending (const spec *s)
+{
+    cu_rng r = cu_rng_for (cu_seed, s->name) ;
+    cu_gen g = { 0 } ;
+    int variant = s->acc ;      // (the variant travels in acc)
+    int problems = 0 ;
+    cu_call c ;
+    if (variant <= 3)
+    {
+        // C with pending tuples and zombies: plain (pack), accumulate,
+        // mask, mask + accumulate
+        GrB_Matrix A = cu_matrix (&r, CU_FP64, 30, 20, 0.2, &g) ;
+        GrB_Matrix B = cu_matrix (&r, CU_FP64, 20, 6, 1, &g) ;
+        GrB_Matrix C = cu_matrix (&r, CU_FP64, 30, 6, 0.4, &g) ;
+        GrB_Matrix M = cu_matrix (&r, CU_BOOL, 30, 6, 0.5, &g) ;
+        cu_call_init (&c, s->name, CU_MXM) ;
+        c.C0 = C ; c.A = A ; c.B = B ; c.s = GrB_PLUS_TIMES_SEMIRING_FP64 ;
+        c.prepare_out = make_C_pending ;
+        if (variant & 1) c.accum = GrB_PLUS_FP64 ;
+        if (variant & 2) c.M = M ;
+        problems += cu_run (&c) ;
+        GrB_Matrix_free (&A) ; GrB_Matrix_free (&B) ; GrB_Matrix_free (&C) ;
+        GrB_Matrix_free (&M) ;
+    }
+    else if (variant == 4)
+    {
+        // w with pending work, mxv, accumulate
+        GrB_Matrix A = cu_matrix (&r, CU_FP64, 30, 20, 0.2, &g) ;
+        GrB_Vector u = cu_vector (&r, CU_FP64, 20, 1, &g) ;
+        GrB_Vector w = cu_vector (&r, CU_FP64, 30, 0.5, &g) ;
+        cu_call_init (&c, s->name, CU_MXV) ;
+        c.C0 = w ; c.A = A ; c.B = u ; c.s = GrB_PLUS_TIMES_SEMIRING_FP64 ;
+        c.prepare_out = make_w_pending ;
+        problems += cu_run (&c) ;
+        c.accum = GrB_MINUS_FP64 ;
+        problems += cu_run (&c) ;
+        GrB_Matrix_free (&A) ; GrB_Vector_free (&u) ; GrB_Vector_free (&w) ;
+    }
+    else if (variant == 5)
+    {
+        // a mask with pending tuples and zombies, met first by the offload
+        for (int comp = 0 ; comp < 2 ; comp++)
+        {
+            GrB_Matrix A = cu_matrix (&r, CU_FP64, 30, 20, 0.2, &g) ;
+            GrB_Matrix B = cu_matrix (&r, CU_FP64, 20, 6, 1, &g) ;
+            GrB_Matrix C = cu_matrix (&r, CU_FP64, 30, 6, 0.4, &g) ;
+            GrB_Matrix M = cu_matrix (&r, CU_INT32, 30, 6, 0.3, &g) ;
+            for (int k = 0 ; k < 6 ; k++)
+            {
+                CU_OK (GrB_Matrix_setElement_INT32 (M, k % 2, (k * 7) % 30, k)) ;
+                GrB_Matrix_removeElement (M, (k * 11 + 3) % 30, (k + 1) % 6) ;
+            }
+            cu_call_init (&c, s->name, CU_MXM) ;
+            c.C0 = C ; c.M = M ; c.A = A ; c.B = B ;
+            c.s = GrB_PLUS_TIMES_SEMIRING_FP64 ; c.accum = GrB_PLUS_FP64 ;
+            c.d = comp ? GrB_DESC_C : NULL ;
+            c.offload_first = true ;
+            problems += cu_run (&c) ;
+            GrB_Matrix_free (&A) ; GrB_Matrix_free (&B) ; GrB_Matrix_free (&C) ;
+            GrB_Matrix_free (&M) ;
+        }
+    }
+    else if (variant == 6)
+    {
+        // A the output of a CPU sparse x sparse product (saxpy leaves its
+        // result jumbled), then given pending tuples: met first by the offload
+        GrB_Matrix X = cu_matrix (&r, CU_FP64, 60, 40, 0.1, &g) ;
+        GrB_Matrix Y = cu_matrix (&r, CU_FP64, 40, 50, 0.1, &g) ;
+        GrB_Matrix A, B = cu_matrix (&r, CU_FP64, 50, 5, 1, &g) ;
+        GrB_Matrix C ;
+        CU_OK (GrB_Matrix_new (&A, GrB_FP64, 60, 50)) ;
+        CU_OK (GrB_Matrix_new (&C, GrB_FP64, 60, 5)) ;
+        cu_device_cpu ( ) ;
+        CU_OK (GrB_mxm (A, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP64, X, Y, NULL)) ;
+        cu_call_init (&c, s->name, CU_MXM) ;
+        c.C0 = C ; c.A = A ; c.B = B ; c.s = GrB_PLUS_TIMES_SEMIRING_FP64 ;
+        c.offload_first = true ;
+        problems += cu_run (&c) ;
+        CU_OK (GrB_mxm (A, NULL, NULL, GxB_PLUS_PAIR_FP64, X, Y, NULL)) ;
+        CU_OK (GrB_Matrix_setElement_FP64 (A, 9, 59, 49)) ;
+        CU_OK (GrB_Matrix_setElement_FP64 (A, -9, 0, 0)) ;
+        c.offload_first = true ;
+        c.d = NULL ;
+        problems += cu_run (&c) ;
+        GrB_Matrix_free (&X) ; GrB_Matrix_free (&Y) ; GrB_Matrix_free (&A) ;
+        GrB_Matrix_free (&B) ; GrB_Matrix_free (&C) ;
+    }
+    return problems ;
+}
+
+static void group_pending (void)
+{
+    static const char *names [7] = { "C_plain", "C_accum", "C_masked",
+        "C_masked_accum", "w_mxv", "M_pending", "A_jumbled_pending" } ;
+    for (int v = 0 ; v < 7 ; v++)
+    {
+        spec s = spec_default ( ) ;
+        s.custom = case_pending ;
+        s.acc = v ;
+        add_spec (&s, "pending/%s", names [v]) ;
+    }
+    // T dense (every row of A has entries) under a valued non-complemented
+    // mask with accumulate: the write-back must not hand T over held full
+    spec s = spec_default ( ) ; s.dA = 0.5 ; s.dC = 0.5 ; s.mask = MASK_VALUED ;
+    s.acc = CU_ACC_PLUS ; s.m = 40 ;
+    add_spec (&s, "mask/spmm/T_dense_valued_accum") ;
+    s.mask = MASK_STRUCT ; s.sC = GxB_FULL ; s.dC = 1 ;
+    add_spec (&s, "mask/spmm/T_dense_struct_accum_C_full") ;
+    s = spec_default ( ) ; set_shape (&s, SH_MXV) ; s.dA = 0.5 ; s.dC = 0.5 ;
+    s.mask = MASK_VALUED ; s.acc = CU_ACC_TIMES ;
+    add_spec (&s, "mask/mxv/T_dense_valued_accum") ;
+    s = spec_default ( ) ; set_shape (&s, SH_VXM) ; s.dB = 0.5 ; s.dC = 0.5 ;
+    s.mask = MASK_STRUCT ; s.acc = CU_ACC_MIN ;
+    add_spec (&s, "mask/vxm/T_dense_struct_accum") ;
+    s = spec_default ( ) ; set_shape (&s, SH_DXS) ; s.dB = 0.6 ; s.dC = 0.5 ;
+    s.mask = MASK_VALUED ; s.acc = CU_ACC_PLUS ;
+    add_spec (&s, "mask/dxs/T_dense_valued_accum") ;
+}
+
+//------------------------------------------------------------------------------
 // group: calls grbgpu must decline (the CPU library answers)
 //------------------------------------------------------------------------------
 
@@ -1852,6 +2001,7 @@ int main (void)
     group_values ( ) ;
     group_alias2 ( ) ;
     group_sequence ( ) ;
+    group_pending ( ) ;
     group_declines ( ) ;
     group_invalid ( ) ;
     group_real ( ) ;
