@@ -993,6 +993,10 @@ int cu_run (const cu_call *c)
         bool ok = (c->expect == CU_EXPECT_OFFLOAD) ? host
                 : (c->expect == CU_EXPECT_DECLINE) ? declined
                 : (host || declined) ;
+        if (ok && c->expect == CU_EXPECT_ANY)
+        {
+            printf ("  [%s] decision (either is allowed): %s\n", c->name, d) ;
+        }
         if (!ok)
         {
             printf ("  [%s] decision: expected %s, got \"%s\"\n", c->name,

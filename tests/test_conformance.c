@@ -1416,6 +1416,102 @@ static void group_pending (void)
 }
 
 //------------------------------------------------------------------------------
+// group: user-built monoids of built-in operators, descriptors' other fields
+//------------------------------------------------------------------------------
+
+static int case_monoid (const spec *s)
+{
+    cu_rng r = cu_rng_for (cu_seed, s->name) ;
+    cu_gen g = { 0 } ;
+    int variant = s->acc ;
+    GrB_Monoid mon = NULL ;
+    int expect ;
+    switch (variant)
+    {
+        case 0:     // PLUS with the standard identity: the same monoid
+            CU_OK (GrB_Monoid_new_INT64 (&mon, GrB_PLUS_INT64, 0)) ; break ;
+        case 1:     // PLUS with identity 1: another monoid
+            CU_OK (GrB_Monoid_new_INT64 (&mon, GrB_PLUS_INT64, 1)) ; break ;
+        case 2:     // MAX without a terminal value: the same results
+            CU_OK (GrB_Monoid_new_INT64 (&mon, GrB_MAX_INT64, INT64_MIN)) ; break ;
+        default:    // MAX with a terminal value 2 (the library may stop early)
+            CU_OK (GxB_Monoid_terminal_new_INT64 (&mon, GrB_MAX_INT64, INT64_MIN, 2)) ; break ;
+    }
+    // SuiteSparse 7.4 keeps the standard identity and terminal of a built-in
+    // operator whatever the user gave (GxB_Monoid_identity says so): such a
+    // monoid is the standard one and is offloaded; only a monoid that really
+    // has other values must be declined
+    int64_t id = 0, term = 0 ;
+    bool has_term = false ;
+    CU_OK (GxB_Monoid_identity (&id, mon)) ;
+    CU_OK (GxB_Monoid_terminal (&has_term, &term, mon)) ;
+    bool standard = (variant <= 1) ? (id == 0 && !has_term)
+        : (id == INT64_MIN && (!has_term || term == INT64_MAX)) ;
+    expect = standard ? CU_EXPECT_OFFLOAD : CU_EXPECT_DECLINE ;
+    GrB_Semiring sr ;
+    CU_OK (GrB_Semiring_new (&sr, mon, GrB_TIMES_INT64)) ;
+    GrB_Matrix A = cu_matrix (&r, CU_INT64, 25, 15, 0.3, &g) ;
+    GrB_Matrix B = cu_matrix (&r, CU_INT64, 15, 6, 1, &g) ;
+    GrB_Matrix C ;
+    CU_OK (GrB_Matrix_new (&C, GrB_INT64, 25, 6)) ;
+    cu_call c ;
+    cu_call_init (&c, s->name, CU_MXM) ;
+    c.C0 = C ; c.A = A ; c.B = B ; c.s = sr ; c.expect = expect ;
+    int problems = cu_run (&c) ;
+    GrB_Matrix_free (&A) ; GrB_Matrix_free (&B) ; GrB_Matrix_free (&C) ;
+    GrB_Semiring_free (&sr) ; GrB_Monoid_free (&mon) ;
+    return problems ;
+}
+
+static int case_descriptor (const spec *s)
+{
+    cu_rng r = cu_rng_for (cu_seed, s->name) ;
+    cu_gen g = { 0 } ;
+    GrB_Matrix A = cu_matrix (&r, CU_FP64, 25, 15, 0.3, &g) ;
+    GrB_Matrix B = cu_matrix (&r, CU_FP64, 15, 6, 1, &g) ;
+    GrB_Matrix C = cu_matrix (&r, CU_FP64, 25, 6, 0.3, &g) ;
+    GrB_Matrix M = cu_matrix (&r, CU_BOOL, 25, 6, 0.5, &g) ;
+    GrB_Descriptor d ;
+    CU_OK (GrB_Descriptor_new (&d)) ;
+    // fields that choose how, not what: the answer is the same
+    CU_OK (GxB_Desc_set_INT32 (d, GxB_AxB_METHOD, GxB_AxB_DOT)) ;
+    CU_OK (GxB_Desc_set_INT32 (d, GxB_SORT, 1)) ;
+    CU_OK (GxB_Desc_set_INT32 (d, GxB_DESCRIPTOR_NTHREADS, 1)) ;
+    cu_call c ;
+    cu_call_init (&c, s->name, CU_MXM) ;
+    c.C0 = C ; c.A = A ; c.B = B ; c.s = GrB_PLUS_TIMES_SEMIRING_FP64 ; c.d = d ;
+    int problems = cu_run (&c) ;
+    // the predefined descriptors: replace + structural complement
+    cu_call_init (&c, "descriptor/GrB_DESC_RSC", CU_MXM) ;
+    c.C0 = C ; c.M = M ; c.A = A ; c.B = B ; c.s = GrB_PLUS_TIMES_SEMIRING_FP64 ;
+    c.d = GrB_DESC_RSC ; c.accum = GrB_PLUS_FP64 ;
+    problems += cu_run (&c) ;
+    GrB_Matrix_free (&A) ; GrB_Matrix_free (&B) ; GrB_Matrix_free (&C) ;
+    GrB_Matrix_free (&M) ; GrB_Descriptor_free (&d) ;
+    return problems ;
+}
+
+static void group_monoids (void)
+{
+    static const char *names [4] = { "PLUS_identity_0", "PLUS_identity_1",
+        "MAX_no_terminal", "MAX_terminal_2" } ;
+    for (int v = 0 ; v < 4 ; v++)
+    {
+        spec s = spec_default ( ) ;
+        s.custom = case_monoid ;
+        s.acc = v ;
+        add_spec (&s, "monoid/user_%s", names [v]) ;
+    }
+    spec s = spec_default ( ) ;
+    s.custom = case_descriptor ;
+    add_spec (&s, "descriptor/method_sort_nthreads") ;
+    // a hypersparse A with few non-empty rows (the offload may decline it)
+    s = spec_default ( ) ; s.m = 400 ; s.k = 30 ; s.dA = 0.002 ;
+    s.sA = GxB_HYPERSPARSE ; s.expect = CU_EXPECT_ANY ;
+    add_spec (&s, "storage/spmm/A_hyper_few_rows") ;
+}
+
+//------------------------------------------------------------------------------
 // group: calls grbgpu must decline (the CPU library answers)
 //------------------------------------------------------------------------------
 
@@ -2002,6 +2098,7 @@ int main (void)
     group_alias2 ( ) ;
     group_sequence ( ) ;
     group_pending ( ) ;
+    group_monoids ( ) ;
     group_declines ( ) ;
     group_invalid ( ) ;
     group_real ( ) ;
