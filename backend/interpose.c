@@ -49,24 +49,6 @@ void *grbgpu_real (const char *name)
 }
 
 //------------------------------------------------------------------------------
-// link-order check
-//------------------------------------------------------------------------------
-
-__attribute__ ((constructor))
-static void check_link_order (void)
-{
-    void *resolved = dlsym (RTLD_DEFAULT, "GrB_mxm") ;
-    if (resolved != NULL && resolved != (void *) GrB_mxm)
-    {
-        Dl_info where ;
-        const char *lib = (dladdr (resolved, &where) && where.dli_fname) ? where.dli_fname : "?" ;
-        fprintf (stderr, "grbgpu: warning: this program's GrB_mxm is the one in %s, not "
-            "grbgpu's: check the link order (-lgrbgpu must come before -lgraphblas, "
-            "or use LD_PRELOAD=libgrbgpu.so); products will run on the CPU library\n", lib) ;
-    }
-}
-
-//------------------------------------------------------------------------------
 // the exported entry points
 //------------------------------------------------------------------------------
 
@@ -133,4 +115,28 @@ GG_EXPORT GrB_Info GrB_vxm (GrB_Vector w, const GrB_Vector mask,
     }
     if (w != NULL) grbgpu_objver_bump (w) ;
     return info ;
+}
+
+//------------------------------------------------------------------------------
+// link-order check
+//------------------------------------------------------------------------------
+
+// Our own GrB_mxm through a hidden alias: a plain reference to GrB_mxm from
+// inside this library goes through the GOT and binds, like the program's,
+// to whichever library comes first, so it could never tell the two apart.
+extern __typeof__ (GrB_mxm) grbgpu_own_mxm
+    __attribute__ ((alias ("GrB_mxm"), visibility ("hidden"))) ;
+
+__attribute__ ((constructor))
+static void check_link_order (void)
+{
+    void *resolved = dlsym (RTLD_DEFAULT, "GrB_mxm") ;
+    if (resolved != NULL && resolved != (void *) grbgpu_own_mxm)
+    {
+        Dl_info where ;
+        const char *lib = (dladdr (resolved, &where) && where.dli_fname) ? where.dli_fname : "?" ;
+        fprintf (stderr, "grbgpu: warning: this program's GrB_mxm is the one in %s, not "
+            "grbgpu's: check the link order (-lgrbgpu must come before -lgraphblas, "
+            "or use LD_PRELOAD=libgrbgpu.so); products will run on the CPU library\n", lib) ;
+    }
 }
