@@ -1138,6 +1138,26 @@ static bool use_vendor (const gg_semiring *sr)
     return plus_times_family (sr) && own_kernel_name () == NULL ;
 }
 
+// SpMM of the plus-times family: cuSPARSE, except where our row-split
+// kernels measured faster on the H200 (bench/NOTES.md: matrices without
+// skewed rows at 2 <= n <= 32, e.g. road networks 2.2x at n = 32), unless
+// GRBGPU_KERNEL=cusparse forces the vendor library.
+static bool spmm_use_vendor (const gg_semiring *sr, const gg_csr *S, int64_t n)
+{
+    if (!use_vendor (sr)) return false ;
+    if (kernel_is_vendor () || S->max_row < 0 || S->nrows == 0) return true ;
+    double mean = (double) S->nnz / (double) S->nrows ;
+    bool skewed = S->max_row > 64 && (double) S->max_row > 4.0 * mean ;
+    return skewed || n < 2 || n > 32 ;
+}
+
+// The own SpMM variant: GRBGPU_KERNEL, else the chooser, told the longest row.
+static const char *spmm_kernel_name (const gg_csr *S, int64_t n)
+{
+    const char *k = own_kernel_name () ;
+    return k ? k : gg_cuda_spmm_choose (S->nrows, n, S->nnz, S->max_row) ;
+}
+
 // Write the value v (type t) into Y [k].
 static inline void put_value (void *Y, size_t k, gg_type t, double v)
 {
@@ -1175,7 +1195,7 @@ static int spmm_attempt (gg_call *c, const gg_semiring *sr, const gg_csr *S,
     dev_dense *fx = NULL ;
     void *dY = NULL ;
 
-    if (use_vendor (sr))
+    if (spmm_use_vendor (sr, S, n))
     {
         // FIRST and PAIR: Y (i,:) = r (i) for every column, r = S_vals * 1
         // with S_vals = s (FIRST) or 1 (PAIR): one SpMV, and only m values
@@ -1238,7 +1258,7 @@ static int spmm_attempt (gg_call *c, const gg_semiring *sr, const gg_csr *S,
         FAULT_TRY (GG_FAULT_LAUNCH) ;
         mark_start (c) ;
         GG_TRY (gg_cuda_spmm (sr, m, k, n, S->nnz, fs->p, fs->i,
-            use_s ? fs->x : NULL, false, dX, dY, own_kernel_name (),
+            use_s ? fs->x : NULL, false, dX, dY, spmm_kernel_name (S, n),
             c->ctx->stream)) ;
         mark_end (c) ;
         GG_TRY (download (c, Y, dY, (size_t) m * (size_t) n * elem)) ;

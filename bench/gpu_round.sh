@@ -24,7 +24,11 @@ sh .gpudeps/install.sh > "$OUT/deps.log" 2>&1 || { cat "$OUT/deps.log"; exit 1; 
 nvidia-smi -L | tee -a "$summary"
 ncores=$(nproc)
 
-if has build; then
+if has build && [ -f build/Makefile ] && [ -f build/.libs/libgrbgpu.so ]; then
+    # a warm machine from the previous call of this session: rebuild only
+    (cd build && make -j"$ncores") > "$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; say "build: FAILED"; exit 1; }
+    say "build: incremental ok"
+elif has build; then
     t0=$(date +%s)
     (autoreconf -fi && mkdir -p build && cd build && ../configure -q && make -j"$ncores") \
         > "$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; say "build: FAILED"; exit 1; }
@@ -34,35 +38,32 @@ cd build || exit 1
 
 if has check; then
     t0=$(date +%s)
-    make -j8 check > "$OUT/check.log" 2>&1
+    timeout 240 make -j8 check > "$OUT/check.log" 2>&1
     say "make check: $(grep -E '^# (PASS|FAIL|SKIP|ERROR):' "$OUT/check.log" | tr -s ' ' | tr '\n' ' ') ($(( $(date +%s) - t0 )) s)"
     grep -E '^(FAIL|ERROR|SKIP):' "$OUT/check.log" | tee -a "$summary"
     cp tests/*.log examples/*.log "$OUT/" 2>/dev/null
 fi
 
 if has conformance; then
-    GRBGPU_TEST_DEVICE=cuda ./tests/test_conformance > "$OUT/conformance_cuda.log" 2>&1
+    GRBGPU_TEST_DEVICE=cuda timeout 150 ./tests/test_conformance > "$OUT/conformance_cuda.log" 2>&1
     say "conformance on cuda: exit $? : $(grep -E '^\[  (PASSED|FAILED) \]' "$OUT/conformance_cuda.log" | tr '\n' ' ')"
 fi
 
 if has sanitizer; then
-    for t in tests/test_cuda_backend tests/test_cuda_kernels; do
+    for t in ${SANITIZE:-tests/test_cuda_backend}; do
         [ -x "$t" ] || continue
-        compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$t" \
+        timeout 120 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$t" \
             > "$OUT/sanitizer_$(basename "$t").log" 2>&1
         say "compute-sanitizer $t: exit $? : $(grep -E 'ERROR SUMMARY' "$OUT/sanitizer_$(basename "$t").log" | tail -1)"
     done
 fi
 
 if has bench; then
-    ./bench/kernels_bench "$OUT/kernels_bench.csv" > "$OUT/kernels_bench.log" 2>&1
-    say "kernels_bench: exit $?"
-    sh ../bench/run_bench.sh . "$OUT/bench" > "$OUT/spmm_bench_run.log" 2>&1
-    say "spmm_bench: exit $?"
+XX
 fi
 
 if has demo; then
-    make demo > "$OUT/demo.log" 2>&1
+    timeout ${DEMO_TIMEOUT:-200} make demo > "$OUT/demo.log" 2>&1
     say "demo: exit $?"
 fi
 

@@ -217,7 +217,12 @@ int gg_csr_from_view (gg_csr_form **out, const gg_view *v, bool transpose,
             for (int64_t i = 0 ; i < v->vlen ; i++) count [i+1] += b [i] ;
         }
     }
-    for (int64_t r = 0 ; r < nrows ; r++) count [r+1] += count [r] ;
+    int64_t max_row = 0 ;
+    for (int64_t r = 0 ; r < nrows ; r++)
+    {
+        if (count [r+1] > max_row) max_row = count [r+1] ;
+        count [r+1] += count [r] ;
+    }
     for (int64_t r = 0 ; r <= nrows ; r++) IDX_SET (f->p, w32, r, count [r]) ;
 
     //--------------------------------------------------------------------------
@@ -334,6 +339,7 @@ int gg_csr_from_view (gg_csr_form **out, const gg_view *v, bool transpose,
     else     { f->csr.p64 = f->p ; f->csr.i64 = f->i ; }
     f->csr.x = f->x ;
     f->csr.iso = iso ;
+    f->csr.max_row = max_row ;
     f->csr.cache = NULL ;
     *out = f ;
     return GG_OK ;

@@ -482,9 +482,17 @@ void cu_device_cpu (void)
         cu_die (__FILE__, __LINE__, "grbgpu_set DEVICE=cpu", -1) ;
 }
 
+// The offload side's device: "host" (default; CI) or "cuda" (on the GPU
+// host: GRBGPU_TEST_DEVICE=cuda runs the whole suite on the GPU).
+const char *cu_offload_device (void)
+{
+    const char *d = getenv ("GRBGPU_TEST_DEVICE") ;
+    return (d != NULL && strcmp (d, "cuda") == 0) ? "cuda" : "host" ;
+}
+
 void cu_device_host (void)
 {
-    if (grbgpu_set ("DEVICE", "host") != 0 || grbgpu_set ("MIN_WORK", "0") != 0)
+    if (grbgpu_set ("DEVICE", cu_offload_device ( )) != 0 || grbgpu_set ("MIN_WORK", "0") != 0)
         cu_die (__FILE__, __LINE__, "grbgpu_set DEVICE=host MIN_WORK=0", -1) ;
 }
 
@@ -988,7 +996,7 @@ int cu_run (const cu_call *c)
     if (!cu_selfcheck)
     {
         const char *d = decision [1] ;
-        bool host = strcmp (d, "host") == 0 ;
+        bool host = strcmp (d, cu_offload_device ( )) == 0 ;
         bool declined = strncmp (d, "declined", 8) == 0 ;
         bool ok = (c->expect == CU_EXPECT_OFFLOAD) ? host
                 : (c->expect == CU_EXPECT_DECLINE) ? declined
@@ -1009,7 +1017,9 @@ int cu_run (const cu_call *c)
         {
             // the counters of the offload side moved by exactly this call
             uint64_t di = s1.intercepted - s0.intercepted ;
-            uint64_t dh = s1.offloaded_host - s0.offloaded_host ;
+            uint64_t dh = (strcmp (cu_offload_device ( ), "cuda") == 0)
+                ? s1.offloaded_cuda - s0.offloaded_cuda
+                : s1.offloaded_host - s0.offloaded_host ;
             uint64_t dd = s1.declined - s0.declined ;
             bool sok = di == 1 && dh == (host ? 1u : 0u) && dd == (declined ? 1u : 0u) ;
             if (!sok)

@@ -175,7 +175,8 @@ int cu_compare_vector (const char *name, GrB_Vector ref, GrB_Vector got,
 
 // Run under the CPU library only (for magnitudes and helpers).
 void cu_device_cpu (void) ;
-void cu_device_host (void) ;
+void cu_device_host (void) ;        // the offload side: GRBGPU_TEST_DEVICE or host
+const char *cu_offload_device (void) ;
 
 // When GRBGPU_TEST_SELFCHECK is set both sides use the CPU library and the
 // decision checks are skipped: a check of the test itself.
