@@ -308,6 +308,35 @@ static const gg_backend *device_start (void)
     return &cuda_backend ;
 }
 
+static void ctx_destroy (gg_ctx *c) ;
+
+// At exit, in the process that started CUDA: free the cache's device copies
+// and the context pool while the CUDA runtime is still alive (this handler is
+// registered after the runtime's own, so it runs first), so that nothing is
+// left for compute-sanitizer to report as leaked.
+static void device_teardown (void)
+{
+    if (atomic_load (&started_pid) != getpid () || started_result == NULL) return ;
+    grbgpu_cache_clear () ;
+    pthread_mutex_lock (&pool_lock) ;
+    bool idle = true ;
+    for (int k = 0 ; k < pool_count ; k++) idle = idle && !pool [k].busy ;
+    if (idle)
+    {
+        (void) cudaSetDevice (dev_id) ;
+        for (int k = 0 ; k < pool_count ; k++) ctx_destroy (&pool [k]) ;
+        pool_count = 0 ;
+        if (free_stream != NULL)
+        {
+            (void) cudaStreamSynchronize (free_stream) ;
+            (void) cudaStreamDestroy (free_stream) ;
+            free_stream = NULL ;
+        }
+        (void) cudaGetLastError () ;
+    }
+    pthread_mutex_unlock (&pool_lock) ;
+}
+
 const gg_backend *grbgpu_cuda_backend (void)
 {
     pthread_once (&atfork_once, register_atfork) ;
@@ -318,6 +347,7 @@ const gg_backend *grbgpu_cuda_backend (void)
     {
         started_result = device_start () ;
         atomic_store (&started_pid, me) ;
+        if (started_result != NULL) atexit (device_teardown) ;
     }
     pthread_mutex_unlock (&start_lock) ;
     return started_result ;

@@ -192,8 +192,9 @@ static void *alloc_result (int64_t count, size_t zsz)
 
 // Returns GG_OK (and *info), GG_ERR_UNSUPPORTED (with *why), or an error.
 static int run_plan (const gg_plan *plan, const gg_backend *be, GrB_Info *info,
-    const char **why)
+    const char **why, double phase [3])
 {
+    double t_start = now (), t_compute = 0, t_write = 0 ;
     gg_cache_entry *held [MAX_HELD] = { NULL, NULL, NULL } ;
     void *y = NULL ;
     int rc = GG_OK ;
@@ -229,6 +230,7 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, GrB_Info *info,
             if (grbgpu_fault (GG_FAULT_ALLOC)) { rc = GG_ERR_FAULT ; goto done ; }
             y = alloc_result (plan->m * plan->n, zsz) ;
             if (y == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
+            t_compute = now () ;
             TRY (be->spmm (&plan->sr, &S, &X, y)) ;
             if (plan->out.is_vector)
             {
@@ -261,6 +263,7 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, GrB_Info *info,
             int64_t ny = (plan->op == GG_OP_SDDMM) ? P.nnz : plan->m * plan->n ;
             y = alloc_result (ny, zsz) ;
             if (y == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
+            t_compute = now () ;
             if (plan->op == GG_OP_SDDMM)
             {
                 TRY (be->sddmm (&plan->sr, &P, &L, &R, y)) ;
@@ -280,7 +283,12 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, GrB_Info *info,
     // on the call is answered by grbgpu, whatever GraphBLAS says)
     r.x = y ;
     y = NULL ;
+    t_write = now () ;
     *info = grbgpu_write_result (&plan->out, &r) ;
+    // seconds in: views and operand forms, the backend, the write-back
+    phase [0] = t_compute - t_start ;
+    phase [1] = t_write - t_compute ;
+    phase [2] = now () - t_write ;
 
 done:
     free (y) ;
@@ -361,15 +369,18 @@ bool grbgpu_dispatch (const gg_call *call, GrB_Info *info)
     //--------------------------------------------------------------------------
 
     why = NULL ;
-    int rc = run_plan (&plan, be, info, &why) ;
+    double phase [3] = { 0, 0, 0 } ;
+    int rc = run_plan (&plan, be, info, &why, phase) ;
     if (rc == GG_OK)
     {
         bool cuda = (be != &grbgpu_host_backend) ;
         grbgpu_count (cuda ? GG_STAT_OFFLOADED_CUDA : GG_STAT_OFFLOADED_HOST, 1) ;
         grbgpu_set_last_decision (be->name, NULL) ;
-        grbgpu_log (2, "%s: %s %lldx%lldx%lld (%.3g flops) -> GrB_Info %d", be->name,
+        grbgpu_log (2, "%s: %s %lldx%lldx%lld (%.3g flops) -> GrB_Info %d; ms: operands %.3f,"
+            " compute %.3f, write-back %.3f", be->name,
             plan.op == GG_OP_SPMM ? "spmm" : plan.op == GG_OP_SDDMM ? "sddmm" : "gemm",
-            (long long) plan.m, (long long) plan.k, (long long) plan.n, plan.flops, (int) *info) ;
+            (long long) plan.m, (long long) plan.k, (long long) plan.n, plan.flops, (int) *info,
+            1e3 * phase [0], 1e3 * phase [1], 1e3 * phase [2]) ;
         return true ;
     }
     if (rc == GG_ERR_UNSUPPORTED)

@@ -52,7 +52,7 @@ fi
 if has sanitizer; then
     for t in ${SANITIZE:-tests/test_cuda_backend}; do
         [ -x "$t" ] || continue
-        timeout 120 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$t" \
+        GRBGPU_TEST_UNDER_SANITIZER=1 timeout 120 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$t" \
             > "$OUT/sanitizer_$(basename "$t").log" 2>&1
         say "compute-sanitizer $t: exit $? : $(grep -E 'ERROR SUMMARY' "$OUT/sanitizer_$(basename "$t").log" | tail -1)"
     done
@@ -60,6 +60,18 @@ fi
 
 if has bench; then
 XX
+fi
+
+if has profile; then
+    # where the time of a warm offloaded call goes (GRBGPU_VERBOSE=2 phases)
+    for ex in "pagerank --scale 20 --iters 6" "gcn --epochs 2"; do
+        GRBGPU_DEVICE=cuda GRBGPU_VERBOSE=2 GRBGPU_STATS=1 LD_PRELOAD=$PWD/.libs/libgrbgpu.so \
+            timeout 120 ./examples/$ex > "$OUT/profile.log.tmp" 2>&1
+        say "profile $ex: exit $?"
+        grep -E "ms:|stats:" "$OUT/profile.log.tmp" | tail -6 | tee -a "$summary"
+        cat "$OUT/profile.log.tmp" >> "$OUT/profile.log"
+    done
+    rm -f "$OUT/profile.log.tmp"
 fi
 
 if has demo; then

@@ -748,6 +748,13 @@ static void test_fork_after_start (void **state)
 {
     (void) state ;
     assert_int_equal (fork_status, 0) ;     // the child forked before start
+    if (getenv ("GRBGPU_TEST_UNDER_SANITIZER") != NULL)
+    {
+        // compute-sanitizer's injected library does not survive a fork
+        // after CUDA started: the child dies in it, not in grbgpu
+        print_message ("  skipped under compute-sanitizer\n") ;
+        skip () ;
+    }
     pid_t pid = fork () ;
     assert_true (pid >= 0) ;
     if (pid == 0)
