@@ -1387,7 +1387,10 @@ static int sddmm_attempt (gg_call *c, const gg_semiring *sr, const gg_csr *M,
     if (B->x != NULL) { GG_TRY (dense_get (c, B, elem, &fb)) ; dB = fb->x ; }
     GG_TRY (tmp_alloc (c, &dy, (size_t) nnz * elem)) ;
 
-    if (use_vendor (sr))
+    // cusparseSDDMM fuses multiply-adds (one rounding where the CPU library
+    // has two), so exact mode uses our own SDDMM; GRBGPU_KERNEL=cusparse
+    // asks for the vendor's
+    if (use_vendor (sr) && kernel_is_vendor ())
     {
         // y = (A * B') .* spy (M): A m x k row-major; B (n x k row-major) is
         // B' (k x n) column-major with leading dimension k

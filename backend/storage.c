@@ -16,6 +16,7 @@
 #include "config.h"
 #include "backend/storage.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -212,6 +213,185 @@ static GrB_Info pack_result (GrB_Matrix X, bool is_vector, gg_result *r,
 }
 
 //------------------------------------------------------------------------------
+// C's storage options, kept across a pack or unpack
+//------------------------------------------------------------------------------
+
+typedef struct { int control ; double hyper, bitmap ; } c_options ;
+
+static GrB_Info options_get (GrB_Matrix C, bool is_vector, c_options *o)
+{
+    GrB_Info info ;
+    o->control = GxB_AUTO_SPARSITY ; o->hyper = 0 ; o->bitmap = 0 ;
+    if (is_vector)
+    {
+        info = GxB_Vector_Option_get ((GrB_Vector) C, GxB_SPARSITY_CONTROL, &o->control) ;
+        if (info == GrB_SUCCESS) info = GxB_Vector_Option_get ((GrB_Vector) C, GxB_BITMAP_SWITCH, &o->bitmap) ;
+        return info ;
+    }
+    info = GxB_Matrix_Option_get (C, GxB_SPARSITY_CONTROL, &o->control) ;
+    if (info == GrB_SUCCESS) info = GxB_Matrix_Option_get (C, GxB_HYPER_SWITCH, &o->hyper) ;
+    if (info == GrB_SUCCESS) info = GxB_Matrix_Option_get (C, GxB_BITMAP_SWITCH, &o->bitmap) ;
+    return info ;
+}
+
+// Setting an option makes GraphBLAS conform C to it (a conversion of the
+// whole matrix): restore only what the pack actually changed.
+static GrB_Info options_restore (GrB_Matrix C, bool is_vector, const c_options *o)
+{
+    c_options now ;
+    GrB_Info info = options_get (C, is_vector, &now) ;
+    if (info != GrB_SUCCESS) return info ;
+    if (is_vector)
+    {
+        GrB_Vector w = (GrB_Vector) C ;
+        if (now.control != o->control) info = GxB_Vector_Option_set (w, GxB_SPARSITY_CONTROL, o->control) ;
+        if (info == GrB_SUCCESS && now.bitmap != o->bitmap) info = GxB_Vector_Option_set (w, GxB_BITMAP_SWITCH, o->bitmap) ;
+        return info ;
+    }
+    if (now.control != o->control) info = GxB_Matrix_Option_set (C, GxB_SPARSITY_CONTROL, o->control) ;
+    if (info == GrB_SUCCESS && now.hyper != o->hyper) info = GxB_Matrix_Option_set (C, GxB_HYPER_SWITCH, o->hyper) ;
+    if (info == GrB_SUCCESS && now.bitmap != o->bitmap) info = GxB_Matrix_Option_set (C, GxB_BITMAP_SWITCH, o->bitmap) ;
+    return info ;
+}
+
+//------------------------------------------------------------------------------
+// C += T in place, when C is full
+//------------------------------------------------------------------------------
+
+// Accumulators applied in place: z = accum (c, t), all of T's type.
+typedef enum { ACC_NONE = 0, ACC_PLUS, ACC_MINUS, ACC_TIMES, ACC_MIN, ACC_MAX,
+    ACC_FIRST, ACC_SECOND } acc_kind ;
+
+static acc_kind accum_kind (GrB_BinaryOp op, gg_type t)
+{
+    #define ACC_OPS(T) \
+        if (op == GrB_PLUS_##T) return ACC_PLUS ; \
+        if (op == GrB_MINUS_##T) return ACC_MINUS ; \
+        if (op == GrB_TIMES_##T) return ACC_TIMES ; \
+        if (op == GrB_MIN_##T) return ACC_MIN ; \
+        if (op == GrB_MAX_##T) return ACC_MAX ; \
+        if (op == GrB_FIRST_##T) return ACC_FIRST ; \
+        if (op == GrB_SECOND_##T) return ACC_SECOND ; \
+        return ACC_NONE ;
+    switch (t)
+    {
+        case GG_INT32:  ACC_OPS (INT32)
+        case GG_INT64:  ACC_OPS (INT64)
+        case GG_UINT32: ACC_OPS (UINT32)
+        case GG_UINT64: ACC_OPS (UINT64)
+        case GG_FP32:   ACC_OPS (FP32)
+        case GG_FP64:   ACC_OPS (FP64)
+        default:        return ACC_NONE ;     // BOOL's renamed operators: apply
+    }
+    #undef ACC_OPS
+}
+
+// c [k] = accum (c [k], t [k]) over the n values of one stored vector.
+// Integer arithmetic wraps (done unsigned); MIN / MAX as GraphBLAS's (a NaN
+// operand gives the other one: fmin / fmax).
+#define ACC_LOOP(T, UT, FMIN, FMAX)                                             \
+{                                                                               \
+    T *restrict c = (T *) cx ; const T *restrict t = (const T *) tx ;          \
+    switch (kind)                                                               \
+    {                                                                           \
+        case ACC_PLUS:   for (int64_t k = 0 ; k < n ; k++) c [k] = (T) ((UT) c [k] + (UT) t [k]) ; break ; \
+        case ACC_MINUS:  for (int64_t k = 0 ; k < n ; k++) c [k] = (T) ((UT) c [k] - (UT) t [k]) ; break ; \
+        case ACC_TIMES:  for (int64_t k = 0 ; k < n ; k++) c [k] = (T) ((UT) c [k] * (UT) t [k]) ; break ; \
+        case ACC_MIN:    for (int64_t k = 0 ; k < n ; k++) c [k] = FMIN (c [k], t [k]) ; break ; \
+        case ACC_MAX:    for (int64_t k = 0 ; k < n ; k++) c [k] = FMAX (c [k], t [k]) ; break ; \
+        case ACC_SECOND: memcpy (c, t, (size_t) n * sizeof (T)) ; break ;       \
+        default: break ;                                                        \
+    }                                                                           \
+}
+#define IMIN(a,b) ((a) < (b) ? (a) : (b))
+#define IMAX(a,b) ((a) > (b) ? (a) : (b))
+
+static void accumulate_values (acc_kind kind, gg_type t, void *cx, const void *tx, int64_t n)
+{
+    switch (t)
+    {
+        case GG_INT32:  ACC_LOOP (int32_t, uint32_t, IMIN, IMAX) ; break ;
+        case GG_INT64:  ACC_LOOP (int64_t, uint64_t, IMIN, IMAX) ; break ;
+        case GG_UINT32: ACC_LOOP (uint32_t, uint32_t, IMIN, IMAX) ; break ;
+        case GG_UINT64: ACC_LOOP (uint64_t, uint64_t, IMIN, IMAX) ; break ;
+        case GG_FP32:   ACC_LOOP (float, float, fminf, fmaxf) ; break ;
+        case GG_FP64:   ACC_LOOP (double, double, fmin, fmax) ; break ;
+        default: break ;
+    }
+}
+
+// C = accum (C, T) with no mask, C full (every entry present, not iso) of T's
+// type and held in T's orientation: C's value array is unpacked (O(1)),
+// updated where T has entries, and packed back.  Returns false (nothing
+// done) when the case does not fit; GrB_mxm's own accumulation through
+// GrB_apply is exact too, but an order of magnitude slower for this case (a
+// PageRank step).
+static bool accumulate_in_place (const gg_output *out, gg_result *r,
+    GrB_Type ctype, GrB_Info *info)
+{
+    if (out->M != NULL || out->accum == NULL || out->mask_comp
+        || ctype != r->ztype || r->pattern != NULL) return false ;
+    acc_kind kind = accum_kind (out->accum, r->zt) ;
+    if (kind == ACC_NONE) return false ;
+    GrB_Index nvals ;
+    bool iso = true ;
+    GxB_Format_Value fmt = GxB_BY_ROW ;
+    if (out->is_vector)
+    {
+        if (GrB_Vector_nvals (&nvals, (GrB_Vector) out->C) != GrB_SUCCESS
+            || GxB_Vector_iso (&iso, (GrB_Vector) out->C) != GrB_SUCCESS) return false ;
+    }
+    else
+    {
+        if (GrB_Matrix_nvals (&nvals, out->C) != GrB_SUCCESS
+            || GxB_Matrix_iso (&iso, out->C) != GrB_SUCCESS
+            || GxB_Matrix_Option_get (out->C, GxB_FORMAT, &fmt) != GrB_SUCCESS) return false ;
+        if ((fmt == GxB_BY_COL) != r->by_col) return false ;
+    }
+    if (iso || (int64_t) nvals != r->nrows * r->ncols) return false ;
+
+    c_options opt ;
+    if (options_get (out->C, out->is_vector, &opt) != GrB_SUCCESS) return false ;
+    void *cx = NULL ;
+    GrB_Index cx_size = 0 ;
+    bool c_iso = false ;
+    *info = out->is_vector
+        ? GxB_Vector_unpack_Full ((GrB_Vector) out->C, &cx, &cx_size, &c_iso, NULL)
+        : (r->by_col ? GxB_Matrix_unpack_FullC (out->C, &cx, &cx_size, &c_iso, NULL)
+                     : GxB_Matrix_unpack_FullR (out->C, &cx, &cx_size, &c_iso, NULL)) ;
+    if (*info != GrB_SUCCESS) { free (r->x) ; r->x = NULL ; return true ; }
+
+    // C's values are now ours; T's stored vectors line up with C's
+    const int64_t nvec = r->by_col ? r->ncols : r->nrows ;
+    const int64_t vlen = r->by_col ? r->nrows : r->ncols ;
+    const size_t zsz = gg_type_size (r->zt) ;
+    if (!c_iso)
+    {
+        #pragma omp parallel for schedule(static) if (nvec * vlen > 100000)
+        for (int64_t j = 0 ; j < nvec ; j++)
+        {
+            if (r->present != NULL && csr_row_count (r->present, j) == 0) continue ;
+            accumulate_values (kind, r->zt, (char *) cx + (size_t) (j * vlen) * zsz,
+                (const char *) r->x + (size_t) (j * vlen) * zsz, vlen) ;
+        }
+    }
+    else
+    {
+        // cannot happen (checked above), but never write through an iso array
+        *info = GrB_PANIC ;
+    }
+    GrB_Info pinfo = out->is_vector
+        ? GxB_Vector_pack_Full ((GrB_Vector) out->C, &cx, cx_size, c_iso, NULL)
+        : (r->by_col ? GxB_Matrix_pack_FullC (out->C, &cx, cx_size, c_iso, NULL)
+                     : GxB_Matrix_pack_FullR (out->C, &cx, cx_size, c_iso, NULL)) ;
+    if (pinfo != GrB_SUCCESS) { free (cx) ; *info = pinfo ; }
+    if (*info == GrB_SUCCESS) *info = options_restore (out->C, out->is_vector, &opt) ;
+    free (r->x) ;
+    r->x = NULL ;
+    return true ;
+}
+
+//------------------------------------------------------------------------------
 // grbgpu_write_result
 //------------------------------------------------------------------------------
 
@@ -252,49 +432,20 @@ GrB_Info grbgpu_write_result (const gg_output *out, gg_result *r)
     if (plain)
     {
         // keep C's sparsity settings: pack resets them
-        int control = GxB_AUTO_SPARSITY ;
-        double hyper = 0, bitmap = 0 ;
-        if (out->is_vector)
-        {
-            info = GxB_Vector_Option_get ((GrB_Vector) out->C, GxB_SPARSITY_CONTROL, &control) ;
-            if (info == GrB_SUCCESS) info = GxB_Vector_Option_get ((GrB_Vector) out->C, GxB_BITMAP_SWITCH, &bitmap) ;
-        }
-        else
-        {
-            info = GxB_Matrix_Option_get (out->C, GxB_SPARSITY_CONTROL, &control) ;
-            if (info == GrB_SUCCESS) info = GxB_Matrix_Option_get (out->C, GxB_HYPER_SWITCH, &hyper) ;
-            if (info == GrB_SUCCESS) info = GxB_Matrix_Option_get (out->C, GxB_BITMAP_SWITCH, &bitmap) ;
-        }
+        c_options opt ;
+        info = options_get (out->C, out->is_vector, &opt) ;
         if (info == GrB_SUCCESS) info = pack_result (out->C, out->is_vector, r, true) ;
-        // setting an option makes GraphBLAS conform C to it (a conversion of
-        // the whole result): restore only what the pack actually changed
-        int control2 = control ;
-        double hyper2 = hyper, bitmap2 = bitmap ;
-        if (info == GrB_SUCCESS)
-        {
-            if (out->is_vector)
-            {
-                GrB_Vector w = (GrB_Vector) out->C ;
-                info = GxB_Vector_Option_get (w, GxB_SPARSITY_CONTROL, &control2) ;
-                if (info == GrB_SUCCESS) info = GxB_Vector_Option_get (w, GxB_BITMAP_SWITCH, &bitmap2) ;
-                if (info == GrB_SUCCESS && control2 != control) info = GxB_Vector_Option_set (w, GxB_SPARSITY_CONTROL, control) ;
-                if (info == GrB_SUCCESS && bitmap2 != bitmap) info = GxB_Vector_Option_set (w, GxB_BITMAP_SWITCH, bitmap) ;
-            }
-            else
-            {
-                GrB_Matrix C = out->C ;
-                info = GxB_Matrix_Option_get (C, GxB_SPARSITY_CONTROL, &control2) ;
-                if (info == GrB_SUCCESS) info = GxB_Matrix_Option_get (C, GxB_HYPER_SWITCH, &hyper2) ;
-                if (info == GrB_SUCCESS) info = GxB_Matrix_Option_get (C, GxB_BITMAP_SWITCH, &bitmap2) ;
-                if (info == GrB_SUCCESS && control2 != control) info = GxB_Matrix_Option_set (C, GxB_SPARSITY_CONTROL, control) ;
-                if (info == GrB_SUCCESS && hyper2 != hyper) info = GxB_Matrix_Option_set (C, GxB_HYPER_SWITCH, hyper) ;
-                if (info == GrB_SUCCESS && bitmap2 != bitmap) info = GxB_Matrix_Option_set (C, GxB_BITMAP_SWITCH, bitmap) ;
-            }
-        }
+        if (info == GrB_SUCCESS) info = options_restore (out->C, out->is_vector, &opt) ;
         free (r->x) ;
         r->x = NULL ;
         return info ;
     }
+
+    //--------------------------------------------------------------------------
+    // C = accum (C, T) in place when C is full
+    //--------------------------------------------------------------------------
+
+    if (accumulate_in_place (out, r, ctype, &info)) return info ;
 
     //--------------------------------------------------------------------------
     // general: T as a temporary, then C<M,replace> = accum (C, T)

@@ -11,7 +11,7 @@
 # summary last.  Steps are selected with STEPS (default: all).
 set -u
 OUT=${OUT:-$PWD/gpu-out}
-STEPS=${STEPS:-build check conformance sanitizer bench demo}
+STEPS=${STEPS:-build check conformance sanitizer profile kbench bench demo}
 mkdir -p "$OUT"
 root=$PWD
 summary="$OUT/summary.txt"
@@ -36,6 +36,9 @@ elif has build; then
 fi
 cd build || exit 1
 
+# the test programs, built even when `check` does not run them
+make -j"$ncores" check TESTS= > "$OUT/build_tests.log" 2>&1 || say "building the test programs: FAILED"
+
 if has check; then
     t0=$(date +%s)
     timeout 240 make -j8 check > "$OUT/check.log" 2>&1
@@ -58,8 +61,14 @@ if has sanitizer; then
     done
 fi
 
+if has kbench; then
+    timeout ${KBENCH_TIMEOUT:-150} ./bench/kernels_bench --csv "$OUT/kernels_bench.csv" ${KBENCH_ARGS:-} > "$OUT/kernels_bench.log" 2>&1
+    say "kernels_bench: exit $?"
+fi
+
 if has bench; then
-XX
+    timeout ${SBENCH_TIMEOUT:-200} sh ../bench/run_bench.sh . "$OUT/bench" ${SBENCH_ARGS:-} > "$OUT/spmm_bench_run.log" 2>&1
+    say "spmm_bench: exit $?"
 fi
 
 if has profile; then

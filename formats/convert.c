@@ -349,6 +349,35 @@ int gg_csr_from_view (gg_csr_form **out, const gg_view *v, bool transpose,
 // dense
 //------------------------------------------------------------------------------
 
+// out (r, c) = in (c, r): out is rows x cols row-major, in is cols x rows.
+// Blocks of 32 x 32 keep both sides in cache; one loop per value size.
+#define DEFINE_TRANSPOSE(NAME, T)                                           \
+    static void NAME (void *out_, const void *in_, int64_t rows, int64_t cols) \
+    {                                                                       \
+        T *restrict out = (T *) out_ ;                                      \
+        const T *restrict in = (const T *) in_ ;                            \
+        const int64_t B = 32 ;                                              \
+        _Pragma ("omp parallel for schedule(static) if (rows * cols > 1000000)") \
+        for (int64_t r0 = 0 ; r0 < rows ; r0 += B)                          \
+        {                                                                   \
+            int64_t r1 = r0 + B < rows ? r0 + B : rows ;                    \
+            for (int64_t c0 = 0 ; c0 < cols ; c0 += B)                      \
+            {                                                               \
+                int64_t c1 = c0 + B < cols ? c0 + B : cols ;                \
+                for (int64_t r = r0 ; r < r1 ; r++)                         \
+                {                                                           \
+                    for (int64_t c = c0 ; c < c1 ; c++)                     \
+                    {                                                       \
+                        out [r * cols + c] = in [c * rows + r] ;            \
+                    }                                                       \
+                }                                                           \
+            }                                                               \
+        }                                                                   \
+    }
+DEFINE_TRANSPOSE (transpose_1, uint8_t)
+DEFINE_TRANSPOSE (transpose_4, uint32_t)
+DEFINE_TRANSPOSE (transpose_8, uint64_t)
+
 void gg_dense_form_free (void *form)
 {
     gg_dense_form *f = (gg_dense_form *) form ;
@@ -398,23 +427,11 @@ int gg_dense_from_view (gg_dense_form **out, const gg_view *v, bool transpose,
         if (tmp == NULL) { gg_dense_form_free (f) ; return GG_ERR_NOMEM ; }
         gg_cast_array (tmp, t, v->x, v->src, false, n) ;
         const int64_t vlen = v->vlen, vdim = v->vdim ;   // out is vlen x vdim
-        const int64_t B = 64 ;
-        #pragma omp parallel for schedule(static) if (n > 1000000)
-        for (int64_t r0 = 0 ; r0 < vlen ; r0 += B)
+        switch (tsz)
         {
-            for (int64_t c0 = 0 ; c0 < vdim ; c0 += B)
-            {
-                int64_t r1 = r0 + B < vlen ? r0 + B : vlen ;
-                int64_t c1 = c0 + B < vdim ? c0 + B : vdim ;
-                for (int64_t r = r0 ; r < r1 ; r++)
-                {
-                    for (int64_t c = c0 ; c < c1 ; c++)
-                    {
-                        memcpy ((char *) f->owned + (r * vdim + c) * tsz,
-                                (char *) tmp + (c * vlen + r) * tsz, tsz) ;
-                    }
-                }
-            }
+            case 1:  transpose_1 (f->owned, tmp, vlen, vdim) ; break ;
+            case 4:  transpose_4 (f->owned, tmp, vlen, vdim) ; break ;
+            default: transpose_8 (f->owned, tmp, vlen, vdim) ; break ;
         }
         free (tmp) ;
     }

@@ -656,6 +656,28 @@ static void group_accum (void)
                     cu_type_name (s.tC), mk ? "/masked" : "") ;
             }
         }
+        // C full and no mask: grbgpu accumulates in place (SpMM, dense x
+        // sparse, mxv, vxm; C held by row and by column)
+        static const int full_shapes [ ] = { SH_SPMM, SH_DXS, SH_MXV, SH_VXM } ;
+        for (int sh = 0 ; sh < 4 ; sh++)
+        {
+            for (int f = 0 ; f < 2 ; f++)
+            {
+                spec s = spec_default ( ) ;
+                set_shape (&s, full_shapes [sh]) ;
+                s.st = (sh & 1) ? CU_FP64 : CU_INT32 ;
+                s.tC = s.st ;
+                s.dC = 1 ;
+                s.acc = acc ;
+                s.fC = f ? GxB_BY_COL : GxB_BY_ROW ;
+                if (acc == CU_ACC_TIMES)
+                {
+                    s.gA.vals = s.gB.vals = s.gC.vals = CU_V_POW2 ;
+                }
+                add_spec (&s, "accum/full_C/%s/%s/%s", shape_name [full_shapes [sh]],
+                    cu_acc_name (acc), f ? "by_col" : "by_row") ;
+            }
+        }
         // a FP64 sum cast to an INT64 C, then accumulated in INT64
         spec s = spec_default ( ) ; set_shape (&s, SH_MXV) ;
         s.st = CU_FP64 ; s.gA.vals = CU_V_POW2 ; s.gB.vals = CU_V_POW2 ;
