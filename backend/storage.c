@@ -320,7 +320,7 @@ static void accumulate_values (acc_kind kind, gg_type t, void *cx, const void *t
     }
 }
 
-// C = accum (C, T) with no mask, C full (every entry present, not iso) of T's
+// C = accum (C, T) with no mask, C full (every entry present; iso expanded) of T's
 // type and held in T's orientation: C's value array is unpacked (O(1)),
 // updated where T has entries, and packed back.  Returns false (nothing
 // done) when the case does not fit; GrB_mxm's own accumulation through
@@ -348,7 +348,8 @@ static bool accumulate_in_place (const gg_output *out, gg_result *r,
             || GxB_Matrix_Option_get (out->C, GxB_FORMAT, &fmt) != GrB_SUCCESS) return false ;
         if ((fmt == GxB_BY_COL) != r->by_col) return false ;
     }
-    if (iso || (int64_t) nvals != r->nrows * r->ncols) return false ;
+    (void) iso ;    // an iso C is expanded below, as GraphBLAS would
+    if ((int64_t) nvals != r->nrows * r->ncols) return false ;
 
     c_options opt ;
     if (options_get (out->C, out->is_vector, &opt) != GrB_SUCCESS) return false ;
@@ -365,6 +366,29 @@ static bool accumulate_in_place (const gg_output *out, gg_result *r,
     const int64_t nvec = r->by_col ? r->ncols : r->nrows ;
     const int64_t vlen = r->by_col ? r->nrows : r->ncols ;
     const size_t zsz = gg_type_size (r->zt) ;
+    if (c_iso)
+    {
+        // C held one value for all entries (e.g. PageRank's teleport term):
+        // expand it, since the sum is no longer iso
+        size_t bytes = (size_t) (nvec * vlen > 0 ? nvec * vlen : 1) * zsz ;
+        void *full = malloc (bytes) ;
+        if (full == NULL)
+        {
+            *info = GrB_OUT_OF_MEMORY ;     // C is packed back unchanged
+        }
+        else
+        {
+            #pragma omp parallel for schedule(static) if (nvec * vlen > 100000)
+            for (int64_t k = 0 ; k < nvec * vlen ; k++)
+            {
+                memcpy ((char *) full + (size_t) k * zsz, cx, zsz) ;
+            }
+            free (cx) ;
+            cx = full ;
+            cx_size = bytes ;
+            c_iso = false ;
+        }
+    }
     if (!c_iso)
     {
         #pragma omp parallel for schedule(static) if (nvec * vlen > 100000)
@@ -374,11 +398,6 @@ static bool accumulate_in_place (const gg_output *out, gg_result *r,
             accumulate_values (kind, r->zt, (char *) cx + (size_t) (j * vlen) * zsz,
                 (const char *) r->x + (size_t) (j * vlen) * zsz, vlen) ;
         }
-    }
-    else
-    {
-        // cannot happen (checked above), but never write through an iso array
-        *info = GrB_PANIC ;
     }
     GrB_Info pinfo = out->is_vector
         ? GxB_Vector_pack_Full ((GrB_Vector) out->C, &cx, cx_size, c_iso, NULL)
