@@ -18,7 +18,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -173,23 +172,6 @@ static bool worth_offloading (const gg_plan *plan, const char **why)
 
 #define MAX_HELD 3
 
-// The result buffer: GraphBLAS takes ownership and frees it with free(), so
-// it comes from the C allocator; large ones are 2 MiB aligned and advised
-// for huge pages, so that writing them for the first time (the device's
-// download lands here) does not stall on a page fault every 4 KiB.
-static void *alloc_result (int64_t count, size_t zsz)
-{
-    size_t bytes = (size_t) (count > 0 ? count : 1) * zsz ;
-    if (bytes < ((size_t) 8 << 20)) return malloc (bytes) ;
-    void *p = NULL ;
-    size_t huge = (size_t) 2 << 20 ;
-    if (posix_memalign (&p, huge, (bytes + huge - 1) / huge * huge) != 0) return NULL ;
-#ifdef MADV_HUGEPAGE
-    madvise (p, (bytes + huge - 1) / huge * huge, MADV_HUGEPAGE) ;
-#endif
-    return p ;
-}
-
 // Returns GG_OK (and *info), GG_ERR_UNSUPPORTED (with *why), or an error.
 static int run_plan (const gg_plan *plan, const gg_backend *be, GrB_Info *info,
     const char **why, double phase [3])
@@ -228,7 +210,7 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, GrB_Info *info,
             TRY (get_csr (&plan->S, t, &v0, &S, &held [0])) ;
             TRY (get_dense (&plan->X, t, &v1, &X, &held [1])) ;
             if (grbgpu_fault (GG_FAULT_ALLOC)) { rc = GG_ERR_FAULT ; goto done ; }
-            y = alloc_result (plan->m * plan->n, zsz) ;
+            y = grbgpu_alloc_result ((size_t) (plan->m * plan->n > 0 ? plan->m * plan->n : 1) * zsz) ;
             if (y == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
             t_compute = now () ;
             TRY (be->spmm (&plan->sr, &S, &X, y)) ;
@@ -261,7 +243,7 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, GrB_Info *info,
             }
             if (grbgpu_fault (GG_FAULT_ALLOC)) { rc = GG_ERR_FAULT ; goto done ; }
             int64_t ny = (plan->op == GG_OP_SDDMM) ? P.nnz : plan->m * plan->n ;
-            y = alloc_result (ny, zsz) ;
+            y = grbgpu_alloc_result ((size_t) (ny > 0 ? ny : 1) * zsz) ;
             if (y == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
             t_compute = now () ;
             if (plan->op == GG_OP_SDDMM)

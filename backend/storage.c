@@ -19,6 +19,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 //------------------------------------------------------------------------------
 // types
@@ -118,6 +119,19 @@ GrB_Info grbgpu_view (gg_view *v, GrB_Matrix A)
 // building T's arrays
 //------------------------------------------------------------------------------
 
+void *grbgpu_alloc_result (size_t bytes)
+{
+    if (bytes < ((size_t) 8 << 20)) return malloc (bytes > 0 ? bytes : 1) ;
+    const size_t huge = (size_t) 2 << 20 ;
+    size_t rounded = (bytes + huge - 1) / huge * huge ;
+    void *p = NULL ;
+    if (posix_memalign (&p, huge, rounded) != 0) return NULL ;
+#ifdef MADV_HUGEPAGE
+    (void) madvise (p, rounded, MADV_HUGEPAGE) ;
+#endif
+    return p ;
+}
+
 static int64_t csr_row_count (const gg_csr *S, int64_t r)
 {
     return S->p32 ? (int64_t) (S->p32 [r+1] - S->p32 [r]) : S->p64 [r+1] - S->p64 [r] ;
@@ -129,10 +143,12 @@ static int64_t csr_row_count (const gg_csr *S, int64_t r)
 // zeroed so that no uninitialised byte reaches GraphBLAS.
 static int8_t *result_bitmap (gg_result *r, int64_t nvec, int64_t vlen, int64_t *nvals)
 {
-    int8_t *b = malloc ((size_t) (nvec * vlen > 0 ? nvec * vlen : 1)) ;
+    int8_t *b = grbgpu_alloc_result ((size_t) (nvec * vlen > 0 ? nvec * vlen : 1)) ;
     if (b == NULL) return NULL ;
     const size_t zsz = gg_type_size (r->zt) ;
     int64_t count = 0 ;
+    // first touch in parallel: the pages of a fresh buffer fault in on all cores
+    #pragma omp parallel for schedule(static) reduction(+:count) if (nvec * vlen > 1000000)
     for (int64_t j = 0 ; j < nvec ; j++)
     {
         bool here = (r->present == NULL) || csr_row_count (r->present, j) > 0 ;

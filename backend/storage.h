@@ -20,6 +20,11 @@ GG_INTERNAL GrB_Type grbgpu_grb_type (gg_type t) ;
 // cast to GrB_Matrix.  Returns GrB_SUCCESS or the iterator's error.
 GG_INTERNAL GrB_Info grbgpu_view (gg_view *v, GrB_Matrix A) ;
 
+// A buffer for a result that GraphBLAS will own (and free with free()):
+// large ones are 2 MiB aligned and advised for huge pages, so that writing
+// them the first time does not stall on a page fault every 4 KiB.
+GG_INTERNAL void *grbgpu_alloc_result (size_t bytes) ;
+
 // The result T of a product, in one of three layouts, to be written to C.
 typedef struct
 {

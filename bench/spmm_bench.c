@@ -386,8 +386,13 @@ static void bench_kernel (const gg_backend *b, cusparseHandle_t h,
     CHECK_CUDA (cudaMemcpy (di, A->i, A->nnz * 4, cudaMemcpyHostToDevice)) ;
     CHECK_CUDA (cudaMemcpy (dv, vals, A->nnz * es, cudaMemcpyHostToDevice)) ;
     gg_cache_entry *eS = entry () ;
+    int64_t max_row = 0 ;       // as formats/convert.c records it
+    for (int64_t r = 0 ; r < A->m ; r++)
+    {
+        if (A->p [r+1] - A->p [r] > max_row) max_row = A->p [r+1] - A->p [r] ;
+    }
     gg_csr S = { .nrows = A->m, .ncols = A->k, .nnz = A->nnz, .p32 = A->p,
-        .i32 = A->i, .x = vals, .cache = eS } ;
+        .i32 = A->i, .x = vals, .max_row = max_row, .cache = eS } ;
 
     for (int ni = 0 ; ni < nns ; ni++)
     {
