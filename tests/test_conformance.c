@@ -1538,19 +1538,21 @@ static void group_monoids (void)
 //------------------------------------------------------------------------------
 
 // a user-defined type: a pair, with its own plus and times
-typedef struct { double x ; int32_t tag ; } pair_t ;
+// no padding: results are compared byte for byte, and padding bytes would be
+// uninitialised (valgrind) and could differ between the two sides
+typedef struct { double x ; int32_t tag ; int32_t zero ; } pair_t ;
 
 static void pair_plus (void *z, const void *x, const void *y)
 {
     const pair_t *a = x, *b = y ;
-    pair_t r = { a->x + b->x, a->tag > b->tag ? a->tag : b->tag } ;
+    pair_t r = { a->x + b->x, a->tag > b->tag ? a->tag : b->tag, 0 } ;
     *(pair_t *) z = r ;
 }
 
 static void pair_times (void *z, const void *x, const void *y)
 {
     const pair_t *a = x, *b = y ;
-    pair_t r = { a->x * b->x, a->tag + b->tag } ;
+    pair_t r = { a->x * b->x, a->tag + b->tag, 0 } ;
     *(pair_t *) z = r ;
 }
 
@@ -1570,7 +1572,7 @@ static void make_user_objects (void)
     if (pair_type != NULL) return ;
     GrB_BinaryOp times ;
     GrB_Monoid mon ;
-    pair_t zero = { 0, 0 } ;
+    pair_t zero = { 0, 0, 0 } ;
     CU_OK (GrB_Type_new (&pair_type, sizeof (pair_t))) ;
     CU_OK (GrB_BinaryOp_new (&pair_plus_op, pair_plus, pair_type, pair_type, pair_type)) ;
     CU_OK (GrB_BinaryOp_new (&times, pair_times, pair_type, pair_type, pair_type)) ;
@@ -1589,7 +1591,7 @@ static GrB_Matrix pair_matrix (cu_rng *r, uint64_t m, uint64_t n, double density
         for (uint64_t j = 0 ; j < n ; j++)
             if (density >= 1 || cu_unif (r) < density)
             {
-                pair_t v = { (double) cu_int (r, -3, 3), (int32_t) cu_int (r, 0, 9) } ;
+                pair_t v = { (double) cu_int (r, -3, 3), (int32_t) cu_int (r, 0, 9), 0 } ;
                 CU_OK (GrB_Matrix_setElement_UDT (A, &v, i, j)) ;
             }
     CU_OK (GrB_Matrix_wait (A, GrB_MATERIALIZE)) ;
