@@ -317,6 +317,18 @@ bool grbgpu_dispatch (const gg_call *call, GrB_Info *info)
     //--------------------------------------------------------------------------
 
     if (s->device == GG_DEVICE_CPU) { decline ("GRBGPU_DEVICE=cpu") ; return false ; }
+    if (s->precision != GG_PRECISION_EXACT)
+    {
+        // lower-precision tensor-core modes are not implemented yet: say so
+        // once, and compute exactly
+        static _Atomic bool told = false ;
+        if (!atomic_exchange (&told, true))
+        {
+            fprintf (stderr, "grbgpu: GRBGPU_PRECISION=%s is not implemented yet; "
+                "computing in exact precision\n",
+                s->precision == GG_PRECISION_TF32 ? "tf32" : s->precision == GG_PRECISION_FP16 ? "fp16" : "bf16") ;
+        }
+    }
     if (!version_ok ()) { decline ("unsupported GraphBLAS version") ; return false ; }
     gg_plan plan ;
     const char *why = grbgpu_classify (call, &plan) ;

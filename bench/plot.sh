@@ -11,6 +11,10 @@
 set -eu
 spmm=$1; kern=$2; out=$3; title=${4:-}
 mkdir -p "$out"
+if ! command -v gnuplot >/dev/null 2>&1; then
+    echo "plot.sh: gnuplot not found here; copy $spmm and $kern to a machine with gnuplot and run bench/plot.sh there"
+    exit 0
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
