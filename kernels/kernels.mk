@@ -20,13 +20,13 @@ GG_CUDA_KERNEL_OBJS = kernels/spmm.lo kernels/sddmm.lo kernels/gemm.lo
 check_PROGRAMS += tests/test_cuda_kernels
 TESTS += tests/test_cuda_kernels
 tests_test_cuda_kernels_SOURCES = tests/test_cuda_kernels.cu
-tests_test_cuda_kernels_LDADD = $(GG_CUDA_KERNEL_OBJS) $(CUDA_LIBS)
+tests_test_cuda_kernels_LDADD = $(GG_CUDA_KERNEL_OBJS) $(CUDA_LIBS) -lm
 tests_test_cuda_kernels_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC --mode=link $(CCLD) \
 	$(AM_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@
 
 noinst_PROGRAMS += bench/kernels_bench
 bench_kernels_bench_SOURCES = bench/kernels_bench.cu
-bench_kernels_bench_LDADD = $(GG_CUDA_KERNEL_OBJS) $(CUDA_LIBS)
+bench_kernels_bench_LDADD = $(GG_CUDA_KERNEL_OBJS) $(CUDA_LIBS) -lm
 bench_kernels_bench_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC --mode=link $(CCLD) \
 	$(AM_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@
 endif
