@@ -132,10 +132,17 @@ static void test_seed_repeats (void **state)
 }
 
 // Threads draw concurrently; each sees about the configured rate.
+typedef struct { int fired ; uint64_t first64 ; } drawn ;
+
 static void *drawer (void *arg)
 {
-    int *fired = arg ;
-    for (int k = 0 ; k < 100000 ; k++) *fired += grbgpu_fault (GG_FAULT_COPY) ;
+    drawn *d = arg ;
+    for (int k = 0 ; k < 100000 ; k++)
+    {
+        bool f = grbgpu_fault (GG_FAULT_COPY) ;
+        d->fired += f ;
+        if (k < 64 && f) d->first64 |= (uint64_t) 1 << k ;
+    }
     return NULL ;
 }
 
@@ -145,15 +152,19 @@ static void test_threads (void **state)
     enum { NT = 4 } ;
     assert_int_equal (grbgpu_fault_configure ("copy:0.25"), 0) ;
     pthread_t tid [NT] ;
-    int fired [NT] = { 0 } ;
-    for (int t = 0 ; t < NT ; t++) pthread_create (&tid [t], NULL, drawer, &fired [t]) ;
+    drawn d [NT] ;
+    memset (d, 0, sizeof (d)) ;
+    for (int t = 0 ; t < NT ; t++) pthread_create (&tid [t], NULL, drawer, &d [t]) ;
     for (int t = 0 ; t < NT ; t++) pthread_join (tid [t], NULL) ;
     for (int t = 0 ; t < NT ; t++)
     {
-        double r = fired [t] / 100000.0 ;
+        double r = d [t].fired / 100000.0 ;
         assert_true (r > 0.24 && r < 0.26) ;
-        // threads do not share one stream
-        for (int u = 0 ; u < t ; u++) assert_int_not_equal (fired [t], fired [u]) ;
+        // threads do not share one stream: their first 64 outcomes differ
+        // (equal by chance with probability about 2^-52 per pair; equal
+        // counts over 100000 draws, the earlier check, happen ~0.2% of the
+        // time and made this test flaky)
+        for (int u = 0 ; u < t ; u++) assert_true (d [t].first64 != d [u].first64) ;
     }
     assert_int_equal (grbgpu_fault_configure ("off"), 0) ;
 }
