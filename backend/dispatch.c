@@ -69,53 +69,66 @@ static gg_cache_key operand_key (int kind, const gg_operand *o, gg_type t)
     return key ;
 }
 
-// The CSR of op (obj), from the cache or built now.  *entry holds a reference.
-static int get_csr (const gg_operand *o, gg_type t, const gg_view *v,
-    gg_csr *csr, gg_cache_entry **entry)
+// The converted form of op (obj) of this kind, from the cache or built now
+// (and cached).  Returns the entry with a reference held.
+static int get_form (int kind, const gg_operand *o, gg_type t, const gg_view *v,
+    gg_cache_entry **entry)
 {
-    gg_cache_key key = operand_key (FORM_CSR, o, t) ;
+    gg_cache_key key = operand_key (kind, o, t) ;
     gg_cache_entry *e = grbgpu_cache_acquire (&key) ;
     if (e == NULL)
     {
         if (grbgpu_fault (GG_FAULT_CONVERT)) return GG_ERR_FAULT ;
         double t0 = now () ;
-        gg_csr_form *f ;
-        int rc = gg_csr_from_view (&f, v, o->transpose, o->values, t) ;
+        void *form ;
+        size_t bytes ;
+        void (*form_free) (void *) ;
+        int rc ;
+        if (kind == FORM_CSR)
+        {
+            gg_csr_form *f ;
+            rc = gg_csr_from_view (&f, v, o->transpose, o->values, t) ;
+            form = f ; bytes = (rc == GG_OK) ? f->bytes : 0 ; form_free = gg_csr_form_free ;
+        }
+        else
+        {
+            gg_dense_form *f ;
+            rc = gg_dense_from_view (&f, v, o->transpose, o->values, t) ;
+            form = f ; bytes = (rc == GG_OK) ? f->bytes : 0 ; form_free = gg_dense_form_free ;
+        }
         if (rc != GG_OK) return rc ;
         grbgpu_count_seconds (0, now () - t0) ;
-        e = grbgpu_cache_insert (&key, f, f->bytes, gg_csr_form_free) ;
+        e = grbgpu_cache_insert (&key, form, bytes, form_free) ;
         if (e == NULL) return GG_ERR_NOMEM ;
     }
-    *csr = ((gg_csr_form *) e->host)->csr ;
-    csr->cache = e ;
     *entry = e ;
     return GG_OK ;
 }
 
-// The dense row-major op (obj), from the cache or built now.
+// The CSR of op (obj).  *entry holds a reference.
+static int get_csr (const gg_operand *o, gg_type t, const gg_view *v,
+    gg_csr *csr, gg_cache_entry **entry)
+{
+    int rc = get_form (FORM_CSR, o, t, v, entry) ;
+    if (rc != GG_OK) return rc ;
+    *csr = ((gg_csr_form *) (*entry)->host)->csr ;
+    csr->cache = *entry ;
+    return GG_OK ;
+}
+
+// The dense row-major op (obj).  *entry holds a reference.
 static int get_dense (const gg_operand *o, gg_type t, const gg_view *v,
     gg_dense *dense, gg_cache_entry **entry)
 {
-    gg_cache_key key = operand_key (FORM_DENSE, o, t) ;
-    gg_cache_entry *e = grbgpu_cache_acquire (&key) ;
-    if (e == NULL)
-    {
-        if (grbgpu_fault (GG_FAULT_CONVERT)) return GG_ERR_FAULT ;
-        double t0 = now () ;
-        gg_dense_form *f ;
-        int rc = gg_dense_from_view (&f, v, o->transpose, o->values, t) ;
-        if (rc != GG_OK) return rc ;
-        grbgpu_count_seconds (0, now () - t0) ;
-        e = grbgpu_cache_insert (&key, f, f->bytes, gg_dense_form_free) ;
-        if (e == NULL) return GG_ERR_NOMEM ;
-    }
+    int rc = get_form (FORM_DENSE, o, t, v, entry) ;
+    if (rc != GG_OK) return rc ;
+    gg_cache_entry *e = *entry ;
     gg_dense_form *f = (gg_dense_form *) e->host ;
     *dense = f->dense ;
     // a zero-copy form points into the matrix: take the address from this
     // call's view, which is current by construction
     if (o->values && f->owned == NULL) dense->x = v->x ;
     dense->cache = e ;
-    *entry = e ;
     return GG_OK ;
 }
 
