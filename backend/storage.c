@@ -303,8 +303,10 @@ static acc_kind accum_kind (GrB_BinaryOp op, gg_type t)
 }
 
 // c [k] = accum (c [k], t [k]) over the n values of one stored vector.
-// Integer arithmetic wraps (done unsigned); MIN / MAX as GraphBLAS's (a NaN
-// operand gives the other one: fmin / fmax).
+// Integer arithmetic wraps (done unsigned).  FP MIN / MAX: a NaN operand
+// gives the other one, and a tie (-0 against +0) gives t, as the CPU library
+// does when it accumulates into a full C (fmin / fmax leave the sign of a
+// zero tie unspecified).
 #define ACC_LOOP(T, UT, FMIN, FMAX)                                             \
 {                                                                               \
     T *restrict c = (T *) cx ; const T *restrict t = (const T *) tx ;          \
@@ -321,6 +323,8 @@ static acc_kind accum_kind (GrB_BinaryOp op, gg_type t)
 }
 #define IMIN(a,b) ((a) < (b) ? (a) : (b))
 #define IMAX(a,b) ((a) > (b) ? (a) : (b))
+#define FPMIN(c,t) (isnan (c) ? (t) : isnan (t) ? (c) : ((c) < (t) ? (c) : (t)))
+#define FPMAX(c,t) (isnan (c) ? (t) : isnan (t) ? (c) : ((c) > (t) ? (c) : (t)))
 
 static void accumulate_values (acc_kind kind, gg_type t, void *cx, const void *tx, int64_t n)
 {
@@ -330,8 +334,8 @@ static void accumulate_values (acc_kind kind, gg_type t, void *cx, const void *t
         case GG_INT64:  ACC_LOOP (int64_t, uint64_t, IMIN, IMAX) ; break ;
         case GG_UINT32: ACC_LOOP (uint32_t, uint32_t, IMIN, IMAX) ; break ;
         case GG_UINT64: ACC_LOOP (uint64_t, uint64_t, IMIN, IMAX) ; break ;
-        case GG_FP32:   ACC_LOOP (float, float, fminf, fmaxf) ; break ;
-        case GG_FP64:   ACC_LOOP (double, double, fmin, fmax) ; break ;
+        case GG_FP32:   ACC_LOOP (float, float, FPMIN, FPMAX) ; break ;
+        case GG_FP64:   ACC_LOOP (double, double, FPMIN, FPMAX) ; break ;
         default: break ;
     }
 }

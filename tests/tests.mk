@@ -9,6 +9,15 @@ tests_test_conformance_SOURCES = tests/test_conformance.c \
 	tests/conformance_util.c tests/conformance_util.h
 tests_test_conformance_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_conformance_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
+
+# Edge cases found in review: casts of NaN/Inf/huge values, NaN and signed
+# zeros in MIN/MAX, the in-place accumulation path, by-column defaults,
+# hypersparse thresholds, user-built monoids.
+check_PROGRAMS += tests/test_review
+TESTS += tests/test_review
+tests_test_review_SOURCES = tests/test_review.c
+tests_test_review_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_review_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
 endif
 
 # An ordinary GraphBLAS program, three ways: linked with -lgraphblas only (run
