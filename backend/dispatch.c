@@ -164,9 +164,12 @@ static bool worth_offloading (const gg_plan *plan, const char **why)
     }
     else
     {
+        // both dense operands up; GEMM: all of C down; SDDMM: the mask's
+        // pattern up (32-bit indices) and one value per mask entry down
         bytes += (double) (plan->m + plan->n) * (double) plan->k * zsz ;
+        double nnz_mask = plan->flops / (2.0 * (double) plan->k) ;
         bytes += (plan->op == GG_OP_GEMM) ? (double) plan->m * (double) plan->n * zsz
-                                          : plan->flops / (double) plan->k * 2.0 ;
+                                          : nnz_mask * (4.0 + zsz) ;
     }
     long ncpu = sysconf (_SC_NPROCESSORS_ONLN) ;
     if (ncpu < 1) ncpu = 1 ;
