@@ -3,7 +3,7 @@
 # examples/demo.sh: PageRank and GCN with the CPU library, and with grbgpu
 #-------------------------------------------------------------------------------
 
-# Runs examples/pagerank and examples/gcn (plain GraphBLAS programs) three ways:
+# Runs examples/pagerank, examples/gcn and examples/attention (plain GraphBLAS programs) three ways:
 #   cpu    the CPU library alone (no preload)
 #   cuda   grbgpu on the GPU (LD_PRELOAD, GRBGPU_DEVICE=cuda), when
 #          `nvidia-smi -L` finds one
@@ -28,7 +28,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/grbgpu-demo.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 start=$(date +%s)
 
-for p in pagerank gcn; do
+for p in pagerank gcn attention; do
     if [ ! -x "$bindir/$p" ]; then
         echo "demo: $bindir/$p is not built (make examples/$p)" ; exit 1
     fi
@@ -39,6 +39,7 @@ if nvidia-smi -L > "$tmp/gpus" 2>/dev/null && [ -s "$tmp/gpus" ]; then
     echo "demo: GPU found: $(head -n 1 "$tmp/gpus")"
     pagerank_args=${DEMO_PAGERANK_ARGS:-"--scale 20 --iters 30"}
     gcn_args=${DEMO_GCN_ARGS:-"--nodes 100000 --epochs 10"}
+    attention_args=${DEMO_ATTENTION_ARGS:-""}
     modes="cpu cuda host"
 else
     gpu=no
@@ -46,6 +47,7 @@ else
         "(plain C on this machine's cores) in place of the GPU"
     pagerank_args=${DEMO_PAGERANK_ARGS:-"--scale 20 --iters 20"}
     gcn_args=${DEMO_GCN_ARGS:-"--nodes 50000 --epochs 5"}
+    attention_args=${DEMO_ATTENTION_ARGS:-""}
     modes="cpu host"
 fi
 if [ ! -f "$lib" ]; then
@@ -54,6 +56,7 @@ if [ ! -f "$lib" ]; then
 fi
 echo "demo: pagerank $pagerank_args"
 echo "demo: gcn $gcn_args"
+echo "demo: attention ${attention_args:-(its defaults)}"
 
 table="$tmp/table"
 : > "$table"
@@ -92,6 +95,8 @@ run ()
 
 for m in $modes; do run pagerank $m $pagerank_args ; done
 for m in $modes; do run gcn $m $gcn_args ; done
+# shellcheck disable=SC2086
+for m in $modes; do run attention $m $attention_args ; done
 
 #-------------------------------------------------------------------------------
 # the table
@@ -112,7 +117,7 @@ awk -F'|' '
             sp = sprintf ("%.2fx", base[$1] / $3)
         printf "%-9s %-5s %12.5f %8s %-6s  %s\n", $1, $2, $3, sp, $4, $5
     }' "$table"
-echo "(s/step: seconds per PageRank iteration or GCN epoch; speedup over the" \
+echo "(s/step: seconds per PageRank iteration, GCN epoch or attention aggregation; speedup over the" \
     "CPU library; mode host = grbgpu's host emulation backend)"
 if grep -q '|FAIL|' "$table" || grep -q '|exit ' "$table"; then exit 1 ; fi
 exit 0
