@@ -198,62 +198,40 @@ static inline void *gg_resolve (void *_Atomic *slot, const char *name)
     __typeof__ (&name) real = (__typeof__ (&name)) gg_resolve (&gg_slot, #name)
 '''
 
+# The option's value type follows the field (GraphBLAS.h): the switches
+# are double, the format and sparsity control are int.  An unknown field
+# is forwarded with an int (GraphBLAS rejects it without reading it).
+# One body serves GxB_Matrix_Option_set and GxB_Vector_Option_set.
+OPTION_SET_BODY = '''\
+GG_EXPORT GrB_Info (GxB_{KIND}_Option_set) (GrB_{KIND} A, GxB_Option_Field field, ...)
+{
+    GG_REAL (GxB_{KIND}_Option_set) ;
+    GrB_Info info ;
+    va_list ap ;
+    va_start (ap, field) ;
+    if (field == GxB_HYPER_SWITCH || field == GxB_BITMAP_SWITCH)
+    {
+        double value = va_arg (ap, double) ;
+        info = real (A, field, value) ;
+    }
+    else if (field == GxB_FORMAT || field == GxB_SPARSITY_CONTROL)
+    {
+        int value = va_arg (ap, int) ;
+        info = real (A, field, value) ;
+    }
+    else
+    {
+        info = real (A, field, 0) ;
+    }
+    va_end (ap) ;
+    grbgpu_objver_bump (A) ;
+    return info ;
+}
+'''
+
 VARIADIC_BODIES = {
-    # The option's value type follows the field (GraphBLAS.h): the switches
-    # are double, the format and sparsity control are int.  An unknown field
-    # is forwarded with an int (GraphBLAS rejects it without reading it).
-    'GxB_Matrix_Option_set': '''\
-GG_EXPORT GrB_Info (GxB_Matrix_Option_set) (GrB_Matrix A, GxB_Option_Field field, ...)
-{
-    GG_REAL (GxB_Matrix_Option_set) ;
-    GrB_Info info ;
-    va_list ap ;
-    va_start (ap, field) ;
-    if (field == GxB_HYPER_SWITCH || field == GxB_BITMAP_SWITCH)
-    {
-        double value = va_arg (ap, double) ;
-        info = real (A, field, value) ;
-    }
-    else if (field == GxB_FORMAT || field == GxB_SPARSITY_CONTROL)
-    {
-        int value = va_arg (ap, int) ;
-        info = real (A, field, value) ;
-    }
-    else
-    {
-        info = real (A, field, 0) ;
-    }
-    va_end (ap) ;
-    grbgpu_objver_bump (A) ;
-    return info ;
-}
-''',
-    'GxB_Vector_Option_set': '''\
-GG_EXPORT GrB_Info (GxB_Vector_Option_set) (GrB_Vector A, GxB_Option_Field field, ...)
-{
-    GG_REAL (GxB_Vector_Option_set) ;
-    GrB_Info info ;
-    va_list ap ;
-    va_start (ap, field) ;
-    if (field == GxB_HYPER_SWITCH || field == GxB_BITMAP_SWITCH)
-    {
-        double value = va_arg (ap, double) ;
-        info = real (A, field, value) ;
-    }
-    else if (field == GxB_FORMAT || field == GxB_SPARSITY_CONTROL)
-    {
-        int value = va_arg (ap, int) ;
-        info = real (A, field, value) ;
-    }
-    else
-    {
-        info = real (A, field, 0) ;
-    }
-    va_end (ap) ;
-    grbgpu_objver_bump (A) ;
-    return info ;
-}
-''',
+    'GxB_%s_Option_set' % kind: OPTION_SET_BODY.replace('{KIND}', kind)
+    for kind in ('Matrix', 'Vector')
 }
 
 
