@@ -781,18 +781,33 @@ static int cu_compare_tuples (const char *name, GrB_Type tref, GrB_Type tgot,
     return problems ;
 }
 
-int cu_compare_matrix (const char *name, GrB_Matrix ref, GrB_Matrix got,
-    double rtol, GrB_Matrix mag, GrB_Matrix cold)
+// The tuples of a matrix or a vector (one comparison serves both).
+static void cu_tuples_of (cu_tuples *t, bool is_vector, void *X, bool flag)
+{
+    if (is_vector) cu_tuples_vector (t, (GrB_Vector) X, flag) ;
+    else cu_tuples_matrix (t, (GrB_Matrix) X, flag) ;
+}
+
+static int cu_compare_objects (const char *name, bool is_vector, void *ref,
+    void *got, double rtol, void *mag, void *cold)
 {
     GrB_Type tr, tg ;
-    CU_OK (GxB_Matrix_type (&tr, ref)) ;
-    CU_OK (GxB_Matrix_type (&tg, got)) ;
+    if (is_vector)
+    {
+        CU_OK (GxB_Vector_type (&tr, (GrB_Vector) ref)) ;
+        CU_OK (GxB_Vector_type (&tg, (GrB_Vector) got)) ;
+    }
+    else
+    {
+        CU_OK (GxB_Matrix_type (&tr, (GrB_Matrix) ref)) ;
+        CU_OK (GxB_Matrix_type (&tg, (GrB_Matrix) got)) ;
+    }
     cu_tuples R, G, Mg, Co ;
-    cu_tuples_matrix (&R, ref, false) ;
-    cu_tuples_matrix (&G, got, false) ;
+    cu_tuples_of (&R, is_vector, ref, false) ;
+    cu_tuples_of (&G, is_vector, got, false) ;
     bool use_mag = rtol > 0 && mag != NULL, use_cold = rtol > 0 && cold != NULL ;
-    if (use_mag) cu_tuples_matrix (&Mg, mag, true) ;
-    if (use_cold) cu_tuples_matrix (&Co, cold, true) ;
+    if (use_mag) cu_tuples_of (&Mg, is_vector, mag, true) ;
+    if (use_cold) cu_tuples_of (&Co, is_vector, cold, true) ;
     int problems = cu_compare_tuples (name, tr, tg, &R, &G, rtol,
         use_mag ? &Mg : NULL, use_cold ? &Co : NULL) ;
     cu_tuples_free (&R) ; cu_tuples_free (&G) ;
@@ -801,24 +816,16 @@ int cu_compare_matrix (const char *name, GrB_Matrix ref, GrB_Matrix got,
     return problems ;
 }
 
+int cu_compare_matrix (const char *name, GrB_Matrix ref, GrB_Matrix got,
+    double rtol, GrB_Matrix mag, GrB_Matrix cold)
+{
+    return cu_compare_objects (name, false, ref, got, rtol, mag, cold) ;
+}
+
 int cu_compare_vector (const char *name, GrB_Vector ref, GrB_Vector got,
     double rtol, GrB_Vector mag, GrB_Vector cold)
 {
-    GrB_Type tr, tg ;
-    CU_OK (GxB_Vector_type (&tr, ref)) ;
-    CU_OK (GxB_Vector_type (&tg, got)) ;
-    cu_tuples R, G, Mg, Co ;
-    cu_tuples_vector (&R, ref, false) ;
-    cu_tuples_vector (&G, got, false) ;
-    bool use_mag = rtol > 0 && mag != NULL, use_cold = rtol > 0 && cold != NULL ;
-    if (use_mag) cu_tuples_vector (&Mg, mag, true) ;
-    if (use_cold) cu_tuples_vector (&Co, cold, true) ;
-    int problems = cu_compare_tuples (name, tr, tg, &R, &G, rtol,
-        use_mag ? &Mg : NULL, use_cold ? &Co : NULL) ;
-    cu_tuples_free (&R) ; cu_tuples_free (&G) ;
-    if (use_mag) cu_tuples_free (&Mg) ;
-    if (use_cold) cu_tuples_free (&Co) ;
-    return problems ;
+    return cu_compare_objects (name, true, ref, got, rtol, mag, cold) ;
 }
 
 //------------------------------------------------------------------------------
