@@ -170,6 +170,16 @@ static bool all_present (const gg_result *r, int64_t nvec)
     return true ;
 }
 
+// Pack a full value array into X: a vector, or a matrix held by column or by
+// row.  On success *x is NULL (GraphBLAS owns the array).
+static GrB_Info pack_full (GrB_Matrix X, bool is_vector, bool by_col, void **x,
+    GrB_Index xsize, bool iso)
+{
+    if (is_vector) return GxB_Vector_pack_Full ((GrB_Vector) X, x, xsize, iso, NULL) ;
+    if (by_col) return GxB_Matrix_pack_FullC (X, x, xsize, iso, NULL) ;
+    return GxB_Matrix_pack_FullR (X, x, xsize, iso, NULL) ;
+}
+
 // Pack the result into X (a new temporary, or C itself when plain).
 static GrB_Info pack_result (GrB_Matrix X, bool is_vector, gg_result *r,
     bool allow_full)
@@ -204,12 +214,7 @@ static GrB_Info pack_result (GrB_Matrix X, bool is_vector, gg_result *r,
     void *Tx = r->x ;
     if (allow_full && all_present (r, nvec))
     {
-        if (is_vector)
-            info = GxB_Vector_pack_Full ((GrB_Vector) X, &Tx, xsize, false, NULL) ;
-        else if (r->by_col)
-            info = GxB_Matrix_pack_FullC (X, &Tx, xsize, false, NULL) ;
-        else
-            info = GxB_Matrix_pack_FullR (X, &Tx, xsize, false, NULL) ;
+        info = pack_full (X, is_vector, r->by_col, &Tx, xsize, false) ;
         if (info == GrB_SUCCESS) r->x = NULL ;
         return info ;
     }
@@ -419,10 +424,7 @@ static bool accumulate_in_place (const gg_output *out, gg_result *r,
                 (const char *) r->x + (size_t) (j * vlen) * zsz, vlen) ;
         }
     }
-    GrB_Info pinfo = out->is_vector
-        ? GxB_Vector_pack_Full ((GrB_Vector) out->C, &cx, cx_size, c_iso, NULL)
-        : (r->by_col ? GxB_Matrix_pack_FullC (out->C, &cx, cx_size, c_iso, NULL)
-                     : GxB_Matrix_pack_FullR (out->C, &cx, cx_size, c_iso, NULL)) ;
+    GrB_Info pinfo = pack_full (out->C, out->is_vector, r->by_col, &cx, cx_size, c_iso) ;
     if (pinfo != GrB_SUCCESS) { free (cx) ; *info = pinfo ; }
     if (*info == GrB_SUCCESS) *info = options_restore (out->C, out->is_vector, &opt) ;
     free (r->x) ;
