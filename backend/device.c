@@ -1255,17 +1255,18 @@ static int spmm_attempt (gg_call *c, const gg_semiring *sr, const gg_csr *S,
         mark_end (c) ;
         if (rowsum && n > 1)
         {
-            // r lands in the first m values of Y; spread it from the back so
-            // nothing is overwritten before it is read
-            GG_TRY (download (c, Y, dY, (size_t) m * elem)) ;
-            for (int64_t i = m - 1 ; i >= 0 ; i--)
+            // r comes down (m values) and is spread over each row of Y
+            char *r = malloc ((size_t) (m > 0 ? m : 1) * elem) ;
+            if (r == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
+            rc = download (c, r, dY, (size_t) m * elem) ;
+            if (rc != GG_OK) { free (r) ; goto done ; }
+            #pragma omp parallel for schedule(static) if (m * n > 1000000)
+            for (int64_t i = 0 ; i < m ; i++)
             {
-                double r = get_value (Y, (size_t) i, t) ;
-                for (int64_t j = n - 1 ; j >= 0 ; j--)
-                {
-                    put_value (Y, (size_t) (i * n + j), t, r) ;
-                }
+                char *row = (char *) Y + (size_t) (i * n) * elem ;
+                for (int64_t j = 0 ; j < n ; j++) memcpy (row + (size_t) j * elem, r + (size_t) i * elem, elem) ;
             }
+            free (r) ;
         }
         else
         {
@@ -1285,6 +1286,12 @@ static int spmm_attempt (gg_call *c, const gg_semiring *sr, const gg_csr *S,
             dX = fx->x ;
         }
         GG_TRY (tmp_alloc (c, &dY, (size_t) m * (size_t) n * elem)) ;
+        if (!S->no_empty_rows)
+        {
+            // the kernels leave empty rows unwritten: give them defined
+            // values (they are absent from T; the host writes no zeros)
+            CU_TRY (cudaMemsetAsync (dY, 0, (size_t) m * (size_t) n * elem, c->ctx->stream)) ;
+        }
         FAULT_TRY (GG_FAULT_LAUNCH) ;
         mark_start (c) ;
         GG_TRY (gg_cuda_spmm (sr, m, k, n, S->nnz, fs->p, fs->i,

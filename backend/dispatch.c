@@ -194,7 +194,6 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, GrB_Info *info,
 {
     double t_start = now (), t_compute = 0, t_write = 0 ;
     gg_cache_entry *held [MAX_HELD] = { NULL, NULL, NULL } ;
-    void *y = NULL ;
     int rc = GG_OK ;
     const gg_type t = plan->sr.type ;
     const size_t zsz = gg_type_size (t) ;
@@ -226,10 +225,6 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, GrB_Info *info,
             TRY (get_csr (&plan->S, t, &v0, &S, &held [0])) ;
             TRY (get_dense (&plan->X, t, &v1, &X, &held [1])) ;
             if (grbgpu_fault (GG_FAULT_ALLOC)) { rc = GG_ERR_FAULT ; goto done ; }
-            y = grbgpu_alloc_result ((size_t) (plan->m * plan->n > 0 ? plan->m * plan->n : 1) * zsz) ;
-            if (y == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
-            t_compute = now () ;
-            TRY (be->spmm (&plan->sr, &S, &X, y)) ;
             if (plan->out.is_vector)
             {
                 r.nrows = plan->m ; r.ncols = 1 ;
@@ -243,6 +238,11 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, GrB_Info *info,
                 r.nrows = plan->m ; r.ncols = plan->n ;
             }
             r.present = &S ;
+            const GrB_Matrix inputs [2] = { plan->S.obj, plan->X.obj } ;
+            grbgpu_result_prepare (&plan->out, &r, inputs, 2) ;
+            if (r.x == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
+            t_compute = now () ;
+            TRY (be->spmm (&plan->sr, &S, &X, r.x)) ;
             break ;
         }
         case GG_OP_SDDMM:
@@ -258,29 +258,29 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, GrB_Info *info,
                 TRY (get_csr (&plan->P, t, &v2, &P, &held [2])) ;
             }
             if (grbgpu_fault (GG_FAULT_ALLOC)) { rc = GG_ERR_FAULT ; goto done ; }
-            int64_t ny = (plan->op == GG_OP_SDDMM) ? P.nnz : plan->m * plan->n ;
-            y = grbgpu_alloc_result ((size_t) (ny > 0 ? ny : 1) * zsz) ;
-            if (y == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
-            t_compute = now () ;
+            r.nrows = plan->m ;
+            r.ncols = plan->n ;
             if (plan->op == GG_OP_SDDMM)
             {
-                TRY (be->sddmm (&plan->sr, &P, &L, &R, y)) ;
+                r.x = grbgpu_alloc_result ((size_t) (P.nnz > 0 ? P.nnz : 1) * zsz) ;
+                r.x_fresh = true ;
                 r.pattern = &P ;
             }
             else
             {
-                TRY (be->gemm (&plan->sr, &L, &R, y)) ;
+                const GrB_Matrix inputs [2] = { plan->L.obj, plan->R.obj } ;
+                grbgpu_result_prepare (&plan->out, &r, inputs, 2) ;
             }
-            r.nrows = plan->m ;
-            r.ncols = plan->n ;
+            if (r.x == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
+            t_compute = now () ;
+            if (plan->op == GG_OP_SDDMM) TRY (be->sddmm (&plan->sr, &P, &L, &R, r.x)) ;
+            else TRY (be->gemm (&plan->sr, &L, &R, r.x)) ;
             break ;
         }
     }
 
     // the product is done: T goes to C (this cannot be undone, so from here
     // on the call is answered by grbgpu, whatever GraphBLAS says)
-    r.x = y ;
-    y = NULL ;
     t_write = now () ;
     *info = grbgpu_write_result (&plan->out, &r) ;
     // seconds in: views and operand forms, the backend, the write-back
@@ -289,7 +289,7 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, GrB_Info *info,
     phase [2] = now () - t_write ;
 
 done:
-    free (y) ;
+    if (rc != GG_OK) grbgpu_result_discard (&r) ;
     for (int k = 0 ; k < MAX_HELD ; k++) if (held [k] != NULL) grbgpu_cache_release (held [k]) ;
     if (rc == GG_ERR_UNSUPPORTED && *why == NULL) *why = "no kernel for this case on the backend" ;
     return rc ;

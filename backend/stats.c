@@ -109,6 +109,7 @@ GG_EXPORT void grbgpu_stats_get (grbgpu_stats *s)
     s->cache_invalidations = c [GG_STAT_CACHE_INVALIDATIONS] ;
     s->bytes_h2d = c [GG_STAT_BYTES_H2D] ;
     s->bytes_d2h = c [GG_STAT_BYTES_D2H] ;
+    s->outputs_reused = c [GG_STAT_OUTPUTS_REUSED] ;
     s->convert_seconds = 1e-9 * (double) atomic_load (&seconds_ns [0]) ;
     s->h2d_seconds = 1e-9 * (double) atomic_load (&seconds_ns [1]) ;
     s->d2h_seconds = 1e-9 * (double) atomic_load (&seconds_ns [2]) ;
@@ -131,12 +132,12 @@ GG_EXPORT void grbgpu_stats_line (char *buf, size_t len)
     int n = snprintf (buf, len,
         "grbgpu: stats: intercepted=%llu offloaded_cuda=%llu offloaded_host=%llu"
         " declined=%llu fallbacks=%llu cache_hits=%llu cache_misses=%llu"
-        " evictions=%llu convert_s=%.3f h2d_bytes=%llu d2h_bytes=%llu",
+        " evictions=%llu reused_outputs=%llu convert_s=%.3f h2d_bytes=%llu d2h_bytes=%llu",
         (unsigned long long) s.intercepted, (unsigned long long) s.offloaded_cuda,
         (unsigned long long) s.offloaded_host, (unsigned long long) s.declined,
         (unsigned long long) s.fallbacks, (unsigned long long) s.cache_hits,
         (unsigned long long) s.cache_misses, (unsigned long long) s.cache_evictions,
-        s.convert_seconds, (unsigned long long) s.bytes_h2d,
+        (unsigned long long) s.outputs_reused, s.convert_seconds, (unsigned long long) s.bytes_h2d,
         (unsigned long long) s.bytes_d2h) ;
     if (s.h2d_seconds > 0 && n > 0 && (size_t) n < len)
     {

@@ -138,23 +138,52 @@ static int64_t csr_row_count (const gg_csr *S, int64_t r)
 }
 
 // The bitmap of a dense result whose stored vectors are present iff the
-// corresponding row of `present` has entries (NULL: all present; with
-// all_ones also when every vector is present).  Absent vectors' values are
-// zeroed so that no uninitialised byte reaches GraphBLAS.
+// corresponding row of `present` has entries (NULL: all present).  Written
+// into r->b when C's bitmap was taken (its pages are mapped), else into a
+// fresh buffer.  Absent vectors' values are zeroed when x is fresh memory,
+// so that no uninitialised byte reaches GraphBLAS (in a reused x they hold
+// earlier values of C).
 static int8_t *result_bitmap (gg_result *r, int64_t nvec, int64_t vlen, int64_t *nvals)
 {
-    int8_t *b = grbgpu_alloc_result ((size_t) (nvec * vlen > 0 ? nvec * vlen : 1)) ;
+    const size_t bytes = (size_t) (nvec * vlen > 0 ? nvec * vlen : 1) ;
+    int8_t *b ;
+    if (r->b != NULL && r->b_size >= bytes) { b = r->b ; r->b = NULL ; }
+    else b = grbgpu_alloc_result (bytes) ;
     if (b == NULL) return NULL ;
     const size_t zsz = gg_type_size (r->zt) ;
+    const bool zero = r->x_fresh ;
+    const gg_csr *P = r->present ;
     int64_t count = 0 ;
+    if (vlen == 1 && P != NULL && P->p32 != NULL)
+    {
+        // a vector (mxv): one byte per row, straight from the row pointers
+        const int32_t *p = P->p32 ;
+        #pragma omp parallel for schedule(static) reduction(+:count) if (nvec > 200000)
+        for (int64_t j = 0 ; j < nvec ; j++)
+        {
+            int8_t here = (int8_t) (p [j+1] > p [j]) ;
+            b [j] = here ;
+            count += here ;
+        }
+        if (zero && count < nvec)
+        {
+            #pragma omp parallel for schedule(static) if (nvec > 200000)
+            for (int64_t j = 0 ; j < nvec ; j++)
+            {
+                if (!b [j]) memset ((char *) r->x + (size_t) j * zsz, 0, zsz) ;
+            }
+        }
+        *nvals = count ;
+        return b ;
+    }
     // first touch in parallel: the pages of a fresh buffer fault in on all cores
     #pragma omp parallel for schedule(static) reduction(+:count) if (nvec * vlen > 1000000)
     for (int64_t j = 0 ; j < nvec ; j++)
     {
-        bool here = (r->present == NULL) || csr_row_count (r->present, j) > 0 ;
+        bool here = (P == NULL) || csr_row_count (P, j) > 0 ;
         memset (b + j * vlen, here ? 1 : 0, (size_t) vlen) ;
         if (here) count += vlen ;
-        else memset ((char *) r->x + (size_t) (j * vlen) * zsz, 0, (size_t) vlen * zsz) ;
+        else if (zero) memset ((char *) r->x + (size_t) (j * vlen) * zsz, 0, (size_t) vlen * zsz) ;
     }
     *nvals = count ;
     return b ;
@@ -195,7 +224,9 @@ static GrB_Info pack_result (GrB_Matrix X, bool is_vector, gg_result *r,
         GrB_Index *Tp = malloc ((size_t) (m + 1) * sizeof (GrB_Index)) ;
         GrB_Index *Tj = malloc ((size_t) (nnz > 0 ? nnz : 1) * sizeof (GrB_Index)) ;
         if (Tp == NULL || Tj == NULL) { free (Tp) ; free (Tj) ; return GrB_OUT_OF_MEMORY ; }
+        #pragma omp parallel for schedule(static) if (m > 100000)
         for (int64_t k = 0 ; k <= m ; k++) Tp [k] = P->p32 ? (GrB_Index) P->p32 [k] : (GrB_Index) P->p64 [k] ;
+        #pragma omp parallel for schedule(static) if (nnz > 100000)
         for (int64_t k = 0 ; k < nnz ; k++) Tj [k] = P->i32 ? (GrB_Index) P->i32 [k] : (GrB_Index) P->i64 [k] ;
         void *Tx = r->x ;
         info = GxB_Matrix_pack_CSR (X, &Tp, &Tj, &Tx,
@@ -210,7 +241,8 @@ static GrB_Info pack_result (GrB_Matrix X, bool is_vector, gg_result *r,
     // dense layout: stored vectors are rows (by_col false) or columns
     const int64_t nvec = r->by_col ? r->ncols : r->nrows ;
     const int64_t vlen = r->by_col ? r->nrows : r->ncols ;
-    const GrB_Index xsize = (GrB_Index) ((nvec * vlen > 0 ? nvec * vlen : 1) * zsz) ;
+    GrB_Index xsize = (GrB_Index) ((nvec * vlen > 0 ? nvec * vlen : 1) * zsz) ;
+    if (r->x_size > xsize) xsize = (GrB_Index) r->x_size ;
     void *Tx = r->x ;
     if (allow_full && all_present (r, nvec))
     {
@@ -219,9 +251,10 @@ static GrB_Info pack_result (GrB_Matrix X, bool is_vector, gg_result *r,
         return info ;
     }
     int64_t nvals ;
+    GrB_Index bsize = (GrB_Index) (nvec * vlen > 0 ? nvec * vlen : 1) ;
+    if (r->b != NULL && r->b_size >= bsize) bsize = (GrB_Index) r->b_size ;
     int8_t *Tb = result_bitmap (r, nvec, vlen, &nvals) ;
     if (Tb == NULL) return GrB_OUT_OF_MEMORY ;
-    const GrB_Index bsize = (GrB_Index) (nvec * vlen > 0 ? nvec * vlen : 1) ;
     if (is_vector)
         info = GxB_Vector_pack_Bitmap ((GrB_Vector) X, &Tb, &Tx, bsize, xsize, false, (GrB_Index) nvals, NULL) ;
     else if (r->by_col)
@@ -433,6 +466,103 @@ static bool accumulate_in_place (const gg_output *out, gg_result *r,
 }
 
 //------------------------------------------------------------------------------
+// room for T: C's own arrays when the write will overwrite C
+//------------------------------------------------------------------------------
+
+// Would grbgpu_write_result pack T straight into C?
+static bool plain_write (const gg_output *out, const gg_result *r, GrB_Type ctype)
+{
+    if (out->M != NULL || out->accum != NULL || out->mask_comp
+        || ctype != r->ztype || r->pattern != NULL) return false ;
+    if (out->is_vector) return true ;
+    GxB_Format_Value fmt ;
+    if (GxB_Matrix_Option_get (out->C, GxB_FORMAT, &fmt) != GrB_SUCCESS) return false ;
+    return (fmt == GxB_BY_COL) == r->by_col ;
+}
+
+// Unpack C's arrays if C is held bitmap or full, not iso, with room for T.
+static void take_c_arrays (const gg_output *out, gg_result *r, size_t xbytes)
+{
+    GrB_Matrix C = out->C ;
+    int status = 0 ;
+    bool iso = true ;
+    GrB_Info info ;
+    if (out->is_vector)
+    {
+        info = GxB_Vector_Option_get ((GrB_Vector) C, GxB_SPARSITY_STATUS, &status) ;
+        if (info == GrB_SUCCESS) info = GxB_Vector_iso (&iso, (GrB_Vector) C) ;
+    }
+    else
+    {
+        info = GxB_Matrix_Option_get (C, GxB_SPARSITY_STATUS, &status) ;
+        if (info == GrB_SUCCESS) info = GxB_Matrix_iso (&iso, C) ;
+    }
+    if (info != GrB_SUCCESS || iso || (status != GxB_BITMAP && status != GxB_FULL)) return ;
+
+    void *x = NULL ;
+    int8_t *b = NULL ;
+    GrB_Index xsize = 0, bsize = 0, nvals = 0 ;
+    bool xiso = false ;
+    if (status == GxB_BITMAP)
+    {
+        info = out->is_vector
+            ? GxB_Vector_unpack_Bitmap ((GrB_Vector) C, &b, &x, &bsize, &xsize, &xiso, &nvals, NULL)
+            : (r->by_col ? GxB_Matrix_unpack_BitmapC (C, &b, &x, &bsize, &xsize, &xiso, &nvals, NULL)
+                         : GxB_Matrix_unpack_BitmapR (C, &b, &x, &bsize, &xsize, &xiso, &nvals, NULL)) ;
+    }
+    else
+    {
+        info = out->is_vector
+            ? GxB_Vector_unpack_Full ((GrB_Vector) C, &x, &xsize, &xiso, NULL)
+            : (r->by_col ? GxB_Matrix_unpack_FullC (C, &x, &xsize, &xiso, NULL)
+                         : GxB_Matrix_unpack_FullR (C, &x, &xsize, &xiso, NULL)) ;
+    }
+    if (info != GrB_SUCCESS) return ;      // C is unchanged
+    // C is empty now; its old content is overwritten by this call anyway
+    if (xiso || (size_t) xsize < xbytes)
+    {
+        free (x) ; free (b) ;
+        return ;
+    }
+    r->x = x ;
+    r->x_size = (size_t) xsize ;
+    r->b = b ;
+    r->b_size = (size_t) bsize ;
+    grbgpu_count (GG_STAT_OUTPUTS_REUSED, 1) ;
+}
+
+void grbgpu_result_prepare (const gg_output *out, gg_result *r,
+    const GrB_Matrix *inputs, int ninputs)
+{
+    const size_t zsz = gg_type_size (r->zt) ;
+    const size_t xbytes = (size_t) (r->nrows * r->ncols > 0 ? r->nrows * r->ncols : 1) * zsz ;
+    r->x = NULL ; r->b = NULL ; r->x_size = 0 ; r->b_size = 0 ;
+    r->x_fresh = true ; r->opt_saved = false ;
+    bool aliased = false ;
+    for (int k = 0 ; k < ninputs ; k++) aliased = aliased || (inputs [k] == out->C) ;
+    GrB_Type ctype ;
+    if (!aliased && GxB_Matrix_type (&ctype, out->C) == GrB_SUCCESS && plain_write (out, r, ctype))
+    {
+        c_options opt ;
+        if (options_get (out->C, out->is_vector, &opt) == GrB_SUCCESS)
+        {
+            r->opt_saved = true ;
+            r->opt_control = opt.control ; r->opt_hyper = opt.hyper ; r->opt_bitmap = opt.bitmap ;
+            take_c_arrays (out, r, xbytes) ;
+        }
+    }
+    if (r->x != NULL) { r->x_fresh = false ; return ; }
+    r->x = grbgpu_alloc_result (xbytes) ;
+    r->x_size = (r->x != NULL) ? xbytes : 0 ;
+}
+
+void grbgpu_result_discard (gg_result *r)
+{
+    free (r->x) ; r->x = NULL ;
+    free (r->b) ; r->b = NULL ;
+}
+
+//------------------------------------------------------------------------------
 // grbgpu_write_result
 //------------------------------------------------------------------------------
 
@@ -449,7 +579,17 @@ static GrB_Descriptor apply_descriptor (const gg_output *out)
     return d [k] ;
 }
 
+static GrB_Info write_result (const gg_output *out, gg_result *r) ;
+
 GrB_Info grbgpu_write_result (const gg_output *out, gg_result *r)
+{
+    GrB_Info info = write_result (out, r) ;
+    free (r->b) ;           // C's old bitmap, when the result did not need it
+    r->b = NULL ;
+    return info ;
+}
+
+static GrB_Info write_result (const gg_output *out, gg_result *r)
 {
     GrB_Info info ;
     GrB_Type ctype ;
@@ -473,8 +613,8 @@ GrB_Info grbgpu_write_result (const gg_output *out, gg_result *r)
     if (plain)
     {
         // keep C's sparsity settings: pack resets them
-        c_options opt ;
-        info = options_get (out->C, out->is_vector, &opt) ;
+        c_options opt = { r->opt_control, r->opt_hyper, r->opt_bitmap } ;
+        info = r->opt_saved ? GrB_SUCCESS : options_get (out->C, out->is_vector, &opt) ;
         if (info == GrB_SUCCESS) info = pack_result (out->C, out->is_vector, r, true) ;
         if (info == GrB_SUCCESS) info = options_restore (out->C, out->is_vector, &opt) ;
         free (r->x) ;

@@ -39,6 +39,14 @@ typedef struct
                             // stored vectors (the sparse operand)
     // sparse layout (SDDMM): the pattern `pattern` (CSR, by row) with values x
     const gg_csr *pattern ;
+    // filled by grbgpu_result_prepare (zero: x was malloc'd by the caller)
+    size_t x_size ;         // bytes allocated at x
+    int8_t *b ;             // a bitmap array taken from C, or NULL
+    size_t b_size ;
+    bool x_fresh ;          // x is new memory: absent values must be zeroed
+    bool opt_saved ;        // C's storage options, read before C was unpacked
+    int opt_control ;
+    double opt_hyper, opt_bitmap ;
 }
 gg_result ;
 
@@ -52,6 +60,19 @@ typedef struct
     bool replace, mask_comp, mask_struct ;
 }
 gg_output ;
+
+// Room for a dense T (r->nrows x r->ncols of r->zt, r->by_col set): when the
+// write will be plain (no mask, no accumulator, C of T's type and
+// orientation) and C is held bitmap or full, not iso, and is none of the
+// inputs, C's own arrays are unpacked and reused: their pages are already
+// mapped, so the product lands in them at full speed and GraphBLAS frees
+// nothing.  Otherwise a fresh buffer.  Sets r->x (NULL: out of memory).
+// C's content is lost either way, as the call overwrites it.
+GG_INTERNAL void grbgpu_result_prepare (const gg_output *out, gg_result *r,
+    const GrB_Matrix *inputs, int ninputs) ;
+
+// Free what grbgpu_result_prepare gave (the call failed before the write).
+GG_INTERNAL void grbgpu_result_discard (gg_result *r) ;
 
 // Write T into C as GrB_mxm would: C<M,replace> = accum (C, T).  Takes
 // ownership of r->x (freed or handed to GraphBLAS).  Returns the GrB_Info of

@@ -217,10 +217,11 @@ int gg_csr_from_view (gg_csr_form **out, const gg_view *v, bool transpose,
             for (int64_t i = 0 ; i < v->vlen ; i++) count [i+1] += b [i] ;
         }
     }
-    int64_t max_row = 0 ;
+    int64_t max_row = 0, empty_rows = 0 ;
     for (int64_t r = 0 ; r < nrows ; r++)
     {
         if (count [r+1] > max_row) max_row = count [r+1] ;
+        empty_rows += (count [r+1] == 0) ;
         count [r+1] += count [r] ;
     }
     for (int64_t r = 0 ; r <= nrows ; r++) IDX_SET (f->p, w32, r, count [r]) ;
@@ -340,6 +341,7 @@ int gg_csr_from_view (gg_csr_form **out, const gg_view *v, bool transpose,
     f->csr.x = f->x ;
     f->csr.iso = iso ;
     f->csr.max_row = max_row ;
+    f->csr.no_empty_rows = (empty_rows == 0) ;
     f->csr.cache = NULL ;
     *out = f ;
     return GG_OK ;

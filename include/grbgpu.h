@@ -54,6 +54,7 @@ typedef struct
     uint64_t bytes_d2h ;        // bytes copied device -> host
     double   h2d_seconds ;      // time in host -> device copies
     double   d2h_seconds ;      // time in device -> host copies
+    uint64_t outputs_reused ;   // results written into C's own arrays
 }
 grbgpu_stats ;
 

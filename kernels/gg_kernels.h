@@ -88,6 +88,7 @@ typedef struct
     bool iso ;              // x holds a single value shared by all entries
     int64_t max_row ;       // entries in the longest row (-1: not known);
                             // kernel choosers use it to detect skew
+    bool no_empty_rows ;    // every row has an entry (false: some may not)
     // cache: the cache entry that owns this form, or NULL when the form was
     // built for this call only.  A device backend may attach its device copy
     // to it (see backend/cache.h) so the next call with the same unchanged

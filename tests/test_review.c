@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include <GraphBLAS.h>
@@ -621,6 +622,167 @@ static void test_signed_zero_accum_1x1 (void **state)
     assert_int_equal (bad, 0) ;
 }
 
+//------------------------------------------------------------------------------
+// 10. plain writes into a C held bitmap or full: C's arrays are reused for T
+//------------------------------------------------------------------------------
+
+// Two plain calls in a row on the same C: the second finds C as the first
+// left it (bitmap or full, by row) and writes T into C's own arrays.  The
+// second A has other empty rows, so a stale bitmap would show.  Also: C is
+// an input (must not be unpacked), C iso, C by column, C's sparsity control
+// kept, and the vector (mxv) case.
+typedef struct { ctx_t c ; GrB_Matrix A2 ; bool alias ; } twice_t ;
+
+static GrB_Info do_twice (GrB_Matrix C, void *p)
+{
+    twice_t *t = (twice_t *) p ;
+    GrB_Info info = do_call (C, &t->c) ;
+    if (info != GrB_SUCCESS) return info ;
+    ctx_t c2 = t->c ;
+    c2.A = t->A2 ;
+    if (t->alias) c2.B = C ;            // C = A2 * C: C is an input
+    return do_call (C, &c2) ;
+}
+
+// sparse m x k FP64 with the rows i % skip == phase empty; values from a seed
+static GrB_Matrix sparse_rows_fp64 (GrB_Index m, GrB_Index k, int skip, int phase, uint64_t seed)
+{
+    GrB_Matrix A ;
+    OK (GrB_Matrix_new (&A, GrB_FP64, m, k)) ;
+    for (GrB_Index i = 0 ; i < m ; i++)
+    {
+        if ((int) (i % (GrB_Index) skip) == phase) continue ;
+        for (GrB_Index j = 0 ; j < k ; j++)
+        {
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL ;
+            if ((seed >> 60) < 6)
+                OK (GrB_Matrix_setElement_FP64 (A, (double) ((int64_t) (seed >> 40) % 1000) / 8.0, i, j)) ;
+        }
+    }
+    OK (GrB_Matrix_wait (A, GrB_MATERIALIZE)) ;
+    return A ;
+}
+
+static int ctl_for_prep = 0 ;
+static GxB_Format_Value fmt_for_prep = GxB_BY_ROW ;
+static void prep_ctl (GrB_Matrix C)
+{
+    OK (GxB_Matrix_Option_set (C, GxB_FORMAT, fmt_for_prep)) ;
+    if (ctl_for_prep) OK (GxB_Matrix_Option_set (C, GxB_SPARSITY_CONTROL, ctl_for_prep)) ;
+}
+
+static void test_result_reuse (void **state)
+{
+    (void) state ;
+    int bad = 0 ;
+    uint64_t seed = (uint64_t) time (NULL) ;
+    printf ("result_reuse: seed %llu\n", (unsigned long long) seed) ;
+    const GrB_Index m = 40, k = 40, n = 7 ;
+    GrB_Matrix A1 = sparse_rows_fp64 (m, k, 3, 0, seed) ;
+    GrB_Matrix A2 = sparse_rows_fp64 (m, k, 4, 1, seed + 1) ;
+    GrB_Matrix A3 = sparse_rows_fp64 (m, k, 1000, 999, seed + 2) ;   // no empty row
+    GrB_Matrix B = dense_fp64 (k, n, v_small) ;
+    GrB_Matrix Cfull = dense_fp64 (m, n, v_small) ;
+    GrB_Matrix Cbitmap = sparse_fp64 (m, n, v_small) ;
+    GrB_Matrix Ciso ;
+    OK (GrB_Matrix_new (&Ciso, GrB_FP64, m, n)) ;
+    OK (GrB_Matrix_assign_FP64 (Ciso, NULL, NULL, 2.5, GrB_ALL, m, GrB_ALL, n, NULL)) ;
+    OK (GrB_Matrix_wait (Ciso, GrB_MATERIALIZE)) ;
+    struct { GrB_Matrix C ; const char *name ; } cs [ ] =
+        { { Cfull, "full" }, { Cbitmap, "bitmap" }, { Ciso, "iso" } } ;
+    const int ctl [ ] = { 0, GxB_BITMAP, GxB_BITMAP + GxB_FULL, GxB_SPARSE } ;
+    for (int ci = 0 ; ci < 3 ; ci++)
+    {
+        for (int q = 0 ; q < 4 ; q++)
+        {
+            for (int f = 0 ; f < 2 ; f++)
+            {
+                for (int a = 0 ; a < 3 ; a++)
+                {
+                    GrB_Matrix first = (a == 2) ? A3 : A1 ;
+                    GrB_Matrix second = (a == 0) ? A2 : (a == 1) ? A3 : A1 ;
+                    twice_t t = { { NULL, first, B, NULL, GrB_PLUS_TIMES_SEMIRING_FP64, NULL, 0 }, second, false } ;
+                    ctl_for_prep = ctl [q] ;
+                    fmt_for_prep = f ? GxB_BY_COL : GxB_BY_ROW ;
+                    char name [120] ;
+                    snprintf (name, sizeof name, "reuse/C_%s/ctl%d/%s/A%d", cs [ci].name, ctl [q],
+                        f ? "bycol" : "byrow", a) ;
+                    bad += both (name, cs [ci].C, do_twice, &t, prep_ctl, true) ;
+                }
+            }
+        }
+    }
+    // C = A * B, then C = A2 * C: C is an input of the second call
+    {
+        GrB_Matrix Csq = dense_fp64 (m, m, v_small) ;
+        GrB_Matrix Bsq = dense_fp64 (k, m, v_small) ;
+        twice_t t = { { NULL, A3, Bsq, NULL, GrB_PLUS_TIMES_SEMIRING_FP64, NULL, 0 }, A2, true } ;
+        ctl_for_prep = 0 ; fmt_for_prep = GxB_BY_ROW ;
+        bad += both ("reuse/aliased", Csq, do_twice, &t, prep_ctl, true) ;
+        GrB_Matrix_free (&Csq) ; GrB_Matrix_free (&Bsq) ;
+    }
+    // sparsity control survives the reuse: C held bitmap by its control
+    {
+        GrB_Matrix C1, C2 ;
+        // (GrB_Matrix_dup does not copy the bitmap switch: set both)
+        OK (GrB_Matrix_dup (&C1, Cbitmap)) ;
+        OK (GrB_Matrix_dup (&C2, Cbitmap)) ;
+        OK (GxB_Matrix_Option_set (C1, GxB_SPARSITY_CONTROL, GxB_BITMAP + GxB_FULL)) ;
+        OK (GxB_Matrix_Option_set (C1, GxB_BITMAP_SWITCH, 0.25)) ;
+        OK (GxB_Matrix_Option_set (C2, GxB_SPARSITY_CONTROL, GxB_BITMAP + GxB_FULL)) ;
+        OK (GxB_Matrix_Option_set (C2, GxB_BITMAP_SWITCH, 0.25)) ;
+        dev ("host") ;
+        grbgpu_stats s0, s1 ;
+        OK (GrB_mxm (C1, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP64, A1, B, NULL)) ;
+        grbgpu_stats_get (&s0) ;
+        OK (GrB_mxm (C1, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP64, A2, B, NULL)) ;
+        grbgpu_stats_get (&s1) ;
+        // the first call left C1 bitmap (A1 has empty rows): the second reused it
+        if (s1.outputs_reused != s0.outputs_reused + 1)
+        {
+            printf ("reuse/options: C's arrays were not reused\n") ;
+            bad++ ;
+        }
+        dev ("cpu") ;
+        OK (GrB_mxm (C2, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP64, A2, B, NULL)) ;
+        int c1, c2 ;
+        double b1, b2 ;
+        OK (GxB_Matrix_Option_get (C1, GxB_SPARSITY_CONTROL, &c1)) ;
+        OK (GxB_Matrix_Option_get (C2, GxB_SPARSITY_CONTROL, &c2)) ;
+        OK (GxB_Matrix_Option_get (C1, GxB_BITMAP_SWITCH, &b1)) ;
+        OK (GxB_Matrix_Option_get (C2, GxB_BITMAP_SWITCH, &b2)) ;
+        if (c1 != c2 || b1 != b2)
+        {
+            printf ("reuse/options: control %d vs %d, bitmap switch %g vs %g\n", c1, c2, b1, b2) ;
+            bad++ ;
+        }
+        bad += compare ("reuse/options", C2, C1) ;
+        GrB_Matrix_free (&C1) ; GrB_Matrix_free (&C2) ;
+    }
+    // mxv into a bitmap then full w, twice
+    {
+        GrB_Vector u, w ;
+        OK (GrB_Vector_new (&u, GrB_FP64, k)) ;
+        for (GrB_Index i = 0 ; i < k ; i++) OK (GrB_Vector_setElement_FP64 (u, (double) i - 7.5, i)) ;
+        OK (GrB_Vector_new (&w, GrB_FP64, m)) ;
+        for (GrB_Index i = 0 ; i < m ; i += 2) OK (GrB_Vector_setElement_FP64 (w, 1.0, i)) ;
+        for (int a = 0 ; a < 3 ; a++)
+        {
+            GrB_Matrix first = (a == 2) ? A3 : A1 ;
+            GrB_Matrix second = (a == 0) ? A2 : (a == 1) ? A3 : A1 ;
+            twice_t t = { { NULL, first, (GrB_Matrix) u, NULL, GrB_PLUS_TIMES_SEMIRING_FP64, NULL, 1 }, second, false } ;
+            char name [80] ;
+            snprintf (name, sizeof name, "reuse/mxv/A%d", a) ;
+            bad += both (name, (GrB_Matrix) w, do_twice, &t, NULL, true) ;
+        }
+        GrB_Vector_free (&u) ; GrB_Vector_free (&w) ;
+    }
+    GrB_Matrix_free (&A1) ; GrB_Matrix_free (&A2) ; GrB_Matrix_free (&A3) ;
+    GrB_Matrix_free (&B) ; GrB_Matrix_free (&Cfull) ; GrB_Matrix_free (&Cbitmap) ;
+    GrB_Matrix_free (&Ciso) ;
+    assert_int_equal (bad, 0) ;
+}
+
 int main (void)
 {
     OK (GrB_init (GrB_NONBLOCKING)) ;
@@ -636,6 +798,7 @@ int main (void)
         cmocka_unit_test (test_user_monoids),
         cmocka_unit_test (test_signed_zero_accum),
         cmocka_unit_test (test_signed_zero_accum_1x1),
+        cmocka_unit_test (test_result_reuse),
     } ;
     int r = cmocka_run_group_tests (tests, NULL, NULL) ;
     GrB_finalize ( ) ;
