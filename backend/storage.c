@@ -623,6 +623,32 @@ static GrB_Info write_result (const gg_output *out, gg_result *r)
     }
 
     //--------------------------------------------------------------------------
+    // SDDMM under a structural mask into an empty C (or with replace): C = T
+    //--------------------------------------------------------------------------
+
+    // T has exactly the mask's entries, so C<struct(M)> = T leaves C equal
+    // to T when C held nothing outside M (empty, or replace)
+    if (r->pattern != NULL && out->M != NULL && out->mask_struct && !out->mask_comp
+        && out->accum == NULL && ctype == r->ztype && !out->is_vector)
+    {
+        GxB_Format_Value fmt = GxB_BY_COL ;
+        GrB_Index cnvals = 1 ;
+        bool direct = (GxB_Matrix_Option_get (out->C, GxB_FORMAT, &fmt) == GrB_SUCCESS)
+            && fmt == GxB_BY_ROW
+            && (out->replace || (GrB_Matrix_nvals (&cnvals, out->C) == GrB_SUCCESS && cnvals == 0)) ;
+        if (direct)
+        {
+            c_options opt ;
+            info = options_get (out->C, false, &opt) ;
+            if (info == GrB_SUCCESS) info = pack_result (out->C, false, r, true) ;
+            if (info == GrB_SUCCESS) info = options_restore (out->C, false, &opt) ;
+            free (r->x) ;
+            r->x = NULL ;
+            return info ;
+        }
+    }
+
+    //--------------------------------------------------------------------------
     // C = accum (C, T) in place when C is full
     //--------------------------------------------------------------------------
 

@@ -615,6 +615,25 @@ static void group_masks (void)
             }
         }
     }
+    // SDDMM under a structural mask into an empty C, or with replace: T is
+    // packed straight into C (C held by row), else through GrB_apply
+    for (int sh = 0 ; sh < 2 ; sh++)
+    {
+        for (int v = 0 ; v < 6 ; v++)
+        {
+            spec s = spec_default ( ) ;
+            set_shape (&s, sh ? SH_SDDMM : SH_SDDMM_T) ;
+            s.st = (v & 1) ? CU_FP32 : CU_FP64 ;
+            s.mask = (v < 4) ? MASK_STRUCT : MASK_VALUED ;
+            s.dM = 0.3 ; s.tM = CU_FP32 ; s.gM.zeros = (v >= 4) ;
+            s.dC = (v == 2 || v == 3) ? 0.5 : 0 ;
+            s.replace = (v == 2 || v == 3) ;
+            s.fC = (v == 3) ? GxB_BY_COL : GxB_BY_ROW ;
+            add_spec (&s, "mask/%s/struct_direct_%s%s%s/%s", sh ? "sddmm_ab" : "sddmm_abt",
+                s.dC == 0 ? "emptyC" : "replace", s.fC == GxB_BY_COL ? "_bycol" : "",
+                v >= 4 ? "_valued_zeros" : "", (v & 1) ? "FP32" : "FP64") ;
+        }
+    }
     // replace without a mask clears C first; a mask with no entries at all
     spec s = spec_default ( ) ; s.dC = 0.6 ; s.replace = true ; s.st = CU_INT32 ;
     add_spec (&s, "mask/spmm/none_replace/PLUS_TIMES_INT32") ;
