@@ -672,7 +672,7 @@ static double compare_matrices (GrB_Matrix C1, GrB_Matrix C2, GrB_Type T)
 static void bench_e2e (const csr *A, bool fp32)
 {
     GrB_Type T = fp32 ? GrB_FP32 : GrB_FP64 ;
-    GrB_Semiring sr = fp32 ? GrB_PLUS_TIMES_SEMIRING_FP32
+    GrB_Semiring sr_times = fp32 ? GrB_PLUS_TIMES_SEMIRING_FP32
         : GrB_PLUS_TIMES_SEMIRING_FP64 ;
     size_t es = fp32 ? 4 : 8 ;
     // A as a GraphBLAS matrix (built from tuples: a copy the library owns)
@@ -694,9 +694,17 @@ static void bench_e2e (const csr *A, bool fp32)
     free (I) ; free (J) ;
     GRB_OK (GrB_Matrix_wait (G, GrB_MATERIALIZE)) ;
 
+    // mxv (N=1) runs three ways: PLUS_TIMES with u unchanged between calls,
+    // PLUS_SECOND (PageRank's semiring) likewise, and PLUS_SECOND with u
+    // changed before every call (PageRank's pattern: u is uploaded each time)
     for (int ni = 0 ; ni < nns ; ni++)
+    for (int variant = 0 ; variant < (ns [ni] == 1 ? 3 : 1) ; variant++)
     {
         int64_t n = ns [ni] ;
+        GrB_Semiring sr = (variant == 0) ? sr_times : (fp32 ? GxB_PLUS_SECOND_FP32
+            : GxB_PLUS_SECOND_FP64) ;
+        const bool touch_u = (variant == 2) ;
+        const char *srname = (variant == 0) ? "plus_times" : touch_u ? "plus_second_new_u" : "plus_second" ;
         // B: k x n dense, held full by rows
         GrB_Matrix B, C1, C2 ;
         GrB_Vector x = NULL, y1 = NULL, y2 = NULL ;
@@ -719,6 +727,9 @@ static void bench_e2e (const csr *A, bool fp32)
             GRB_OK (GrB_Vector_new (&y2, T, A->m)) ;
             GRB_OK (GrB_Col_extract (x, NULL, NULL, B, GrB_ALL, A->k, 0, NULL)) ;
         }
+        #define TOUCH_U() do { if (touch_u) GRB_OK (fp32 \
+            ? GrB_Vector_setElement_FP32 (x, (float) (r + 1), 0) \
+            : GrB_Vector_setElement_FP64 (x, (double) (r + 1), 0)) ; } while (0)
         #define PRODUCT(Cx, yx) ((n == 1) \
             ? GrB_mxv (yx, NULL, NULL, sr, G, x, NULL) \
             : GrB_mxm (Cx, NULL, NULL, sr, G, B, NULL))
@@ -729,6 +740,8 @@ static void bench_e2e (const csr *A, bool fp32)
         double tcpu [3] ;
         for (int r = 0 ; r < 3 ; r++)
         {
+            TOUCH_U () ;
+            if (x) GRB_OK (GrB_Vector_wait (x, GrB_MATERIALIZE)) ;
             double t0 = now () ;
             GRB_OK (PRODUCT (C2, y2)) ;
             tcpu [r] = now () - t0 ;
@@ -747,6 +760,8 @@ static void bench_e2e (const csr *A, bool fp32)
         double tw [5] ;
         for (int r = 0 ; r < 5 ; r++)
         {
+            TOUCH_U () ;
+            if (x) GRB_OK (GrB_Vector_wait (x, GrB_MATERIALIZE)) ;
             t0 = now () ;
             GRB_OK (PRODUCT (C1, y1)) ;
             tw [r] = now () - t0 ;
@@ -770,16 +785,19 @@ static void bench_e2e (const csr *A, bool fp32)
         double dnw = (double) (st2.bytes_d2h - st1.bytes_d2h) / 5 ;
         double hs = st2.h2d_seconds - st1.h2d_seconds ;
         double ds = st2.d2h_seconds - st1.d2h_seconds ;
-        printf ("%-16s %s N=%-4ld %s cpu %9.2f ms | grbgpu first %9.2f warm "
-            "%9.2f ms  x%.1f | up first %7.1f MB, warm %7.1f MB @ %5.1f GB/s,"
+        double hs1 = st1.h2d_seconds - st0.h2d_seconds ;
+        printf ("%-16s %s N=%-4ld %s %-17s cpu %9.2f ms | grbgpu first %9.2f warm "
+            "%9.2f ms  x%.1f | up first %7.1f MB @ %5.1f GB/s, warm %7.1f MB @ %5.1f GB/s,"
             " down %7.1f MB @ %5.1f GB/s | %s | %s err %.1e\n", A->name,
-            fp32 ? "fp32" : "fp64", (long) n, n == 1 ? "mxv" : "mxm",
+            fp32 ? "fp32" : "fp64", (long) n, n == 1 ? "mxv" : "mxm", srname,
             1e3 * cpu, 1e3 * first, 1e3 * warm, cpu / warm, up1 / 1e6,
+            hs1 > 0 ? up1 / hs1 / 1e9 : 0,
             upw / 1e6, hs > 0 ? 5 * upw / hs / 1e9 : 0, dnw / 1e6,
             ds > 0 ? 5 * dnw / ds / 1e9 : 0, decision, ok ? "ok" : "WRONG",
             err) ;
         fprintf (csv, "%s,%s,%ld,%ld,%ld,%s,%ld,,,,%.4f,%.4f,,,%.0f,,%s,%.3g,"
-            "%.4f,%.0f,%.0f,%s\n", n == 1 ? "mxv" : "mxm", A->name,
+            "%.4f,%.0f,%.0f,%s\n", n > 1 ? "mxm" : variant == 0 ? "mxv" : touch_u
+            ? "mxv_plus_second_new_u" : "mxv_plus_second", A->name,
             (long) A->m, (long) A->k, (long) A->nnz, fp32 ? "fp32" : "fp64",
             (long) n, 1e3 * warm, 1e3 * first, up1, ok ? "ok" : "WRONG", err,
             1e3 * cpu, upw, dnw, decision) ;
@@ -787,6 +805,7 @@ static void bench_e2e (const csr *A, bool fp32)
         GrB_Matrix_free (&B) ; GrB_Matrix_free (&C1) ; GrB_Matrix_free (&C2) ;
         GrB_Vector_free (&x) ; GrB_Vector_free (&y1) ; GrB_Vector_free (&y2) ;
         #undef PRODUCT
+        #undef TOUCH_U
     }
     GrB_Matrix_free (&G) ;
 }

@@ -117,7 +117,8 @@ awk -F'|' '
             sp = sprintf ("%.2fx", base[$1] / $3)
         printf "%-9s %-5s %12.5f %8s %-6s  %s\n", $1, $2, $3, sp, $4, $5
     }' "$table"
-echo "(s/step: seconds per PageRank iteration, GCN epoch or attention aggregation; speedup over the" \
-    "CPU library; mode host = grbgpu's host emulation backend)"
+echo "(s/step: seconds per PageRank iteration or GCN epoch over all of them, and per attention" \
+    "aggregation after the first (its first_s is in the log); speedup over the CPU library;" \
+    "mode host = grbgpu's host emulation backend)"
 if grep -q '|FAIL|' "$table" || grep -q '|exit ' "$table"; then exit 1 ; fi
 exit 0
