@@ -71,7 +71,8 @@ const gg_backend *grbgpu_cuda_backend (void)
 
 #define GG_CTX_MAX        4                 // contexts (streams) in the pool
 #define GG_STAGE_BYTES    ((size_t) 32 << 20)  // one pinned staging buffer
-#define GG_PAR_COPY_MIN   ((size_t) 4 << 20)   // split host memcpy above this
+#define GG_PAR_COPY_MIN   ((size_t) 1 << 20)   // split host memcpy above this
+#define GG_CHUNK_MIN      ((size_t) 1 << 20)   // smallest staged chunk
 #define GG_BUDGET_FRACTION 0.75             // of free memory, when not set
 #define GG_PLANS          4                 // cuSPARSE plans kept per form
 #define GG_FORM_MAGIC_CSR   0x67674353u     // "ggCS"
@@ -127,14 +128,17 @@ static double now_seconds (void)
 }
 
 // memcpy, split over OpenMP threads when large (one thread copies ~10 GB/s,
-// the pinned link moves ~55 GB/s).
+// the pinned link moves ~55 GB/s: the copy out of or into the pinned buffer
+// must keep up with it, so up to 16 threads, ~1 MiB or more each).
 static void copy_host (void *dst, const void *src, size_t bytes)
 {
 #ifdef _OPENMP
     if (bytes >= GG_PAR_COPY_MIN && !omp_in_parallel ())
     {
         int nt = omp_get_max_threads () ;
-        if (nt > 8) nt = 8 ;
+        if (nt > 16) nt = 16 ;
+        if ((size_t) nt > bytes / GG_PAR_COPY_MIN) nt = (int) (bytes / GG_PAR_COPY_MIN) ;
+        if (nt < 1) nt = 1 ;
         size_t part = (bytes + (size_t) nt - 1) / (size_t) nt ;
         #pragma omp parallel for num_threads (nt) schedule (static)
         for (int t = 0 ; t < nt ; t++)
@@ -530,6 +534,17 @@ static bool stage_ready (gg_ctx *x)
     return true ;
 }
 
+// The staged chunk for a copy of `bytes`: a quarter of it (so that the host
+// copy of one chunk overlaps the DMA of the next even for a few MiB), at
+// least GG_CHUNK_MIN, at most a staging buffer.
+static size_t chunk_bytes (size_t bytes)
+{
+    size_t ch = (bytes / 4 + 4095) & ~(size_t) 4095 ;
+    if (ch < GG_CHUNK_MIN) ch = GG_CHUNK_MIN ;
+    if (ch > GG_STAGE_BYTES) ch = GG_STAGE_BYTES ;
+    return ch ;
+}
+
 // dst (device) = src (host), bytes.  Enqueued on the call's stream; returns
 // once src may be reused.  Chunk j is memcpy'd into pinned buffer j%2 while
 // chunk j-1 is in flight.
@@ -547,11 +562,11 @@ static int upload (gg_call *c, void *dst, const void *src, size_t bytes)
     }
     else
     {
-        for (size_t off = 0, j = 0 ; off < bytes ; off += GG_STAGE_BYTES, j++)
+        const size_t ch = chunk_bytes (bytes) ;
+        for (size_t off = 0, j = 0 ; off < bytes ; off += ch, j++)
         {
             int b = (int) (j & 1) ;
-            size_t len = bytes - off < GG_STAGE_BYTES ? bytes - off
-                : GG_STAGE_BYTES ;
+            size_t len = bytes - off < ch ? bytes - off : ch ;
             CU_TRY (cudaEventSynchronize (x->staged [b])) ;
             copy_host (x->stage [b], (const char *) src + off, len) ;
             CU_TRY (cudaMemcpyAsync ((char *) dst + off, x->stage [b], len,
@@ -582,16 +597,16 @@ static int download (gg_call *c, void *dst, const void *src, size_t bytes)
     }
     else
     {
-        size_t nch = (bytes + GG_STAGE_BYTES - 1) / GG_STAGE_BYTES ;
+        const size_t ch = chunk_bytes (bytes) ;
+        size_t nch = (bytes + ch - 1) / ch ;
         for (size_t j = 0 ; j <= nch ; j++)
         {
             // enqueue chunk j (its buffer was emptied in iteration j-1)
             if (j < nch)
             {
                 int b = (int) (j & 1) ;
-                size_t off = j * GG_STAGE_BYTES ;
-                size_t len = bytes - off < GG_STAGE_BYTES ? bytes - off
-                    : GG_STAGE_BYTES ;
+                size_t off = j * ch ;
+                size_t len = bytes - off < ch ? bytes - off : ch ;
                 CU_TRY (cudaMemcpyAsync (x->stage [b], (const char *) src +
                     off, len, cudaMemcpyDeviceToHost, x->stream)) ;
                 CU_TRY (cudaEventRecord (x->staged [b], x->stream)) ;
@@ -600,9 +615,8 @@ static int download (gg_call *c, void *dst, const void *src, size_t bytes)
             if (j > 0)
             {
                 int b = (int) ((j - 1) & 1) ;
-                size_t off = (j - 1) * GG_STAGE_BYTES ;
-                size_t len = bytes - off < GG_STAGE_BYTES ? bytes - off
-                    : GG_STAGE_BYTES ;
+                size_t off = (j - 1) * ch ;
+                size_t len = bytes - off < ch ? bytes - off : ch ;
                 CU_TRY (cudaEventSynchronize (x->staged [b])) ;
                 copy_host ((char *) dst + off, x->stage [b], len) ;
             }

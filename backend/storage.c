@@ -154,26 +154,22 @@ static int8_t *result_bitmap (gg_result *r, int64_t nvec, int64_t vlen, int64_t 
     const bool zero = r->x_fresh ;
     const gg_csr *P = r->present ;
     int64_t count = 0 ;
-    if (vlen == 1 && P != NULL && P->p32 != NULL)
+    if (vlen == 1 && P != NULL && P->present != NULL)
     {
-        // a vector (mxv): one byte per row, straight from the row pointers
-        const int32_t *p = P->p32 ;
-        #pragma omp parallel for schedule(static) reduction(+:count) if (nvec > 200000)
-        for (int64_t j = 0 ; j < nvec ; j++)
+        // a vector (mxv): the presence of each row, kept with the CSR
+        const int64_t chunk = 1 << 16 ;
+        #pragma omp parallel for schedule(static) if (nvec > 4 * chunk)
+        for (int64_t j0 = 0 ; j0 < nvec ; j0 += chunk)
         {
-            int8_t here = (int8_t) (p [j+1] > p [j]) ;
-            b [j] = here ;
-            count += here ;
-        }
-        if (zero && count < nvec)
-        {
-            #pragma omp parallel for schedule(static) if (nvec > 200000)
-            for (int64_t j = 0 ; j < nvec ; j++)
+            int64_t len = (nvec - j0 < chunk) ? nvec - j0 : chunk ;
+            memcpy (b + j0, P->present + j0, (size_t) len) ;
+            if (zero)
             {
-                if (!b [j]) memset ((char *) r->x + (size_t) j * zsz, 0, zsz) ;
+                for (int64_t j = j0 ; j < j0 + len ; j++)
+                    if (!b [j]) memset ((char *) r->x + (size_t) j * zsz, 0, zsz) ;
             }
         }
-        *nvals = count ;
+        *nvals = P->nonempty ;
         return b ;
     }
     // first touch in parallel: the pages of a fresh buffer fault in on all cores
@@ -192,6 +188,7 @@ static int8_t *result_bitmap (gg_result *r, int64_t nvec, int64_t vlen, int64_t 
 static bool all_present (const gg_result *r, int64_t nvec)
 {
     if (r->present == NULL) return true ;
+    if (r->present->present != NULL) return r->present->nonempty == nvec ;
     for (int64_t j = 0 ; j < nvec ; j++)
     {
         if (csr_row_count (r->present, j) == 0) return false ;

@@ -11,7 +11,7 @@
 # summary last.  Steps are selected with STEPS (default: all).
 set -u
 OUT=${OUT:-$PWD/gpu-out}
-STEPS=${STEPS:-build check conformance sanitizer profile kbench bench demo}
+STEPS=${STEPS:-build check conformance sanitizer profile kbench bench e2e demo}
 mkdir -p "$OUT"
 root=$PWD
 summary="$OUT/summary.txt"
@@ -49,7 +49,7 @@ fi
 
 if has conformance; then
     GRBGPU_TEST_DEVICE=cuda timeout 150 ./tests/test_conformance > "$OUT/conformance_cuda.log" 2>&1
-    say "conformance on cuda: exit $? : $(grep -E '^\[  (PASSED|FAILED) \]' "$OUT/conformance_cuda.log" | tr '\n' ' ')"
+    say "conformance on cuda: exit $? : $(grep -E '^\[  (PASSED|FAILED)  \]' "$OUT/conformance_cuda.log" | tr '\n' ' ')"
 fi
 
 if has sanitizer; then
@@ -81,6 +81,14 @@ if has profile; then
         cat "$OUT/profile.log.tmp" >> "$OUT/profile.log"
     done
     rm -f "$OUT/profile.log.tmp"
+fi
+
+if has e2e; then
+    # the end-to-end rows alone (R-MAT 2^20), with the per-phase timings
+    GRBGPU_VERBOSE=2 timeout ${E2E_TIMEOUT:-150} ./bench/spmm_bench --scales ${E2E_SCALES:-20} \
+        --ns ${E2E_NS:-1,32,128} --real "" --no-sddmm --csv "$OUT/e2e.csv" > "$OUT/e2e.log" 2>&1
+    say "e2e: exit $?"
+    grep -E " (mxm|mxv) " "$OUT/e2e.log" | sed 's/ | / |\n    /g' | tee -a "$summary"
 fi
 
 if has demo; then

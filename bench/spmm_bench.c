@@ -767,6 +767,13 @@ static void bench_e2e (const csr *A, bool fp32)
             tw [r] = now () - t0 ;
         }
         grbgpu_stats_get (&st2) ;
+        if (touch_u)
+        {
+            // u changed after the CPU library's last call: its reference again
+            grbgpu_set ("DEVICE", "cpu") ;
+            GRB_OK (PRODUCT (C2, y2)) ;
+            grbgpu_set ("DEVICE", "cuda") ;
+        }
         double err ;
         if (n == 1)
         {

@@ -147,6 +147,7 @@ void gg_csr_form_free (void *form)
     free (f->p) ;
     free (f->i) ;
     free (f->x) ;
+    free (f->present) ;
     free (f) ;
 }
 
@@ -171,6 +172,7 @@ int gg_csr_from_view (gg_csr_form **out, const gg_view *v, bool transpose,
     gg_csr_form *f = calloc (1, sizeof (gg_csr_form)) ;
     if (f == NULL) return GG_ERR_NOMEM ;
     f->p = malloc ((size_t) (nrows + 1) * isz) ;
+    f->present = malloc ((size_t) (nrows > 0 ? nrows : 1)) ;
     f->i = malloc ((size_t) (nnz > 0 ? nnz : 1) * isz) ;
     int64_t *q_of = NULL ;      // value position of each CSR entry
     if (values)
@@ -179,14 +181,14 @@ int gg_csr_from_view (gg_csr_form **out, const gg_view *v, bool transpose,
         if (!iso) q_of = malloc ((size_t) (nnz > 0 ? nnz : 1) * sizeof (int64_t)) ;
     }
     int64_t *count = calloc ((size_t) nrows + 1, sizeof (int64_t)) ;
-    if (f->p == NULL || f->i == NULL || (values && f->x == NULL)
+    if (f->p == NULL || f->i == NULL || f->present == NULL || (values && f->x == NULL)
         || (values && !iso && q_of == NULL) || count == NULL)
     {
         free (q_of) ; free (count) ; gg_csr_form_free (f) ;
         return GG_ERR_NOMEM ;
     }
     f->bytes = (size_t) (nrows + 1) * isz + (size_t) nnz * isz
-             + (values ? (size_t) (iso ? 1 : nnz) * tsz : 0) ;
+             + (values ? (size_t) (iso ? 1 : nnz) * tsz : 0) + (size_t) nrows ;
 
     //--------------------------------------------------------------------------
     // row counts: count [r+1] = entries of row r of op (A)
@@ -222,6 +224,7 @@ int gg_csr_from_view (gg_csr_form **out, const gg_view *v, bool transpose,
     {
         if (count [r+1] > max_row) max_row = count [r+1] ;
         empty_rows += (count [r+1] == 0) ;
+        f->present [r] = (int8_t) (count [r+1] > 0) ;
         count [r+1] += count [r] ;
     }
     for (int64_t r = 0 ; r <= nrows ; r++) IDX_SET (f->p, w32, r, count [r]) ;
@@ -342,6 +345,8 @@ int gg_csr_from_view (gg_csr_form **out, const gg_view *v, bool transpose,
     f->csr.iso = iso ;
     f->csr.max_row = max_row ;
     f->csr.no_empty_rows = (empty_rows == 0) ;
+    f->csr.present = f->present ;
+    f->csr.nonempty = nrows - empty_rows ;
     f->csr.cache = NULL ;
     *out = f ;
     return GG_OK ;

@@ -83,6 +83,7 @@ typedef struct
 {
     gg_csr csr ;            // what kernels read (pointers into the arrays below)
     void *p, *i, *x ;       // owned arrays
+    int8_t *present ;       // present [r] = 1 iff row r has an entry (owned)
     size_t bytes ;          // total bytes owned
 }
 gg_csr_form ;

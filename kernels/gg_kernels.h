@@ -89,6 +89,8 @@ typedef struct
     int64_t max_row ;       // entries in the longest row (-1: not known);
                             // kernel choosers use it to detect skew
     bool no_empty_rows ;    // every row has an entry (false: some may not)
+    const int8_t *present ; // present [r] = 1 iff row r has an entry (NULL:
+    int64_t nonempty ;      // not kept), and how many rows have one
     // cache: the cache entry that owns this form, or NULL when the form was
     // built for this call only.  A device backend may attach its device copy
     // to it (see backend/cache.h) so the next call with the same unchanged
