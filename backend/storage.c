@@ -337,7 +337,7 @@ static acc_kind accum_kind (GrB_BinaryOp op, gg_type t)
     #undef ACC_OPS
 }
 
-// c [k] = accum (c [k], t [k]) over the n values of one stored vector.
+// c [k] = accum (c [k], t [k]) over n values, where pm == NULL or pm [k] != 0.
 // Integer arithmetic wraps (done unsigned).  FP MIN / MAX: a NaN operand
 // gives the other one, and a tie (-0 against +0) gives t, as the CPU library
 // does when it accumulates into a full C (fmin / fmax leave the sign of a
@@ -347,21 +347,25 @@ static acc_kind accum_kind (GrB_BinaryOp op, gg_type t)
     T *restrict c = (T *) cx ; const T *restrict t = (const T *) tx ;          \
     switch (kind)                                                               \
     {                                                                           \
-        case ACC_PLUS:   for (int64_t k = 0 ; k < n ; k++) c [k] = (T) ((UT) c [k] + (UT) t [k]) ; break ; \
-        case ACC_MINUS:  for (int64_t k = 0 ; k < n ; k++) c [k] = (T) ((UT) c [k] - (UT) t [k]) ; break ; \
-        case ACC_TIMES:  for (int64_t k = 0 ; k < n ; k++) c [k] = (T) ((UT) c [k] * (UT) t [k]) ; break ; \
-        case ACC_MIN:    for (int64_t k = 0 ; k < n ; k++) c [k] = FMIN (c [k], t [k]) ; break ; \
-        case ACC_MAX:    for (int64_t k = 0 ; k < n ; k++) c [k] = FMAX (c [k], t [k]) ; break ; \
-        case ACC_SECOND: memcpy (c, t, (size_t) n * sizeof (T)) ; break ;       \
+        case ACC_PLUS:   ACC_EACH (c [k] = (T) ((UT) c [k] + (UT) t [k])) ; break ; \
+        case ACC_MINUS:  ACC_EACH (c [k] = (T) ((UT) c [k] - (UT) t [k])) ; break ; \
+        case ACC_TIMES:  ACC_EACH (c [k] = (T) ((UT) c [k] * (UT) t [k])) ; break ; \
+        case ACC_MIN:    ACC_EACH (c [k] = FMIN (c [k], t [k])) ; break ;      \
+        case ACC_MAX:    ACC_EACH (c [k] = FMAX (c [k], t [k])) ; break ;      \
+        case ACC_SECOND: ACC_EACH (c [k] = t [k]) ; break ;                    \
         default: break ;                                                        \
     }                                                                           \
 }
+#define ACC_EACH(stmt)                                                          \
+    do { if (pm == NULL) { for (int64_t k = 0 ; k < n ; k++) stmt ; }           \
+         else { for (int64_t k = 0 ; k < n ; k++) if (pm [k]) stmt ; } } while (0)
 #define IMIN(a,b) ((a) < (b) ? (a) : (b))
 #define IMAX(a,b) ((a) > (b) ? (a) : (b))
 #define FPMIN(c,t) (isnan (c) ? (t) : isnan (t) ? (c) : ((c) < (t) ? (c) : (t)))
 #define FPMAX(c,t) (isnan (c) ? (t) : isnan (t) ? (c) : ((c) > (t) ? (c) : (t)))
 
-static void accumulate_values (acc_kind kind, gg_type t, void *cx, const void *tx, int64_t n)
+static void accumulate_values (acc_kind kind, gg_type t, void *cx, const void *tx,
+    const int8_t *pm, int64_t n)
 {
     switch (t)
     {
@@ -373,6 +377,25 @@ static void accumulate_values (acc_kind kind, gg_type t, void *cx, const void *t
         case GG_FP64:   ACC_LOOP (double, double, FPMIN, FPMAX) ; break ;
         default: break ;
     }
+}
+
+// x [0..n) = the value at v (zsz bytes), in parallel when large
+static void fill_values (void *x, const void *v, size_t zsz, int64_t n)
+{
+    #define FILL(T) do { T val ; memcpy (&val, v, sizeof (T)) ; T *restrict y = (T *) x ; \
+        _Pragma ("omp parallel for schedule(static) if (n > 100000)") \
+        for (int64_t k = 0 ; k < n ; k++) y [k] = val ; } while (0)
+    switch (zsz)
+    {
+        case 1: FILL (uint8_t) ; break ;
+        case 2: FILL (uint16_t) ; break ;
+        case 4: FILL (uint32_t) ; break ;
+        case 8: FILL (uint64_t) ; break ;
+        default:
+            for (int64_t k = 0 ; k < n ; k++) memcpy ((char *) x + (size_t) k * zsz, v, zsz) ;
+            break ;
+    }
+    #undef FILL
 }
 
 // C = accum (C, T) with no mask, C full (every entry present; iso expanded) of T's
@@ -433,25 +456,35 @@ static bool accumulate_in_place (const gg_output *out, gg_result *r,
         }
         else
         {
-            #pragma omp parallel for schedule(static) if (nvec * vlen > 100000)
-            for (int64_t k = 0 ; k < nvec * vlen ; k++)
-            {
-                memcpy ((char *) full + (size_t) k * zsz, cx, zsz) ;
-            }
+            fill_values (full, cx, zsz, nvec * vlen) ;
             free (cx) ;
             cx = full ;
             cx_size = bytes ;
             c_iso = false ;
         }
     }
-    if (!c_iso)
+    if (!c_iso && vlen == 1 && (r->present == NULL || r->present->present != NULL))
+    {
+        // a vector (PageRank's r += A'w): runs of 64K values, masked by the
+        // presence of each row
+        const int64_t chunk = 1 << 16 ;
+        const int8_t *pr = (r->present != NULL) ? r->present->present : NULL ;
+        #pragma omp parallel for schedule(static) if (nvec > 4 * chunk)
+        for (int64_t j0 = 0 ; j0 < nvec ; j0 += chunk)
+        {
+            int64_t len = (nvec - j0 < chunk) ? nvec - j0 : chunk ;
+            accumulate_values (kind, r->zt, (char *) cx + (size_t) j0 * zsz,
+                (const char *) r->x + (size_t) j0 * zsz, pr ? pr + j0 : NULL, len) ;
+        }
+    }
+    else if (!c_iso)
     {
         #pragma omp parallel for schedule(static) if (nvec * vlen > 100000)
         for (int64_t j = 0 ; j < nvec ; j++)
         {
             if (r->present != NULL && csr_row_count (r->present, j) == 0) continue ;
             accumulate_values (kind, r->zt, (char *) cx + (size_t) (j * vlen) * zsz,
-                (const char *) r->x + (size_t) (j * vlen) * zsz, vlen) ;
+                (const char *) r->x + (size_t) (j * vlen) * zsz, NULL, vlen) ;
         }
     }
     GrB_Info pinfo = pack_full (out->C, out->is_vector, r->by_col, &cx, cx_size, c_iso) ;
