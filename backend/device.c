@@ -688,19 +688,29 @@ typedef struct
 }
 gg_plan ;
 
-typedef struct
+// What every device form starts with: kind, references (the cache entry's
+// and each call's), the CUDA start-up it belongs to, size, and an event that
+// marks the end of its uploads.
+typedef struct dev_form dev_form ;
+struct dev_form
 {
-    unsigned magic ;            // GG_FORM_MAGIC_CSR
+    unsigned magic ;            // GG_FORM_MAGIC_CSR or _DENSE
     _Atomic int refs ;
     unsigned generation ;       // CUDA start-up it belongs to
+    size_t bytes ;
+    cudaEvent_t ready ;         // uploads into this form are done
+    void (*destroy) (dev_form *) ;
+} ;
+
+typedef struct
+{
+    dev_form h ;                // GG_FORM_MAGIC_CSR
     int64_t m, k, nnz ;
     int32_t *p, *i ;
     void *x ;                   // values (iso expanded), or NULL
     gg_type xtype ;
     void *ones ;                // nnz ones of onestype, or NULL
     gg_type onestype ;
-    size_t bytes ;
-    cudaEvent_t ready ;         // uploads into this form are done
     pthread_mutex_t plan_lock ;
     gg_plan plan [GG_PLANS] ;
     int next_plan ;
@@ -709,14 +719,10 @@ dev_csr ;
 
 typedef struct
 {
-    unsigned magic ;            // GG_FORM_MAGIC_DENSE
-    _Atomic int refs ;
-    unsigned generation ;
+    dev_form h ;                // GG_FORM_MAGIC_DENSE
     int64_t nrows, ncols ;
     size_t elem ;
     void *x ;
-    size_t bytes ;
-    cudaEvent_t ready ;
 }
 dev_dense ;
 
@@ -733,61 +739,126 @@ static void plan_clear (gg_plan *pl, cudaStream_t s)
     memset (pl, 0, sizeof (*pl)) ;
 }
 
-// Free a form.  Its users have all synchronised (they dropped their
-// references after the product finished), so freeing is safe on any stream.
-static void csr_destroy (dev_csr *f)
+// Free a form's device memory: its users have all synchronised (they dropped
+// their references after the product finished), so any stream will do.  A
+// form made by another start-up (a forked child's parent) owns nothing here.
+static void form_free_device (dev_form *h, void *const *ptrs, int nptrs,
+    dev_csr *plans)
 {
-    if (f->generation == atomic_load (&generation) &&
-        atomic_load (&started_pid) == getpid ())
-    {
-        int old = 0 ;
-        (void) cudaGetDevice (&old) ;
-        (void) cudaSetDevice (dev_id) ;
-        for (int k = 0 ; k < GG_PLANS ; k++) plan_clear (&f->plan [k],
-            free_stream) ;
-        if (f->p != NULL) cudaFreeAsync (f->p, free_stream) ;
-        if (f->i != NULL) cudaFreeAsync (f->i, free_stream) ;
-        if (f->x != NULL) cudaFreeAsync (f->x, free_stream) ;
-        if (f->ones != NULL) cudaFreeAsync (f->ones, free_stream) ;
-        if (f->ready != NULL) cudaEventDestroy (f->ready) ;
-        (void) cudaGetLastError () ;
-        (void) cudaSetDevice (old) ;
-    }
-    // else: made by another start-up (a forked child's parent); its device
-    // memory is not ours to free
+    if (h->generation != atomic_load (&generation) ||
+        atomic_load (&started_pid) != getpid ()) return ;
+    int old = 0 ;
+    (void) cudaGetDevice (&old) ;
+    (void) cudaSetDevice (dev_id) ;
+    if (plans != NULL)
+        for (int k = 0 ; k < GG_PLANS ; k++) plan_clear (&plans->plan [k], free_stream) ;
+    for (int k = 0 ; k < nptrs ; k++) if (ptrs [k] != NULL) cudaFreeAsync (ptrs [k], free_stream) ;
+    if (h->ready != NULL) cudaEventDestroy (h->ready) ;
+    (void) cudaGetLastError () ;
+    (void) cudaSetDevice (old) ;
+}
+
+static void csr_destroy (dev_form *h)
+{
+    dev_csr *f = (dev_csr *) h ;
+    void *const ptrs [4] = { f->p, f->i, f->x, f->ones } ;
+    form_free_device (h, ptrs, 4, f) ;
     pthread_mutex_destroy (&f->plan_lock) ;
     free (f) ;
 }
 
-static void dense_destroy (dev_dense *f)
+static void dense_destroy (dev_form *h)
 {
-    if (f->generation == atomic_load (&generation) &&
-        atomic_load (&started_pid) == getpid ())
-    {
-        int old = 0 ;
-        (void) cudaGetDevice (&old) ;
-        (void) cudaSetDevice (dev_id) ;
-        if (f->x != NULL) cudaFreeAsync (f->x, free_stream) ;
-        if (f->ready != NULL) cudaEventDestroy (f->ready) ;
-        (void) cudaGetLastError () ;
-        (void) cudaSetDevice (old) ;
-    }
+    dev_dense *f = (dev_dense *) h ;
+    void *const ptrs [1] = { f->x } ;
+    form_free_device (h, ptrs, 1, NULL) ;
     free (f) ;
 }
 
-static void csr_unref (dev_csr *f)
+static void form_unref (dev_form *h)
 {
-    if (f != NULL && atomic_fetch_sub (&f->refs, 1) == 1) csr_destroy (f) ;
+    if (h != NULL && atomic_fetch_sub (&h->refs, 1) == 1) h->destroy (h) ;
 }
-
-static void dense_unref (dev_dense *f)
-{
-    if (f != NULL && atomic_fetch_sub (&f->refs, 1) == 1) dense_destroy (f) ;
-}
+static void csr_unref (dev_csr *f) { if (f != NULL) form_unref (&f->h) ; }
+static void dense_unref (dev_dense *f) { if (f != NULL) form_unref (&f->h) ; }
 
 // The cache's dev_free: drop the entry's reference.
-static void csr_dev_free (void *dev) { csr_unref ((dev_csr *) dev) ; }
-static void dense_dev_free (void *dev) { dense_unref ((dev_dense *) dev) ; }
+static void form_dev_free (void *dev) { form_unref ((dev_form *) dev) ; }
+
+// A new form of this kind with one reference (the caller's), or NULL.
+static dev_form *form_new (size_t size, unsigned magic, void (*destroy) (dev_form *))
+{
+    dev_form *h = calloc (1, size) ;
+    if (h == NULL) return NULL ;
+    h->magic = magic ;
+    atomic_init (&h->refs, 1) ;
+    h->generation = atomic_load (&generation) ;
+    h->destroy = destroy ;
+    return h ;
+}
+
+// The device form attached to cache entry e when fits () accepts it, else a
+// new one from build () (attached to e, replacing one that does not fit).
+// Returns it with a reference for the caller; the call's stream waits for
+// its uploads.
+typedef bool (*form_fits_fn) (const dev_form *have, const void *arg) ;
+typedef int (*form_build_fn) (gg_call *c, const void *arg, dev_form **out) ;
+
+static int form_get (gg_call *c, gg_cache_entry *e, form_fits_fn fits,
+    form_build_fn build, const void *arg, dev_form **out)
+{
+    int rc = GG_OK ;
+    dev_form *f = NULL ;
+    *out = NULL ;
+    if (e != NULL)
+    {
+        pthread_mutex_lock (&e->lock) ;
+        dev_form *have = (dev_form *) e->dev ;
+        if (have != NULL && fits (have, arg))
+        {
+            atomic_fetch_add (&have->refs, 1) ;
+            f = have ;
+        }
+        pthread_mutex_unlock (&e->lock) ;
+    }
+    if (f == NULL)
+    {
+        GG_TRY (build (c, arg, &f)) ;
+        if (e != NULL)
+        {
+            pthread_mutex_lock (&e->lock) ;
+            dev_form *have = (dev_form *) e->dev ;
+            if (have != NULL && fits (have, arg))
+            {
+                // another thread attached one meanwhile: use that one
+                atomic_fetch_add (&have->refs, 1) ;
+                pthread_mutex_unlock (&e->lock) ;
+                form_unref (f) ;
+                f = have ;
+            }
+            else
+            {
+                if (have != NULL && e->dev_free != NULL) e->dev_free (have) ;
+                atomic_fetch_add (&f->refs, 1) ;      // the entry's reference
+                e->dev = f ;
+                e->dev_bytes = f->bytes ;
+                e->dev_free = form_dev_free ;
+                grbgpu_cache_account_device (e, f->bytes) ;
+                pthread_mutex_unlock (&e->lock) ;
+            }
+        }
+    }
+    CU_TRY (cudaStreamWaitEvent (c->ctx->stream, f->ready, 0)) ;
+    *out = f ;
+    f = NULL ;
+done:
+    form_unref (f) ;
+    return rc ;
+}
+
+//------------------------------------------------------------------------------
+// device forms: CSR
+//------------------------------------------------------------------------------
 
 // What a product needs from S's device form.
 typedef struct
@@ -798,37 +869,39 @@ typedef struct
 }
 csr_needs ;
 
-static bool csr_fits (const dev_csr *f, const gg_csr *S, const csr_needs *nd)
+typedef struct { const gg_csr *S ; const csr_needs *nd ; } csr_arg ;
+
+static bool csr_fits (const dev_form *h, const void *arg)
 {
-    return f->magic == GG_FORM_MAGIC_CSR
-        && f->generation == atomic_load (&generation)
-        && f->m == S->nrows && f->k == S->ncols && f->nnz == S->nnz
+    const gg_csr *S = ((const csr_arg *) arg)->S ;
+    const csr_needs *nd = ((const csr_arg *) arg)->nd ;
+    if (h->magic != GG_FORM_MAGIC_CSR || h->generation != atomic_load (&generation)) return false ;
+    const dev_csr *f = (const dev_csr *) h ;
+    return f->m == S->nrows && f->k == S->ncols && f->nnz == S->nnz
         && (!nd->x || (f->x != NULL && f->xtype == nd->t))
         && (!nd->ones || (f->ones != NULL && f->onestype == nd->t)) ;
 }
 
 // Build a device form of S with what nd asks for; one reference (the caller's).
-static int csr_build (gg_call *c, const gg_csr *S, const csr_needs *nd,
-    dev_csr **out)
+static int csr_build (gg_call *c, const void *arg, dev_form **out)
 {
+    const gg_csr *S = ((const csr_arg *) arg)->S ;
+    const csr_needs *nd = ((const csr_arg *) arg)->nd ;
     int rc = GG_OK ;
     *out = NULL ;
-    dev_csr *f = calloc (1, sizeof (dev_csr)) ;
+    dev_csr *f = (dev_csr *) form_new (sizeof (dev_csr), GG_FORM_MAGIC_CSR, csr_destroy) ;
     if (f == NULL) return GG_ERR_NOMEM ;
-    f->magic = GG_FORM_MAGIC_CSR ;
-    atomic_init (&f->refs, 1) ;
-    f->generation = atomic_load (&generation) ;
     f->m = S->nrows ; f->k = S->ncols ; f->nnz = S->nnz ;
     pthread_mutex_init (&f->plan_lock, NULL) ;
     size_t pb = (size_t) (S->nrows + 1) * sizeof (int32_t) ;
     size_t ib = (size_t) S->nnz * sizeof (int32_t) ;
     size_t vb = (size_t) S->nnz * gg_type_size (nd->t) ;
-    CU_TRY (cudaEventCreateWithFlags (&f->ready, cudaEventDisableTiming)) ;
+    CU_TRY (cudaEventCreateWithFlags (&f->h.ready, cudaEventDisableTiming)) ;
     GG_TRY (dev_alloc (c, (void **) &f->p, pb)) ;
     GG_TRY (dev_alloc (c, (void **) &f->i, ib)) ;
     GG_TRY (upload (c, f->p, S->p32, pb)) ;
     GG_TRY (upload (c, f->i, S->i32, ib)) ;
-    f->bytes = pb + ib ;
+    f->h.bytes = pb + ib ;
     if (nd->x)
     {
         GG_TRY (dev_alloc (c, &f->x, vb)) ;
@@ -843,17 +916,17 @@ static int csr_build (gg_call *c, const gg_csr *S, const csr_needs *nd,
             GG_TRY (upload (c, f->x, S->x, vb)) ;
         }
         f->xtype = nd->t ;
-        f->bytes += vb ;
+        f->h.bytes += vb ;
     }
     if (nd->ones)
     {
         GG_TRY (dev_alloc (c, &f->ones, vb)) ;
         GG_TRY (fill_one (c, f->ones, nd->t, (size_t) S->nnz)) ;
         f->onestype = nd->t ;
-        f->bytes += vb ;
+        f->h.bytes += vb ;
     }
-    CU_TRY (cudaEventRecord (f->ready, c->ctx->stream)) ;
-    *out = f ;
+    CU_TRY (cudaEventRecord (f->h.ready, c->ctx->stream)) ;
+    *out = &f->h ;
     f = NULL ;
 done:
     if (f != NULL)
@@ -864,153 +937,71 @@ done:
         if (f->x) cudaFreeAsync (f->x, c->ctx->stream) ;
         if (f->ones) cudaFreeAsync (f->ones, c->ctx->stream) ;
         f->p = f->i = NULL ; f->x = f->ones = NULL ;
-        csr_destroy (f) ;
+        csr_destroy (&f->h) ;
     }
     return rc ;
 }
 
-// The device form of S: the one attached to S's cache entry when it fits,
-// else a new one (attached to the entry, replacing a form that does not fit).
-// Returns it with a reference for the caller; the call's stream waits for it.
+// The device form of S (see form_get).
 static int csr_get (gg_call *c, const gg_csr *S, const csr_needs *nd,
     dev_csr **out)
 {
-    int rc = GG_OK ;
-    gg_cache_entry *e = (gg_cache_entry *) S->cache ;
-    dev_csr *f = NULL ;
-    *out = NULL ;
-    if (e != NULL)
-    {
-        pthread_mutex_lock (&e->lock) ;
-        dev_csr *have = (dev_csr *) e->dev ;
-        if (have != NULL && csr_fits (have, S, nd))
-        {
-            atomic_fetch_add (&have->refs, 1) ;
-            f = have ;
-        }
-        pthread_mutex_unlock (&e->lock) ;
-    }
-    if (f == NULL)
-    {
-        GG_TRY (csr_build (c, S, nd, &f)) ;
-        if (e != NULL)
-        {
-            pthread_mutex_lock (&e->lock) ;
-            dev_csr *have = (dev_csr *) e->dev ;
-            if (have != NULL && csr_fits (have, S, nd))
-            {
-                // another thread attached one meanwhile: use that one
-                atomic_fetch_add (&have->refs, 1) ;
-                pthread_mutex_unlock (&e->lock) ;
-                csr_unref (f) ;
-                f = have ;
-            }
-            else
-            {
-                if (have != NULL && e->dev_free != NULL) e->dev_free (have) ;
-                atomic_fetch_add (&f->refs, 1) ;      // the entry's reference
-                e->dev = f ;
-                e->dev_bytes = f->bytes ;
-                e->dev_free = csr_dev_free ;
-                grbgpu_cache_account_device (e, f->bytes) ;
-                pthread_mutex_unlock (&e->lock) ;
-            }
-        }
-    }
-    CU_TRY (cudaStreamWaitEvent (c->ctx->stream, f->ready, 0)) ;
-    *out = f ;
-    f = NULL ;
-done:
-    csr_unref (f) ;
+    csr_arg a = { S, nd } ;
+    dev_form *h = NULL ;
+    int rc = form_get (c, (gg_cache_entry *) S->cache, csr_fits, csr_build, &a, &h) ;
+    *out = (dev_csr *) h ;
     return rc ;
 }
 
-// Build a device copy of a dense operand; one reference (the caller's).
-static int dense_build (gg_call *c, const gg_dense *X, size_t elem,
-    dev_dense **out)
+//------------------------------------------------------------------------------
+// device forms: dense
+//------------------------------------------------------------------------------
+
+typedef struct { const gg_dense *X ; size_t elem ; } dense_arg ;
+
+static bool dense_fits (const dev_form *h, const void *arg)
 {
+    const dense_arg *a = (const dense_arg *) arg ;
+    if (h->magic != GG_FORM_MAGIC_DENSE || h->generation != atomic_load (&generation)) return false ;
+    const dev_dense *f = (const dev_dense *) h ;
+    return f->nrows == a->X->nrows && f->ncols == a->X->ncols && f->elem == a->elem ;
+}
+
+// Build a device copy of a dense operand; one reference (the caller's).
+static int dense_build (gg_call *c, const void *arg, dev_form **out)
+{
+    const gg_dense *X = ((const dense_arg *) arg)->X ;
+    const size_t elem = ((const dense_arg *) arg)->elem ;
     int rc = GG_OK ;
     *out = NULL ;
-    dev_dense *f = calloc (1, sizeof (dev_dense)) ;
+    dev_dense *f = (dev_dense *) form_new (sizeof (dev_dense), GG_FORM_MAGIC_DENSE, dense_destroy) ;
     if (f == NULL) return GG_ERR_NOMEM ;
-    f->magic = GG_FORM_MAGIC_DENSE ;
-    atomic_init (&f->refs, 1) ;
-    f->generation = atomic_load (&generation) ;
     f->nrows = X->nrows ; f->ncols = X->ncols ; f->elem = elem ;
-    f->bytes = (size_t) X->nrows * (size_t) X->ncols * elem ;
-    CU_TRY (cudaEventCreateWithFlags (&f->ready, cudaEventDisableTiming)) ;
-    GG_TRY (dev_alloc (c, &f->x, f->bytes)) ;
-    GG_TRY (upload (c, f->x, X->x, f->bytes)) ;
-    CU_TRY (cudaEventRecord (f->ready, c->ctx->stream)) ;
-    *out = f ;
+    f->h.bytes = (size_t) X->nrows * (size_t) X->ncols * elem ;
+    CU_TRY (cudaEventCreateWithFlags (&f->h.ready, cudaEventDisableTiming)) ;
+    GG_TRY (dev_alloc (c, &f->x, f->h.bytes)) ;
+    GG_TRY (upload (c, f->x, X->x, f->h.bytes)) ;
+    CU_TRY (cudaEventRecord (f->h.ready, c->ctx->stream)) ;
+    *out = &f->h ;
     f = NULL ;
 done:
     if (f != NULL)
     {
         if (f->x != NULL) cudaFreeAsync (f->x, c->ctx->stream) ;
         f->x = NULL ;
-        dense_destroy (f) ;
+        dense_destroy (&f->h) ;
     }
     return rc ;
 }
 
-static bool dense_fits (const dev_dense *f, const gg_dense *X, size_t elem)
-{
-    return f->magic == GG_FORM_MAGIC_DENSE
-        && f->generation == atomic_load (&generation)
-        && f->nrows == X->nrows && f->ncols == X->ncols && f->elem == elem ;
-}
-
-// The device copy of a dense operand (same scheme as csr_get).
+// The device copy of a dense operand (see form_get).
 static int dense_get (gg_call *c, const gg_dense *X, size_t elem,
     dev_dense **out)
 {
-    int rc = GG_OK ;
-    gg_cache_entry *e = (gg_cache_entry *) X->cache ;
-    dev_dense *f = NULL ;
-    *out = NULL ;
-    if (e != NULL)
-    {
-        pthread_mutex_lock (&e->lock) ;
-        dev_dense *have = (dev_dense *) e->dev ;
-        if (have != NULL && dense_fits (have, X, elem))
-        {
-            atomic_fetch_add (&have->refs, 1) ;
-            f = have ;
-        }
-        pthread_mutex_unlock (&e->lock) ;
-    }
-    if (f == NULL)
-    {
-        GG_TRY (dense_build (c, X, elem, &f)) ;
-        if (e != NULL)
-        {
-            pthread_mutex_lock (&e->lock) ;
-            dev_dense *have = (dev_dense *) e->dev ;
-            if (have != NULL && dense_fits (have, X, elem))
-            {
-                atomic_fetch_add (&have->refs, 1) ;
-                pthread_mutex_unlock (&e->lock) ;
-                dense_unref (f) ;
-                f = have ;
-            }
-            else
-            {
-                if (have != NULL && e->dev_free != NULL) e->dev_free (have) ;
-                atomic_fetch_add (&f->refs, 1) ;      // the entry's reference
-                e->dev = f ;
-                e->dev_bytes = f->bytes ;
-                e->dev_free = dense_dev_free ;
-                grbgpu_cache_account_device (e, f->bytes) ;
-                pthread_mutex_unlock (&e->lock) ;
-            }
-        }
-    }
-    CU_TRY (cudaStreamWaitEvent (c->ctx->stream, f->ready, 0)) ;
-    *out = f ;
-    f = NULL ;
-done:
-    dense_unref (f) ;
+    dense_arg a = { X, elem } ;
+    dev_form *h = NULL ;
+    int rc = form_get (c, (gg_cache_entry *) X->cache, dense_fits, dense_build, &a, &h) ;
+    *out = (dev_dense *) h ;
     return rc ;
 }
 
