@@ -76,6 +76,15 @@ static int get_form (int kind, const gg_operand *o, gg_type t, const gg_view *v,
 {
     gg_cache_key key = operand_key (kind, o, t) ;
     gg_cache_entry *e = grbgpu_cache_acquire (&key) ;
+    if (e != NULL && kind == FORM_DENSE && o->values
+        && ((gg_dense_form *) e->host)->owned == NULL && !gg_dense_in_place (v, o->transpose, t))
+    {
+        // a form read in place, but the storage changed since (GrB_wait
+        // keeps the version: the values are the same, their layout is not)
+        grbgpu_cache_release (e) ;
+        grbgpu_cache_invalidate (o->obj) ;
+        e = NULL ;
+    }
     if (e == NULL)
     {
         if (grbgpu_fault (GG_FAULT_CONVERT)) return GG_ERR_FAULT ;

@@ -17,6 +17,7 @@
 #include "backend/storage.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -263,6 +264,13 @@ static GrB_Info pack_result (GrB_Matrix X, bool is_vector, gg_result *r,
     return info ;
 }
 
+// Free T's values unless they live in the thread's scratch buffer.
+static void result_free_x (gg_result *r)
+{
+    if (!r->x_scratch) free (r->x) ;
+    r->x = NULL ;
+}
+
 //------------------------------------------------------------------------------
 // C's storage options, kept across a pack or unpack
 //------------------------------------------------------------------------------
@@ -438,7 +446,7 @@ static bool accumulate_in_place (const gg_output *out, gg_result *r,
         ? GxB_Vector_unpack_Full ((GrB_Vector) out->C, &cx, &cx_size, &c_iso, NULL)
         : (r->by_col ? GxB_Matrix_unpack_FullC (out->C, &cx, &cx_size, &c_iso, NULL)
                      : GxB_Matrix_unpack_FullR (out->C, &cx, &cx_size, &c_iso, NULL)) ;
-    if (*info != GrB_SUCCESS) { free (r->x) ; r->x = NULL ; return true ; }
+    if (*info != GrB_SUCCESS) { result_free_x (r) ; return true ; }
 
     // C's values are now ours; T's stored vectors line up with C's
     const int64_t nvec = r->by_col ? r->ncols : r->nrows ;
@@ -490,8 +498,7 @@ static bool accumulate_in_place (const gg_output *out, gg_result *r,
     GrB_Info pinfo = pack_full (out->C, out->is_vector, r->by_col, &cx, cx_size, c_iso) ;
     if (pinfo != GrB_SUCCESS) { free (cx) ; *info = pinfo ; }
     if (*info == GrB_SUCCESS) *info = options_restore (out->C, out->is_vector, &opt) ;
-    free (r->x) ;
-    r->x = NULL ;
+    result_free_x (r) ;
     return true ;
 }
 
@@ -561,17 +568,87 @@ static void take_c_arrays (const gg_output *out, gg_result *r, size_t xbytes)
     grbgpu_count (GG_STAT_OUTPUTS_REUSED, 1) ;
 }
 
+// A per-thread scratch buffer for a T that is accumulated into C in place
+// and then dropped (PageRank's r += A'w, every iteration): its pages stay
+// mapped between calls.  At most GG_SCRATCH_MAX bytes are kept per thread.
+#define GG_SCRATCH_MAX ((size_t) 64 << 20)
+typedef struct { void *p ; size_t size ; } scratch_t ;
+static pthread_key_t scratch_key ;
+static pthread_once_t scratch_once = PTHREAD_ONCE_INIT ;
+static bool scratch_ok = false ;
+
+static void scratch_destroy (void *arg)
+{
+    scratch_t *sc = (scratch_t *) arg ;
+    free (sc->p) ;
+    free (sc) ;
+}
+
+static void scratch_init (void)
+{
+    scratch_ok = (pthread_key_create (&scratch_key, scratch_destroy) == 0) ;
+}
+
+static void *scratch_get (size_t bytes)
+{
+    if (bytes > GG_SCRATCH_MAX) return NULL ;
+    pthread_once (&scratch_once, scratch_init) ;
+    if (!scratch_ok) return NULL ;
+    scratch_t *sc = pthread_getspecific (scratch_key) ;
+    if (sc == NULL)
+    {
+        sc = calloc (1, sizeof (scratch_t)) ;
+        if (sc == NULL || pthread_setspecific (scratch_key, sc) != 0) { free (sc) ; return NULL ; }
+    }
+    if (sc->size < bytes)
+    {
+        free (sc->p) ;
+        sc->p = grbgpu_alloc_result (bytes) ;
+        sc->size = (sc->p != NULL) ? bytes : 0 ;
+    }
+    return sc->p ;
+}
+
+// Will accumulate_in_place take this write?  (Then T can live in scratch.)
+static bool in_place_write (const gg_output *out, const gg_result *r, GrB_Type ctype)
+{
+    if (out->M != NULL || out->accum == NULL || out->mask_comp
+        || ctype != r->ztype || r->pattern != NULL
+        || accum_kind (out->accum, r->zt) == ACC_NONE) return false ;
+    GrB_Index nvals ;
+    GxB_Format_Value fmt = GxB_BY_ROW ;
+    if (out->is_vector)
+    {
+        if (GrB_Vector_nvals (&nvals, (GrB_Vector) out->C) != GrB_SUCCESS) return false ;
+    }
+    else if (GrB_Matrix_nvals (&nvals, out->C) != GrB_SUCCESS
+        || GxB_Matrix_Option_get (out->C, GxB_FORMAT, &fmt) != GrB_SUCCESS
+        || (fmt == GxB_BY_COL) != r->by_col) return false ;
+    return (int64_t) nvals == r->nrows * r->ncols ;
+}
+
 void grbgpu_result_prepare (const gg_output *out, gg_result *r,
     const GrB_Matrix *inputs, int ninputs)
 {
     const size_t zsz = gg_type_size (r->zt) ;
     const size_t xbytes = (size_t) (r->nrows * r->ncols > 0 ? r->nrows * r->ncols : 1) * zsz ;
     r->x = NULL ; r->b = NULL ; r->x_size = 0 ; r->b_size = 0 ;
-    r->x_fresh = true ; r->opt_saved = false ;
+    r->x_fresh = true ; r->x_scratch = false ; r->opt_saved = false ;
     bool aliased = false ;
     for (int k = 0 ; k < ninputs ; k++) aliased = aliased || (inputs [k] == out->C) ;
     GrB_Type ctype ;
-    if (!aliased && GxB_Matrix_type (&ctype, out->C) == GrB_SUCCESS && plain_write (out, r, ctype))
+    if (GxB_Matrix_type (&ctype, out->C) != GrB_SUCCESS) ctype = NULL ;
+    if (ctype != NULL && in_place_write (out, r, ctype))
+    {
+        r->x = scratch_get (xbytes) ;
+        if (r->x != NULL)
+        {
+            // absent values are never read by the in-place accumulation
+            r->x_size = xbytes ; r->x_scratch = true ; r->x_fresh = false ;
+            return ;
+        }
+    }
+    if (!aliased && ctype != NULL && plain_write (out, r, ctype))
     {
         c_options opt ;
         if (options_get (out->C, out->is_vector, &opt) == GrB_SUCCESS)
@@ -588,7 +665,7 @@ void grbgpu_result_prepare (const gg_output *out, gg_result *r,
 
 void grbgpu_result_discard (gg_result *r)
 {
-    free (r->x) ; r->x = NULL ;
+    result_free_x (r) ;
     free (r->b) ; r->b = NULL ;
 }
 
@@ -624,7 +701,7 @@ static GrB_Info write_result (const gg_output *out, gg_result *r)
     GrB_Info info ;
     GrB_Type ctype ;
     info = GxB_Matrix_type (&ctype, out->C) ;
-    if (info != GrB_SUCCESS) { free (r->x) ; r->x = NULL ; return info ; }
+    if (info != GrB_SUCCESS) { result_free_x (r) ; return info ; }
 
     //--------------------------------------------------------------------------
     // plain: pack straight into C
@@ -636,7 +713,7 @@ static GrB_Info write_result (const gg_output *out, gg_result *r)
     {
         GxB_Format_Value fmt ;
         info = GxB_Matrix_Option_get (out->C, GxB_FORMAT, &fmt) ;
-        if (info != GrB_SUCCESS) { free (r->x) ; r->x = NULL ; return info ; }
+        if (info != GrB_SUCCESS) { result_free_x (r) ; return info ; }
         // packing would change C's orientation otherwise: let apply transpose
         plain = ((fmt == GxB_BY_COL) == r->by_col) ;
     }
@@ -647,8 +724,7 @@ static GrB_Info write_result (const gg_output *out, gg_result *r)
         info = r->opt_saved ? GrB_SUCCESS : options_get (out->C, out->is_vector, &opt) ;
         if (info == GrB_SUCCESS) info = pack_result (out->C, out->is_vector, r, true) ;
         if (info == GrB_SUCCESS) info = options_restore (out->C, out->is_vector, &opt) ;
-        free (r->x) ;
-        r->x = NULL ;
+        result_free_x (r) ;
         return info ;
     }
 
@@ -672,8 +748,7 @@ static GrB_Info write_result (const gg_output *out, gg_result *r)
             info = options_get (out->C, false, &opt) ;
             if (info == GrB_SUCCESS) info = pack_result (out->C, false, r, true) ;
             if (info == GrB_SUCCESS) info = options_restore (out->C, false, &opt) ;
-            free (r->x) ;
-            r->x = NULL ;
+            result_free_x (r) ;
             return info ;
         }
     }
@@ -688,6 +763,17 @@ static GrB_Info write_result (const gg_output *out, gg_result *r)
     // general: T as a temporary, then C<M,replace> = accum (C, T)
     //--------------------------------------------------------------------------
 
+    if (r->x_scratch)
+    {
+        // the in-place write declined after all: T goes to GraphBLAS, which
+        // frees what it is given, so it gets a copy
+        const size_t bytes = (size_t) (r->nrows * r->ncols > 0 ? r->nrows * r->ncols : 1)
+            * gg_type_size (r->zt) ;
+        void *copy = grbgpu_alloc_result (bytes) ;
+        if (copy == NULL) { result_free_x (r) ; return GrB_OUT_OF_MEMORY ; }
+        memcpy (copy, r->x, bytes) ;
+        r->x = copy ; r->x_size = bytes ; r->x_scratch = false ; r->x_fresh = true ;
+    }
     GrB_Matrix T = NULL ;
     if (out->is_vector) info = GrB_Vector_new ((GrB_Vector *) &T, r->ztype, (GrB_Index) r->nrows) ;
     else info = GrB_Matrix_new (&T, r->ztype, (GrB_Index) r->nrows, (GrB_Index) r->ncols) ;
@@ -704,8 +790,7 @@ static GrB_Info write_result (const gg_output *out, gg_result *r)
         else
             info = GrB_Matrix_apply (out->C, out->M, out->accum, id, T, d) ;
     }
-    free (r->x) ;
-    r->x = NULL ;
+    result_free_x (r) ;
     if (T != NULL)
     {
         if (out->is_vector) GrB_Vector_free ((GrB_Vector *) &T) ;

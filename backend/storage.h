@@ -44,6 +44,8 @@ typedef struct
     int8_t *b ;             // a bitmap array taken from C, or NULL
     size_t b_size ;
     bool x_fresh ;          // x is new memory: absent values must be zeroed
+    bool x_scratch ;        // x is the thread's scratch buffer (never freed
+                            // or handed to GraphBLAS)
     bool opt_saved ;        // C's storage options, read before C was unpacked
     int opt_control ;
     double opt_hyper, opt_bitmap ;

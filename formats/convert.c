@@ -393,6 +393,15 @@ void gg_dense_form_free (void *form)
     free (f) ;
 }
 
+// The stored array x [j*vlen + i] is row-major op (A) when the vectors are
+// its rows, or when it has a single row or column: with the semiring's type
+// and no iso value, it is read in place.
+bool gg_dense_in_place (const gg_view *v, bool transpose, gg_type t)
+{
+    const bool direct = (v->by_col == transpose) || v->vlen == 1 || v->vdim == 1 ;
+    return direct && !v->iso && same_type (v->src, t) ;
+}
+
 int gg_dense_from_view (gg_dense_form **out, const gg_view *v, bool transpose,
     bool values, gg_type t)
 {
@@ -408,11 +417,9 @@ int gg_dense_from_view (gg_dense_form **out, const gg_view *v, bool transpose,
         *out = f ;
         return GG_OK ;
     }
-    // the stored array x [j*vlen + i] is row-major op (A) when the vectors are
-    // its rows, or when it has a single row or column
     const bool direct = (v->by_col == transpose) || v->vlen == 1 || v->vdim == 1 ;
     const int64_t n = nrows * ncols ;
-    if (direct && !v->iso && same_type (v->src, t))
+    if (gg_dense_in_place (v, transpose, t))
     {
         f->dense.x = v->x ;     // zero-copy
         *out = f ;

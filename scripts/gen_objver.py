@@ -48,6 +48,11 @@ READ_ONLY = re.compile(
     r'|^GrB_Matrix_export_'         # GrB export copies out; A is unchanged
     r'|Iterator_attach$')
 
+# functions that change an object's storage but not its value: GrB_wait
+# finishes pending work that the calls which queued it already counted (a
+# form read in place is checked against the current storage instead)
+SAME_VALUE = re.compile(r'^GrB_(Matrix|Vector)_wait$')
+
 # functions whose first argument is GrB_Matrix * / GrB_Vector * that receives
 # a new object
 CREATE = re.compile(r'_(new|dup)$|_import_|_deserialize$|^GrB_Matrix_diag$'
@@ -124,7 +129,7 @@ def classify(name, params):
     if name in INTERPOSED:
         return None
     objs = [p for p in params if OBJ.search(p)]
-    if not objs or READ_ONLY.search(name):
+    if not objs or READ_ONLY.search(name) or SAME_VALUE.search(name):
         return None
     actions = []
     for p in objs:

@@ -200,7 +200,13 @@ static void test_elements (void **state)
     BUMPS (A, GxB_Matrix_build_Scalar (A, I, J, s, 3)) ;
     BUMPS (A, GrB_Matrix_resize (A, 40, 40)) ;
     BUMPS (A, GxB_Matrix_resize (A, 30, 35)) ;
-    BUMPS (A, GrB_Matrix_wait (A, GrB_MATERIALIZE)) ;
+    // GrB_wait finishes pending work: the value (and so the version) stays
+    OK (GrB_Matrix_setElement_FP64 (A, 2.5, 1, 1)) ;
+    {
+        uint64_t w0 = VER (A) ;
+        OK (GrB_Matrix_wait (A, GrB_MATERIALIZE)) ;
+        assert_true (VER (A) == w0) ;
+    }
 
     GrB_Vector v = rand_vector (50, 10) ;
     BUMPS (v, GrB_Vector_setElement_FP64 (v, 1.5, 3)) ;
@@ -213,7 +219,11 @@ static void test_elements (void **state)
     BUMPS (v, GxB_Vector_build_Scalar (v, I, s, 3)) ;
     BUMPS (v, GrB_Vector_resize (v, 60)) ;
     BUMPS (v, GxB_Vector_resize (v, 55)) ;
-    BUMPS (v, GrB_Vector_wait (v, GrB_MATERIALIZE)) ;
+    {
+        uint64_t w0 = VER (v) ;
+        OK (GrB_Vector_wait (v, GrB_MATERIALIZE)) ;
+        assert_true (VER (v) == w0) ;
+    }
     OK (GrB_Vector_extractElement_FP64 (&x, v, 1)) ;
     assert_true (x == 4.25) ;
 

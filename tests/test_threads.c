@@ -104,7 +104,11 @@ static void *version_worker (void *arg)
             case 0: CHECK (GrB_Matrix_setElement_FP64 (A, k, i, j) == GrB_SUCCESS) ; break ;
             case 1: CHECK (GrB_Matrix_removeElement (A, i, j) == GrB_SUCCESS) ; break ;
             case 2: CHECK (GrB_Matrix_apply (A, NULL, NULL, GrB_AINV_FP64, A, NULL) == GrB_SUCCESS) ; break ;
-            default: CHECK (GrB_Matrix_wait (A, GrB_MATERIALIZE) == GrB_SUCCESS) ; break ;
+            default:
+                // a change, then GrB_wait (which keeps the version)
+                CHECK (GrB_Matrix_apply_BinaryOp2nd_FP64 (A, NULL, NULL, GrB_TIMES_FP64, A, 0.5, NULL) == GrB_SUCCESS) ;
+                CHECK (GrB_Matrix_wait (A, GrB_MATERIALIZE) == GrB_SUCCESS) ;
+                break ;
         }
         uint64_t v = grbgpu_objver_get (A) ;
         CHECK (v != 0 && v != prev) ;
