@@ -14,7 +14,9 @@
 // ("auto", given the longest row) and the runtime-switch form of two
 // variants ("/generic"); then MIN_PLUS, PLUS_SECOND and MIN_SECOND with the
 // grbgpu variants.  Timing: CUDA events around each launch, 3 warm-ups, the
-// median of R (default 15) runs.  Bandwidth is against the minimum bytes:
+// median of R (default 10) runs.  First line: the device's copy bandwidth
+// (cudaMemcpy device to device of 1 GiB, bytes read + written / time), the
+// reference for "% of copy bandwidth".  Bandwidth is against the minimum bytes:
 // the CSR arrays the semiring reads, X and Y, each once.  Every result is
 // checked in the same run: PLUS_TIMES against cuSPARSE's result on all rows,
 // and every semiring against a CPU reference on a sample of rows (and the
@@ -27,6 +29,7 @@
 #include <string>
 #include <vector>
 #include <algorithm>
+#include <map>
 #include <dirent.h>
 #include <cuda_runtime.h>
 #include <cusparse.h>
@@ -169,7 +172,7 @@ static bool read_mtx_gz (const std::string &path, csr &A)
 // timing
 //------------------------------------------------------------------------------
 
-static int reps = 15 ;
+static int reps = 10 ;
 
 template <typename F> static double time_ms (F launch)
 {
@@ -270,6 +273,7 @@ typedef struct
     int64_t n ;
     double cusparse_ms, best_ms, auto_ms ;
     std::string best, autoname ;
+    double auto_bytes, best_bytes ;
 }
 summary_row ;
 static std::vector<summary_row> summary ;
@@ -396,16 +400,35 @@ static void bench_matrix (cusparseHandle_t h, const csr &A, const std::vector<in
         }
 
         // grbgpu variants
+        std::map<int64_t, std::string> pt_best ;
         std::vector<std::string> kern ;
         for (const char *const *v = gg_cuda_spmm_variants () ; *v ; v++) kern.push_back (*v) ;
         std::string autoname = gg_cuda_spmm_choose (A.m, n, A.nnz, A.max_row) ;
         for (int sr = 0 ; sr < SR_N ; sr++)
         {
             summary_row sum = { A.name, sr_name [sr], n, sr == SR_PLUS_TIMES ? base : -1,
-                -1, -1, "", autoname } ;
-            std::vector<std::string> ks = kern ;
-            ks.push_back ("auto") ;
-            if (sr == SR_PLUS_TIMES) { ks.push_back ("row_g8/generic") ; ks.push_back ("row_g32/generic") ; ks.push_back ("nnz_k16/generic") ; ks.push_back ("nnz_k32/generic") ; }
+                -1, -1, "", autoname, 0, 0 } ;
+            // PLUS_TIMES: every variant (less those known to be hopeless
+            // here: row-split on hub rows at n > 1, merge beyond SpMV, which
+            // loops over the columns) and two runtime-switch forms; other
+            // semirings: the chooser's pick and PLUS_TIMES's best variant
+            std::vector<std::string> ks ;
+            if (sr == SR_PLUS_TIMES)
+            {
+                for (const std::string &k : kern)
+                {
+                    if (n > 1 && k.compare (0, 5, "merge") == 0) continue ;
+                    if (n > 1 && A.max_row > 4096 && k.compare (0, 3, "row") == 0) continue ;
+                    ks.push_back (k) ;
+                }
+                ks.push_back ("auto") ;
+                ks.push_back (n == 1 ? "merge_i8/generic" : "nnz_k32/generic") ;
+            }
+            else
+            {
+                ks.push_back ("auto") ;
+                if (!pt_best [n].empty () && pt_best [n] != autoname) ks.push_back (pt_best [n]) ;
+            }
             bool reads_s = (sr == SR_PLUS_TIMES || sr == SR_MIN_PLUS) ;
             double bytes = (A.m + 1) * 4.0 + A.nnz * (reads_s ? 8.0 : 4.0) + A.k * n * 4.0 + A.m * n * 4.0 ;
             for (const std::string &k : ks)
@@ -427,7 +450,10 @@ static void bench_matrix (cusparseHandle_t h, const csr &A, const std::vector<in
                 if (k == "auto") sum.auto_ms = t ;
                 else if (ok && k.find ('/') == std::string::npos && (sum.best_ms < 0 || t < sum.best_ms))
                 { sum.best_ms = t ; sum.best = k ; }
+                if (k == "auto") sum.auto_bytes = bytes ;
+                sum.best_bytes = bytes ;
             }
+            if (sr == SR_PLUS_TIMES) pt_best [n] = sum.best ;
             summary.push_back (sum) ;
         }
         cudaFree (dX) ; cudaFree (dY) ;
@@ -464,6 +490,18 @@ int main (int argc, char **argv)
     if (csv) fprintf (csv, "matrix,m,k,nnz,max_row,n,semiring,kernel,ms,gflops,gbs,speedup_vs_cusparse,check\n") ;
     printf ("%-16s %4s %-11s %-18s %9s %9s %8s %7s\n", "matrix", "N", "semiring", "kernel",
         "ms", "GFLOP/s", "GB/s", "vs cuSP") ;
+    // copy bandwidth: 1 GiB device to device, read + written
+    double copy_gbs = 0 ;
+    {
+        size_t cb = (size_t) 1 << 30 ;
+        void *s1, *s2 ;
+        CK (cudaMalloc (&s1, cb)) ; CK (cudaMalloc (&s2, cb)) ;
+        CK (cudaMemset (s1, 1, cb)) ;
+        double t = time_ms ([&] { cudaMemcpyAsync (s2, s1, cb, cudaMemcpyDeviceToDevice, 0) ; }) ;
+        copy_gbs = 2.0 * (double) cb / (t * 1e6) ;
+        printf ("# copy bandwidth: cudaMemcpy D2D 1 GiB %.4f ms = %.1f GB/s (read + written)\n", t, copy_gbs) ;
+        cudaFree (s1) ; cudaFree (s2) ;
+    }
     cusparseHandle_t h ;
     CKS (cusparseCreate (&h)) ;
     for (int64_t s : scales)
@@ -501,6 +539,57 @@ int main (int argc, char **argv)
             (long long) r.n, r.sr.c_str (), r.cusparse_ms, r.best.c_str (), r.best_ms,
             r.cusparse_ms > 0 ? r.cusparse_ms / r.best_ms : 0, r.autoname.c_str (), r.auto_ms,
             r.cusparse_ms > 0 ? r.cusparse_ms / r.auto_ms : 0) ;
+    // the goals (issue #5): ours (auto) vs cuSPARSE best, PLUS_TIMES, by N
+    printf ("\n# SUMMARY (copy bandwidth %.1f GB/s)\n", copy_gbs) ;
+    std::vector<int64_t> nlist ;
+    for (const summary_row &r : summary) if (std::find (nlist.begin (), nlist.end (), r.n) == nlist.end ()) nlist.push_back (r.n) ;
+    printf ("%-6s %8s %14s %14s %9s\n", "N", "matrices", "geomean auto", "geomean best", "min/max auto") ;
+    for (int64_t n : nlist)
+    {
+        double la = 0, lb = 0, mn = 1e30, mx = 0 ;
+        int cnt = 0 ;
+        for (const summary_row &r : summary)
+            if (r.n == n && r.sr == "PLUS_TIMES" && r.cusparse_ms > 0 && r.auto_ms > 0 && r.best_ms > 0)
+            {
+                double sa = r.cusparse_ms / r.auto_ms ;
+                la += log (sa) ; lb += log (r.cusparse_ms / r.best_ms) ; cnt++ ;
+                mn = std::min (mn, sa) ; mx = std::max (mx, sa) ;
+            }
+        if (cnt) printf ("%-6lld %8d %14.3f %14.3f %4.2f/%4.2f\n", (long long) n, cnt,
+            exp (la / cnt), exp (lb / cnt), mn, mx) ;
+    }
+    for (const summary_row &r : summary)
+        if (r.matrix == "rmat22" && r.n == 1 && r.sr == "PLUS_TIMES" && r.auto_ms > 0)
+            printf ("rmat22 SpMV PLUS_TIMES: auto (%s) %.4f ms = %.1f GB/s = %.1f %% of copy; "
+                "cuSPARSE %.4f ms = %.1f GB/s = %.1f %%\n", r.autoname.c_str (), r.auto_ms,
+                r.auto_bytes / (r.auto_ms * 1e6), 100.0 * r.auto_bytes / (r.auto_ms * 1e6) / copy_gbs,
+                r.cusparse_ms, r.auto_bytes / (r.cusparse_ms * 1e6),
+                100.0 * r.auto_bytes / (r.cusparse_ms * 1e6) / copy_gbs) ;
+    // semiring time ratios (auto vs auto, same matrix and N)
+    printf ("%-18s %5s %10s %10s %12s %12s\n", "matrix", "N", "PT ms", "MIN_PLUS", "MIN_PLUS/PT", "MIN_SEC/PT") ;
+    for (int64_t n : nlist)
+    {
+        double l1 = 0, l2 = 0, w1 = 0, w2 = 0 ;
+        int cnt = 0 ;
+        for (const summary_row &r : summary)
+        {
+            if (r.n != n || r.sr != "PLUS_TIMES" || r.auto_ms <= 0) continue ;
+            double mp = -1, ms = -1 ;
+            for (const summary_row &q : summary)
+                if (q.matrix == r.matrix && q.n == n)
+                {
+                    if (q.sr == "MIN_PLUS") mp = q.auto_ms ;
+                    if (q.sr == "MIN_SECOND") ms = q.auto_ms ;
+                }
+            if (mp <= 0 || ms <= 0) continue ;
+            printf ("%-18s %5lld %10.4f %10.4f %12.2f %12.2f\n", r.matrix.c_str (), (long long) n,
+                r.auto_ms, mp, mp / r.auto_ms, ms / r.auto_ms) ;
+            l1 += log (mp / r.auto_ms) ; l2 += log (ms / r.auto_ms) ; cnt++ ;
+            w1 = std::max (w1, mp / r.auto_ms) ; w2 = std::max (w2, ms / r.auto_ms) ;
+        }
+        if (cnt) printf ("%-18s %5lld %10s %10s %6.2f/%5.2f %6.2f/%5.2f  (geomean/worst)\n", "ALL", (long long) n, "", "",
+            exp (l1 / cnt), w1, exp (l2 / cnt), w2) ;
+    }
     printf ("# %d wrong results\n", wrong) ;
     return wrong ? 1 : 0 ;
 }

@@ -2,8 +2,12 @@
 // kernels/gg_cuda.h: C-callable launchers of grbgpu's own CUDA kernels
 //------------------------------------------------------------------------------
 
-// These launch on device pointers and never allocate, copy to or from the host,
-// or synchronise: backend/device.c owns memory, copies, streams and errors.
+// These launch on device pointers and never copy to or from the host or
+// synchronise: backend/device.c owns memory, copies, streams and errors.  The
+// one exception to "never allocate": SpMM's merge variant takes a small
+// stream-ordered scratch (about 12 bytes per 2048 nonzeros and column) from
+// the kernels' own memory pool and frees it in stream order (GG_ERR_DEVMEM if
+// that fails).
 // Semantics are those of kernels/gg_kernels.h (canonical sparse-on-the-left
 // products, values already in the semiring type, NULL value arrays never
 // read, row-major dense operands).  Indices are 32-bit.

@@ -186,77 +186,117 @@ template <typename T> __device__ __forceinline__ T gg_multiply (int mul, T s, T 
     }
 }
 
-// acc [v] = acc [v] (+) (s (*) x [v]) for v < VEC.  The two switches are
-// taken once for the VEC values; PT = true is the PLUS_TIMES fast path the
-// compiler sees as plain FMAs.
-template <typename T, int VEC, bool PT>
-__device__ __forceinline__ void gg_fma_vec (int mon, int mul, T (&acc) [VEC],
+//------------------------------------------------------------------------------
+// compile-time semiring codes (fast paths)
+//------------------------------------------------------------------------------
+
+// A kernel is templated on OP: GG_OP_GENERIC takes the monoid and the multiply
+// from its runtime codes; the others fix one or both at compile time, so the
+// switches below fold away (no per-nonzero branch).  OP = 1 is PLUS_TIMES, so
+// callers that still pass a bool (false / true) get GENERIC / PLUS_TIMES.
+enum gg_op
+{
+    GG_OP_GENERIC = 0,
+    GG_OP_PLUS_TIMES = 1,
+    GG_OP_MIN,              // MIN monoid (shortest paths, BFS parents),
+                            // runtime multiply
+    GG_OP_MAX,              // MAX monoid, runtime multiply
+} ;
+
+// the monoid / multiply of OP, -1 where it is a runtime code
+template <int OP> struct gg_opinfo { static constexpr int mon = -1, mul = -1 ; } ;
+template <> struct gg_opinfo<GG_OP_PLUS_TIMES> { static constexpr int mon = GG_MON_PLUS, mul = GG_MUL_TIMES ; } ;
+template <> struct gg_opinfo<GG_OP_MIN>        { static constexpr int mon = GG_MON_MIN,  mul = -1 ; } ;
+template <> struct gg_opinfo<GG_OP_MAX>        { static constexpr int mon = GG_MON_MAX,  mul = -1 ; } ;
+
+template <int OP> __host__ __device__ __forceinline__ int gg_op_mon (int mon)
+{
+    return (gg_opinfo<OP>::mon >= 0) ? gg_opinfo<OP>::mon : mon ;
+}
+template <int OP> __host__ __device__ __forceinline__ int gg_op_mul (int mul)
+{
+    return (gg_opinfo<OP>::mul >= 0) ? gg_opinfo<OP>::mul : mul ;
+}
+
+// The fast path for a canonical semiring on type T (GENERIC where none): FP32
+// PLUS_TIMES, MIN and MAX, FP64 PLUS_TIMES.  Every OP costs a set of kernel
+// instantiations (compile time), so integers (whose MIN / MAX are one
+// instruction in the generic form too) and FP64 MIN / MAX have none.  The
+// multiply of MIN / MAX stays a runtime switch: uniform, once per nonzero
+// and VEC values.
+template <typename T>
+static inline int gg_pick_op (int mon, int mul, bool plus_times)
+{
+    if (std::is_same<T, float>::value || std::is_same<T, double>::value)
+    {
+        if (plus_times) return GG_OP_PLUS_TIMES ;
+        if (!std::is_same<T, float>::value) return GG_OP_GENERIC ;
+        if (mon == GG_MON_MIN) return GG_OP_MIN ;
+        if (mon == GG_MON_MAX) return GG_OP_MAX ;
+    }
+    return GG_OP_GENERIC ;
+}
+
+// acc [v] = acc [v] (+) (s (*) x [v]) for v < VEC.  With a runtime code the
+// switch is taken once for the VEC values; a compile-time one folds it away
+// (OP = PLUS_TIMES: plain multiply-adds).
+template <typename T, int VEC, int OP>
+__device__ __forceinline__ void gg_fma_vec (int mon_rt, int mul_rt, T (&acc) [VEC],
     T s, const T (&x) [VEC])
 {
-    if constexpr (PT)
+    const int mon = gg_op_mon<OP> (mon_rt), mul = gg_op_mul<OP> (mul_rt) ;
+    T z [VEC] ;
+    switch (mul)
     {
-        #pragma unroll
-        for (int v = 0 ; v < VEC ; v++) acc [v] = gg_plus (acc [v], gg_times (s, x [v])) ;
-        return ;
+        case GG_MUL_TIMES:
+            #pragma unroll
+            for (int v = 0 ; v < VEC ; v++) z [v] = gg_times (s, x [v]) ;
+            break ;
+        case GG_MUL_FIRST:
+            #pragma unroll
+            for (int v = 0 ; v < VEC ; v++) z [v] = s ;
+            break ;
+        case GG_MUL_SECOND:
+            #pragma unroll
+            for (int v = 0 ; v < VEC ; v++) z [v] = x [v] ;
+            break ;
+        case GG_MUL_PLUS:
+            #pragma unroll
+            for (int v = 0 ; v < VEC ; v++) z [v] = gg_plus (s, x [v]) ;
+            break ;
+        default:
+            #pragma unroll
+            for (int v = 0 ; v < VEC ; v++) z [v] = gg_multiply (mul, s, x [v]) ;
+            break ;
     }
-    else
+    switch (mon)
     {
-        T z [VEC] ;
-        switch (mul)
-        {
-            case GG_MUL_TIMES:
-                #pragma unroll
-                for (int v = 0 ; v < VEC ; v++) z [v] = gg_times (s, x [v]) ;
-                break ;
-            case GG_MUL_FIRST:
-                #pragma unroll
-                for (int v = 0 ; v < VEC ; v++) z [v] = s ;
-                break ;
-            case GG_MUL_SECOND:
-                #pragma unroll
-                for (int v = 0 ; v < VEC ; v++) z [v] = x [v] ;
-                break ;
-            default:
-                #pragma unroll
-                for (int v = 0 ; v < VEC ; v++) z [v] = gg_multiply (mul, s, x [v]) ;
-                break ;
-        }
-        switch (mon)
-        {
-            case GG_MON_PLUS:
-                #pragma unroll
-                for (int v = 0 ; v < VEC ; v++) acc [v] = gg_plus (acc [v], z [v]) ;
-                break ;
-            case GG_MON_TIMES:
-                #pragma unroll
-                for (int v = 0 ; v < VEC ; v++) acc [v] = gg_times (acc [v], z [v]) ;
-                break ;
-            case GG_MON_MIN:
-                #pragma unroll
-                for (int v = 0 ; v < VEC ; v++) acc [v] = gg_min (acc [v], z [v]) ;
-                break ;
-            default:
-                #pragma unroll
-                for (int v = 0 ; v < VEC ; v++) acc [v] = gg_max (acc [v], z [v]) ;
-                break ;
-        }
+        case GG_MON_PLUS:
+            #pragma unroll
+            for (int v = 0 ; v < VEC ; v++) acc [v] = gg_plus (acc [v], z [v]) ;
+            break ;
+        case GG_MON_TIMES:
+            #pragma unroll
+            for (int v = 0 ; v < VEC ; v++) acc [v] = gg_times (acc [v], z [v]) ;
+            break ;
+        case GG_MON_MIN:
+            #pragma unroll
+            for (int v = 0 ; v < VEC ; v++) acc [v] = gg_min (acc [v], z [v]) ;
+            break ;
+        default:
+            #pragma unroll
+            for (int v = 0 ; v < VEC ; v++) acc [v] = gg_max (acc [v], z [v]) ;
+            break ;
     }
 }
 
-template <typename T, int VEC, bool PT>
-__device__ __forceinline__ void gg_combine_vec (int mon, T (&acc) [VEC],
+template <typename T, int VEC, int OP>
+__device__ __forceinline__ void gg_combine_vec (int mon_rt, T (&acc) [VEC],
     const T (&b) [VEC])
 {
-    if constexpr (PT)
-    {
-        #pragma unroll
-        for (int v = 0 ; v < VEC ; v++) acc [v] = gg_plus (acc [v], b [v]) ;
-    }
-    else
-    {
-        #pragma unroll
-        for (int v = 0 ; v < VEC ; v++) acc [v] = gg_monoid (mon, acc [v], b [v]) ;
-    }
+    const int mon = gg_op_mon<OP> (mon_rt) ;
+    #pragma unroll
+    for (int v = 0 ; v < VEC ; v++) acc [v] = gg_monoid (mon, acc [v], b [v]) ;
 }
 
 //------------------------------------------------------------------------------
@@ -359,9 +399,9 @@ __device__ __forceinline__ T gg_sval (int smode, const T *sx, int64_t e)
 //------------------------------------------------------------------------------
 
 // Native where one exists (PLUS on all integer and FP types: INT64 through
-// the unsigned 64-bit add, which wraps identically; MIN / MAX on integers),
-// otherwise a compare-and-swap loop on the value's bits (FP MIN / MAX, and
-// TIMES).  BOOL bytes live inside a 32-bit word: MIN (LAND) clears the byte
+// the unsigned 64-bit add, which wraps identically; MIN / MAX on integers,
+// and on FP through the integer order of the bits, gg_atomic_fminmax),
+// otherwise a compare-and-swap loop on the value's bits (TIMES).  BOOL bytes live inside a 32-bit word: MIN (LAND) clears the byte
 // with atomicAnd, MAX (LOR) sets it with atomicOr.
 template <typename T>
 __device__ __forceinline__ void gg_atomic_cas_op (int mon, T *addr, T v)
@@ -384,6 +424,38 @@ __device__ __forceinline__ void gg_atomic_cas_op (int mon, T *addr, T v)
     while (old != assumed) ;
 }
 
+// FP MIN / MAX without a compare-and-swap loop.  IEEE values without NaN are
+// ordered like their bits read as sign-magnitude integers: for v >= +0 (sign
+// clear) min is a signed-integer atomicMin on the bits (every negative value,
+// sign set, reads as a negative integer and stays), for v with the sign set
+// it is an unsigned atomicMax (a larger magnitude is a smaller value, and
+// every value with the sign clear reads smaller and is replaced).  MAX is the
+// mirror image.  fmin / fmax semantics: a NaN candidate loses, so it is not
+// applied at all; *addr is never NaN unless a NaN was stored there plainly
+// (the kernels start cut rows at the identity).  -0 and +0 compare as -0 <
+// +0 here; fmin may return either, and the two are equal as values.
+template <typename T>
+__device__ __forceinline__ void gg_atomic_fminmax (int mon, T *addr, T v)
+{
+    if (v != v) return ;                    // NaN loses
+    typedef typename std::conditional<sizeof (T) == 8, long long, int>::type S ;
+    typedef typename std::conditional<sizeof (T) == 8, unsigned long long,
+        unsigned int>::type U ;
+    S bits ;
+    memcpy (&bits, &v, sizeof (T)) ;
+    const bool neg = (bits < 0) ;
+    if (mon == GG_MON_MIN)
+    {
+        if (!neg) atomicMin ((S *) addr, bits) ;
+        else atomicMax ((U *) addr, (U) bits) ;
+    }
+    else
+    {
+        if (!neg) atomicMax ((S *) addr, bits) ;
+        else atomicMin ((U *) addr, (U) bits) ;
+    }
+}
+
 template <typename T>
 __device__ __forceinline__ void gg_atomic (int mon, T *addr, T v)
 {
@@ -398,6 +470,7 @@ __device__ __forceinline__ void gg_atomic (int mon, T *addr, T v)
     else if constexpr (std::is_same<T, float>::value || std::is_same<T, double>::value)
     {
         if (mon == GG_MON_PLUS) atomicAdd (addr, v) ;
+        else if (mon == GG_MON_MIN || mon == GG_MON_MAX) gg_atomic_fminmax (mon, addr, v) ;
         else gg_atomic_cas_op (mon, addr, v) ;
     }
     else

@@ -25,11 +25,17 @@
 //      one row holding most entries (the arrow matrix, power-law hubs) is
 //      spread over many warps, and the atomics touch only the cut rows.
 //
+//  merge_iI (I = 4, 8): SpMV (n == 1).  A block takes 256 * I consecutive
+//      nonzeros, I per thread, reduces them by rows with a segmented block scan and hands the
+//      rows cut by block boundaries to a small fix-up pass through a side
+//      buffer (no atomics, no initialisation; see spmm_merge_kernel).
+//
 // The chooser (gg_cuda_spmm_choose) picks a schedule from the shape; its
 // thresholds are measured (bench/NOTES.md).  Kernels are templated on the
-// value type and VEC only (plus a PLUS_TIMES fast path for FP32 / FP64), with
-// the monoid and multiply runtime switches (kernels/gg_semiring.cuh), which
-// keeps the build to a few dozen instantiations.
+// value type, VEC and OP (gg_semiring.cuh): GENERIC (monoid and multiply as
+// runtime switches) for every type, plus compile-time fast paths for FP32
+// PLUS_TIMES / MIN / MAX and FP64 PLUS_TIMES, which keeps the build to about
+// a hundred instantiations.
 
 #include <cstring>
 #include "kernels/gg_cuda.h"
@@ -51,6 +57,7 @@ struct spmm_args
     int mon, mul ;
     int G, C ;              // row_g: group lanes, column lanes per group
     int K ;                 // nnz_k: nonzeros per nonzero lane
+    int aligned ;           // merge: ci and sx allow the vector loads
 } ;
 
 // x = X (col, j .. j+VEC-1), or unread when the multiply ignores X
@@ -84,7 +91,7 @@ __device__ __forceinline__ void spmm_atomic_vec (int mon, T *y, const T (&a) [VE
 // row_gG: a group of G lanes per row
 //------------------------------------------------------------------------------
 
-template <typename T, int VEC, bool PT>
+template <typename T, int VEC, int OP>
 __global__ void __launch_bounds__ (256)
 spmm_row_kernel (const spmm_args<T> a)
 {
@@ -96,7 +103,7 @@ spmm_row_kernel (const spmm_args<T> a)
     // rows past m and empty rows still take part in the shuffles
     int64_t start = 0, end = 0 ;
     if (row < a.m) { start = a.p [row] ; end = a.p [row+1] ; }
-    const T id = gg_identity<T> (a.mon) ;
+    const T id = gg_identity<T> (gg_op_mon<OP> (a.mon)) ;
 
     for (int64_t strip = 0 ; strip < a.n ; strip += (int64_t) C * VEC)
     {
@@ -113,7 +120,7 @@ spmm_row_kernel (const spmm_args<T> a)
                 T s = gg_sval (a.smode, a.sx, e) ;
                 T xv [VEC] ;
                 spmm_load_x<T, VEC> (xv, a.X, col, a.n, j) ;
-                gg_fma_vec<T, VEC, PT> (a.mon, a.mul, acc, s, xv) ;
+                gg_fma_vec<T, VEC, OP> (a.mon, a.mul, acc, s, xv) ;
             }
         }
         // acc = (+) over the R nonzero lanes of this column vector
@@ -122,7 +129,7 @@ spmm_row_kernel (const spmm_args<T> a)
             T o [VEC] ;
             #pragma unroll
             for (int v = 0 ; v < VEC ; v++) o [v] = gg_shfl_xor (acc [v], off) ;
-            gg_combine_vec<T, VEC, PT> (a.mon, acc, o) ;
+            gg_combine_vec<T, VEC, OP> (a.mon, acc, o) ;
         }
         if (r == 0 && colok && end > start)
             gg_store_vec<T, VEC> (a.Y + row * a.n + j, acc) ;
@@ -169,7 +176,7 @@ __host__ __device__ static inline size_t spmm_stage_bytes (int64_t stage_n)
 // together (independent), then the entries are combined in order.
 #define SPMM_BATCH 4
 
-template <typename T, int VEC, bool PT>
+template <typename T, int VEC, int OP>
 __global__ void __launch_bounds__ (256)
 spmm_nnz_kernel (const spmm_args<T> a)
 {
@@ -210,7 +217,7 @@ spmm_nnz_kernel (const spmm_args<T> a)
     const int64_t r0 = active ? gg_find_row (a.p, row_lo, row_hi, s) : -1 ;
     const bool have_head = active && ((int64_t) a.p [r0] < s) ;
     const int r_last = (int) ((e1 - 1 - e0) / K) ;
-    const T id = gg_identity<T> (a.mon) ;
+    const T id = gg_identity<T> (gg_op_mon<OP> (a.mon)) ;
     const int64_t n = a.n ;
 
     for (int64_t strip = 0 ; strip < n ; strip += (int64_t) C * VEC)
@@ -265,7 +272,7 @@ spmm_nnz_kernel (const spmm_args<T> a)
                         rowend = a.p [row+1] ;
                         spmm_fill<T, VEC> (acc, id) ;
                     }
-                    if (colok) gg_fma_vec<T, VEC, PT> (a.mon, a.mul, acc, ss [u], xs [u]) ;
+                    if (colok) gg_fma_vec<T, VEC, OP> (a.mon, a.mul, acc, ss [u], xs [u]) ;
                 }
             }
             if (rowend <= s_end)
@@ -299,7 +306,7 @@ spmm_nnz_kernel (const spmm_args<T> a)
             for (int v = 0 ; v < VEC ; v++) o [v] = gg_shfl_up (acc [v], off) ;
             int64_t orow = __shfl_up_sync (0xffffffffu, carry_row, off) ;
             if (lane >= off && orow == carry_row && carry_row >= 0)
-                gg_combine_vec<T, VEC, PT> (a.mon, acc, o) ;
+                gg_combine_vec<T, VEC, OP> (a.mon, acc, o) ;
         }
         // what flows into this lane: the scanned carry of the lane before
         T in [VEC] ;
@@ -310,31 +317,357 @@ spmm_nnz_kernel (const spmm_args<T> a)
         {
             // the row r0 ends here; lanes before hold the rest of it (if it
             // started before this chunk, the previous chunk holds more: atomic)
-            if (r > 0) gg_combine_vec<T, VEC, PT> (a.mon, hv, in) ;
+            if (r > 0) gg_combine_vec<T, VEC, OP> (a.mon, hv, in) ;
             if ((int64_t) a.p [r0] >= e0)
                 gg_store_vec<T, VEC> (a.Y + r0 * n + j, hv) ;
             else
-                spmm_atomic_vec<T, VEC> (a.mon, a.Y + r0 * n + j, hv) ;
+                spmm_atomic_vec<T, VEC> (gg_op_mon<OP> (a.mon), a.Y + r0 * n + j, hv) ;
         }
         if (r == r_last && carry_row >= 0 && colok)
         {
             // the row runs on into the next chunk
-            spmm_atomic_vec<T, VEC> (a.mon, a.Y + carry_row * n + j, acc) ;
+            spmm_atomic_vec<T, VEC> (gg_op_mon<OP> (a.mon), a.Y + carry_row * n + j, acc) ;
         }
     }
+}
+
+//------------------------------------------------------------------------------
+// merge_iI: fixed nonzero chunks per block, segmented block scan, no atomics
+//------------------------------------------------------------------------------
+
+// For SpMV first (n == 1; wider n loops over the columns, correct but not
+// meant to be fast).  Block b owns the CH = 256 * I nonzeros [e0, e1); thread
+// t owns I consecutive ones, loaded with vector loads straight into registers
+// (pattern-only multiplies skip the column and/or value loads), and gathers
+// their x.  Two warps find the rows holding e0 and e1 - 1 (32-ary searches
+// over p) while the others gather; the block copies p over that row range
+// into shared memory (unless empty rows make it longer than CH + 1: then it
+// reads p in global memory) and each thread finds the row of its first entry
+// there by binary search.  A thread walks its I entries in order: a row that
+// starts and ends inside them is stored at once (plain store); the partial
+// of its last open row is its "tail" and the partial of its first row, when
+// that row ends inside it, its "head".  A segmented inclusive scan of the
+// tails over the block, keyed by row (rows cut by thread boundaries are
+// contiguous runs of threads, so equal keys mean one run), gives each thread
+// the sum of its head row over the threads before it: the head is stored
+// combined with it.  The tail of the block's last thread, when its row runs
+// on past e1, is the block's carry: (row, value) into a small side buffer,
+// and spmm_merge_fixup_kernel combines the carries of consecutive blocks of
+// one row into Y afterwards (the block holding the row's last entry stored
+// its part plainly).  So every row is written once by a plain store, plus one
+// combine per cut row, in any monoid and type, without atomics or an
+// initialisation pass; a hub row is spread over as many blocks as it has
+// chunks.
+
+#define MRG_THREADS 256
+
+// n == 1, longest row unknown: merge_i8 from this many nonzeros
+#define SPMM_MERGE_MIN_NNZ 200000
+
+template <int ITEMS>
+__host__ __device__ constexpr int mrg_chunk (void) { return MRG_THREADS * ITEMS ; }
+
+// ITEMS consecutive values of T from p (aligned to min (16, ITEMS * size))
+template <typename T, int ITEMS>
+__device__ __forceinline__ void mrg_load (T (&v) [ITEMS], const T *p)
+{
+    constexpr int BYTES = (int) sizeof (T) * ITEMS ;
+    constexpr int PIECE = BYTES > 16 ? 16 : BYTES ;
+    constexpr int NP = BYTES / PIECE ;
+    typedef typename gg_chunk<PIECE>::type C ;
+    union { C c [NP] ; T t [ITEMS] ; } u ;
+    // read once: streaming (evict-first), so that L1 / L2 keep x
+    #pragma unroll
+    for (int k = 0 ; k < NP ; k++) u.c [k] = __ldcs (((const C *) p) + k) ;
+    #pragma unroll
+    for (int k = 0 ; k < ITEMS ; k++) v [k] = u.t [k] ;
+}
+
+// (key, value) segmented combine: b follows a; same key = same run
+template <typename T, int OP>
+__device__ __forceinline__ void mrg_seg_combine (int mon, int ka, T va, int &kb, T &vb)
+{
+    if (ka == kb)
+    {
+        T acc [1] = { va }, o [1] = { vb } ;
+        gg_combine_vec<T, 1, OP> (mon, acc, o) ;
+        vb = acc [0] ;
+    }
+}
+
+template <typename T>
+__device__ __forceinline__ T mrg_x (const T *X, int32_t col, int64_t n, int64_t j)
+{
+    if (X == NULL) return T (0) ;
+    T v [1] ;
+    gg_load_vec<T, 1> (v, X + (int64_t) col * n + j) ;
+    return v [0] ;
+}
+
+template <typename T, int OP, int ITEMS>
+// blocks of 256 per SM: 4 (<= 64 registers) while 8 entries of T fit, else 2;
+// 6 (<= 40 registers) for 4 entries of up to 4 bytes
+__global__ void __launch_bounds__ (MRG_THREADS,
+    (ITEMS * sizeof (T) <= 16) ? 6 : (ITEMS * sizeof (T) <= 32) ? 4 : 2)
+spmm_merge_kernel (const spmm_args<T> a, const int32_t *rs, int32_t *crow,
+    T *cval, int64_t nblocks)
+{
+    constexpr int CH = mrg_chunk<ITEMS> () ;
+    __shared__ int32_t s_p [CH + 2] ;
+    __shared__ int s_rows [2] ;
+    __shared__ int s_wk [MRG_THREADS / 32] ;
+    __shared__ T s_wv [MRG_THREADS / 32] ;
+
+    const int tid = threadIdx.x, lane = tid & 31, wid = tid >> 5 ;
+    const int mon = gg_op_mon<OP> (a.mon) ;
+    const T id = gg_identity<T> (mon) ;
+    // nnz <= INT32_MAX (the launcher checks): entry positions are 32-bit
+    const int b = blockIdx.x ;
+    const int e0 = b * CH ;
+    const int e1 = ((int64_t) e0 + CH < a.nnz) ? e0 + CH : (int) a.nnz ;
+    const int q0 = e0 + tid * ITEMS ;
+    const int nit = (q0 >= e1) ? 0 : (e1 - q0 >= ITEMS) ? ITEMS : e1 - q0 ;
+    const bool rd_s = (a.smode == GG_S_ARRAY) ;
+    const bool rd_c = (a.X != NULL) ;
+
+    // this thread's entries
+    int32_t col [ITEMS] ;
+    T sv [ITEMS] ;
+    #pragma unroll
+    for (int u = 0 ; u < ITEMS ; u++) { col [u] = 0 ; sv [u] = T (0) ; }
+    if (nit == ITEMS && a.aligned)
+    {
+        if (rd_c) mrg_load<int32_t, ITEMS> (col, a.ci + q0) ;
+        if (rd_s) mrg_load<T, ITEMS> (sv, a.sx + q0) ;
+    }
+    else
+    {
+        #pragma unroll
+        for (int u = 0 ; u < ITEMS ; u++)
+            if (u < nit)
+            {
+                if (rd_c) col [u] = a.ci [q0 + u] ;
+                if (rd_s) sv [u] = a.sx [q0 + u] ;
+            }
+    }
+    if (a.smode == GG_S_ISO)
+    {
+        const T s0 = a.sx [0] ;
+        #pragma unroll
+        for (int u = 0 ; u < ITEMS ; u++) sv [u] = s0 ;
+    }
+
+    // the block's row range: given (rs [b], rs [b+1]; row_hi may be the row
+    // after the one holding e1 - 1, harmless), or searched here by warps 0
+    // and 1 while the others gather.  (A separate pass computing rs for all
+    // blocks measured no faster on rmat22 and cost a launch, ~5 us, on small
+    // matrices: bench/NOTES.md, session 2; the launcher passes NULL.)
+    int row_lo, row_hi ;
+    if (rs != NULL)
+    {
+        row_lo = rs [b] ;
+        row_hi = rs [b + 1] ;
+    }
+    else
+    {
+        if (wid == 0)
+        {
+            int r = (int) gg_warp_find_row (a.p, 0, a.m, e0) ;
+            if (lane == 0) s_rows [0] = r ;
+        }
+        else if (wid == 1)
+        {
+            int r = (int) gg_warp_find_row (a.p, 0, a.m, e1 - 1) ;
+            if (lane == 0) s_rows [1] = r ;
+        }
+        __syncthreads () ;
+        row_lo = s_rows [0] ;
+        row_hi = s_rows [1] ;
+    }
+    T xv [ITEMS] ;
+    #pragma unroll
+    for (int u = 0 ; u < ITEMS ; u++) xv [u] = (u < nit) ? mrg_x (a.X, col [u], a.n, 0) : T (0) ;
+    const int nr = row_hi - row_lo + 1 ;       // rows in the chunk
+    const int32_t *pp ;
+    if (nr + 1 <= CH + 2)
+    {
+        for (int k = tid ; k <= nr ; k += MRG_THREADS) s_p [k] = a.p [row_lo + k] ;
+        pp = s_p ;
+    }
+    else
+    {
+        pp = a.p + row_lo ;         // long runs of empty rows
+    }
+    __syncthreads () ;
+
+    // the row of this thread's first entry: the last k with pp [k] <= q0
+    int kstart = 0 ;
+    if (nit > 0)
+    {
+        int lo = 0, hi = nr ;
+        while (hi - lo > 1)
+        {
+            int mid = (lo + hi) / 2 ;
+            if (pp [mid] <= q0) lo = mid ; else hi = mid ;
+        }
+        kstart = lo ;
+    }
+    const int head_row = row_lo + kstart ;
+    const int64_t n = a.n ;
+    const bool last_active = (nit > 0) && (q0 + nit == e1) ;
+
+    for (int64_t j = 0 ; j < n ; j++)
+    {
+        if (j > 0)
+        {
+            #pragma unroll
+            for (int u = 0 ; u < ITEMS ; u++) xv [u] = (u < nit) ? mrg_x (a.X, col [u], n, j) : T (0) ;
+        }
+        // walk: rows closed inside are stored, the head is kept
+        T acc [1] = { id }, hval = id ;
+        bool hclosed = false ;
+        int k = kstart ;
+        int rowend = (nit > 0) ? pp [k + 1] : 0 ;
+        #pragma unroll
+        for (int u = 0 ; u < ITEMS ; u++)
+        {
+            if (u < nit)
+            {
+                const int q = q0 + u ;
+                if (q >= rowend)
+                {
+                    if (!hclosed) { hval = acc [0] ; hclosed = true ; }
+                    else a.Y [(int64_t) (row_lo + k) * n + j] = acc [0] ;
+                    k++ ;
+                    while (pp [k + 1] <= q) k++ ;     // empty rows
+                    rowend = pp [k + 1] ;
+                    acc [0] = id ;
+                }
+                T x1 [1] = { xv [u] } ;
+                gg_fma_vec<T, 1, OP> (mon, a.mul, acc, sv [u], x1) ;
+            }
+        }
+        const bool open = (nit > 0) && (rowend > q0 + nit) ;
+        if (nit > 0 && !open)
+        {
+            // the last row ends with this thread's entries
+            if (!hclosed) { hval = acc [0] ; hclosed = true ; }
+            else a.Y [(int64_t) (row_lo + k) * n + j] = acc [0] ;
+        }
+        int key = open ? row_lo + k : -1 ;
+        T val = open ? acc [0] : id ;
+
+        // segmented inclusive scan of (key, val) over the warp, then the block
+        #pragma unroll
+        for (int off = 1 ; off < 32 ; off *= 2)
+        {
+            int ok = __shfl_up_sync (0xffffffffu, key, off) ;
+            T ov = gg_shfl_up (val, off) ;
+            if (lane >= off) mrg_seg_combine<T, OP> (mon, ok, ov, key, val) ;
+        }
+        if (lane == 31) { s_wk [wid] = key ; s_wv [wid] = val ; }
+        __syncthreads () ;
+        // the warps before this one, in order
+        int pk = -1 ;
+        T pv = id ;
+        for (int w = 0 ; w < wid ; w++)
+        {
+            int wk = s_wk [w] ;
+            T wv = s_wv [w] ;
+            mrg_seg_combine<T, OP> (mon, pk, pv, wk, wv) ;
+            pk = wk ; pv = wv ;
+        }
+        // exclusive value for this thread: the inclusive one of the lane
+        // before (or the warps before, for lane 0)
+        int ck = __shfl_up_sync (0xffffffffu, key, 1) ;
+        T cv = gg_shfl_up (val, 1) ;
+        if (lane == 0) { ck = pk ; cv = pv ; }
+        else mrg_seg_combine<T, OP> (mon, pk, pv, ck, cv) ;
+        if (hclosed)
+        {
+            T h [1] = { cv }, o [1] = { hval } ;
+            if (ck == head_row) gg_combine_vec<T, 1, OP> (mon, h, o) ;
+            else h [0] = hval ;
+            a.Y [(int64_t) head_row * n + j] = h [0] ;
+        }
+        if (last_active && nblocks > 1)
+        {
+            // the block's carry: the last thread's inclusive value, if open
+            mrg_seg_combine<T, OP> (mon, pk, pv, key, val) ;
+            if (j == 0) crow [b] = open ? key : -1 ;
+            if (open) cval [j * nblocks + b] = val ;
+        }
+        __syncthreads () ;      // s_wk / s_wv are reused by the next column
+    }
+}
+
+// Y (r, j) (+)= the carries of a run of consecutive blocks with row r; one
+// thread per (column, block), the run's first block does the run.
+template <typename T, int OP>
+__global__ void spmm_merge_fixup_kernel (const spmm_args<T> a,
+    const int32_t *crow, const T *cval, int64_t nblocks)
+{
+    const int64_t t = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ;
+    if (t >= nblocks * a.n) return ;
+    const int64_t j = t / nblocks, b = t % nblocks ;
+    const int r = crow [b] ;
+    if (r < 0 || (b > 0 && crow [b-1] == r)) return ;
+    const int mon = gg_op_mon<OP> (a.mon) ;
+    T acc [1] = { cval [j * nblocks + b] } ;
+    for (int64_t b2 = b + 1 ; b2 < nblocks && crow [b2] == r ; b2++)
+    {
+        T o [1] = { cval [j * nblocks + b2] } ;
+        gg_combine_vec<T, 1, OP> (mon, acc, o) ;
+    }
+    T *y = a.Y + (int64_t) r * a.n + j ;
+    T o [1] = { *y } ;
+    gg_combine_vec<T, 1, OP> (mon, acc, o) ;
+    *y = acc [0] ;
+}
+
+// The side buffer of the carries: stream-ordered allocations from the
+// kernels' own memory pool (one per device, created on first use, keeping
+// its memory between calls), so a call neither synchronises nor pays
+// cudaMalloc.  Freed in stream order after the fix-up.
+#include <mutex>
+static cudaMemPool_t spmm_pool (void)
+{
+    static std::mutex mu ;
+    static cudaMemPool_t pools [64] ;
+    static bool made [64] ;
+    int dev = 0 ;
+    if (cudaGetDevice (&dev) != cudaSuccess || dev < 0 || dev >= 64) return NULL ;
+    std::lock_guard<std::mutex> lock (mu) ;
+    if (!made [dev])
+    {
+        cudaMemPoolProps props ;
+        memset (&props, 0, sizeof (props)) ;
+        props.allocType = cudaMemAllocationTypePinned ;
+        props.location.type = cudaMemLocationTypeDevice ;
+        props.location.id = dev ;
+        if (cudaMemPoolCreate (&pools [dev], &props) != cudaSuccess)
+        {
+            cudaGetLastError () ;
+            return NULL ;
+        }
+        uint64_t keep = UINT64_MAX ;
+        cudaMemPoolSetAttribute (pools [dev], cudaMemPoolAttrReleaseThreshold, &keep) ;
+        made [dev] = true ;
+    }
+    return pools [dev] ;
 }
 
 //------------------------------------------------------------------------------
 // variants and chooser
 //------------------------------------------------------------------------------
 
-enum spmm_sched { SCHED_ROW = 0, SCHED_NNZ } ;
+enum spmm_sched { SCHED_ROW = 0, SCHED_NNZ, SCHED_MERGE } ;
 
 typedef struct
 {
     const char *name ;
     int sched ;
-    int param ;         // row: G; nnz: K
+    int param ;         // row: G; nnz: K; merge: I
 }
 spmm_variant ;
 
@@ -348,13 +681,15 @@ static const spmm_variant spmm_variant_table [] =
     { "nnz_k16", SCHED_NNZ, 16 },
     { "nnz_k32", SCHED_NNZ, 32 },
     { "nnz_k128", SCHED_NNZ, 128 },
+    { "merge_i4", SCHED_MERGE, 4 },
+    { "merge_i8", SCHED_MERGE, 8 },
 } ;
 #define SPMM_NVARIANTS ((int) (sizeof (spmm_variant_table) / sizeof (spmm_variant_table [0])))
 
 static const char *const spmm_variant_names [] =
 {
     "row_g4", "row_g8", "row_g16", "row_g32", "nnz_k8", "nnz_k16", "nnz_k32",
-    "nnz_k128", NULL
+    "nnz_k128", "merge_i4", "merge_i8", NULL
 } ;
 
 extern "C" const char *const *gg_cuda_spmm_variants (void)
@@ -382,11 +717,19 @@ extern "C" const char *gg_cuda_spmm_choose (int64_t m, int64_t n, int64_t nnz,
     double mean = (m > 0) ? (double) nnz / (double) m : 0 ;
     if (n == 1)
     {
-        // 32 lanes on a row: rows up to ~1K entries are cheaper than nnz-split
-        if (max_row > 1024 && (double) max_row > 16.0 * mean) return "nnz_k8" ;
-        // group size ~ mean row length, but enough threads to fill the GPU
+        // merge: balanced whatever the rows (2-3 launches, ~14 us at least),
+        // for skewed rows (R-MAT, the arrow, musae_facebook, amazon_photo),
+        // or a large matrix whose longest row is not known
+        // (merge_i4, 6 blocks of 256 per SM, beat merge_i8, 4 blocks, by
+        // 6-20 % on R-MAT 2^18..2^22; below ~1M entries they are within noise)
+        if ((max_row > 256 && (double) max_row > 16.0 * mean)
+            || (max_row < 0 && nnz >= SPMM_MERGE_MIN_NNZ))
+            return (nnz >= 1000000) ? "merge_i4" : "merge_i8" ;
+        // group size ~ mean row length (twice that when the longest row is
+        // far above it), but enough threads to fill the GPU
         int G = 4 ;
         while (G < 32 && (double) G < mean) G *= 2 ;
+        if (G < 32 && (double) max_row > 8.0 * mean) G *= 2 ;
         while (G < 32 && m * G < 65536) G *= 2 ;
         return (G == 4) ? "row_g4" : (G == 8) ? "row_g8" : (G == 16) ? "row_g16" : "row_g32" ;
     }
@@ -410,8 +753,8 @@ extern "C" const char *gg_cuda_spmm_choose (int64_t m, int64_t n, int64_t nnz,
 // launch
 //------------------------------------------------------------------------------
 
-template <typename T, int VEC, bool PT>
-static void spmm_launch_vec (const spmm_variant *var, spmm_args<T> a,
+template <typename T, int VEC, int OP>
+static int spmm_launch_vec (const spmm_variant *var, spmm_args<T> a,
     cudaStream_t stream)
 {
     if (var->sched == SCHED_ROW)
@@ -420,7 +763,7 @@ static void spmm_launch_vec (const spmm_variant *var, spmm_args<T> a,
         a.C = spmm_col_lanes (a.n, VEC, a.G) ;
         int64_t threads = a.m * a.G ;
         int64_t blocks = (threads + 255) / 256 ;
-        spmm_row_kernel<T, VEC, PT> <<<(unsigned) blocks, 256, 0, stream>>> (a) ;
+        spmm_row_kernel<T, VEC, OP> <<<(unsigned) blocks, 256, 0, stream>>> (a) ;
     }
     else
     {
@@ -446,8 +789,59 @@ static void spmm_launch_vec (const spmm_variant *var, spmm_args<T> a,
         int wpb = 8 ;
         while (wpb > 1 && per_warp * wpb > 48 * 1024) wpb /= 2 ;
         int64_t blocks = (nchunks + wpb - 1) / wpb ;
-        spmm_nnz_kernel<T, VEC, PT> <<<(unsigned) blocks, 32 * wpb,
+        spmm_nnz_kernel<T, VEC, OP> <<<(unsigned) blocks, 32 * wpb,
             per_warp * wpb, stream>>> (a) ;
+    }
+    return gg_launch_status () ;
+}
+
+template <typename T, int OP, int ITEMS>
+static int spmm_launch_merge (spmm_args<T> a, cudaStream_t stream)
+{
+    const int64_t nb = (a.nnz + mrg_chunk<ITEMS> () - 1) / mrg_chunk<ITEMS> () ;
+    size_t valign = (ITEMS * sizeof (T) < 16) ? ITEMS * sizeof (T) : 16 ;
+    a.aligned = ((uintptr_t) a.ci % 16 == 0)
+        && (a.smode != GG_S_ARRAY || (uintptr_t) a.sx % valign == 0) ;
+    if (nb == 1)
+    {
+        // one block: no carries
+        spmm_merge_kernel<T, OP, ITEMS> <<<1, MRG_THREADS, 0, stream>>> (a, NULL, NULL, NULL, 1) ;
+        return gg_launch_status () ;
+    }
+    cudaMemPool_t pool = spmm_pool () ;
+    if (pool == NULL) return GG_ERR_DEVICE ;
+    size_t rbytes = spmm_round16 ((size_t) nb * sizeof (int32_t)) ;
+    size_t bytes = rbytes + (size_t) nb * (size_t) a.n * sizeof (T) ;
+    void *ws = NULL ;
+    if (cudaMallocFromPoolAsync (&ws, bytes, pool, stream) != cudaSuccess)
+    {
+        cudaGetLastError () ;
+        return GG_ERR_DEVMEM ;
+    }
+    int32_t *crow = (int32_t *) ws ;
+    T *cval = (T *) ((unsigned char *) ws + rbytes) ;
+    spmm_merge_kernel<T, OP, ITEMS> <<<(unsigned) nb, MRG_THREADS, 0, stream>>> (a, NULL, crow, cval, nb) ;
+    int64_t nt = nb * a.n ;
+    spmm_merge_fixup_kernel<T, OP> <<<(unsigned) ((nt + 255) / 256), 256, 0, stream>>> (a, crow, cval, nb) ;
+    int rc = gg_launch_status () ;
+    cudaFreeAsync (ws, stream) ;
+    return rc ;
+}
+
+template <typename T, int OP>
+static int spmm_launch_op (const spmm_variant *var, const spmm_args<T> &a,
+    int vec, cudaStream_t stream)
+{
+    if (var->sched == SCHED_MERGE)
+    {
+        if (var->param == 4) return spmm_launch_merge<T, OP, 4> (a, stream) ;
+        return spmm_launch_merge<T, OP, 8> (a, stream) ;
+    }
+    switch (vec)
+    {
+        case 4:  return spmm_launch_vec<T, 4, OP> (var, a, stream) ;
+        case 2:  return spmm_launch_vec<T, 2, OP> (var, a, stream) ;
+        default: return spmm_launch_vec<T, 1, OP> (var, a, stream) ;
     }
 }
 
@@ -467,37 +861,31 @@ struct spmm_dispatch
         a.Y = (T *) Y ;
         a.mon = cs->mon ; a.mul = cs->mul ;
         int vec = gg_pick_vec (n, sizeof (T), a.X != NULL ? X : Y, Y) ;
-        // PLUS_TIMES fast path for the FP types (the runtime-switch kernel
-        // serves every other case, and these too when fast == false)
-        const bool pt = fast && cs->plus_times
-            && (std::is_same<T, float>::value || std::is_same<T, double>::value) ;
-        if (pt)
+        // a compile-time fast path for the FP types' common semirings (the
+        // runtime-switch kernel serves every other case, and these too when
+        // fast == false)
+        const int op = fast ? gg_pick_op<T> (cs->mon, cs->mul, cs->plus_times)
+                            : GG_OP_GENERIC ;
+        if constexpr (std::is_same<T, float>::value)
         {
-            if constexpr (std::is_same<T, float>::value || std::is_same<T, double>::value)
+            switch (op)
             {
-                switch (vec)
-                {
-                    case 4:  spmm_launch_vec<T, 4, true> (var, a, stream) ; break ;
-                    case 2:  spmm_launch_vec<T, 2, true> (var, a, stream) ; break ;
-                    default: spmm_launch_vec<T, 1, true> (var, a, stream) ; break ;
-                }
+                case GG_OP_PLUS_TIMES: return spmm_launch_op<T, GG_OP_PLUS_TIMES> (var, a, vec, stream) ;
+                case GG_OP_MIN:        return spmm_launch_op<T, GG_OP_MIN> (var, a, vec, stream) ;
+                case GG_OP_MAX:        return spmm_launch_op<T, GG_OP_MAX> (var, a, vec, stream) ;
+                default: break ;
             }
         }
-        else
+        if constexpr (std::is_same<T, double>::value)
         {
-            switch (vec)
-            {
-                case 4:  spmm_launch_vec<T, 4, false> (var, a, stream) ; break ;
-                case 2:  spmm_launch_vec<T, 2, false> (var, a, stream) ; break ;
-                default: spmm_launch_vec<T, 1, false> (var, a, stream) ; break ;
-            }
+            if (op == GG_OP_PLUS_TIMES) return spmm_launch_op<T, GG_OP_PLUS_TIMES> (var, a, vec, stream) ;
         }
-        return gg_launch_status () ;
+        return spmm_launch_op<T, GG_OP_GENERIC> (var, a, vec, stream) ;
     }
 } ;
 
-// kernel: a variant name, optionally with "/generic" (no PLUS_TIMES fast path,
-// for benchmarks that measure what the runtime switches cost).
+// kernel: a variant name, optionally with "/generic" (no fast path, for
+// benchmarks that measure what the runtime switches cost).
 extern "C" int gg_cuda_spmm (const gg_semiring *sr, int64_t m, int64_t k,
     int64_t n, int64_t nnz, const int32_t *p, const int32_t *i, const void *x,
     bool iso, const void *X, void *Y, const char *kernel, cudaStream_t stream)
