@@ -330,28 +330,31 @@ template <> struct gg_chunk<4>  { typedef uint32_t type ; } ;
 template <> struct gg_chunk<8>  { typedef uint2    type ; } ;
 template <> struct gg_chunk<16> { typedef uint4    type ; } ;
 
-template <typename T, int VEC>
+// One load of a chunk: read-only cached (__ldg), or streaming (__ldcs:
+// evict-first, for data read once so that L1 / L2 keep what is reused).
+// 1- and 2-byte chunks are plain loads (no __ldg overload in every CUDA).
+template <bool STREAM, typename C>
+__device__ __forceinline__ C gg_ld (const C *q)
+{
+    if constexpr (sizeof (C) < 4) return *q ;
+    else if constexpr (STREAM) return __ldcs (q) ;
+    else return __ldg (q) ;
+}
+
+// VEC consecutive values of T from p (aligned to min (16, VEC * size)).
+template <typename T, int VEC, bool STREAM = false>
 __device__ __forceinline__ void gg_load_vec (T (&v) [VEC], const T *p)
 {
-    static_assert (VEC == 1 || VEC == 2 || VEC == 4, "VEC must be 1, 2 or 4") ;
+    static_assert (VEC == 1 || VEC == 2 || VEC == 4 || VEC == 8, "VEC must be 1, 2, 4 or 8") ;
     constexpr int BYTES = (int) sizeof (T) * VEC ;
     constexpr int PIECE = BYTES > 16 ? 16 : BYTES ;
     constexpr int NP = BYTES / PIECE ;
     typedef typename gg_chunk<PIECE>::type C ;
     union { C c [NP] ; T t [VEC] ; } u ;
     #pragma unroll
-    for (int k = 0 ; k < NP ; k++) u.c [k] = __ldg (((const C *) p) + k) ;
+    for (int k = 0 ; k < NP ; k++) u.c [k] = gg_ld<STREAM> (((const C *) p) + k) ;
     #pragma unroll
     for (int k = 0 ; k < VEC ; k++) v [k] = u.t [k] ;
-}
-
-// uint8_t / uint16_t have no __ldg overload in every CUDA version
-template <> __device__ __forceinline__ void gg_load_vec<uint8_t, 1>
-    (uint8_t (&v) [1], const uint8_t *p) { v [0] = *p ; }
-template <> __device__ __forceinline__ void gg_load_vec<uint8_t, 2>
-    (uint8_t (&v) [2], const uint8_t *p)
-{
-    uint16_t w = *(const uint16_t *) p ; v [0] = w & 0xff ; v [1] = w >> 8 ;
 }
 
 template <typename T, int VEC>

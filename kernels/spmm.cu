@@ -367,22 +367,6 @@ spmm_nnz_kernel (const spmm_args<T> a)
 template <int ITEMS>
 __host__ __device__ constexpr int mrg_chunk (void) { return MRG_THREADS * ITEMS ; }
 
-// ITEMS consecutive values of T from p (aligned to min (16, ITEMS * size))
-template <typename T, int ITEMS>
-__device__ __forceinline__ void mrg_load (T (&v) [ITEMS], const T *p)
-{
-    constexpr int BYTES = (int) sizeof (T) * ITEMS ;
-    constexpr int PIECE = BYTES > 16 ? 16 : BYTES ;
-    constexpr int NP = BYTES / PIECE ;
-    typedef typename gg_chunk<PIECE>::type C ;
-    union { C c [NP] ; T t [ITEMS] ; } u ;
-    // read once: streaming (evict-first), so that L1 / L2 keep x
-    #pragma unroll
-    for (int k = 0 ; k < NP ; k++) u.c [k] = __ldcs (((const C *) p) + k) ;
-    #pragma unroll
-    for (int k = 0 ; k < ITEMS ; k++) v [k] = u.t [k] ;
-}
-
 // (key, value) segmented combine: b follows a; same key = same run
 template <typename T, int OP>
 __device__ __forceinline__ void mrg_seg_combine (int mon, int ka, T va, int &kb, T &vb)
@@ -437,8 +421,8 @@ spmm_merge_kernel (const spmm_args<T> a, const int32_t *rs, int32_t *crow,
     for (int u = 0 ; u < ITEMS ; u++) { col [u] = 0 ; sv [u] = T (0) ; }
     if (nit == ITEMS && a.aligned)
     {
-        if (rd_c) mrg_load<int32_t, ITEMS> (col, a.ci + q0) ;
-        if (rd_s) mrg_load<T, ITEMS> (sv, a.sx + q0) ;
+        if (rd_c) gg_load_vec<int32_t, ITEMS, true> (col, a.ci + q0) ;
+        if (rd_s) gg_load_vec<T, ITEMS, true> (sv, a.sx + q0) ;
     }
     else
     {
