@@ -355,18 +355,29 @@ static acc_kind accum_kind (GrB_BinaryOp op, gg_type t)
     T *restrict c = (T *) cx ; const T *restrict t = (const T *) tx ;          \
     switch (kind)                                                               \
     {                                                                           \
-        case ACC_PLUS:   ACC_EACH (c [k] = (T) ((UT) c [k] + (UT) t [k])) ; break ; \
-        case ACC_MINUS:  ACC_EACH (c [k] = (T) ((UT) c [k] - (UT) t [k])) ; break ; \
-        case ACC_TIMES:  ACC_EACH (c [k] = (T) ((UT) c [k] * (UT) t [k])) ; break ; \
-        case ACC_MIN:    ACC_EACH (c [k] = FMIN (c [k], t [k])) ; break ;      \
-        case ACC_MAX:    ACC_EACH (c [k] = FMAX (c [k], t [k])) ; break ;      \
-        case ACC_SECOND: ACC_EACH (c [k] = t [k]) ; break ;                    \
+        case ACC_PLUS:   ACC_EACH (T, (T) ((UT) c [k] + (UT) t [k])) ; break ; \
+        case ACC_MINUS:  ACC_EACH (T, (T) ((UT) c [k] - (UT) t [k])) ; break ; \
+        case ACC_TIMES:  ACC_EACH (T, (T) ((UT) c [k] * (UT) t [k])) ; break ; \
+        case ACC_MIN:    ACC_EACH (T, FMIN (c [k], t [k])) ; break ;           \
+        case ACC_MAX:    ACC_EACH (T, FMAX (c [k], t [k])) ; break ;           \
+        case ACC_SECOND: ACC_EACH (T, t [k]) ; break ;                         \
         default: break ;                                                        \
     }                                                                           \
 }
-#define ACC_EACH(stmt)                                                          \
-    do { if (pm == NULL) { for (int64_t k = 0 ; k < n ; k++) stmt ; }           \
-         else { for (int64_t k = 0 ; k < n ; k++) if (pm [k]) stmt ; } } while (0)
+// c [k] = e for every k, or where pm [k] (a select, so that it vectorises)
+#define ACC_EACH(T, e)                                                          \
+    do {                                                                        \
+        if (pm == NULL)                                                         \
+        {                                                                       \
+            _Pragma ("omp simd")                                                \
+            for (int64_t k = 0 ; k < n ; k++) c [k] = (e) ;                     \
+        }                                                                       \
+        else                                                                    \
+        {                                                                       \
+            _Pragma ("omp simd")                                                \
+            for (int64_t k = 0 ; k < n ; k++) { T z_ = (e) ; c [k] = pm [k] ? z_ : c [k] ; } \
+        }                                                                       \
+    } while (0)
 #define IMIN(a,b) ((a) < (b) ? (a) : (b))
 #define IMAX(a,b) ((a) > (b) ? (a) : (b))
 #define FPMIN(c,t) (isnan (c) ? (t) : isnan (t) ? (c) : ((c) < (t) ? (c) : (t)))
