@@ -1000,19 +1000,23 @@ static int dense_get (gg_call *c, const gg_dense *X, size_t elem,
 // cuSPARSE plans
 //------------------------------------------------------------------------------
 
-// The SpMM algorithm for a shape (row-major X and Y): CSR_ALG3 for FP32 with
-// N <= 32, else CSR_ALG2.  Measured on an H200 (bench/NOTES.md): R-MAT 2^20
-// FP32 N=32 ALG3 0.71 ms (ALG2 slower); N=64 ALG2 1.19 ms vs ALG3 1.45 ms;
-// N=128, 256 ALG2 best; FP64 N=32 ALG2 is as fast or faster (road_usa_col:
-// 0.17 ms vs ALG3 0.32 ms).  GRBGPU_KERNEL=cusparse:alg1|alg2|alg3 forces one.
-static cusparseSpMMAlg_t spmm_alg (int64_t n, gg_type t)
+// The SpMM algorithm for a shape (row-major X and Y).  Measured on an H200
+// (bench/NOTES.md), cuSPARSE's best CSR algorithm: R-MAT 2^20 (16M entries)
+// FP32 N=32 ALG3, N=64..256 ALG2; FP64 N=32 ALG3 by 5 %, but road_usa_col
+// FP64 N=32 ALG2 (0.17 vs 0.32 ms); the small graphs (amazon_photo,
+// musae_facebook, < 1M entries) ALG3 at N=32 and 128 in FP32 (0.028 vs
+// 0.036 ms, 0.033 vs 0.055), and at N=32 in FP64.  So: ALG3 for FP32 with
+// N <= 32 or fewer than 1M entries, and for FP64 with N <= 32 and fewer than
+// 1M entries; else ALG2.  GRBGPU_KERNEL=cusparse:alg1|alg2|alg3 forces one.
+static cusparseSpMMAlg_t spmm_alg (int64_t n, int64_t nnz, gg_type t)
 {
     const char *k = grbgpu_settings.kernel ;
     if (strcmp (k, "cusparse:alg1") == 0) return CUSPARSE_SPMM_CSR_ALG1 ;
     if (strcmp (k, "cusparse:alg2") == 0) return CUSPARSE_SPMM_CSR_ALG2 ;
     if (strcmp (k, "cusparse:alg3") == 0) return CUSPARSE_SPMM_CSR_ALG3 ;
-    return (n <= 32 && t == GG_FP32) ? CUSPARSE_SPMM_CSR_ALG3
-        : CUSPARSE_SPMM_CSR_ALG2 ;
+    const bool small = nnz < 1000000 ;
+    const bool alg3 = (t == GG_FP32) ? (n <= 32 || small) : (n <= 32 && small) ;
+    return alg3 ? CUSPARSE_SPMM_CSR_ALG3 : CUSPARSE_SPMM_CSR_ALG2 ;
 }
 
 // Y = alpha * S_vals * X (SpMM, n > 1) or y = S_vals * x (SpMV, n == 1), on
@@ -1032,7 +1036,7 @@ static int sparse_product (gg_call *c, dev_csr *f, const void *vals,
     const void *beta = (t == GG_FP32) ? (const void *) &bf : (const void *) &bd ;
     plan_kind kind = (n == 1) ? PLAN_SPMV : PLAN_SPMM ;
     int alg = (kind == PLAN_SPMV) ? (int) CUSPARSE_SPMV_CSR_ALG1
-        : (int) spmm_alg (n, t) ;
+        : (int) spmm_alg (n, f->nnz, t) ;
     cusparseConstDnMatDescr_t Bd = NULL ;
     cusparseDnMatDescr_t Cd = NULL ;
     cusparseConstDnVecDescr_t xv = NULL ;
