@@ -783,6 +783,50 @@ static void test_result_reuse (void **state)
     assert_int_equal (bad, 0) ;
 }
 
+//------------------------------------------------------------------------------
+// 11. a dense operand read in place whose storage changed without a new version
+//------------------------------------------------------------------------------
+
+// grbgpu reads a dense operand held row-major in the semiring's type in
+// place, and keeps that (zero-copy) form in its cache under the operand's
+// version.  GrB_wait does not change the version, so a storage change that
+// keeps the value must be caught on the next hit.  The test makes one by
+// calling the CPU library's own GxB_Matrix_Option_set (not grbgpu's wrapper,
+// which would bump the version): B turns from by-row to by-column storage
+// under the same version, and the next product must still be right.
+#include <dlfcn.h>
+
+static void test_in_place_form_revalidated (void **state)
+{
+    (void) state ;
+    void *lib = dlopen ("libgraphblas.so.7", RTLD_NOW | RTLD_NOLOAD) ;
+    if (lib == NULL) lib = dlopen ("libgraphblas.so", RTLD_NOW | RTLD_NOLOAD) ;
+    if (lib == NULL) { printf ("in_place: libgraphblas not found by dlopen: skipped\n") ; skip () ; }
+    typedef GrB_Info (*option_set_fn) (GrB_Matrix, GxB_Option_Field, ...) ;
+    option_set_fn real_set = (option_set_fn) dlsym (lib, "GxB_Matrix_Option_set") ;
+    assert_non_null (real_set) ;
+    int bad = 0 ;
+    GrB_Matrix A = sparse_rows_fp64 (30, 12, 1000, 999, (uint64_t) time (NULL)) ;
+    GrB_Matrix B = dense_fp64 (12, 9, v_small) ;
+    OK (GxB_Matrix_Option_set (B, GxB_FORMAT, GxB_BY_ROW)) ;
+    GrB_Matrix Cg, Cr ;
+    OK (GrB_Matrix_new (&Cg, GrB_FP64, 30, 9)) ;
+    OK (GrB_Matrix_new (&Cr, GrB_FP64, 30, 9)) ;
+    dev ("host") ;
+    OK (GrB_mxm (Cg, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP64, A, B, NULL)) ;
+    assert_string_equal (grbgpu_last_decision ( ), "host") ;
+    // B's storage changes, its value and version do not
+    OK (real_set (B, GxB_FORMAT, GxB_BY_COL)) ;
+    OK (GrB_mxm (Cg, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP64, A, B, NULL)) ;
+    assert_string_equal (grbgpu_last_decision ( ), "host") ;
+    dev ("cpu") ;
+    OK (GrB_mxm (Cr, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP64, A, B, NULL)) ;
+    bad += compare ("in_place/B_by_col_same_version", Cr, Cg) ;
+    GrB_Matrix_free (&A) ; GrB_Matrix_free (&B) ;
+    GrB_Matrix_free (&Cg) ; GrB_Matrix_free (&Cr) ;
+    assert_int_equal (bad, 0) ;
+}
+
 int main (void)
 {
     OK (GrB_init (GrB_NONBLOCKING)) ;
@@ -799,6 +843,7 @@ int main (void)
         cmocka_unit_test (test_signed_zero_accum),
         cmocka_unit_test (test_signed_zero_accum_1x1),
         cmocka_unit_test (test_result_reuse),
+        cmocka_unit_test (test_in_place_form_revalidated),
     } ;
     int r = cmocka_run_group_tests (tests, NULL, NULL) ;
     GrB_finalize ( ) ;
