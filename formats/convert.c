@@ -164,6 +164,9 @@ int gg_csr_from_view (gg_csr_form **out, const gg_view *v, bool transpose,
     const int64_t nnz = v->nvals ;
     // the storage's vectors are the rows of op (A) when these agree:
     const bool direct = (v->by_col == transpose) ;
+    // with the stored vectors as rows and no bitmap holes, entry k of the CSR
+    // is entry k of the storage: values need no gather
+    const bool in_order = direct && v->storage != GG_STORE_BITMAP ;
     const bool w32 = nrows < INT32_MAX && ncols < INT32_MAX && nnz < INT32_MAX ;
     const size_t isz = w32 ? 4 : 8 ;
     const size_t tsz = gg_type_size (t) ;
@@ -178,11 +181,11 @@ int gg_csr_from_view (gg_csr_form **out, const gg_view *v, bool transpose,
     if (values)
     {
         f->x = malloc ((size_t) (iso ? 1 : (nnz > 0 ? nnz : 1)) * tsz) ;
-        if (!iso) q_of = malloc ((size_t) (nnz > 0 ? nnz : 1) * sizeof (int64_t)) ;
+        if (!iso && !in_order) q_of = malloc ((size_t) (nnz > 0 ? nnz : 1) * sizeof (int64_t)) ;
     }
     int64_t *count = calloc ((size_t) nrows + 1, sizeof (int64_t)) ;
     if (f->p == NULL || f->i == NULL || f->present == NULL || (values && f->x == NULL)
-        || (values && !iso && q_of == NULL) || count == NULL)
+        || (values && !iso && !in_order && q_of == NULL) || count == NULL)
     {
         free (q_of) ; free (count) ; gg_csr_form_free (f) ;
         return GG_ERR_NOMEM ;
@@ -307,9 +310,12 @@ int gg_csr_from_view (gg_csr_form **out, const gg_view *v, bool transpose,
             // gather the source values in CSR order, then cast in one pass
             const size_t ssz = gg_src_size (v->src) ;
             bool identity_order = true ;
-            for (int64_t k = 0 ; k < nnz && identity_order ; k++)
+            if (q_of != NULL)
             {
-                identity_order = (q_of [k] == k) ;
+                int64_t off = 0 ;
+                #pragma omp parallel for schedule(static) reduction(+:off) if (nnz > 1000000)
+                for (int64_t k = 0 ; k < nnz ; k++) off += (q_of [k] != k) ;
+                identity_order = (off == 0) ;
             }
             if (identity_order)
             {
