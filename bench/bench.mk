@@ -2,7 +2,8 @@
 # CSV and PNG plots into bench-out/ (needs a GPU; not part of make check).
 # The programs themselves are built by tests/gpu_tests.mk and
 # kernels/kernels.mk (CUDA) and tests/tests.mk (declined-call overhead).
-EXTRA_DIST += bench/plot.sh
+# (outside any condition: a tarball made without CUDA must still carry them)
+EXTRA_DIST += bench/plot.sh bench/run_bench.sh bench/NOTES.md
 
 BENCH_OUT = bench-out
 if HAVE_CUDA

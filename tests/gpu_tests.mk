@@ -25,5 +25,4 @@ bench_spmm_bench_CPPFLAGS = $(AM_CPPFLAGS) -DGG_BENCH_E2E
 bench_spmm_bench_LDADD = $(libgrbgpu_la_OBJECTS) $(libgrbgpu_la_LIBADD)
 bench_spmm_bench_LDFLAGS = $(OPENMP_CFLAGS) $(AX_PTHREAD_FLAGS)
 bench_spmm_bench_DEPENDENCIES = libgrbgpu.la
-EXTRA_DIST += bench/run_bench.sh bench/NOTES.md
 endif
