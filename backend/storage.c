@@ -207,6 +207,16 @@ static GrB_Info pack_full (GrB_Matrix X, bool is_vector, bool by_col, void **x,
     return GxB_Matrix_pack_FullR (X, x, xsize, iso, NULL) ;
 }
 
+// Unpack the full value array of X (a vector, or a matrix held by column or
+// by row): the twin of pack_full.
+static GrB_Info unpack_full (GrB_Matrix X, bool is_vector, bool by_col, void **x,
+    GrB_Index *xsize, bool *iso)
+{
+    if (is_vector) return GxB_Vector_unpack_Full ((GrB_Vector) X, x, xsize, iso, NULL) ;
+    if (by_col) return GxB_Matrix_unpack_FullC (X, x, xsize, iso, NULL) ;
+    return GxB_Matrix_unpack_FullR (X, x, xsize, iso, NULL) ;
+}
+
 // Pack the result into X (a new temporary, or C itself when plain).
 static GrB_Info pack_result (GrB_Matrix X, bool is_vector, gg_result *r,
     bool allow_full)
@@ -310,6 +320,33 @@ static GrB_Info options_restore (GrB_Matrix C, bool is_vector, const c_options *
     if (now.control != o->control) info = GxB_Matrix_Option_set (C, GxB_SPARSITY_CONTROL, o->control) ;
     if (info == GrB_SUCCESS && now.hyper != o->hyper) info = GxB_Matrix_Option_set (C, GxB_HYPER_SWITCH, o->hyper) ;
     if (info == GrB_SUCCESS && now.bitmap != o->bitmap) info = GxB_Matrix_Option_set (C, GxB_BITMAP_SWITCH, o->bitmap) ;
+    return info ;
+}
+
+// Will T be packed straight into C (*plain)?  No mask, no accumulator, C of
+// T's type and held in T's orientation (packing would change C's
+// orientation otherwise: GrB_apply then transposes).
+static GrB_Info plain_write (const gg_output *out, const gg_result *r, GrB_Type ctype,
+    bool *plain)
+{
+    *plain = (out->M == NULL && out->accum == NULL && !out->mask_comp
+        && ctype == r->ztype && r->pattern == NULL) ;
+    if (!*plain || out->is_vector) return GrB_SUCCESS ;
+    GxB_Format_Value fmt ;
+    GrB_Info info = GxB_Matrix_Option_get (out->C, GxB_FORMAT, &fmt) ;
+    *plain = (info == GrB_SUCCESS) && ((fmt == GxB_BY_COL) == r->by_col) ;
+    return info ;
+}
+
+// Pack T into C itself, keeping C's sparsity settings (pack resets them):
+// those read before C was unpacked when grbgpu_result_prepare saved them.
+static GrB_Info pack_into_c (const gg_output *out, gg_result *r)
+{
+    c_options opt = { r->opt_control, r->opt_hyper, r->opt_bitmap } ;
+    GrB_Info info = r->opt_saved ? GrB_SUCCESS : options_get (out->C, out->is_vector, &opt) ;
+    if (info == GrB_SUCCESS) info = pack_result (out->C, out->is_vector, r, true) ;
+    if (info == GrB_SUCCESS) info = options_restore (out->C, out->is_vector, &opt) ;
+    result_free_x (r) ;
     return info ;
 }
 
@@ -417,6 +454,26 @@ static void fill_values (void *x, const void *v, size_t zsz, int64_t n)
     #undef FILL
 }
 
+// Does accumulate_in_place take this write?  No mask, a built-in accumulator
+// of T's type, C full and held in T's orientation.  (grbgpu_result_prepare
+// asks too: then T can live in the scratch buffer.)
+static bool in_place_write (const gg_output *out, const gg_result *r, GrB_Type ctype)
+{
+    if (out->M != NULL || out->accum == NULL || out->mask_comp
+        || ctype != r->ztype || r->pattern != NULL
+        || accum_kind (out->accum, r->zt) == ACC_NONE) return false ;
+    GrB_Index nvals ;
+    GxB_Format_Value fmt = GxB_BY_ROW ;
+    if (out->is_vector)
+    {
+        if (GrB_Vector_nvals (&nvals, (GrB_Vector) out->C) != GrB_SUCCESS) return false ;
+    }
+    else if (GrB_Matrix_nvals (&nvals, out->C) != GrB_SUCCESS
+        || GxB_Matrix_Option_get (out->C, GxB_FORMAT, &fmt) != GrB_SUCCESS
+        || (fmt == GxB_BY_COL) != r->by_col) return false ;
+    return (int64_t) nvals == r->nrows * r->ncols ;
+}
+
 // C = accum (C, T) with no mask, C full (every entry present; iso expanded) of T's
 // type and held in T's orientation: C's value array is unpacked (O(1)),
 // updated where T has entries, and packed back.  Returns false (nothing
@@ -426,37 +483,16 @@ static void fill_values (void *x, const void *v, size_t zsz, int64_t n)
 static bool accumulate_in_place (const gg_output *out, gg_result *r,
     GrB_Type ctype, GrB_Info *info)
 {
-    if (out->M != NULL || out->accum == NULL || out->mask_comp
-        || ctype != r->ztype || r->pattern != NULL) return false ;
-    acc_kind kind = accum_kind (out->accum, r->zt) ;
-    if (kind == ACC_NONE) return false ;
-    GrB_Index nvals ;
-    bool iso = true ;
-    GxB_Format_Value fmt = GxB_BY_ROW ;
-    if (out->is_vector)
-    {
-        if (GrB_Vector_nvals (&nvals, (GrB_Vector) out->C) != GrB_SUCCESS
-            || GxB_Vector_iso (&iso, (GrB_Vector) out->C) != GrB_SUCCESS) return false ;
-    }
-    else
-    {
-        if (GrB_Matrix_nvals (&nvals, out->C) != GrB_SUCCESS
-            || GxB_Matrix_iso (&iso, out->C) != GrB_SUCCESS
-            || GxB_Matrix_Option_get (out->C, GxB_FORMAT, &fmt) != GrB_SUCCESS) return false ;
-        if ((fmt == GxB_BY_COL) != r->by_col) return false ;
-    }
-    (void) iso ;    // an iso C is expanded below, as GraphBLAS would
-    if ((int64_t) nvals != r->nrows * r->ncols) return false ;
+    // (an iso C is expanded below, as GraphBLAS would)
+    if (!in_place_write (out, r, ctype)) return false ;
+    const acc_kind kind = accum_kind (out->accum, r->zt) ;
 
     c_options opt ;
     if (options_get (out->C, out->is_vector, &opt) != GrB_SUCCESS) return false ;
     void *cx = NULL ;
     GrB_Index cx_size = 0 ;
     bool c_iso = false ;
-    *info = out->is_vector
-        ? GxB_Vector_unpack_Full ((GrB_Vector) out->C, &cx, &cx_size, &c_iso, NULL)
-        : (r->by_col ? GxB_Matrix_unpack_FullC (out->C, &cx, &cx_size, &c_iso, NULL)
-                     : GxB_Matrix_unpack_FullR (out->C, &cx, &cx_size, &c_iso, NULL)) ;
+    *info = unpack_full (out->C, out->is_vector, r->by_col, &cx, &cx_size, &c_iso) ;
     if (*info != GrB_SUCCESS) { result_free_x (r) ; return true ; }
 
     // C's values are now ours; T's stored vectors line up with C's
@@ -517,16 +553,6 @@ static bool accumulate_in_place (const gg_output *out, gg_result *r,
 // room for T: C's own arrays when the write will overwrite C
 //------------------------------------------------------------------------------
 
-// Would grbgpu_write_result pack T straight into C?
-static bool plain_write (const gg_output *out, const gg_result *r, GrB_Type ctype)
-{
-    if (out->M != NULL || out->accum != NULL || out->mask_comp
-        || ctype != r->ztype || r->pattern != NULL) return false ;
-    if (out->is_vector) return true ;
-    GxB_Format_Value fmt ;
-    if (GxB_Matrix_Option_get (out->C, GxB_FORMAT, &fmt) != GrB_SUCCESS) return false ;
-    return (fmt == GxB_BY_COL) == r->by_col ;
-}
 
 // Unpack C's arrays if C is held bitmap or full, not iso, with room for T.
 static void take_c_arrays (const gg_output *out, gg_result *r, size_t xbytes)
@@ -560,10 +586,7 @@ static void take_c_arrays (const gg_output *out, gg_result *r, size_t xbytes)
     }
     else
     {
-        info = out->is_vector
-            ? GxB_Vector_unpack_Full ((GrB_Vector) C, &x, &xsize, &xiso, NULL)
-            : (r->by_col ? GxB_Matrix_unpack_FullC (C, &x, &xsize, &xiso, NULL)
-                         : GxB_Matrix_unpack_FullR (C, &x, &xsize, &xiso, NULL)) ;
+        info = unpack_full (C, out->is_vector, r->by_col, &x, &xsize, &xiso) ;
     }
     if (info != GrB_SUCCESS) return ;      // C is unchanged
     // C is empty now; its old content is overwritten by this call anyway
@@ -620,24 +643,6 @@ static void *scratch_get (size_t bytes)
     return sc->p ;
 }
 
-// Will accumulate_in_place take this write?  (Then T can live in scratch.)
-static bool in_place_write (const gg_output *out, const gg_result *r, GrB_Type ctype)
-{
-    if (out->M != NULL || out->accum == NULL || out->mask_comp
-        || ctype != r->ztype || r->pattern != NULL
-        || accum_kind (out->accum, r->zt) == ACC_NONE) return false ;
-    GrB_Index nvals ;
-    GxB_Format_Value fmt = GxB_BY_ROW ;
-    if (out->is_vector)
-    {
-        if (GrB_Vector_nvals (&nvals, (GrB_Vector) out->C) != GrB_SUCCESS) return false ;
-    }
-    else if (GrB_Matrix_nvals (&nvals, out->C) != GrB_SUCCESS
-        || GxB_Matrix_Option_get (out->C, GxB_FORMAT, &fmt) != GrB_SUCCESS
-        || (fmt == GxB_BY_COL) != r->by_col) return false ;
-    return (int64_t) nvals == r->nrows * r->ncols ;
-}
-
 void grbgpu_result_prepare (const gg_output *out, gg_result *r,
     const GrB_Matrix *inputs, int ninputs)
 {
@@ -659,7 +664,8 @@ void grbgpu_result_prepare (const gg_output *out, gg_result *r,
             return ;
         }
     }
-    if (!aliased && ctype != NULL && plain_write (out, r, ctype))
+    bool plain = false ;
+    if (!aliased && ctype != NULL && plain_write (out, r, ctype, &plain) == GrB_SUCCESS && plain)
     {
         c_options opt ;
         if (options_get (out->C, out->is_vector, &opt) == GrB_SUCCESS)
@@ -718,26 +724,10 @@ static GrB_Info write_result (const gg_output *out, gg_result *r)
     // plain: pack straight into C
     //--------------------------------------------------------------------------
 
-    bool plain = (out->M == NULL && out->accum == NULL && !out->mask_comp
-        && ctype == r->ztype && r->pattern == NULL) ;
-    if (plain && !out->is_vector)
-    {
-        GxB_Format_Value fmt ;
-        info = GxB_Matrix_Option_get (out->C, GxB_FORMAT, &fmt) ;
-        if (info != GrB_SUCCESS) { result_free_x (r) ; return info ; }
-        // packing would change C's orientation otherwise: let apply transpose
-        plain = ((fmt == GxB_BY_COL) == r->by_col) ;
-    }
-    if (plain)
-    {
-        // keep C's sparsity settings: pack resets them
-        c_options opt = { r->opt_control, r->opt_hyper, r->opt_bitmap } ;
-        info = r->opt_saved ? GrB_SUCCESS : options_get (out->C, out->is_vector, &opt) ;
-        if (info == GrB_SUCCESS) info = pack_result (out->C, out->is_vector, r, true) ;
-        if (info == GrB_SUCCESS) info = options_restore (out->C, out->is_vector, &opt) ;
-        result_free_x (r) ;
-        return info ;
-    }
+    bool plain ;
+    info = plain_write (out, r, ctype, &plain) ;
+    if (info != GrB_SUCCESS) { result_free_x (r) ; return info ; }
+    if (plain) return pack_into_c (out, r) ;
 
     //--------------------------------------------------------------------------
     // SDDMM under a structural mask into an empty C (or with replace): C = T
@@ -753,15 +743,7 @@ static GrB_Info write_result (const gg_output *out, gg_result *r)
         bool direct = (GxB_Matrix_Option_get (out->C, GxB_FORMAT, &fmt) == GrB_SUCCESS)
             && fmt == GxB_BY_ROW
             && (out->replace || (GrB_Matrix_nvals (&cnvals, out->C) == GrB_SUCCESS && cnvals == 0)) ;
-        if (direct)
-        {
-            c_options opt ;
-            info = options_get (out->C, false, &opt) ;
-            if (info == GrB_SUCCESS) info = pack_result (out->C, false, r, true) ;
-            if (info == GrB_SUCCESS) info = options_restore (out->C, false, &opt) ;
-            result_free_x (r) ;
-            return info ;
-        }
+        if (direct) return pack_into_c (out, r) ;
     }
 
     //--------------------------------------------------------------------------
