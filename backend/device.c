@@ -16,10 +16,12 @@
 //  - start-up: lazy, on the first call in this process (a forked child
 //    starts afresh); GRBGPU_DEVICE_ID; the device budget handed to the cache.
 //  - a small pool of execution contexts (stream, cuSPARSE and cuBLAS handles,
-//    two pinned staging buffers); a calling thread borrows one per call.
-//  - copies through the pinned buffers in chunks, double-buffered, so that
-//    the host memcpy of chunk j+1 overlaps the DMA of chunk j (pinned speed,
-//    bounded pinned memory).
+//    four 16 MiB pinned staging buffers); a calling thread borrows one per
+//    call.
+//  - copies through the pinned buffers in chunks, several in flight, so that
+//    the multi-threaded host copy of one chunk overlaps the DMA of the others
+//    (pinned speed, bounded pinned memory; downloads land with non-temporal
+//    stores).
 //  - device forms of operands: when an operand carries a cache entry, its
 //    device copy (with its cuSPARSE plans) is attached to the entry and the
 //    next call with the unchanged object uploads nothing.
@@ -51,6 +53,9 @@ const gg_backend *grbgpu_cuda_backend (void)
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#if defined (__x86_64__) && defined (__SSE2__)
+#include <emmintrin.h>
+#endif
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -70,10 +75,13 @@ const gg_backend *grbgpu_cuda_backend (void)
 //------------------------------------------------------------------------------
 
 #define GG_CTX_MAX        4                 // contexts (streams) in the pool
-#define GG_STAGE_BYTES    ((size_t) 32 << 20)  // one pinned staging buffer
-// (one chunk of a staged copy: 4 MiB in four 1 MiB chunks came down at 6.9
-// GB/s on the H200 host, one event round trip and single-threaded copy per
-// chunk; a copy of up to 32 MiB goes as one chunk, copied by many threads)
+#define GG_STAGE_BUFS     4                 // pinned staging buffers per context
+#define GG_STAGE_BYTES    ((size_t) 16 << 20)  // each one (one chunk of a copy)
+// (bench/xfer_bench on the H200 host, 512 MiB: 2 x 32 MiB staged at 49.8 GB/s
+// up and 46.7 down; 4 x 16 MiB at 52.4 up and, with non-temporal stores into
+// the destination, 53.7 down; pinned DMA alone 54-55.  Chunks of 8 MiB or
+// less lose to the per-chunk event round trip: 4 MiB in 1 MiB chunks came
+// down at 6.9 GB/s.)
 #define GG_PAR_COPY_MIN   ((size_t) 256 << 10) // host memcpy: bytes per thread
 #define GG_BUDGET_FRACTION 0.75             // of free memory, when not set
 #define GG_PLANS          4                 // cuSPARSE plans kept per form
@@ -91,8 +99,9 @@ typedef struct
     cudaStream_t stream ;
     cusparseHandle_t sparse ;
     cublasHandle_t blas ;
-    void *stage [2] ;           // pinned staging buffers (NULL: not yet made)
-    cudaEvent_t staged [2] ;    // last copy through stage [b] is done
+    void *stage [GG_STAGE_BUFS] ;       // pinned staging buffers (NULL: not
+                                        // yet made)
+    cudaEvent_t staged [GG_STAGE_BUFS] ; // last copy through stage [b] done
     cudaEvent_t t0, t1 ;        // around the product (benchmarks only)
 }
 gg_ctx ;
@@ -129,33 +138,70 @@ static double now_seconds (void)
     return (double) t.tv_sec + 1e-9 * (double) t.tv_nsec ;
 }
 
+// One thread's part of a copy.  nt: the destination is written with
+// non-temporal stores (it is not read again soon, and skipping the read for
+// ownership lifts 16 threads from 40 to 58 GB/s out of pinned memory on the
+// H200 host; into pinned memory, ahead of a DMA, plain stores were faster).
+static void copy_part (char *dst, const char *src, size_t len, bool nt)
+{
+#if defined (__x86_64__) && defined (__SSE2__)
+    if (nt && len >= 4096)
+    {
+        size_t head = (16 - ((uintptr_t) dst & 15)) & 15 ;
+        memcpy (dst, src, head) ;
+        dst += head ; src += head ; len -= head ;
+        size_t k = 0 ;
+        for ( ; k + 64 <= len ; k += 64)
+        {
+            __m128i a = _mm_loadu_si128 ((const __m128i *) (src + k)) ;
+            __m128i b = _mm_loadu_si128 ((const __m128i *) (src + k + 16)) ;
+            __m128i c = _mm_loadu_si128 ((const __m128i *) (src + k + 32)) ;
+            __m128i d = _mm_loadu_si128 ((const __m128i *) (src + k + 48)) ;
+            _mm_stream_si128 ((__m128i *) (dst + k), a) ;
+            _mm_stream_si128 ((__m128i *) (dst + k + 16), b) ;
+            _mm_stream_si128 ((__m128i *) (dst + k + 32), c) ;
+            _mm_stream_si128 ((__m128i *) (dst + k + 48), d) ;
+        }
+        _mm_sfence () ;
+        memcpy (dst + k, src + k, len - k) ;
+        return ;
+    }
+#else
+    (void) nt ;
+#endif
+    memcpy (dst, src, len) ;
+}
+
 // memcpy, split over OpenMP threads when large (one thread copies ~10 GB/s,
 // the pinned link moves ~55 GB/s: the copy out of or into the pinned buffer
-// must keep up with it, so up to 16 threads, 256 KiB or more each).
-static void copy_host (void *dst, const void *src, size_t bytes)
+// must keep up with it, so up to 16 threads, 256 KiB or more each, in parts
+// of whole pages).
+static void copy_host (void *dst, const void *src, size_t bytes, bool nt)
 {
 #ifdef _OPENMP
     if (bytes >= GG_PAR_COPY_MIN && !omp_in_parallel ())
     {
-        int nt = omp_get_max_threads () ;
-        if (nt > 16) nt = 16 ;
-        if ((size_t) nt > bytes / GG_PAR_COPY_MIN) nt = (int) (bytes / GG_PAR_COPY_MIN) ;
-        if (nt < 1) nt = 1 ;
-        size_t part = (bytes + (size_t) nt - 1) / (size_t) nt ;
-        #pragma omp parallel for num_threads (nt) schedule (static)
-        for (int t = 0 ; t < nt ; t++)
+        int nth = omp_get_max_threads () ;
+        if (nth > 16) nth = 16 ;
+        if ((size_t) nth > bytes / GG_PAR_COPY_MIN) nth = (int) (bytes / GG_PAR_COPY_MIN) ;
+        if (nth < 1) nth = 1 ;
+        size_t part = (bytes + (size_t) nth - 1) / (size_t) nth ;
+        part = (part + 4095) & ~(size_t) 4095 ;
+        #pragma omp parallel for num_threads (nth) schedule (static)
+        for (int t = 0 ; t < nth ; t++)
         {
             size_t off = (size_t) t * part ;
             if (off < bytes)
             {
                 size_t len = (bytes - off < part) ? bytes - off : part ;
-                memcpy ((char *) dst + off, (const char *) src + off, len) ;
+                copy_part ((char *) dst + off, (const char *) src + off, len,
+                    nt) ;
             }
         }
         return ;
     }
 #endif
-    memcpy (dst, src, bytes) ;
+    copy_part (dst, src, bytes, nt) ;
 }
 
 // Errors that leave the CUDA context unusable: no retry will help.
@@ -365,7 +411,7 @@ const gg_backend *grbgpu_cuda_backend (void)
 
 static void ctx_destroy (gg_ctx *c)
 {
-    for (int b = 0 ; b < 2 ; b++)
+    for (int b = 0 ; b < GG_STAGE_BUFS ; b++)
     {
         if (c->stage [b] != NULL) cudaFreeHost (c->stage [b]) ;
         if (c->staged [b] != NULL) cudaEventDestroy (c->staged [b]) ;
@@ -389,7 +435,7 @@ static int ctx_create (gg_ctx *c)
     BL_TRY (cublasSetStream (c->blas, c->stream)) ;
     // exact FP32 / FP64: no TF32 or other reduced-precision shortcuts
     BL_TRY (cublasSetMathMode (c->blas, CUBLAS_PEDANTIC_MATH)) ;
-    for (int b = 0 ; b < 2 ; b++)
+    for (int b = 0 ; b < GG_STAGE_BUFS ; b++)
     {
         CU_TRY (cudaEventCreateWithFlags (&c->staged [b],
             cudaEventDisableTiming)) ;
@@ -515,20 +561,20 @@ static void call_free_tmp (gg_call *c)
 // copies through the pinned staging buffers
 //------------------------------------------------------------------------------
 
-// Make the two pinned buffers of this context (once).  On failure copies go
+// Make the pinned buffers of this context (once).  On failure copies go
 // straight from pageable memory (slower, still correct).
 static bool stage_ready (gg_ctx *x)
 {
     if (x->stage [0] != NULL) return true ;
     if (grbgpu_fault (GG_FAULT_ALLOC)) return false ;
-    for (int b = 0 ; b < 2 ; b++)
+    for (int b = 0 ; b < GG_STAGE_BUFS ; b++)
     {
         if (cudaHostAlloc (&x->stage [b], GG_STAGE_BYTES,
             cudaHostAllocDefault) != cudaSuccess)
         {
             (void) cudaGetLastError () ;
-            if (b == 1) { cudaFreeHost (x->stage [0]) ; }
-            x->stage [0] = x->stage [1] = NULL ;
+            for (int k = 0 ; k < b ; k++) cudaFreeHost (x->stage [k]) ;
+            for (int k = 0 ; k < GG_STAGE_BUFS ; k++) x->stage [k] = NULL ;
             grbgpu_log (1, "cuda: no pinned staging memory; pageable copies") ;
             return false ;
         }
@@ -536,9 +582,18 @@ static bool stage_ready (gg_ctx *x)
     return true ;
 }
 
+// Chunk j of a staged copy: its offset and length.
+static size_t chunk_at (size_t j, size_t bytes, size_t *len)
+{
+    size_t off = j * GG_STAGE_BYTES ;
+    *len = bytes - off < GG_STAGE_BYTES ? bytes - off : GG_STAGE_BYTES ;
+    return off ;
+}
+
 // dst (device) = src (host), bytes.  Enqueued on the call's stream; returns
-// once src may be reused.  Chunk j is memcpy'd into pinned buffer j%2 while
-// chunk j-1 is in flight.
+// once src may be reused.  Chunk j is memcpy'd into pinned buffer j % B once
+// that buffer's previous DMA (chunk j - B) is done, while up to B - 1 earlier
+// chunks are in flight.
 static int upload (gg_call *c, void *dst, const void *src, size_t bytes)
 {
     int rc = GG_OK ;
@@ -553,13 +608,13 @@ static int upload (gg_call *c, void *dst, const void *src, size_t bytes)
     }
     else
     {
-        const size_t ch = GG_STAGE_BYTES ;
-        for (size_t off = 0, j = 0 ; off < bytes ; off += ch, j++)
+        size_t nch = (bytes + GG_STAGE_BYTES - 1) / GG_STAGE_BYTES ;
+        for (size_t j = 0 ; j < nch ; j++)
         {
-            int b = (int) (j & 1) ;
-            size_t len = bytes - off < ch ? bytes - off : ch ;
+            int b = (int) (j % GG_STAGE_BUFS) ;
+            size_t len, off = chunk_at (j, bytes, &len) ;
             CU_TRY (cudaEventSynchronize (x->staged [b])) ;
-            copy_host (x->stage [b], (const char *) src + off, len) ;
+            copy_host (x->stage [b], (const char *) src + off, len, false) ;
             CU_TRY (cudaMemcpyAsync ((char *) dst + off, x->stage [b], len,
                 cudaMemcpyHostToDevice, x->stream)) ;
             CU_TRY (cudaEventRecord (x->staged [b], x->stream)) ;
@@ -572,7 +627,8 @@ done:
 }
 
 // dst (host) = src (device), bytes, after all work enqueued on the stream.
-// Chunk j+1 is in flight while chunk j is memcpy'd out of its pinned buffer.
+// B - 1 chunks are in flight while the oldest one is copied out of its pinned
+// buffer into dst with non-temporal stores.
 static int download (gg_call *c, void *dst, const void *src, size_t bytes)
 {
     int rc = GG_OK ;
@@ -588,28 +644,27 @@ static int download (gg_call *c, void *dst, const void *src, size_t bytes)
     }
     else
     {
-        const size_t ch = GG_STAGE_BYTES ;
-        size_t nch = (bytes + ch - 1) / ch ;
-        for (size_t j = 0 ; j <= nch ; j++)
+        const size_t ahead = GG_STAGE_BUFS - 1 ;
+        size_t nch = (bytes + GG_STAGE_BYTES - 1) / GG_STAGE_BYTES ;
+        for (size_t j = 0 ; j < nch + ahead ; j++)
         {
-            // enqueue chunk j (its buffer was emptied in iteration j-1)
+            // enqueue chunk j (its buffer was drained in iteration j - 1)
             if (j < nch)
             {
-                int b = (int) (j & 1) ;
-                size_t off = j * ch ;
-                size_t len = bytes - off < ch ? bytes - off : ch ;
+                int b = (int) (j % GG_STAGE_BUFS) ;
+                size_t len, off = chunk_at (j, bytes, &len) ;
                 CU_TRY (cudaMemcpyAsync (x->stage [b], (const char *) src +
                     off, len, cudaMemcpyDeviceToHost, x->stream)) ;
                 CU_TRY (cudaEventRecord (x->staged [b], x->stream)) ;
             }
-            // drain chunk j-1
-            if (j > 0)
+            // drain chunk j - ahead
+            if (j >= ahead && j - ahead < nch)
             {
-                int b = (int) ((j - 1) & 1) ;
-                size_t off = (j - 1) * ch ;
-                size_t len = bytes - off < ch ? bytes - off : ch ;
+                size_t d = j - ahead ;
+                int b = (int) (d % GG_STAGE_BUFS) ;
+                size_t len, off = chunk_at (d, bytes, &len) ;
                 CU_TRY (cudaEventSynchronize (x->staged [b])) ;
-                copy_host ((char *) dst + off, x->stage [b], len) ;
+                copy_host ((char *) dst + off, x->stage [b], len, true) ;
             }
         }
     }

@@ -11,7 +11,7 @@
 # summary last.  Steps are selected with STEPS (default: all).
 set -u
 OUT=${OUT:-$PWD/gpu-out}
-STEPS=${STEPS:-build check conformance sanitizer profile kbench bench e2e demo}
+STEPS=${STEPS:-build check conformance sanitizer profile xfer kbench bench e2e demo}
 mkdir -p "$OUT"
 root=$PWD
 summary="$OUT/summary.txt"
@@ -59,6 +59,12 @@ if has sanitizer; then
             > "$OUT/sanitizer_$(basename "$t").log" 2>&1
         say "compute-sanitizer $t: exit $? : $(grep -E 'ERROR SUMMARY' "$OUT/sanitizer_$(basename "$t").log" | tail -1)"
     done
+fi
+
+if has xfer; then
+    timeout 120 ./bench/xfer_bench 512 > "$OUT/xfer_bench.log" 2>&1
+    say "xfer_bench: exit $?"
+    grep -E "^(dma|host .*16 thr|register|staged .* 4 x 16)" "$OUT/xfer_bench.log" | tee -a "$summary"
 fi
 
 if has kbench; then

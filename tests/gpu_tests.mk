@@ -25,4 +25,12 @@ bench_spmm_bench_CPPFLAGS = $(AM_CPPFLAGS) -DGG_BENCH_E2E
 bench_spmm_bench_LDADD = $(libgrbgpu_la_OBJECTS) $(libgrbgpu_la_LIBADD)
 bench_spmm_bench_LDFLAGS = $(OPENMP_CFLAGS) $(AX_PTHREAD_FLAGS)
 bench_spmm_bench_DEPENDENCIES = libgrbgpu.la
+
+# bench/xfer_bench: the pieces of a staged host<->device copy (DMA, host copy
+# variants, registering the caller's buffer), behind device.c's copy design.
+noinst_PROGRAMS += bench/xfer_bench
+bench_xfer_bench_SOURCES = bench/xfer_bench.c
+bench_xfer_bench_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
+bench_xfer_bench_LDADD = $(CUDA_LIBS)
+bench_xfer_bench_LDFLAGS = $(OPENMP_CFLAGS)
 endif
