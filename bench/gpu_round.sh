@@ -94,7 +94,7 @@ if has e2e; then
     GRBGPU_VERBOSE=2 timeout ${E2E_TIMEOUT:-150} ./bench/spmm_bench --scales ${E2E_SCALES:-20} \
         --ns ${E2E_NS:-1,32,128} --real "" --no-sddmm --csv "$OUT/e2e.csv" > "$OUT/e2e.log" 2>&1
     say "e2e: exit $?"
-    grep -E " (mxm|mxv) " "$OUT/e2e.log" | sed 's/ | / |\n    /g' | tee -a "$summary"
+    grep -E " (mxm|mxv|vxm) " "$OUT/e2e.log" | sed 's/ | / |\n    /g' | tee -a "$summary"
 fi
 
 if has demo; then

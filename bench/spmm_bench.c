@@ -15,7 +15,11 @@
 //      first call (conversion + upload) and warm, vs the CPU library
 //      (grbgpu_set ("DEVICE", "cpu")) in the same run; only when built inside
 //      the library's tree (GG_BENCH_E2E), since it needs the dispatcher;
-//  (c) SDDMM: the backend vs cusparseSDDMM directly, K = N (N > 1).
+//  (c) SDDMM: the backend vs cusparseSDDMM directly, K = N (N > 1);
+//  (d) vxm (w = A' u, N = 1 in --ns): the pull on a transposed CSR (what the
+//      backend does: our kernel and cuSPARSE) vs the push from A's own CSR
+//      with atomics (gg_cuda_spmv_push) and cuSPARSE's transposed SpMV, for
+//      PLUS_TIMES and MIN_PLUS; and GrB_vxm end to end in (b).
 // Every result is checked: (a) and (c) against a C reference on 512 sampled
 // rows (and the backend against cuSPARSE everywhere), (b) against the CPU
 // library's answer.  Prints a table; writes CSV (--csv FILE).
@@ -43,6 +47,7 @@
 #include "backend/grbgpu_internal.h"
 #include "backend/cache.h"
 #include "backend/device.h"
+#include "kernels/gg_cuda.h"
 
 #define CHECK_CUDA(x) do { cudaError_t e_ = (x) ; if (e_ != cudaSuccess) { \
     fprintf (stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, \
@@ -623,6 +628,219 @@ static void bench_sddmm (const gg_backend *b, cusparseHandle_t h,
 }
 
 //------------------------------------------------------------------------------
+// (d): vxm, pull on A' vs push from A
+//------------------------------------------------------------------------------
+
+// A' as a CSR (counting sort by column; values follow their entries)
+static void transpose_csr (const csr *A, csr *T)
+{
+    T->m = A->k ; T->k = A->m ; T->nnz = A->nnz ;
+    snprintf (T->name, sizeof (T->name), "%.60s'", A->name) ;
+    T->p = calloc (A->k + 1, sizeof (int32_t)) ;
+    T->i = malloc (A->nnz * sizeof (int32_t) + 4) ;
+    T->v = malloc (A->nnz * sizeof (double) + 8) ;
+    for (int64_t q = 0 ; q < A->nnz ; q++) T->p [A->i [q] + 1]++ ;
+    for (int64_t j = 0 ; j < A->k ; j++) T->p [j+1] += T->p [j] ;
+    int32_t *next = malloc ((A->k + 1) * sizeof (int32_t)) ;
+    memcpy (next, T->p, (A->k + 1) * sizeof (int32_t)) ;
+    for (int64_t r = 0 ; r < A->m ; r++)
+        for (int32_t q = A->p [r] ; q < A->p [r+1] ; q++)
+        {
+            int32_t d = next [A->i [q]]++ ;
+            T->i [d] = (int32_t) r ;
+            T->v [d] = A->v [q] ;
+        }
+    free (next) ;
+}
+
+// device copies of a CSR's arrays, values in the bench type
+static void csr_to_device (const csr *A, bool fp32, int32_t **dp, int32_t **di,
+    void **dv)
+{
+    size_t es = fp32 ? 4 : 8 ;
+    void *vals = malloc (A->nnz * es + 8) ;
+    for (int64_t q = 0 ; q < A->nnz ; q++)
+    {
+        if (fp32) ((float *) vals) [q] = (float) A->v [q] ;
+        else ((double *) vals) [q] = A->v [q] ;
+    }
+    CHECK_CUDA (cudaMalloc ((void **) dp, (A->m + 1) * 4)) ;
+    CHECK_CUDA (cudaMalloc ((void **) di, A->nnz * 4 + 4)) ;
+    CHECK_CUDA (cudaMalloc (dv, A->nnz * es + 8)) ;
+    CHECK_CUDA (cudaMemcpy (*dp, A->p, (A->m + 1) * 4, cudaMemcpyHostToDevice)) ;
+    CHECK_CUDA (cudaMemcpy (*di, A->i, A->nnz * 4, cudaMemcpyHostToDevice)) ;
+    CHECK_CUDA (cudaMemcpy (*dv, vals, A->nnz * es, cudaMemcpyHostToDevice)) ;
+    free (vals) ;
+}
+
+// median time (ms, CUDA events) of `call` after 3 warm-ups; < 0: it failed
+#define TIME_DEVICE(ms, call) do {                                           \
+    double *t_ = malloc (reps * sizeof (double)) ; (ms) = -1 ;               \
+    cudaEvent_t a_, b_ ;                                                     \
+    CHECK_CUDA (cudaEventCreate (&a_)) ; CHECK_CUDA (cudaEventCreate (&b_)) ;\
+    int r_ ;                                                                 \
+    for (r_ = -3 ; r_ < reps ; r_++) {                                       \
+        CHECK_CUDA (cudaEventRecord (a_, 0)) ;                               \
+        if ((call) != 0) break ;                                             \
+        CHECK_CUDA (cudaEventRecord (b_, 0)) ;                               \
+        CHECK_CUDA (cudaEventSynchronize (b_)) ;                             \
+        float f_ ; CHECK_CUDA (cudaEventElapsedTime (&f_, a_, b_)) ;         \
+        if (r_ >= 0) t_ [r_] = f_ ; }                                        \
+    CHECK_CUDA (cudaDeviceSynchronize ()) ;                                  \
+    if (r_ == reps) (ms) = median (t_, reps) ;                               \
+    cudaEventDestroy (a_) ; cudaEventDestroy (b_) ; free (t_) ; } while (0)
+
+// cuSPARSE y = A' x from A's CSR (opA = TRANSPOSE): descriptors and buffer
+// made once (vspt_make), then only the product is timed (vspt_run)
+typedef struct
+{
+    cusparseSpMatDescr_t sA ;
+    cusparseDnVecDescr_t x, y ;
+    cudaDataType dt ;
+    int alg ;
+    void *buf ;
+}
+vendor_spmv_t ;
+
+static bool vspt_make (vendor_spmv_t *v, cusparseHandle_t h, const csr *A,
+    int32_t *dp, int32_t *di, void *dv, void *du, void *dw, bool fp32, int alg)
+{
+    memset (v, 0, sizeof (*v)) ;
+    v->dt = fp32 ? CUDA_R_32F : CUDA_R_64F ;
+    v->alg = alg ;
+    double one = 1, zero = 0 ; float onef = 1, zerof = 0 ;
+    size_t bs = 0 ;
+    CHECK_SP (cusparseCreateCsr (&v->sA, A->m, A->k, A->nnz, dp, di, dv,
+        CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
+        v->dt)) ;
+    CHECK_SP (cusparseCreateDnVec (&v->x, A->m, du, v->dt)) ;
+    CHECK_SP (cusparseCreateDnVec (&v->y, A->k, dw, v->dt)) ;
+    if (cusparseSpMV_bufferSize (h, CUSPARSE_OPERATION_TRANSPOSE,
+        fp32 ? (void *) &onef : (void *) &one, v->sA, v->x,
+        fp32 ? (void *) &zerof : (void *) &zero, v->y, v->dt, alg, &bs)
+        != CUSPARSE_STATUS_SUCCESS) return false ;
+    CHECK_CUDA (cudaMalloc (&v->buf, bs + 16)) ;
+    return true ;
+}
+
+static int vspt_run (vendor_spmv_t *v, cusparseHandle_t h)
+{
+    double one = 1, zero = 0 ; float onef = 1, zerof = 0 ;
+    bool f = (v->dt == CUDA_R_32F) ;
+    return cusparseSpMV (h, CUSPARSE_OPERATION_TRANSPOSE,
+        f ? (void *) &onef : (void *) &one, v->sA, v->x,
+        f ? (void *) &zerof : (void *) &zero, v->y, v->dt, v->alg, v->buf)
+        != CUSPARSE_STATUS_SUCCESS ;
+}
+
+static void vspt_free (vendor_spmv_t *v)
+{
+    if (v->buf) cudaFree (v->buf) ;
+    if (v->x) cusparseDestroyDnVec (v->x) ;
+    if (v->y) cusparseDestroyDnVec (v->y) ;
+    if (v->sA) cusparseDestroySpMat (v->sA) ;
+}
+
+// max |a - b| / (|b| + 1) over k values
+static double vec_diff (const void *a, const void *b, int64_t k, bool fp32)
+{
+    double d = 0 ;
+    for (int64_t j = 0 ; j < k ; j++)
+    {
+        double x = fp32 ? ((const float *) a) [j] : ((const double *) a) [j] ;
+        double y = fp32 ? ((const float *) b) [j] : ((const double *) b) [j] ;
+        double e = (x == y) ? 0 : fabs (x - y) / (fabs (y) + 1) ;
+        if (!(e <= d)) d = e ;
+    }
+    return d ;
+}
+
+static void bench_vxm (cusparseHandle_t h, const csr *A, bool fp32)
+{
+    size_t es = fp32 ? 4 : 8 ;
+    csr At ;
+    double t0 = now () ;
+    transpose_csr (A, &At) ;
+    double ttr = now () - t0 ;
+    int32_t *dp, *di, *dpt, *dit ;
+    void *dv, *dvt, *du, *dw ;
+    csr_to_device (A, fp32, &dp, &di, &dv) ;
+    csr_to_device (&At, fp32, &dpt, &dit, &dvt) ;
+    void *u = malloc (A->m * es + 8), *w1 = malloc (A->k * es + 8),
+        *w2 = malloc (A->k * es + 8) ;
+    uint64_t s = 7 ;
+    for (int64_t r = 0 ; r < A->m ; r++)
+    {
+        if (fp32) ((float *) u) [r] = (float) rnd_unit (&s) ;
+        else ((double *) u) [r] = rnd_unit (&s) ;
+    }
+    CHECK_CUDA (cudaMalloc (&du, A->m * es + 8)) ;
+    CHECK_CUDA (cudaMalloc (&dw, A->k * es + 8)) ;
+    CHECK_CUDA (cudaMemcpy (du, u, A->m * es, cudaMemcpyHostToDevice)) ;
+    int64_t max_row_t = 0 ;
+    for (int64_t j = 0 ; j < At.m ; j++)
+        if (At.p [j+1] - At.p [j] > max_row_t) max_row_t = At.p [j+1] - At.p [j] ;
+    const char *pull_k = gg_cuda_spmm_choose (At.m, 1, At.nnz, max_row_t) ;
+    gg_type t = fp32 ? GG_FP32 : GG_FP64 ;
+    for (int sri = 0 ; sri < 2 ; sri++)
+    {
+        gg_semiring sr = { sri ? GG_ADD_MIN : GG_ADD_PLUS,
+            sri ? GG_MUL_PLUS : GG_MUL_TIMES, t } ;
+        double pull, push, vpull = -1, vpush = -1 ;
+        int vpull_alg = -1, vpush_alg = -1 ;
+        // the pull: our kernel on A' (columns without entries: identity)
+        TIME_DEVICE (pull, gg_cuda_spmm (&sr, At.m, At.k, 1, At.nnz, dpt, dit,
+            dvt, false, du, dw, pull_k, 0)) ;
+        CHECK_CUDA (cudaMemcpy (w1, dw, A->k * es, cudaMemcpyDeviceToHost)) ;
+        TIME_DEVICE (push, gg_cuda_spmv_push (&sr, A->m, A->k, A->nnz, dp, di,
+            dv, false, du, dw, 0)) ;
+        CHECK_CUDA (cudaMemcpy (w2, dw, A->k * es, cudaMemcpyDeviceToHost)) ;
+        // the pull kernel leaves rows of A' without entries unwritten: compare
+        // where A' has entries
+        for (int64_t j = 0 ; j < At.m ; j++) if (At.p [j] == At.p [j+1])
+            memcpy ((char *) w1 + j * es, (char *) w2 + j * es, es) ;
+        double err = vec_diff (w2, w1, A->k, fp32) ;
+        if (sri == 0)
+        {
+            vendor_result vr = vendor_spmm (h, &At, dpt, dit, dvt, du, dw, 1,
+                fp32) ;
+            vpull = vr.ms ; vpull_alg = vr.alg ;
+            int algs [2] = { CUSPARSE_SPMV_CSR_ALG1, CUSPARSE_SPMV_CSR_ALG2 } ;
+            for (int a = 0 ; a < 2 ; a++)
+            {
+                vendor_spmv_t v ;
+                double ms = -1 ;
+                if (vspt_make (&v, h, A, dp, di, dv, du, dw, fp32, algs [a]))
+                    TIME_DEVICE (ms, vspt_run (&v, h)) ;
+                vspt_free (&v) ;
+                if (ms > 0 && (vpush < 0 || ms < vpush)) { vpush = ms ; vpush_alg = algs [a] ; }
+            }
+        }
+        bool ok = err <= (fp32 ? 1e-4 : 1e-12) ;
+        if (!ok) failures++ ;
+        double minb = (double) (A->m + 1) * 4 + (double) A->nnz * (4 + es)
+            + (double) (A->m + A->k) * es ;
+        printf ("%-16s %s N=1    vxm %-10s pull %s %8.4f ms %7.1f GB/s | push "
+            "%8.4f ms (x%.2f of pull) | cusparse pull %8.4f (alg %d) push "
+            "%8.4f (alg %d) | transpose on host %.1f ms | %s err %.1e\n",
+            A->name, fp32 ? "fp32" : "fp64", sri ? "min_plus" : "plus_times",
+            pull_k, pull, minb / pull / 1e6, push, push / pull, vpull,
+            vpull_alg, vpush, vpush_alg, 1e3 * ttr, ok ? "ok" : "WRONG", err) ;
+        fprintf (csv, "vxm_%s,%s,%ld,%ld,%ld,%s,1,%.4f,%.4f,%d,%.4f,,%.1f,,,"
+            ",%s,%.3g,,,,%s\n", sri ? "min_plus" : "plus_times", A->name,
+            (long) A->m, (long) A->k, (long) A->nnz, fp32 ? "fp32" : "fp64",
+            pull, vpull, vpull_alg, push, minb / pull / 1e6, ok ? "ok" :
+            "WRONG", err, pull_k) ;
+        fflush (stdout) ;
+    }
+    cudaFree (dp) ; cudaFree (di) ; cudaFree (dv) ;
+    cudaFree (dpt) ; cudaFree (dit) ; cudaFree (dvt) ;
+    cudaFree (du) ; cudaFree (dw) ;
+    free (u) ; free (w1) ; free (w2) ;
+    free_csr (&At) ;
+}
+
+//------------------------------------------------------------------------------
 // (b): GrB_mxm / GrB_mxv through grbgpu vs the CPU library
 //------------------------------------------------------------------------------
 
@@ -696,15 +914,19 @@ static void bench_e2e (const csr *A, bool fp32)
 
     // mxv (N=1) runs three ways: PLUS_TIMES with u unchanged between calls,
     // PLUS_SECOND (PageRank's semiring) likewise, and PLUS_SECOND with u
-    // changed before every call (PageRank's pattern: u is uploaded each time)
+    // changed before every call (PageRank's pattern: u is uploaded each time);
+    // then GrB_vxm PLUS_TIMES (w = u' A: A' in CSR is built on the first call)
     for (int ni = 0 ; ni < nns ; ni++)
-    for (int variant = 0 ; variant < (ns [ni] == 1 ? 3 : 1) ; variant++)
+    for (int variant = 0 ; variant < (ns [ni] == 1 ? 4 : 1) ; variant++)
     {
         int64_t n = ns [ni] ;
-        GrB_Semiring sr = (variant == 0) ? sr_times : (fp32 ? GxB_PLUS_SECOND_FP32
-            : GxB_PLUS_SECOND_FP64) ;
+        const bool vxm = (variant == 3) ;
+        GrB_Semiring sr = (variant == 0 || vxm) ? sr_times : (fp32
+            ? GxB_PLUS_SECOND_FP32 : GxB_PLUS_SECOND_FP64) ;
         const bool touch_u = (variant == 2) ;
-        const char *srname = (variant == 0) ? "plus_times" : touch_u ? "plus_second_new_u" : "plus_second" ;
+        const char *srname = (variant == 0 || vxm) ? "plus_times" : touch_u
+            ? "plus_second_new_u" : "plus_second" ;
+        const int64_t ulen = vxm ? A->m : A->k, ylen = vxm ? A->k : A->m ;
         // B: k x n dense, held full by rows
         GrB_Matrix B, C1, C2 ;
         GrB_Vector x = NULL, y1 = NULL, y2 = NULL ;
@@ -722,16 +944,28 @@ static void bench_e2e (const csr *A, bool fp32)
         GRB_OK (GrB_Matrix_new (&C2, T, A->m, n)) ;
         if (n == 1)
         {
-            GRB_OK (GrB_Vector_new (&x, T, A->k)) ;
-            GRB_OK (GrB_Vector_new (&y1, T, A->m)) ;
-            GRB_OK (GrB_Vector_new (&y2, T, A->m)) ;
-            GRB_OK (GrB_Col_extract (x, NULL, NULL, B, GrB_ALL, A->k, 0, NULL)) ;
+            GRB_OK (GrB_Vector_new (&x, T, ulen)) ;
+            GRB_OK (GrB_Vector_new (&y1, T, ylen)) ;
+            GRB_OK (GrB_Vector_new (&y2, T, ylen)) ;
+            if (!vxm) GRB_OK (GrB_Col_extract (x, NULL, NULL, B, GrB_ALL,
+                A->k, 0, NULL)) ;
+            else
+            {
+                void *ux = malloc (ulen * es + 8) ;
+                for (int64_t q = 0 ; q < ulen ; q++)
+                {
+                    if (fp32) ((float *) ux) [q] = (float) rnd_unit (&s) ;
+                    else ((double *) ux) [q] = rnd_unit (&s) ;
+                }
+                GRB_OK (GxB_Vector_pack_Full (x, &ux, ulen * es, false, NULL)) ;
+            }
         }
         #define TOUCH_U() do { if (touch_u) GRB_OK (fp32 \
             ? GrB_Vector_setElement_FP32 (x, (float) (r + 1), 0) \
             : GrB_Vector_setElement_FP64 (x, (double) (r + 1), 0)) ; } while (0)
-        #define PRODUCT(Cx, yx) ((n == 1) \
-            ? GrB_mxv (yx, NULL, NULL, sr, G, x, NULL) \
+        #define PRODUCT(Cx, yx) ((n == 1) ? (vxm \
+            ? GrB_vxm (yx, NULL, NULL, sr, x, G, NULL) \
+            : GrB_mxv (yx, NULL, NULL, sr, G, x, NULL)) \
             : GrB_mxm (Cx, NULL, NULL, sr, G, B, NULL))
 
         // the CPU library
@@ -778,10 +1012,10 @@ static void bench_e2e (const csr *A, bool fp32)
         if (n == 1)
         {
             GrB_Matrix_free (&C1) ; GrB_Matrix_free (&C2) ;
-            GRB_OK (GrB_Matrix_new (&C1, T, A->m, 1)) ;
-            GRB_OK (GrB_Matrix_new (&C2, T, A->m, 1)) ;
-            GRB_OK (GrB_Col_assign (C1, NULL, NULL, y1, GrB_ALL, A->m, 0, NULL)) ;
-            GRB_OK (GrB_Col_assign (C2, NULL, NULL, y2, GrB_ALL, A->m, 0, NULL)) ;
+            GRB_OK (GrB_Matrix_new (&C1, T, ylen, 1)) ;
+            GRB_OK (GrB_Matrix_new (&C2, T, ylen, 1)) ;
+            GRB_OK (GrB_Col_assign (C1, NULL, NULL, y1, GrB_ALL, ylen, 0, NULL)) ;
+            GRB_OK (GrB_Col_assign (C2, NULL, NULL, y2, GrB_ALL, ylen, 0, NULL)) ;
         }
         err = compare_matrices (C1, C2, T) ;
         bool ok = err <= (fp32 ? 1e-4 : 1e-12) ;
@@ -796,14 +1030,16 @@ static void bench_e2e (const csr *A, bool fp32)
         printf ("%-16s %s N=%-4ld %s %-17s cpu %9.2f ms | grbgpu first %9.2f warm "
             "%9.2f ms  x%.1f | up first %7.1f MB @ %5.1f GB/s, warm %7.1f MB @ %5.1f GB/s,"
             " down %7.1f MB @ %5.1f GB/s | %s | %s err %.1e\n", A->name,
-            fp32 ? "fp32" : "fp64", (long) n, n == 1 ? "mxv" : "mxm", srname,
+            fp32 ? "fp32" : "fp64", (long) n, n == 1 ? (vxm ? "vxm" : "mxv")
+            : "mxm", srname,
             1e3 * cpu, 1e3 * first, 1e3 * warm, cpu / warm, up1 / 1e6,
             hs1 > 0 ? up1 / hs1 / 1e9 : 0,
             upw / 1e6, hs > 0 ? 5 * upw / hs / 1e9 : 0, dnw / 1e6,
             ds > 0 ? 5 * dnw / ds / 1e9 : 0, decision, ok ? "ok" : "WRONG",
             err) ;
         fprintf (csv, "%s,%s,%ld,%ld,%ld,%s,%ld,,,,%.4f,%.4f,,,%.0f,,%s,%.3g,"
-            "%.4f,%.0f,%.0f,%s\n", n > 1 ? "mxm" : variant == 0 ? "mxv" : touch_u
+            "%.4f,%.0f,%.0f,%s\n", n > 1 ? "mxm" : vxm ? "vxm" : variant == 0
+            ? "mxv" : touch_u
             ? "mxv_plus_second_new_u" : "mxv_plus_second", A->name,
             (long) A->m, (long) A->k, (long) A->nnz, fp32 ? "fp32" : "fp64",
             (long) n, 1e3 * warm, 1e3 * first, up1, ok ? "ok" : "WRONG", err,
@@ -829,6 +1065,9 @@ static void run_matrix (const gg_backend *b, cusparseHandle_t h, csr *A)
         (A->m ? A->m : 1)) ;
     for (int f = 0 ; f < 2 ; f++) bench_kernel (b, h, A, f == 0) ;
     if (do_sddmm) for (int f = 0 ; f < 2 ; f++) bench_sddmm (b, h, A, f == 0) ;
+    bool has_n1 = false ;
+    for (int ni = 0 ; ni < nns ; ni++) has_n1 |= (ns [ni] == 1) ;
+    if (has_n1) for (int f = 0 ; f < 2 ; f++) bench_vxm (h, A, f == 0) ;
 #ifdef GG_BENCH_E2E
     if (do_e2e) for (int f = 0 ; f < 2 ; f++) bench_e2e (A, f == 0) ;
 #endif

@@ -45,6 +45,14 @@ int gg_cuda_sddmm (const gg_semiring *sr, int64_t m, int64_t n, int64_t k,
 int gg_cuda_gemm (const gg_semiring *sr, int64_t m, int64_t n, int64_t k,
     const void *A, const void *B, void *Y, cudaStream_t stream) ;
 
+// w (k) = A' (+.*) u from A's own CSR (m x k, p/i/x), one monoid atomic per
+// entry ("push"; kernels/spmv_push.cu).  w is filled with the monoid's
+// identity first, so a column of A without entries reads as the identity.
+// Measured against the pull on a transposed CSR in bench/spmm_bench (vxm).
+int gg_cuda_spmv_push (const gg_semiring *sr, int64_t m, int64_t k,
+    int64_t nnz, const int32_t *p, const int32_t *i, const void *x, bool iso,
+    const void *u, void *w, cudaStream_t stream) ;
+
 // The names of the SpMM variants, NULL-terminated (for tests and benchmarks).
 const char *const *gg_cuda_spmm_variants (void) ;
 

@@ -3,11 +3,12 @@
 # configure found nvcc (HAVE_CUDA); the .cu.lo rule and NVCCFLAGS are in the
 # top Makefile.am.
 EXTRA_DIST += kernels/gg_cuda.h kernels/gg_semiring.cuh \
-	kernels/spmm.cu kernels/sddmm.cu kernels/gemm.cu \
+	kernels/spmm.cu kernels/sddmm.cu kernels/gemm.cu kernels/spmv_push.cu \
 	tests/test_cuda_kernels.cu bench/kernels_bench.cu
 
 if HAVE_CUDA
-libgrbgpu_la_SOURCES += kernels/spmm.cu kernels/sddmm.cu kernels/gemm.cu
+libgrbgpu_la_SOURCES += kernels/spmm.cu kernels/sddmm.cu kernels/gemm.cu \
+	kernels/spmv_push.cu
 
 # Programs built from .cu: plain objects through nvcc, linked by libtool as C
 # against the kernels' libtool objects (not the whole library, so the test does
@@ -15,7 +16,8 @@ libgrbgpu_la_SOURCES += kernels/spmm.cu kernels/sddmm.cu kernels/gemm.cu
 .cu.o:
 	$(AM_V_CC)$(NVCC) $(filter-out -prefer-non-pic,$(NVCCFLAGS)) -c $< -o $@
 
-GG_CUDA_KERNEL_OBJS = kernels/spmm.lo kernels/sddmm.lo kernels/gemm.lo
+GG_CUDA_KERNEL_OBJS = kernels/spmm.lo kernels/sddmm.lo kernels/gemm.lo \
+	kernels/spmv_push.lo
 
 check_PROGRAMS += tests/test_cuda_kernels
 TESTS += tests/test_cuda_kernels

@@ -35,6 +35,7 @@
 #include "backend/grbgpu_internal.h"
 #include "backend/cache.h"
 #include "backend/device.h"
+#include "kernels/gg_cuda.h"
 
 //------------------------------------------------------------------------------
 // random operands and the reference
@@ -391,6 +392,92 @@ static void test_spmm_edge_cases (void **state)
         .x = S.x } ;
     assert_int_equal (be->spmm (&sr, &S0, &Xd, Y), GG_OK) ;
     free_csr (&S) ; free (X) ; free (Xv) ;
+}
+
+// The push SpMV (kernels/spmv_push.cu, w = A' u with one atomic per entry,
+// measured against the pull for GrB_vxm): every monoid's atomic (PLUS, MIN,
+// MAX, TIMES through compare-and-swap), ignored operands, iso values, columns
+// without entries (the identity), against a reference on the host.
+static void test_spmv_push (void **state)
+{
+    (void) state ;
+    const gg_semiring srs [] = {
+        { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP32 },
+        { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP64 },
+        { GG_ADD_MIN, GG_MUL_PLUS, GG_FP64 },
+        { GG_ADD_MAX, GG_MUL_TIMES, GG_FP32 },
+        { GG_ADD_MIN, GG_MUL_SECOND, GG_INT32 },
+        { GG_ADD_PLUS, GG_MUL_PAIR, GG_FP64 },
+        { GG_ADD_TIMES, GG_MUL_FIRST, GG_FP64 } } ;
+    const int nsr = (int) (sizeof (srs) / sizeof (srs [0])) ;
+    for (int s = 0 ; s < 2 * nsr ; s++)
+    {
+        const gg_semiring *sr = &srs [s % nsr] ;
+        const bool iso = (s >= nsr) ;
+        const gg_type t = sr->type ;
+        const size_t es = (t == GG_FP32 || t == GG_INT32) ? 4 : 8 ;
+        // the last 7 columns of A have no entries
+        int64_t m = 203, k0 = 131 + 40 * (s % 3), k = k0 + 7 ;
+        test_csr A = make_csr (m, k0, 0.05, t) ;
+        if (iso) for (int64_t e = 0 ; e < A.nnz ; e++)
+        {
+            memcpy ((char *) A.x + e * es, A.x, es) ;
+            A.v [e] = A.v [0] ;
+        }
+        double *uv ;
+        void *u = make_dense (m, 1, t, &uv) ;
+        void *w = malloc ((size_t) k * es) ;
+        int32_t *dp, *di ;
+        void *dx, *du, *dw ;
+        assert_int_equal (cudaMalloc ((void **) &dp, (m + 1) * 4), cudaSuccess) ;
+        assert_int_equal (cudaMalloc ((void **) &di, A.nnz * 4 + 4), cudaSuccess) ;
+        assert_int_equal (cudaMalloc (&dx, A.nnz * es + 8), cudaSuccess) ;
+        assert_int_equal (cudaMalloc (&du, m * es), cudaSuccess) ;
+        assert_int_equal (cudaMalloc (&dw, k * es), cudaSuccess) ;
+        cudaMemcpy (dp, A.p, (m + 1) * 4, cudaMemcpyHostToDevice) ;
+        cudaMemcpy (di, A.i, A.nnz * 4, cudaMemcpyHostToDevice) ;
+        cudaMemcpy (dx, A.x, A.nnz * es, cudaMemcpyHostToDevice) ;
+        cudaMemcpy (du, u, m * es, cudaMemcpyHostToDevice) ;
+        assert_int_equal (gg_cuda_spmv_push (sr, m, k, A.nnz, dp, di, dx, iso,
+            du, dw, 0), GG_OK) ;
+        assert_int_equal (cudaMemcpy (w, dw, k * es, cudaMemcpyDeviceToHost),
+            cudaSuccess) ;
+        // reference: w (j) = (+)_i mul (A (i,j), u (i)), identity if none
+        double *ref = malloc (k * sizeof (double)), *mag = calloc (k, sizeof (double)) ;
+        bool *has = calloc (k, sizeof (bool)) ;
+        for (int64_t r = 0 ; r < m ; r++)
+            for (int32_t e = A.p [r] ; e < A.p [r+1] ; e++)
+            {
+                int32_t j = A.i [e] ;
+                double z = mul_ref (sr->mul, A.v [e], uv [r]) ;
+                ref [j] = has [j] ? add_ref (sr->add, ref [j], z) : z ;
+                mag [j] += fabs (z) ;
+                has [j] = true ;
+            }
+        int bad = 0 ;
+        for (int64_t j = 0 ; j < k ; j++)
+        {
+            double g = get (w, (size_t) j, t) ;
+            double want ;
+            if (has [j]) want = ref [j] ;
+            else if (sr->add == GG_ADD_PLUS) want = 0 ;
+            else if (sr->add == GG_ADD_TIMES) want = 1 ;
+            else if (t == GG_INT32) want = (sr->add == GG_ADD_MIN) ? INT32_MAX : INT32_MIN ;
+            else want = (sr->add == GG_ADD_MIN) ? INFINITY : -INFINITY ;
+            double tol = (sr->add == GG_ADD_PLUS) ? (t == GG_FP32 ? 1e-5 : 1e-12) * mag [j] + 1e-30
+                : (sr->add == GG_ADD_TIMES) ? 1e-12 * fabs (want)
+                : (t == GG_FP32) ? 1e-6 * fabs (want) : 0 ;
+            if (!(g == want || fabs (g - want) <= tol))
+            {
+                if (bad++ < 3) print_message ("  push %d: w (%lld) = %g, want %g\n",
+                    s, (long long) j, g, want) ;
+            }
+        }
+        assert_int_equal (bad, 0) ;
+        cudaFree (dp) ; cudaFree (di) ; cudaFree (dx) ; cudaFree (du) ; cudaFree (dw) ;
+        free (ref) ; free (mag) ; free (has) ; free (u) ; free (uv) ; free (w) ;
+        free_csr (&A) ;
+    }
 }
 
 //------------------------------------------------------------------------------
@@ -800,6 +887,7 @@ int main (void)
         cmocka_unit_test (test_spmm_algorithms),
         cmocka_unit_test (test_spmm_own_kernels),
         cmocka_unit_test (test_spmm_edge_cases),
+        cmocka_unit_test (test_spmv_push),
         cmocka_unit_test (test_sddmm),
         cmocka_unit_test (test_gemm),
         cmocka_unit_test (test_cache_reuse),
