@@ -3,7 +3,8 @@
 //------------------------------------------------------------------------------
 
 // Usage: kernels_bench [--csv FILE] [--scales 18,20,22] [--data DIR]
-//                      [--ns 1,32,128] [--reps R]
+//                      [--ns 1,32,128] [--reps R] [--warmups W]
+//                      [--variants a,b,...] [--semirings S] [--no-data]
 //
 // Matrices: R-MAT (a, b, c, d = 0.57, 0.19, 0.19, 0.05; 16 edges per row
 // before removing duplicates) at the given scales, then every *.mtx.gz in DIR
@@ -13,7 +14,11 @@
 // otherwise; the best is the baseline) and every grbgpu variant, the chooser
 // ("auto", given the longest row) and the runtime-switch form of two
 // variants ("/generic"); then MIN_PLUS, PLUS_SECOND and MIN_SECOND with the
-// grbgpu variants.  Timing: CUDA events around each launch, 3 warm-ups, the
+// grbgpu variants.  --variants keeps only the listed grbgpu variants,
+// --semirings S the first S semirings of that list.  At N = 1 the warp_iI
+// variants run twice: as gg_cuda_spmm calls them (the plan made in every
+// call) and with the plan made once beforehand ("+plan", what a caller that
+// keeps the plan with the matrix gets); "plan_build" is the time to make it.  Timing: CUDA events around each launch, 3 warm-ups, the
 // median of R (default 10) runs.  First line: the device's copy bandwidth
 // (cudaMemcpy device to device of 1 GiB, bytes read + written / time), the
 // reference for "% of copy bandwidth".  Bandwidth is against the minimum bytes:
@@ -172,13 +177,15 @@ static bool read_mtx_gz (const std::string &path, csr &A)
 // timing
 //------------------------------------------------------------------------------
 
-static int reps = 10 ;
+static int reps = 10, warmups = 3 ;
+static std::vector<std::string> only_variants ;    // empty: all
+static int n_semirings = 4 ;
 
 template <typename F> static double time_ms (F launch)
 {
     cudaEvent_t a, b ;
     CK (cudaEventCreate (&a)) ; CK (cudaEventCreate (&b)) ;
-    for (int w = 0 ; w < 3 ; w++) launch () ;
+    for (int w = 0 ; w < warmups ; w++) launch () ;
     CK (cudaDeviceSynchronize ()) ;
     std::vector<float> t ;
     for (int r = 0 ; r < reps ; r++)
@@ -274,6 +281,8 @@ typedef struct
     double cusparse_ms, best_ms, auto_ms ;
     std::string best, autoname ;
     double auto_bytes, best_bytes ;
+    double plan_ms ;        // best "+plan" variant (-1: none)
+    std::string plan_name ;
 }
 summary_row ;
 static std::vector<summary_row> summary ;
@@ -402,12 +411,23 @@ static void bench_matrix (cusparseHandle_t h, const csr &A, const std::vector<in
         // grbgpu variants
         std::map<int64_t, std::string> pt_best ;
         std::vector<std::string> kern ;
-        for (const char *const *v = gg_cuda_spmm_variants () ; *v ; v++) kern.push_back (*v) ;
+        for (const char *const *v = gg_cuda_spmm_variants () ; *v ; v++)
+            if (only_variants.empty () || std::find (only_variants.begin (),
+                only_variants.end (), std::string (*v)) != only_variants.end ())
+                kern.push_back (*v) ;
+        // the SpMV plan, made once (timed) for the "+plan" runs
+        void *dplan = NULL ;
+        if (n == 1)
+        {
+            CK (cudaMalloc (&dplan, gg_cuda_spmv_plan_bytes (A.nnz))) ;
+            double t = time_ms ([&] { gg_cuda_spmv_plan_build (A.m, A.nnz, dp, dplan, 0) ; }) ;
+            report (A, n, "-", "plan_build", t, (A.m + 1) * 4.0, -1, true) ;
+        }
         std::string autoname = gg_cuda_spmm_choose (A.m, n, A.nnz, A.max_row) ;
-        for (int sr = 0 ; sr < SR_N ; sr++)
+        for (int sr = 0 ; sr < SR_N && sr < n_semirings ; sr++)
         {
             summary_row sum = { A.name, sr_name [sr], n, sr == SR_PLUS_TIMES ? base : -1,
-                -1, -1, "", autoname, 0, 0 } ;
+                -1, -1, "", autoname, 0, 0, -1, "" } ;
             // PLUS_TIMES: every variant (less those known to be hopeless
             // here: row-split on hub rows at n > 1, merge beyond SpMV, which
             // loops over the columns) and two runtime-switch forms; other
@@ -421,8 +441,12 @@ static void bench_matrix (cusparseHandle_t h, const csr &A, const std::vector<in
                     if (n > 1 && A.max_row > 4096 && k.compare (0, 3, "row") == 0) continue ;
                     ks.push_back (k) ;
                 }
+                if (n == 1)
+                    for (const std::string &k : kern)
+                        if (k.compare (0, 4, "warp") == 0) ks.push_back (k + "+plan") ;
                 ks.push_back ("auto") ;
-                ks.push_back (n == 1 ? "merge_i8/generic" : "nnz_k32/generic") ;
+                if (only_variants.empty ())
+                    ks.push_back (n == 1 ? "merge_i8/generic" : "nnz_k32/generic") ;
             }
             else
             {
@@ -434,10 +458,14 @@ static void bench_matrix (cusparseHandle_t h, const csr &A, const std::vector<in
             for (const std::string &k : ks)
             {
                 std::string kname = (k == "auto") ? autoname : k ;
+                const bool with_plan = (kname.size () > 5 && kname.compare (kname.size () - 5, 5, "+plan") == 0) ;
+                if (with_plan) kname.resize (kname.size () - 5) ;
                 int rc = GG_OK ;
+                CK (cudaMemset (dY, 0xff, A.m * n * 4)) ;   // NaN: stale results fail
                 double t = time_ms ([&] {
-                    rc = gg_cuda_spmm (&sr_def [sr], A.m, A.k, n, A.nnz, dp, di,
-                        reads_s ? dx : NULL, false, dX, dY, kname.c_str (), 0) ; }) ;
+                    rc = gg_cuda_spmm_plan (&sr_def [sr], A.m, A.k, n, A.nnz, dp, di,
+                        reads_s ? dx : NULL, false, dX, dY, with_plan ? dplan : NULL,
+                        kname.c_str (), 0) ; }) ;
                 CK (cudaDeviceSynchronize ()) ;
                 if (rc != GG_OK) { printf ("%s: rc %d\n", kname.c_str (), rc) ; continue ; }
                 CK (cudaMemcpy (y.data (), dY, A.m * n * 4, cudaMemcpyDeviceToHost)) ;
@@ -448,6 +476,7 @@ static void bench_matrix (cusparseHandle_t h, const csr &A, const std::vector<in
                 report (A, n, sr_name [sr], label.c_str (), t, bytes,
                     sr == SR_PLUS_TIMES ? base : -1, ok) ;
                 if (k == "auto") sum.auto_ms = t ;
+                else if (with_plan) { if (ok && (sum.plan_ms < 0 || t < sum.plan_ms)) { sum.plan_ms = t ; sum.plan_name = k ; } }
                 else if (ok && k.find ('/') == std::string::npos && (sum.best_ms < 0 || t < sum.best_ms))
                 { sum.best_ms = t ; sum.best = k ; }
                 if (k == "auto") sum.auto_bytes = bytes ;
@@ -457,6 +486,7 @@ static void bench_matrix (cusparseHandle_t h, const csr &A, const std::vector<in
             summary.push_back (sum) ;
         }
         cudaFree (dX) ; cudaFree (dY) ;
+        if (dplan) cudaFree (dplan) ;
     }
     cudaFree (dp) ; cudaFree (di) ; cudaFree (dx) ;
 }
@@ -480,6 +510,21 @@ int main (int argc, char **argv)
         else if (!strcmp (argv [a], "--ns") && a + 1 < argc) ns = parse_list (argv [++a]) ;
         else if (!strcmp (argv [a], "--data") && a + 1 < argc) datadir = argv [++a] ;
         else if (!strcmp (argv [a], "--reps") && a + 1 < argc) reps = atoi (argv [++a]) ;
+        else if (!strcmp (argv [a], "--warmups") && a + 1 < argc) warmups = atoi (argv [++a]) ;
+        else if (!strcmp (argv [a], "--semirings") && a + 1 < argc) n_semirings = atoi (argv [++a]) ;
+        else if (!strcmp (argv [a], "--no-data")) datadir = "" ;
+        else if (!strcmp (argv [a], "--variants") && a + 1 < argc)
+        {
+            std::string s = argv [++a] ;
+            size_t pos = 0 ;
+            while (pos <= s.size ())
+            {
+                size_t c = s.find (',', pos) ;
+                if (c == std::string::npos) c = s.size () ;
+                if (c > pos) only_variants.push_back (s.substr (pos, c - pos)) ;
+                pos = c + 1 ;
+            }
+        }
         else { fprintf (stderr, "usage: %s [--csv F] [--scales L] [--ns L] [--data DIR] [--reps R]\n", argv [0]) ; return 2 ; }
     }
     int ndev = 0 ;
@@ -509,7 +554,7 @@ int main (int argc, char **argv)
         csr A = rmat ((int) s) ;
         bench_matrix (h, A, ns) ;
     }
-    DIR *d = opendir (datadir.c_str ()) ;
+    DIR *d = datadir.empty () ? NULL : opendir (datadir.c_str ()) ;
     if (d == NULL) printf ("# no matrices in %s: real-matrix cases skipped\n", datadir.c_str ()) ;
     else
     {
@@ -589,6 +634,29 @@ int main (int argc, char **argv)
         }
         if (cnt) printf ("%-18s %5lld %10s %10s %6.2f/%5.2f %6.2f/%5.2f  (geomean/worst)\n", "ALL", (long long) n, "", "",
             exp (l1 / cnt), w1, exp (l2 / cnt), w2) ;
+    }
+    // SpMV (N = 1, PLUS_TIMES) against the minimum bytes, per matrix
+    printf ("\n# SpMV N=1 PLUS_TIMES (GB/s and %% of copy for auto; +plan = warp with the plan kept)\n") ;
+    printf ("%-16s %9s %-9s %9s %7s %-9s %9s %7s %8s %6s %-14s %9s %7s\n", "matrix", "cuSPARSE", "best",
+        "ms", "speedup", "auto", "ms", "speedup", "GB/s", "%copy", "+plan", "ms", "speedup") ;
+    {
+        double la = 0, lp = 0 ;
+        int cnt = 0, cntp = 0 ;
+        for (const summary_row &r : summary)
+        {
+            if (r.n != 1 || r.sr != "PLUS_TIMES" || r.cusparse_ms <= 0) continue ;
+            double gbs = r.auto_bytes / (r.auto_ms * 1e6) ;
+            double pbest = (r.plan_ms > 0 && r.plan_ms < r.auto_ms) ? r.plan_ms : r.auto_ms ;
+            printf ("%-16s %9.4f %-9s %9.4f %7.2f %-9s %9.4f %7.2f %8.1f %6.1f %-14s %9.4f %7.2f\n",
+                r.matrix.c_str (), r.cusparse_ms, r.best.c_str (), r.best_ms,
+                r.cusparse_ms / r.best_ms, r.autoname.c_str (), r.auto_ms,
+                r.cusparse_ms / r.auto_ms, gbs, 100.0 * gbs / copy_gbs,
+                r.plan_name.c_str (), r.plan_ms, r.plan_ms > 0 ? r.cusparse_ms / r.plan_ms : 0) ;
+            if (r.auto_ms > 0) { la += log (r.cusparse_ms / r.auto_ms) ; cnt++ ; }
+            if (r.auto_ms > 0) { lp += log (r.cusparse_ms / pbest) ; cntp++ ; }
+        }
+        if (cnt) printf ("geomean cuSPARSE/auto at N=1: %.3f over %d matrices; with the plan kept "
+            "(min of auto and +plan): %.3f\n", exp (la / cnt), cnt, exp (lp / cntp)) ;
     }
     printf ("# %d wrong results\n", wrong) ;
     return wrong ? 1 : 0 ;

@@ -4,10 +4,11 @@
 
 // These launch on device pointers and never copy to or from the host or
 // synchronise: backend/device.c owns memory, copies, streams and errors.  The
-// one exception to "never allocate": SpMM's merge variant takes a small
-// stream-ordered scratch (about 12 bytes per 2048 nonzeros and column) from
-// the kernels' own memory pool and frees it in stream order (GG_ERR_DEVMEM if
-// that fails).
+// one exception to "never allocate": SpMM's merge and warp variants take a
+// small stream-ordered scratch (merge: about 12 bytes per 2048 nonzeros and
+// column; warp: 8 bytes per 256 or 512 nonzeros, plus 4 per 256 when no plan
+// is given) from the kernels' own memory pool and free it in stream order
+// (GG_ERR_DEVMEM if that fails).
 // Semantics are those of kernels/gg_kernels.h (canonical sparse-on-the-left
 // products, values already in the semiring type, NULL value arrays never
 // read, row-major dense operands).  Indices are 32-bit.
@@ -34,6 +35,25 @@ extern "C" {
 int gg_cuda_spmm (const gg_semiring *sr, int64_t m, int64_t k, int64_t n,
     int64_t nnz, const int32_t *p, const int32_t *i, const void *x, bool iso,
     const void *X, void *Y, const char *kernel, cudaStream_t stream) ;
+
+// The same, with the SpMV plan of S (below) made once for S's pattern and
+// kept with it (plan == NULL: the warp_iI variants make it in their scratch
+// for this call, one pass over p: ~5 us on 4M rows; other variants ignore it).
+int gg_cuda_spmm_plan (const gg_semiring *sr, int64_t m, int64_t k, int64_t n,
+    int64_t nnz, const int32_t *p, const int32_t *i, const void *x, bool iso,
+    const void *X, void *Y, const void *plan, const char *kernel,
+    cudaStream_t stream) ;
+
+// The SpMV plan of a CSR pattern (m rows, nnz entries, row pointers p on the
+// device): the row holding every 256th entry, plus the row of the last entry,
+// as int32 (gg_cuda_spmv_plan_bytes (nnz) bytes of device memory, which the
+// caller allocates and owns).  gg_cuda_spmv_plan_build writes it with one
+// kernel on `stream` (no allocation, no synchronisation); it depends on p and
+// nnz only (not on values, semiring or X), so it stays valid as long as the
+// pattern does.  Returns GG_OK or GG_ERR_* as the launchers above.
+size_t gg_cuda_spmv_plan_bytes (int64_t nnz) ;
+int gg_cuda_spmv_plan_build (int64_t m, int64_t nnz, const int32_t *p,
+    void *plan, cudaStream_t stream) ;
 
 // y [q] for every entry q of M (m x n CSR pattern p/i, nnz entries):
 // (+) over t < k of mul (A (i,t), B (j,t)); A: m x k, B: n x k row-major.
@@ -62,6 +82,12 @@ const char *const *gg_cuda_spmm_variants (void) ;
 // a caller that knows the longest row (it is cheap to keep with a converted
 // CSR) should pass this function's answer as `kernel`.
 const char *gg_cuda_spmm_choose (int64_t m, int64_t n, int64_t nnz,
+    int64_t max_row) ;
+
+// The same for a caller that keeps the SpMV plan of S and passes it to
+// gg_cuda_spmm_plan: where the chooser takes a merge_iI SpMV (its plan-free
+// form for small skewed matrices), warp_i8 instead.
+const char *gg_cuda_spmm_choose_plan (int64_t m, int64_t n, int64_t nnz,
     int64_t max_row) ;
 
 #ifdef __cplusplus

@@ -345,7 +345,8 @@ __device__ __forceinline__ C gg_ld (const C *q)
 template <typename T, int VEC, bool STREAM = false>
 __device__ __forceinline__ void gg_load_vec (T (&v) [VEC], const T *p)
 {
-    static_assert (VEC == 1 || VEC == 2 || VEC == 4 || VEC == 8, "VEC must be 1, 2, 4 or 8") ;
+    static_assert (VEC == 1 || VEC == 2 || VEC == 4 || VEC == 8 || VEC == 16,
+        "VEC must be 1, 2, 4, 8 or 16") ;
     constexpr int BYTES = (int) sizeof (T) * VEC ;
     constexpr int PIECE = BYTES > 16 ? 16 : BYTES ;
     constexpr int NP = BYTES / PIECE ;

@@ -642,16 +642,323 @@ static cudaMemPool_t spmm_pool (void)
 }
 
 //------------------------------------------------------------------------------
+// warp_iI: SpMV with a fixed nonzero chunk per warp, no block barriers
+//------------------------------------------------------------------------------
+
+// For SpMV (n == 1; the launcher runs wider n one column at a time).  Warp w
+// owns the CH = 32 * I nonzeros [e0, e1), lane l the I consecutive ones from
+// e0 + l * I, loaded with streaming vector loads.  The rows the chunk touches
+// come from a plan made once per matrix (spmm_spmv_plan_kernel: the row
+// holding every SPW_PLAN_UNIT-th entry), so no search is on the warp's
+// critical path: its x gathers are issued as soon as the column indices are
+// in, and the row pointers of the rows starting inside the chunk are loaded
+// beside them (coalesced, 32 rows a step) and scattered to a per-warp row map
+// in shared memory: s_row [q] = the row starting at entry e0 + q (the largest
+// such row, atomicMax, so that empty rows lose to the row holding the entry),
+// -1 elsewhere.  A running max over the lane's I positions and a warp max-scan
+// give every entry its row.  Each lane then reduces its entries by row in
+// order (rows closed inside it are stored at once), and a segmented warp scan
+// of the lanes' last partials, keyed by row, completes the rows cut between
+// lanes; the lane holding a row's last entry stores it.  The row running on
+// past e1 is the warp's carry (row, value); spmm_spmv_fixup_kernel combines
+// the carries into Y afterwards with a segmented warp reduction and one
+// monoid atomic per run (Y's row was stored plainly by the warp holding its
+// last entry).  So no __syncthreads, no search, one row map pass; a hub row is
+// spread over as many warps as it has chunks.  A chunk spanning more than
+// SPW_MAX_SCAN rows (long runs of empty rows) finds its entries' rows by
+// binary search in p instead.
+
+#define SPW_WARPS 4             // warps per block (128 threads)
+#define SPW_PLAN_UNIT 256       // entries per plan step (the smallest chunk)
+#define SPW_PLAN_THREADS 256
+
+template <int ITEMS>
+__host__ __device__ constexpr int spw_chunk (void) { return 32 * ITEMS ; }
+
+// plan entries: one per SPW_PLAN_UNIT entries, plus the row of the last entry
+__host__ __device__ static inline int64_t spw_plan_units (int64_t nnz)
+{
+    return (nnz + SPW_PLAN_UNIT - 1) / SPW_PLAN_UNIT ;
+}
+
+// plan [u] = the row holding entry u * SPW_PLAN_UNIT (u < nu), plan [nu] =
+// the row holding entry nnz - 1.  One thread per row: each chunk start is in
+// exactly one non-empty row, so every plan entry is written once.
+__global__ void spmm_spmv_plan_kernel (const int32_t *p, int64_t m,
+    int64_t nnz, int32_t *plan)
+{
+    const int64_t r = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ;
+    if (r >= m) return ;
+    const int64_t lo = p [r], hi = p [r+1] ;
+    if (lo == hi) return ;
+    for (int64_t u = (lo + SPW_PLAN_UNIT - 1) / SPW_PLAN_UNIT ;
+         u * SPW_PLAN_UNIT < hi ; u++) plan [u] = (int32_t) r ;
+    if (hi == nnz) plan [spw_plan_units (nnz)] = (int32_t) r ;
+}
+
+// (key, value) inclusive segmented scan over the warp: runs of equal keys are
+// contiguous lanes
+template <typename T, int OP>
+__device__ __forceinline__ void spw_seg_scan (int mon, int lane, int key, T &val)
+{
+    #pragma unroll
+    for (int off = 1 ; off < 32 ; off *= 2)
+    {
+        int ok = __shfl_up_sync (0xffffffffu, key, off) ;
+        T ov = gg_shfl_up (val, off) ;
+        if (lane >= off) mrg_seg_combine<T, OP> (mon, ok, ov, key, val) ;
+    }
+}
+
+// Per warp: the row map (CH int32), reused for the products of the
+// transposed form (CH values of T, one pad every 32: conflict-free both ways)
+template <typename T, int ITEMS>
+__host__ __device__ constexpr int spw_buf_bytes (void)
+{
+    return (spw_chunk<ITEMS> () * 4 > (spw_chunk<ITEMS> () + spw_chunk<ITEMS> () / 32) * (int) sizeof (T))
+        ? spw_chunk<ITEMS> () * 4 : (spw_chunk<ITEMS> () + spw_chunk<ITEMS> () / 32) * (int) sizeof (T) ;
+}
+
+// blocks of 128 per SM the launch bounds ask for (40 / 64 registers)
+template <typename T, int ITEMS>
+__host__ __device__ constexpr int spw_min_blocks (void)
+{
+    return (ITEMS * sizeof (T) <= 32) ? 12 : 8 ;
+}
+
+// TR (warp_tI): entry e0 + 32 u + lane is loaded by lane `lane` as its u-th,
+// so each load and each x gather instruction covers 32 consecutive entries
+// (fewer distinct sectors of x: consecutive entries of a row have close
+// columns); the products are then passed through shared memory to the
+// contiguous layout the row reduction works on.
+template <typename T, int OP, int ITEMS, bool TR>
+__global__ void __launch_bounds__ (32 * SPW_WARPS, (spw_min_blocks<T, ITEMS> ()))
+spmm_spmv_warp_kernel (const spmm_args<T> a, const int32_t *plan,
+    int32_t *crow, T *cval, int64_t nchunks)
+{
+    constexpr int CH = spw_chunk<ITEMS> () ;
+    constexpr int PSTEP = CH / SPW_PLAN_UNIT ;
+    static_assert (CH % SPW_PLAN_UNIT == 0, "a chunk is whole plan units") ;
+    static_assert (ITEMS % 4 == 0, "the row map is read 4 entries at a time") ;
+    __shared__ __align__ (16) unsigned char s_buf [SPW_WARPS][spw_buf_bytes<T, ITEMS> ()] ;
+
+    const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5 ;
+    const int64_t w = (int64_t) blockIdx.x * SPW_WARPS + wid ;
+    if (w >= nchunks) return ;                  // whole warp; no block barrier
+    const int mon = gg_op_mon<OP> (a.mon), mul = gg_op_mul<OP> (a.mul) ;
+    const T id = gg_identity<T> (mon) ;
+    // nnz <= INT32_MAX (the launcher checks): entry positions are 32-bit
+    const int e0 = (int) (w * CH) ;
+    const int e1 = ((int64_t) e0 + CH < a.nnz) ? e0 + CH : (int) a.nnz ;
+    const int q0 = e0 + lane * ITEMS ;
+    const int nit = (q0 >= e1) ? 0 : (e1 - q0 >= ITEMS) ? ITEMS : e1 - q0 ;
+    const bool rd_s = (a.smode == GG_S_ARRAY) ;
+    const bool rd_c = (a.X != NULL) ;
+
+    // the chunk's rows: row_lo holds e0, row_hi holds e1 (or the last entry)
+    const int64_t nu = spw_plan_units (a.nnz) ;
+    const int row_lo = plan [w * PSTEP] ;
+    const int row_hi = plan [((w + 1) * PSTEP < nu) ? (w + 1) * PSTEP : nu] ;
+
+    // this lane's entries, read once (streaming), and their x: entry
+    // pos (u) = e0 + lane * ITEMS + u (contiguous) or e0 + 32 u + lane (TR)
+    int32_t col [ITEMS] ;
+    T sv [ITEMS] ;
+    bool in [ITEMS] ;
+    #pragma unroll
+    for (int u = 0 ; u < ITEMS ; u++)
+    {
+        col [u] = 0 ; sv [u] = T (0) ;
+        in [u] = TR ? (e0 + 32 * u + lane < e1) : (u < nit) ;
+    }
+    if (!TR && nit == ITEMS && a.aligned)
+    {
+        if (rd_c) gg_load_vec<int32_t, ITEMS, true> (col, a.ci + q0) ;
+        if (rd_s) gg_load_vec<T, ITEMS, true> (sv, a.sx + q0) ;
+    }
+    else
+    {
+        #pragma unroll
+        for (int u = 0 ; u < ITEMS ; u++)
+            if (in [u])
+            {
+                const int e = TR ? e0 + 32 * u + lane : q0 + u ;
+                if (rd_c) col [u] = gg_ld<true> (a.ci + e) ;
+                if (rd_s) sv [u] = gg_ld<true> (a.sx + e) ;
+            }
+    }
+    if (a.smode == GG_S_ISO)
+    {
+        const T s0 = a.sx [0] ;
+        #pragma unroll
+        for (int u = 0 ; u < ITEMS ; u++) sv [u] = s0 ;
+    }
+    T xv [ITEMS] ;
+    #pragma unroll
+    for (int u = 0 ; u < ITEMS ; u++) xv [u] = in [u] ? mrg_x (a.X, col [u], a.n, 0) : T (0) ;
+
+    // the row of each entry (contiguous positions)
+    int rid [ITEMS] ;
+    int32_t *map = (int32_t *) s_buf [wid] ;
+    if (row_hi - row_lo <= CH)
+    {
+        // row map: -1, then the rows starting inside the chunk at their start
+        #pragma unroll
+        for (int u = 0 ; u < ITEMS ; u += 4)
+            *((int4 *) (map + lane * ITEMS + u)) = make_int4 (-1, -1, -1, -1) ;
+        __syncwarp () ;
+        for (int r = row_lo + 1 + lane ; r <= row_hi ; r += 64)
+        {
+            // two steps' loads in flight
+            const int r2 = r + 32 ;
+            const int pr = a.p [r] ;
+            const int pr2 = (r2 <= row_hi) ? a.p [r2] : e1 ;
+            if (pr > e0 && pr < e1) atomicMax (map + (pr - e0), r) ;
+            if (pr2 > e0 && pr2 < e1) atomicMax (map + (pr2 - e0), r2) ;
+        }
+        __syncwarp () ;
+        int run = -1 ;
+        #pragma unroll
+        for (int u = 0 ; u < ITEMS ; u += 4)
+        {
+            int4 v = *((const int4 *) (map + lane * ITEMS + u)) ;
+            rid [u]   = run = max (run, v.x) ;
+            rid [u+1] = run = max (run, v.y) ;
+            rid [u+2] = run = max (run, v.z) ;
+            rid [u+3] = run = max (run, v.w) ;
+        }
+        // the rows started before this lane: a warp max-scan (rows increase
+        // with the position), row_lo for the entries before the first start
+        int incl = run ;
+        #pragma unroll
+        for (int off = 1 ; off < 32 ; off *= 2)
+        {
+            int o = __shfl_up_sync (0xffffffffu, incl, off) ;
+            if (lane >= off) incl = max (incl, o) ;
+        }
+        int before = __shfl_up_sync (0xffffffffu, incl, 1) ;
+        if (lane == 0) before = -1 ;
+        before = max (before, row_lo) ;
+        #pragma unroll
+        for (int u = 0 ; u < ITEMS ; u++) rid [u] = max (rid [u], before) ;
+    }
+    else
+    {
+        // long runs of empty rows: search p for each entry
+        #pragma unroll
+        for (int u = 0 ; u < ITEMS ; u++)
+            rid [u] = (u < nit) ? (int) gg_find_row (a.p, row_lo, (int64_t) row_hi + 1, q0 + u) : row_hi ;
+    }
+
+    // the products, in the contiguous layout
+    T z [ITEMS] ;
+    if (TR)
+    {
+        // through shared memory (the row map is read: __syncwarp first);
+        // position q is kept at q + q / 32
+        T *zb = (T *) s_buf [wid] ;
+        __syncwarp () ;
+        #pragma unroll
+        for (int u = 0 ; u < ITEMS ; u++)
+            zb [33 * u + lane] = in [u] ? gg_multiply (mul, sv [u], xv [u]) : id ;
+        __syncwarp () ;
+        #pragma unroll
+        for (int u = 0 ; u < ITEMS ; u++)
+        {
+            const int q = lane * ITEMS + u ;
+            z [u] = zb [q + q / 32] ;
+        }
+    }
+    else
+    {
+        #pragma unroll
+        for (int u = 0 ; u < ITEMS ; u++) z [u] = gg_multiply (mul, sv [u], xv [u]) ;
+    }
+
+    // reduce this lane's entries by row; rows closed inside it are stored
+    T acc = id, head = id ;
+    bool head_closed = false ;
+    #pragma unroll
+    for (int u = 0 ; u < ITEMS ; u++)
+    {
+        if (u < nit)
+        {
+            if (u > 0 && rid [u] != rid [u-1])
+            {
+                if (!head_closed) { head = acc ; head_closed = true ; }
+                else a.Y [(int64_t) rid [u-1] * a.n] = acc ;
+                acc = id ;
+            }
+            acc = gg_monoid (mon, acc, z [u]) ;
+        }
+    }
+    const int first = rid [0] ;
+    int last = rid [0] ;
+    #pragma unroll
+    for (int u = 1 ; u < ITEMS ; u++) if (u < nit) last = rid [u] ;
+
+    // complete the rows cut between lanes
+    const int key = (nit > 0) ? last : -1 ;
+    T val = acc ;
+    spw_seg_scan<T, OP> (mon, lane, key, val) ;
+    int pk = __shfl_up_sync (0xffffffffu, key, 1) ;
+    T pv = gg_shfl_up (val, 1) ;
+    int next = __shfl_down_sync (0xffffffffu, first, 1) ;
+    if (nit == 0) return ;
+    const bool last_lane = (q0 + nit == e1) ;
+    if (last_lane) next = (e1 < a.nnz) ? row_hi : -1 ;
+    if (lane == 0) pk = -1 ;
+    if (head_closed)
+    {
+        // the first row ends inside this lane; the lanes before hold the rest
+        T h = (pk == first) ? gg_monoid (mon, pv, head) : head ;
+        a.Y [(int64_t) first * a.n] = h ;
+        if (next != last) a.Y [(int64_t) last * a.n] = acc ;
+    }
+    else if (next != last)
+    {
+        // one row in this lane, ending here: the scan holds all of it
+        a.Y [(int64_t) last * a.n] = val ;
+    }
+    if (last_lane && crow != NULL)
+    {
+        // the row running on into the next chunk is the carry
+        const bool open = (next == last) ;
+        crow [w] = open ? last : -1 ;
+        if (open) cval [w] = val ;     // (= acc when the row starts in this lane)
+    }
+}
+
+// Y (r) (+)= the carries of the chunks whose row r runs on past them: a
+// segmented reduction per warp of threads (one per chunk; runs of one row are
+// consecutive chunks), then one monoid atomic per run (Y (r) was stored by the
+// chunk holding r's last entry, which the main kernel has finished).
+template <typename T, int OP>
+__global__ void spmm_spmv_fixup_kernel (const spmm_args<T> a,
+    const int32_t *crow, const T *cval, int64_t nchunks)
+{
+    const int64_t t = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ;
+    const int lane = threadIdx.x & 31 ;
+    const int mon = gg_op_mon<OP> (a.mon) ;
+    const int key = (t < nchunks) ? crow [t] : -1 ;
+    T val = (key >= 0) ? cval [t] : gg_identity<T> (mon) ;
+    spw_seg_scan<T, OP> (mon, lane, key, val) ;
+    int next = __shfl_down_sync (0xffffffffu, key, 1) ;
+    if (lane == 31) next = -1 ;
+    if (key >= 0 && next != key) gg_atomic (mon, a.Y + (int64_t) key * a.n, val) ;
+}
+
+//------------------------------------------------------------------------------
 // variants and chooser
 //------------------------------------------------------------------------------
 
-enum spmm_sched { SCHED_ROW = 0, SCHED_NNZ, SCHED_MERGE } ;
+enum spmm_sched { SCHED_ROW = 0, SCHED_NNZ, SCHED_MERGE, SCHED_WARP } ;
 
 typedef struct
 {
     const char *name ;
     int sched ;
-    int param ;         // row: G; nnz: K; merge: I
+    int param ;         // row: G; nnz: K; merge, warp: I (warp_tI: -I)
 }
 spmm_variant ;
 
@@ -667,13 +974,15 @@ static const spmm_variant spmm_variant_table [] =
     { "nnz_k128", SCHED_NNZ, 128 },
     { "merge_i4", SCHED_MERGE, 4 },
     { "merge_i8", SCHED_MERGE, 8 },
+    { "warp_i8", SCHED_WARP, 8 },
+    { "warp_t8", SCHED_WARP, -8 },
 } ;
 #define SPMM_NVARIANTS ((int) (sizeof (spmm_variant_table) / sizeof (spmm_variant_table [0])))
 
 static const char *const spmm_variant_names [] =
 {
     "row_g4", "row_g8", "row_g16", "row_g32", "nnz_k8", "nnz_k16", "nnz_k32",
-    "nnz_k128", "merge_i4", "merge_i8", NULL
+    "nnz_k128", "merge_i4", "merge_i8", "warp_i8", "warp_t8", NULL
 } ;
 
 extern "C" const char *const *gg_cuda_spmm_variants (void)
@@ -701,14 +1010,15 @@ extern "C" const char *gg_cuda_spmm_choose (int64_t m, int64_t n, int64_t nnz,
     double mean = (m > 0) ? (double) nnz / (double) m : 0 ;
     if (n == 1)
     {
-        // merge: balanced whatever the rows (2-3 launches, ~14 us at least),
-        // for skewed rows (R-MAT, the arrow, musae_facebook, amazon_photo),
-        // or a large matrix whose longest row is not known
-        // (merge_i4, 6 blocks of 256 per SM, beat merge_i8, 4 blocks, by
-        // 6-20 % on R-MAT 2^18..2^22; below ~1M entries they are within noise)
+        // nnz-split: balanced whatever the rows, for skewed rows (R-MAT, the
+        // arrow, musae_facebook, amazon_photo) or a large matrix whose
+        // longest row is not known.  From 1M entries warp_i8 (1.2-1.4x
+        // merge_i4 on R-MAT 2^18..2^22, its plan made in the call); below,
+        // merge_i8 (two launches; warp_i8 without a kept plan is three, and
+        // ~1-2 us slower there; with one, gg_cuda_spmm_choose_plan)
         if ((max_row > 256 && (double) max_row > 16.0 * mean)
             || (max_row < 0 && nnz >= SPMM_MERGE_MIN_NNZ))
-            return (nnz >= 1000000) ? "merge_i4" : "merge_i8" ;
+            return (nnz >= 1000000) ? "warp_i8" : "merge_i8" ;
         // group size ~ mean row length (twice that when the longest row is
         // far above it), but enough threads to fill the GPU
         int G = 4 ;
@@ -731,6 +1041,16 @@ extern "C" const char *gg_cuda_spmm_choose (int64_t m, int64_t n, int64_t nnz,
     if (mean <= 4) return (n <= 32) ? "row_g4" : "row_g8" ;
     if (mean <= 8) return (n <= 32) ? "row_g8" : "row_g16" ;
     return "row_g32" ;
+}
+
+// With the SpMV plan kept (gg_cuda_spmm_plan): warp_i8 wherever the chooser
+// takes an nnz-split SpMV (measured 1.2-1.3x merge_i8 on the small skewed
+// matrices, where the plan's launch was what made it slower).
+extern "C" const char *gg_cuda_spmm_choose_plan (int64_t m, int64_t n,
+    int64_t nnz, int64_t max_row)
+{
+    const char *k = gg_cuda_spmm_choose (m, n, nnz, max_row) ;
+    return (strncmp (k, "merge", 5) == 0) ? "warp_i8" : k ;
 }
 
 //------------------------------------------------------------------------------
@@ -812,10 +1132,82 @@ static int spmm_launch_merge (spmm_args<T> a, cudaStream_t stream)
     return rc ;
 }
 
+// warp_iI: the plan (the caller's, or made here in the scratch), then per
+// column of X the main kernel and, when there is more than one chunk, the
+// carry fix-up.  Scratch from the pool: the plan when not given, the carries.
+template <typename T, int OP, int ITEMS, bool TR>
+static int spmm_launch_spmv_warp (spmm_args<T> a, const int32_t *plan,
+    cudaStream_t stream)
+{
+    // the kernel's shared memory is small: ask for the smallest carve-out that
+    // keeps the blocks the launch bounds allow, so that L1 (which holds the
+    // reused part of x) keeps the rest of the SM's 256 KB (once per device)
+    static bool carved [64] ;
+    int dev = 0 ;
+    if (cudaGetDevice (&dev) == cudaSuccess && dev >= 0 && dev < 64 && !carved [dev])
+    {
+        const int need = spw_min_blocks<T, ITEMS> () * (SPW_WARPS * spw_buf_bytes<T, ITEMS> () + 1024) ;
+        const int pct = (need * 100 + 228 * 1024 - 1) / (228 * 1024) ;
+        if (cudaFuncSetAttribute (spmm_spmv_warp_kernel<T, OP, ITEMS, TR>,
+            cudaFuncAttributePreferredSharedMemoryCarveout, pct) != cudaSuccess)
+            cudaGetLastError () ;       // a hint only
+        carved [dev] = true ;
+    }
+    const int64_t CH = spw_chunk<ITEMS> () ;
+    const int64_t nchunks = (a.nnz + CH - 1) / CH ;
+    const int64_t nu = spw_plan_units (a.nnz) ;
+    size_t valign = (ITEMS * sizeof (T) < 16) ? ITEMS * sizeof (T) : 16 ;
+    a.aligned = ((uintptr_t) a.ci % 16 == 0)
+        && (a.smode != GG_S_ARRAY || (uintptr_t) a.sx % valign == 0) ;
+    const size_t pbytes = (plan == NULL) ? spmm_round16 ((size_t) (nu + 1) * sizeof (int32_t)) : 0 ;
+    const size_t rbytes = (nchunks > 1) ? spmm_round16 ((size_t) nchunks * sizeof (int32_t)) : 0 ;
+    const size_t bytes = pbytes + rbytes + ((nchunks > 1) ? (size_t) nchunks * sizeof (T) : 0) ;
+    void *ws = NULL ;
+    if (bytes > 0)
+    {
+        cudaMemPool_t pool = spmm_pool () ;
+        if (pool == NULL) return GG_ERR_DEVICE ;
+        if (cudaMallocFromPoolAsync (&ws, bytes, pool, stream) != cudaSuccess)
+        {
+            cudaGetLastError () ;
+            return GG_ERR_DEVMEM ;
+        }
+    }
+    unsigned char *wb = (unsigned char *) ws ;
+    if (plan == NULL)
+    {
+        int32_t *pl = (int32_t *) wb ;
+        spmm_spmv_plan_kernel <<<(unsigned) ((a.m + SPW_PLAN_THREADS - 1) / SPW_PLAN_THREADS),
+            SPW_PLAN_THREADS, 0, stream>>> (a.p, a.m, a.nnz, pl) ;
+        plan = pl ;
+    }
+    int32_t *crow = (nchunks > 1) ? (int32_t *) (wb + pbytes) : NULL ;
+    T *cval = (nchunks > 1) ? (T *) (wb + pbytes + rbytes) : NULL ;
+    const unsigned blocks = (unsigned) ((nchunks + SPW_WARPS - 1) / SPW_WARPS) ;
+    for (int64_t j = 0 ; j < a.n ; j++)
+    {
+        // column j: X and Y offset by j, rows n apart
+        spmm_args<T> c = a ;
+        if (c.X != NULL) c.X += j ;
+        c.Y += j ;
+        spmm_spmv_warp_kernel<T, OP, ITEMS, TR> <<<blocks, 32 * SPW_WARPS, 0, stream>>> (c, plan, crow, cval, nchunks) ;
+        if (nchunks > 1)
+            spmm_spmv_fixup_kernel<T, OP> <<<(unsigned) ((nchunks + 255) / 256), 256, 0, stream>>> (c, crow, cval, nchunks) ;
+    }
+    int rc = gg_launch_status () ;
+    if (ws != NULL) cudaFreeAsync (ws, stream) ;
+    return rc ;
+}
+
 template <typename T, int OP>
 static int spmm_launch_op (const spmm_variant *var, const spmm_args<T> &a,
-    int vec, cudaStream_t stream)
+    int vec, const int32_t *plan, cudaStream_t stream)
 {
+    if (var->sched == SCHED_WARP)
+    {
+        if (var->param < 0) return spmm_launch_spmv_warp<T, OP, 8, true> (a, plan, stream) ;
+        return spmm_launch_spmv_warp<T, OP, 8, false> (a, plan, stream) ;
+    }
     if (var->sched == SCHED_MERGE)
     {
         if (var->param == 4) return spmm_launch_merge<T, OP, 4> (a, stream) ;
@@ -834,7 +1226,8 @@ struct spmm_dispatch
     template <typename T>
     static int run (const gg_canon *cs, const spmm_variant *var, bool fast,
         int64_t m, int64_t n, int64_t nnz, const int32_t *p, const int32_t *i,
-        const void *x, bool iso, const void *X, void *Y, cudaStream_t stream)
+        const void *x, bool iso, const void *X, void *Y, const int32_t *plan,
+        cudaStream_t stream)
     {
         spmm_args<T> a ;
         memset (&a, 0, sizeof (a)) ;
@@ -854,25 +1247,26 @@ struct spmm_dispatch
         {
             switch (op)
             {
-                case GG_OP_PLUS_TIMES: return spmm_launch_op<T, GG_OP_PLUS_TIMES> (var, a, vec, stream) ;
-                case GG_OP_MIN:        return spmm_launch_op<T, GG_OP_MIN> (var, a, vec, stream) ;
-                case GG_OP_MAX:        return spmm_launch_op<T, GG_OP_MAX> (var, a, vec, stream) ;
+                case GG_OP_PLUS_TIMES: return spmm_launch_op<T, GG_OP_PLUS_TIMES> (var, a, vec, plan, stream) ;
+                case GG_OP_MIN:        return spmm_launch_op<T, GG_OP_MIN> (var, a, vec, plan, stream) ;
+                case GG_OP_MAX:        return spmm_launch_op<T, GG_OP_MAX> (var, a, vec, plan, stream) ;
                 default: break ;
             }
         }
         if constexpr (std::is_same<T, double>::value)
         {
-            if (op == GG_OP_PLUS_TIMES) return spmm_launch_op<T, GG_OP_PLUS_TIMES> (var, a, vec, stream) ;
+            if (op == GG_OP_PLUS_TIMES) return spmm_launch_op<T, GG_OP_PLUS_TIMES> (var, a, vec, plan, stream) ;
         }
-        return spmm_launch_op<T, GG_OP_GENERIC> (var, a, vec, stream) ;
+        return spmm_launch_op<T, GG_OP_GENERIC> (var, a, vec, plan, stream) ;
     }
 } ;
 
 // kernel: a variant name, optionally with "/generic" (no fast path, for
 // benchmarks that measure what the runtime switches cost).
-extern "C" int gg_cuda_spmm (const gg_semiring *sr, int64_t m, int64_t k,
+extern "C" int gg_cuda_spmm_plan (const gg_semiring *sr, int64_t m, int64_t k,
     int64_t n, int64_t nnz, const int32_t *p, const int32_t *i, const void *x,
-    bool iso, const void *X, void *Y, const char *kernel, cudaStream_t stream)
+    bool iso, const void *X, void *Y, const void *plan, const char *kernel,
+    cudaStream_t stream)
 {
     gg_canon cs ;
     if (!gg_canon_semiring (sr, &cs)) return GG_ERR_UNSUPPORTED ;
@@ -906,5 +1300,28 @@ extern "C" int gg_cuda_spmm (const gg_semiring *sr, int64_t m, int64_t k,
 
     if (m == 0 || n == 0 || nnz == 0) return GG_OK ;   // no row has entries
     GG_TYPE_DISPATCH (sr->type, spmm_dispatch, &cs, var, fast, m, n, nnz, p, i,
-        x, iso, X, Y, stream) ;
+        x, iso, X, Y, (const int32_t *) plan, stream) ;
+}
+
+extern "C" int gg_cuda_spmm (const gg_semiring *sr, int64_t m, int64_t k,
+    int64_t n, int64_t nnz, const int32_t *p, const int32_t *i, const void *x,
+    bool iso, const void *X, void *Y, const char *kernel, cudaStream_t stream)
+{
+    return gg_cuda_spmm_plan (sr, m, k, n, nnz, p, i, x, iso, X, Y, NULL,
+        kernel, stream) ;
+}
+
+extern "C" size_t gg_cuda_spmv_plan_bytes (int64_t nnz)
+{
+    return (size_t) (spw_plan_units (nnz < 0 ? 0 : nnz) + 1) * sizeof (int32_t) ;
+}
+
+extern "C" int gg_cuda_spmv_plan_build (int64_t m, int64_t nnz,
+    const int32_t *p, void *plan, cudaStream_t stream)
+{
+    if (m < 0 || nnz < 0 || m > INT32_MAX || nnz > INT32_MAX) return GG_ERR_UNSUPPORTED ;
+    if (m == 0 || nnz == 0) return GG_OK ;
+    spmm_spmv_plan_kernel <<<(unsigned) ((m + SPW_PLAN_THREADS - 1) / SPW_PLAN_THREADS),
+        SPW_PLAN_THREADS, 0, stream>>> (p, m, nnz, (int32_t *) plan) ;
+    return gg_launch_status () ;
 }

@@ -5,7 +5,9 @@
 // Every SpMM variant (and the chooser), SDDMM and GEMM, for all 7 types and a
 // representative set of semirings, on fresh random matrices with structured
 // rows (lengths 0, 1, 31, 33, one hub row holding most entries, long runs of
-// empty rows) and n = 1, 3, 32, 128.  The MIN / MAX semirings run the FP32
+// empty rows, a hub spanning more than 32 warp chunks) and n = 1, 3, 32, 128.
+// The warp_iI SpMV variants run twice: making their plan in the call, and
+// with a plan made beforehand by gg_cuda_spmv_plan_build (gg_cuda_spmm_plan).  The MIN / MAX semirings run the FP32
 // fast paths (compile-time monoid) and, on rows cut by chunk boundaries, the
 // integer-ordered FP atomics (nnz_k) or the carry fix-up (merge).  The reference below is a direct loop over the GraphBLAS semantics
 // (the kernels' canonicalisation is not reused): BOOL with its own logical
@@ -328,6 +330,15 @@ static std::vector<csr> test_matrices (void)
         len [8999] = 5000 ;
         all.push_back (make_csr ("sparse-rows+tail", 6000, len)) ;
     }
+    // a hub of 20000 entries among short rows: its carries run over more
+    // than 32 warp chunks (the fix-up's segmented reduction crosses warps),
+    // and rows of 0..24 entries cut at every chunk boundary
+    {
+        std::vector<int64_t> len ;
+        for (int r = 0 ; r < 1200 ; r++) len.push_back (rng () % 25) ;
+        len [700] = 20000 ;
+        all.push_back (make_csr ("long-hub", 24000, len)) ;
+    }
     return all ;
 }
 
@@ -341,7 +352,7 @@ static const uint8_t SENTINEL = 0xA5 ;
 
 // one (matrix, semiring, n): every variant + the chooser
 static void test_spmm_case (const csr &A, gg_semiring sr, int64_t n, bool iso,
-    const int32_t *d_p, const int32_t *d_i)
+    const int32_t *d_p, const int32_t *d_i, const void *d_plan)
 {
     const gg_type t = sr.type ;
     const size_t ts = gg_type_size (t) ;
@@ -383,27 +394,34 @@ static void test_spmm_case (const csr &A, gg_semiring sr, int64_t n, bool iso,
             want [r * n + j] = acc ;
         }
 
-    std::vector<const char *> names ;
-    for (const char *const *v = gg_cuda_spmm_variants () ; *v != NULL ; v++) names.push_back (*v) ;
-    names.push_back ("") ;                      // the chooser
+    // (variant, with the plan made beforehand)
+    std::vector<std::pair<const char *, bool>> names ;
+    for (const char *const *v = gg_cuda_spmm_variants () ; *v != NULL ; v++)
+    {
+        names.push_back ({ *v, false }) ;
+        if (strncmp (*v, "warp", 4) == 0) names.push_back ({ *v, true }) ;
+    }
+    names.push_back ({ "", false }) ;           // the chooser
     if (sr.add == GG_ADD_PLUS && sr.mul == GG_MUL_TIMES)
     {
-        names.push_back ("row_g8/generic") ;
-        names.push_back ("nnz_k16/generic") ;
-        names.push_back ("merge_i8/generic") ;
+        names.push_back ({ "row_g8/generic", false }) ;
+        names.push_back ({ "nnz_k16/generic", false }) ;
+        names.push_back ({ "merge_i8/generic", false }) ;
+        names.push_back ({ "warp_i8/generic", false }) ;
     }
-    for (const char *name : names)
+    for (const auto &nm : names)
     {
+        const char *name = nm.first ;
         CHECK_CUDA (cudaMemset (d_Y, SENTINEL, ybytes)) ;
-        int rc = gg_cuda_spmm (&sr, A.m, A.k, n, A.nnz, d_p, d_i, d_sx, iso,
-            d_X, d_Y, name, 0) ;
+        int rc = gg_cuda_spmm_plan (&sr, A.m, A.k, n, A.nnz, d_p, d_i, d_sx, iso,
+            d_X, d_Y, nm.second ? d_plan : NULL, name, 0) ;
         cudaError_t err = cudaDeviceSynchronize () ;
         checks++ ;
         if (rc != GG_OK || err != cudaSuccess)
         {
-            printf ("FAIL spmm %s %s_%s_%s n=%lld %s: rc %d, %s\n", A.name,
+            printf ("FAIL spmm %s %s_%s_%s n=%lld %s%s: rc %d, %s\n", A.name,
                 add_name [sr.add], mul_name [sr.mul], type_name [t],
-                (long long) n, name, rc, cudaGetErrorString (err)) ;
+                (long long) n, name, nm.second ? "+plan" : "", rc, cudaGetErrorString (err)) ;
             failures++ ;
             if (err != cudaSuccess) exit (1) ;     // context is lost
             continue ;
@@ -444,10 +462,10 @@ static void test_spmm_case (const csr &A, gg_semiring sr, int64_t n, bool iso,
             failures++ ;
             val g = get (t, Y.data (), first_r * n + first_j) ;
             val w = want [first_r * n + first_j] ;
-            printf ("FAIL spmm %s %s_%s_%s n=%lld iso=%d %s: %lld wrong, first "
+            printf ("FAIL spmm %s %s_%s_%s n=%lld iso=%d %s%s: %lld wrong, first "
                 "(%lld,%lld) rowlen %d got %llu/%g want %llu/%g\n", A.name,
                 add_name [sr.add], mul_name [sr.mul], type_name [t], (long long) n,
-                (int) iso, name [0] ? name : "(chooser)", (long long) bad,
+                (int) iso, name [0] ? name : "(chooser)", nm.second ? "+plan" : "", (long long) bad,
                 (long long) first_r, (long long) first_j,
                 A.p [first_r+1] - A.p [first_r], (unsigned long long) g.u, g.d,
                 (unsigned long long) w.u, w.d) ;
@@ -595,7 +613,8 @@ int main (int argc, char **argv)
         return 77 ;
     }
     // test_cuda_kernels [SEED [quick]]: quick = a subset for
-    // compute-sanitizer (two matrices, four types, four semirings, n <= 32)
+    // compute-sanitizer (three matrices: structured+hub, the long empty-row
+    // runs, the long hub; four types, four semirings, n <= 32)
     bool quick = (argc > 2 && strcmp (argv [2], "quick") == 0) ;
     if (argc > 1 && strcmp (argv [1], "0") != 0) rng_state = strtoull (argv [1], NULL, 0) ;
     else
@@ -621,7 +640,7 @@ int main (int argc, char **argv)
     const int64_t ns [] = { 1, 3, 32, 128 } ;
 
     std::vector<csr> mats = test_matrices () ;
-    if (quick) mats = { mats [0], mats.back () } ;
+    if (quick) mats = { mats [0], mats [mats.size () - 2], mats.back () } ;
     for (const csr &A : mats)
     {
         int32_t *d_p, *d_i ;
@@ -629,6 +648,15 @@ int main (int argc, char **argv)
         CHECK_CUDA (cudaMalloc (&d_i, (A.nnz + 1) * sizeof (int32_t))) ;
         CHECK_CUDA (cudaMemcpy (d_p, A.p.data (), (A.m + 1) * sizeof (int32_t), cudaMemcpyHostToDevice)) ;
         CHECK_CUDA (cudaMemcpy (d_i, A.i.data (), A.nnz * sizeof (int32_t), cudaMemcpyHostToDevice)) ;
+        // the SpMV plan, made once for the pattern
+        void *d_plan ;
+        CHECK_CUDA (cudaMalloc (&d_plan, gg_cuda_spmv_plan_bytes (A.nnz))) ;
+        checks++ ;
+        if (gg_cuda_spmv_plan_build (A.m, A.nnz, d_p, d_plan, 0) != GG_OK)
+        {
+            printf ("FAIL spmv plan %s\n", A.name) ;
+            failures++ ;
+        }
         int f0 = failures ;
         for (int t = 0 ; t < GG_NTYPES ; t++)
         {
@@ -641,17 +669,17 @@ int main (int argc, char **argv)
                 {
                     // the large widths on a subset, to keep the test short
                     if (n == 128 && (s % 3 != 0 || quick)) continue ;
-                    test_spmm_case (A, sr, n, false, d_p, d_i) ;
+                    test_spmm_case (A, sr, n, false, d_p, d_i, d_plan) ;
                 }
-                if (s < 3) test_spmm_case (A, sr, 5, true, d_p, d_i) ;     // iso
-                if (s < 3) test_spmm_case (A, sr, 1, true, d_p, d_i) ;     // iso SpMV
+                if (s < 3) test_spmm_case (A, sr, 5, true, d_p, d_i, d_plan) ;     // iso
+                if (s < 3) test_spmm_case (A, sr, 1, true, d_p, d_i, d_plan) ;     // iso SpMV
             }
             // boolean monoids
             if (t == GG_BOOL && !quick)
             {
                 gg_semiring a = { GG_ADD_LOR, GG_MUL_LAND, GG_BOOL } ;
                 gg_semiring b = { GG_ADD_LAND, GG_MUL_LOR, GG_BOOL } ;
-                for (int64_t n : ns) { test_spmm_case (A, a, n, false, d_p, d_i) ; test_spmm_case (A, b, n, false, d_p, d_i) ; }
+                for (int64_t n : ns) { test_spmm_case (A, a, n, false, d_p, d_i, d_plan) ; test_spmm_case (A, b, n, false, d_p, d_i, d_plan) ; }
             }
         }
         // SDDMM with this pattern as the mask (n = its column count)
@@ -669,7 +697,7 @@ int main (int argc, char **argv)
         }
         printf ("matrix %-22s m=%5lld nnz=%6lld: %s\n", A.name, (long long) A.m,
             (long long) A.nnz, failures == f0 ? "ok" : "FAILED") ;
-        cudaFree (d_p) ; cudaFree (d_i) ;
+        cudaFree (d_p) ; cudaFree (d_i) ; cudaFree (d_plan) ;
     }
 
     // GEMM: odd shapes (tile edges, k not a multiple of the slab)
