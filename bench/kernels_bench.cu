@@ -15,11 +15,12 @@
 // ("auto", given the longest row) and the runtime-switch form of two
 // variants ("/generic"); then MIN_PLUS, PLUS_SECOND and MIN_SECOND with the
 // grbgpu variants.  --variants keeps only the listed grbgpu variants,
-// --semirings S the first S semirings of that list.  At N = 1 the warp_iI
-// variants run twice: as gg_cuda_spmm calls them (the plan made in every
-// call) and with the plan made once beforehand ("+plan", what a caller that
-// keeps the plan with the matrix gets); "plan_build" is the time to make it.  Timing: CUDA events around each launch, 3 warm-ups, the
-// median of R (default 10) runs.  First line: the device's copy bandwidth
+// --semirings S the first S semirings of that list.  At N = 1 the warp_tI
+// variant runs twice: as gg_cuda_spmm calls it (the plan made in every call)
+// and with the plan made once beforehand ("+plan", what a caller that keeps
+// the plan with the matrix gets); "plan_build" is the time to make it.
+// Timing: CUDA events around each launch, W (default 3) warm-ups, the median
+// of R (default 10) runs.  First line: the device's copy bandwidth
 // (cudaMemcpy device to device of 1 GiB, bytes read + written / time), the
 // reference for "% of copy bandwidth".  Bandwidth is against the minimum bytes:
 // the CSR arrays the semiring reads, X and Y, each once.  Every result is

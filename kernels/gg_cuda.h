@@ -6,7 +6,7 @@
 // synchronise: backend/device.c owns memory, copies, streams and errors.  The
 // one exception to "never allocate": SpMM's merge and warp variants take a
 // small stream-ordered scratch (merge: about 12 bytes per 2048 nonzeros and
-// column; warp: 8 bytes per 256 or 512 nonzeros, plus 4 per 256 when no plan
+// column; warp: 8 bytes per 256 nonzeros, plus 4 per 256 when no plan
 // is given) from the kernels' own memory pool and free it in stream order
 // (GG_ERR_DEVMEM if that fails).
 // Semantics are those of kernels/gg_kernels.h (canonical sparse-on-the-left
@@ -37,7 +37,7 @@ int gg_cuda_spmm (const gg_semiring *sr, int64_t m, int64_t k, int64_t n,
     const void *X, void *Y, const char *kernel, cudaStream_t stream) ;
 
 // The same, with the SpMV plan of S (below) made once for S's pattern and
-// kept with it (plan == NULL: the warp_iI variants make it in their scratch
+// kept with it (plan == NULL: the warp_tI variant makes it in its scratch
 // for this call, one pass over p: ~5 us on 4M rows; other variants ignore it).
 int gg_cuda_spmm_plan (const gg_semiring *sr, int64_t m, int64_t k, int64_t n,
     int64_t nnz, const int32_t *p, const int32_t *i, const void *x, bool iso,
@@ -86,7 +86,7 @@ const char *gg_cuda_spmm_choose (int64_t m, int64_t n, int64_t nnz,
 
 // The same for a caller that keeps the SpMV plan of S and passes it to
 // gg_cuda_spmm_plan: where the chooser takes a merge_iI SpMV (its plan-free
-// form for small skewed matrices), warp_i8 instead.
+// form for small skewed matrices), warp_t8 instead.
 const char *gg_cuda_spmm_choose_plan (int64_t m, int64_t n, int64_t nnz,
     int64_t max_row) ;
 

@@ -30,6 +30,13 @@
 //      rows cut by block boundaries to a small fix-up pass through a side
 //      buffer (no atomics, no initialisation; see spmm_merge_kernel).
 //
+//  warp_tI (I = 8): SpMV.  A warp takes 32 * I consecutive nonzeros, without
+//      block barriers or row searches: the rows come from a plan made once
+//      per matrix (gg_cuda_spmv_plan_build, or in the call), a row map in
+//      shared memory and warp scans; rows cut by chunk boundaries are
+//      combined by a fix-up pass with one monoid atomic per run of carries
+//      (see spmm_spmv_warp_kernel).
+//
 // The chooser (gg_cuda_spmm_choose) picks a schedule from the shape; its
 // thresholds are measured (bench/NOTES.md).  Kernels are templated on the
 // value type, VEC and OP (gg_semiring.cuh): GENERIC (monoid and multiply as
@@ -642,12 +649,16 @@ static cudaMemPool_t spmm_pool (void)
 }
 
 //------------------------------------------------------------------------------
-// warp_iI: SpMV with a fixed nonzero chunk per warp, no block barriers
+// warp_tI: SpMV with a fixed nonzero chunk per warp, no block barriers
 //------------------------------------------------------------------------------
 
 // For SpMV (n == 1; the launcher runs wider n one column at a time).  Warp w
-// owns the CH = 32 * I nonzeros [e0, e1), lane l the I consecutive ones from
-// e0 + l * I, loaded with streaming vector loads.  The rows the chunk touches
+// owns the CH = 32 * I nonzeros [e0, e1) (I = 8: 256).  They are loaded (read
+// once: streaming loads) and their x gathered with lane l taking entries
+// e0 + 32 u + l, so that each load instruction covers 32 consecutive entries:
+// coalesced, and consecutive entries of a row (close columns) share the
+// sectors of x.  The products then pass through shared memory so that lane l
+// holds the I consecutive products from e0 + l * I.  The rows the chunk touches
 // come from a plan made once per matrix (spmm_spmv_plan_kernel: the row
 // holding every SPW_PLAN_UNIT-th entry), so no search is on the warp's
 // critical path: its x gathers are issued as soon as the column indices are
@@ -726,12 +737,7 @@ __host__ __device__ constexpr int spw_min_blocks (void)
     return (ITEMS * sizeof (T) <= 32) ? 12 : 8 ;
 }
 
-// TR (warp_tI): entry e0 + 32 u + lane is loaded by lane `lane` as its u-th,
-// so each load and each x gather instruction covers 32 consecutive entries
-// (fewer distinct sectors of x: consecutive entries of a row have close
-// columns); the products are then passed through shared memory to the
-// contiguous layout the row reduction works on.
-template <typename T, int OP, int ITEMS, bool TR>
+template <typename T, int OP, int ITEMS>
 __global__ void __launch_bounds__ (32 * SPW_WARPS, (spw_min_blocks<T, ITEMS> ()))
 spmm_spmv_warp_kernel (const spmm_args<T> a, const int32_t *plan,
     int32_t *crow, T *cval, int64_t nchunks)
@@ -750,7 +756,7 @@ spmm_spmv_warp_kernel (const spmm_args<T> a, const int32_t *plan,
     // nnz <= INT32_MAX (the launcher checks): entry positions are 32-bit
     const int e0 = (int) (w * CH) ;
     const int e1 = ((int64_t) e0 + CH < a.nnz) ? e0 + CH : (int) a.nnz ;
-    const int q0 = e0 + lane * ITEMS ;
+    const int q0 = e0 + lane * ITEMS ;      // this lane's products: [q0, q0 + nit)
     const int nit = (q0 >= e1) ? 0 : (e1 - q0 >= ITEMS) ? ITEMS : e1 - q0 ;
     const bool rd_s = (a.smode == GG_S_ARRAY) ;
     const bool rd_c = (a.X != NULL) ;
@@ -760,8 +766,7 @@ spmm_spmv_warp_kernel (const spmm_args<T> a, const int32_t *plan,
     const int row_lo = plan [w * PSTEP] ;
     const int row_hi = plan [((w + 1) * PSTEP < nu) ? (w + 1) * PSTEP : nu] ;
 
-    // this lane's entries, read once (streaming), and their x: entry
-    // pos (u) = e0 + lane * ITEMS + u (contiguous) or e0 + 32 u + lane (TR)
+    // entries e0 + 32 u + lane, read once (streaming), and their x
     int32_t col [ITEMS] ;
     T sv [ITEMS] ;
     bool in [ITEMS] ;
@@ -769,23 +774,12 @@ spmm_spmv_warp_kernel (const spmm_args<T> a, const int32_t *plan,
     for (int u = 0 ; u < ITEMS ; u++)
     {
         col [u] = 0 ; sv [u] = T (0) ;
-        in [u] = TR ? (e0 + 32 * u + lane < e1) : (u < nit) ;
-    }
-    if (!TR && nit == ITEMS && a.aligned)
-    {
-        if (rd_c) gg_load_vec<int32_t, ITEMS, true> (col, a.ci + q0) ;
-        if (rd_s) gg_load_vec<T, ITEMS, true> (sv, a.sx + q0) ;
-    }
-    else
-    {
-        #pragma unroll
-        for (int u = 0 ; u < ITEMS ; u++)
-            if (in [u])
-            {
-                const int e = TR ? e0 + 32 * u + lane : q0 + u ;
-                if (rd_c) col [u] = gg_ld<true> (a.ci + e) ;
-                if (rd_s) sv [u] = gg_ld<true> (a.sx + e) ;
-            }
+        in [u] = (e0 + 32 * u + lane < e1) ;
+        if (in [u])
+        {
+            if (rd_c) col [u] = gg_ld<true> (a.ci + e0 + 32 * u + lane) ;
+            if (rd_s) sv [u] = gg_ld<true> (a.sx + e0 + 32 * u + lane) ;
+        }
     }
     if (a.smode == GG_S_ISO)
     {
@@ -797,7 +791,7 @@ spmm_spmv_warp_kernel (const spmm_args<T> a, const int32_t *plan,
     #pragma unroll
     for (int u = 0 ; u < ITEMS ; u++) xv [u] = in [u] ? mrg_x (a.X, col [u], a.n, 0) : T (0) ;
 
-    // the row of each entry (contiguous positions)
+    // the row of each of this lane's products (positions q0 + u)
     int rid [ITEMS] ;
     int32_t *map = (int32_t *) s_buf [wid] ;
     if (row_hi - row_lo <= CH)
@@ -850,12 +844,11 @@ spmm_spmv_warp_kernel (const spmm_args<T> a, const int32_t *plan,
             rid [u] = (u < nit) ? (int) gg_find_row (a.p, row_lo, (int64_t) row_hi + 1, q0 + u) : row_hi ;
     }
 
-    // the products, in the contiguous layout
+    // the products, to this lane's positions q0 + u through shared memory
+    // (the row map has been read: __syncwarp first); position q is kept at
+    // q + q / 32, so that neither the stores nor the loads conflict
     T z [ITEMS] ;
-    if (TR)
     {
-        // through shared memory (the row map is read: __syncwarp first);
-        // position q is kept at q + q / 32
         T *zb = (T *) s_buf [wid] ;
         __syncwarp () ;
         #pragma unroll
@@ -868,11 +861,6 @@ spmm_spmv_warp_kernel (const spmm_args<T> a, const int32_t *plan,
             const int q = lane * ITEMS + u ;
             z [u] = zb [q + q / 32] ;
         }
-    }
-    else
-    {
-        #pragma unroll
-        for (int u = 0 ; u < ITEMS ; u++) z [u] = gg_multiply (mul, sv [u], xv [u]) ;
     }
 
     // reduce this lane's entries by row; rows closed inside it are stored
@@ -958,7 +946,7 @@ typedef struct
 {
     const char *name ;
     int sched ;
-    int param ;         // row: G; nnz: K; merge, warp: I (warp_tI: -I)
+    int param ;         // row: G; nnz: K; merge, warp: I
 }
 spmm_variant ;
 
@@ -974,15 +962,14 @@ static const spmm_variant spmm_variant_table [] =
     { "nnz_k128", SCHED_NNZ, 128 },
     { "merge_i4", SCHED_MERGE, 4 },
     { "merge_i8", SCHED_MERGE, 8 },
-    { "warp_i8", SCHED_WARP, 8 },
-    { "warp_t8", SCHED_WARP, -8 },
+    { "warp_t8", SCHED_WARP, 8 },
 } ;
 #define SPMM_NVARIANTS ((int) (sizeof (spmm_variant_table) / sizeof (spmm_variant_table [0])))
 
 static const char *const spmm_variant_names [] =
 {
     "row_g4", "row_g8", "row_g16", "row_g32", "nnz_k8", "nnz_k16", "nnz_k32",
-    "nnz_k128", "merge_i4", "merge_i8", "warp_i8", "warp_t8", NULL
+    "nnz_k128", "merge_i4", "merge_i8", "warp_t8", NULL
 } ;
 
 extern "C" const char *const *gg_cuda_spmm_variants (void)
@@ -1012,13 +999,13 @@ extern "C" const char *gg_cuda_spmm_choose (int64_t m, int64_t n, int64_t nnz,
     {
         // nnz-split: balanced whatever the rows, for skewed rows (R-MAT, the
         // arrow, musae_facebook, amazon_photo) or a large matrix whose
-        // longest row is not known.  From 1M entries warp_i8 (1.2-1.4x
+        // longest row is not known.  From 1M entries warp_t8 (1.34-1.52x
         // merge_i4 on R-MAT 2^18..2^22, its plan made in the call); below,
-        // merge_i8 (two launches; warp_i8 without a kept plan is three, and
+        // merge_i8 (two launches; warp_t8 without a kept plan is three, and
         // ~1-2 us slower there; with one, gg_cuda_spmm_choose_plan)
         if ((max_row > 256 && (double) max_row > 16.0 * mean)
             || (max_row < 0 && nnz >= SPMM_MERGE_MIN_NNZ))
-            return (nnz >= 1000000) ? "warp_i8" : "merge_i8" ;
+            return (nnz >= 1000000) ? "warp_t8" : "merge_i8" ;
         // group size ~ mean row length (twice that when the longest row is
         // far above it), but enough threads to fill the GPU
         int G = 4 ;
@@ -1043,14 +1030,14 @@ extern "C" const char *gg_cuda_spmm_choose (int64_t m, int64_t n, int64_t nnz,
     return "row_g32" ;
 }
 
-// With the SpMV plan kept (gg_cuda_spmm_plan): warp_i8 wherever the chooser
+// With the SpMV plan kept (gg_cuda_spmm_plan): warp_t8 wherever the chooser
 // takes an nnz-split SpMV (measured 1.2-1.3x merge_i8 on the small skewed
 // matrices, where the plan's launch was what made it slower).
 extern "C" const char *gg_cuda_spmm_choose_plan (int64_t m, int64_t n,
     int64_t nnz, int64_t max_row)
 {
     const char *k = gg_cuda_spmm_choose (m, n, nnz, max_row) ;
-    return (strncmp (k, "merge", 5) == 0) ? "warp_i8" : k ;
+    return (strncmp (k, "merge", 5) == 0) ? "warp_t8" : k ;
 }
 
 //------------------------------------------------------------------------------
@@ -1132,10 +1119,10 @@ static int spmm_launch_merge (spmm_args<T> a, cudaStream_t stream)
     return rc ;
 }
 
-// warp_iI: the plan (the caller's, or made here in the scratch), then per
+// warp_tI: the plan (the caller's, or made here in the scratch), then per
 // column of X the main kernel and, when there is more than one chunk, the
 // carry fix-up.  Scratch from the pool: the plan when not given, the carries.
-template <typename T, int OP, int ITEMS, bool TR>
+template <typename T, int OP, int ITEMS>
 static int spmm_launch_spmv_warp (spmm_args<T> a, const int32_t *plan,
     cudaStream_t stream)
 {
@@ -1148,7 +1135,7 @@ static int spmm_launch_spmv_warp (spmm_args<T> a, const int32_t *plan,
     {
         const int need = spw_min_blocks<T, ITEMS> () * (SPW_WARPS * spw_buf_bytes<T, ITEMS> () + 1024) ;
         const int pct = (need * 100 + 228 * 1024 - 1) / (228 * 1024) ;
-        if (cudaFuncSetAttribute (spmm_spmv_warp_kernel<T, OP, ITEMS, TR>,
+        if (cudaFuncSetAttribute (spmm_spmv_warp_kernel<T, OP, ITEMS>,
             cudaFuncAttributePreferredSharedMemoryCarveout, pct) != cudaSuccess)
             cudaGetLastError () ;       // a hint only
         carved [dev] = true ;
@@ -1156,9 +1143,6 @@ static int spmm_launch_spmv_warp (spmm_args<T> a, const int32_t *plan,
     const int64_t CH = spw_chunk<ITEMS> () ;
     const int64_t nchunks = (a.nnz + CH - 1) / CH ;
     const int64_t nu = spw_plan_units (a.nnz) ;
-    size_t valign = (ITEMS * sizeof (T) < 16) ? ITEMS * sizeof (T) : 16 ;
-    a.aligned = ((uintptr_t) a.ci % 16 == 0)
-        && (a.smode != GG_S_ARRAY || (uintptr_t) a.sx % valign == 0) ;
     const size_t pbytes = (plan == NULL) ? spmm_round16 ((size_t) (nu + 1) * sizeof (int32_t)) : 0 ;
     const size_t rbytes = (nchunks > 1) ? spmm_round16 ((size_t) nchunks * sizeof (int32_t)) : 0 ;
     const size_t bytes = pbytes + rbytes + ((nchunks > 1) ? (size_t) nchunks * sizeof (T) : 0) ;
@@ -1190,7 +1174,7 @@ static int spmm_launch_spmv_warp (spmm_args<T> a, const int32_t *plan,
         spmm_args<T> c = a ;
         if (c.X != NULL) c.X += j ;
         c.Y += j ;
-        spmm_spmv_warp_kernel<T, OP, ITEMS, TR> <<<blocks, 32 * SPW_WARPS, 0, stream>>> (c, plan, crow, cval, nchunks) ;
+        spmm_spmv_warp_kernel<T, OP, ITEMS> <<<blocks, 32 * SPW_WARPS, 0, stream>>> (c, plan, crow, cval, nchunks) ;
         if (nchunks > 1)
             spmm_spmv_fixup_kernel<T, OP> <<<(unsigned) ((nchunks + 255) / 256), 256, 0, stream>>> (c, crow, cval, nchunks) ;
     }
@@ -1205,8 +1189,7 @@ static int spmm_launch_op (const spmm_variant *var, const spmm_args<T> &a,
 {
     if (var->sched == SCHED_WARP)
     {
-        if (var->param < 0) return spmm_launch_spmv_warp<T, OP, 8, true> (a, plan, stream) ;
-        return spmm_launch_spmv_warp<T, OP, 8, false> (a, plan, stream) ;
+        return spmm_launch_spmv_warp<T, OP, 8> (a, plan, stream) ;
     }
     if (var->sched == SCHED_MERGE)
     {

@@ -6,12 +6,14 @@
 // representative set of semirings, on fresh random matrices with structured
 // rows (lengths 0, 1, 31, 33, one hub row holding most entries, long runs of
 // empty rows, a hub spanning more than 32 warp chunks) and n = 1, 3, 32, 128.
-// The warp_iI SpMV variants run twice: making their plan in the call, and
-// with a plan made beforehand by gg_cuda_spmv_plan_build (gg_cuda_spmm_plan).  The MIN / MAX semirings run the FP32
-// fast paths (compile-time monoid) and, on rows cut by chunk boundaries, the
-// integer-ordered FP atomics (nnz_k) or the carry fix-up (merge).  The reference below is a direct loop over the GraphBLAS semantics
-// (the kernels' canonicalisation is not reused): BOOL with its own logical
-// operators, integers wrapping, FP MIN / MAX as fmin / fmax.
+// The warp_tI SpMV variant runs twice: making its plan in the call, and
+// with a plan made beforehand by gg_cuda_spmv_plan_build (gg_cuda_spmm_plan).
+// The MIN / MAX semirings run the FP32 fast paths (compile-time monoid) and,
+// on rows cut by chunk boundaries, the integer-ordered FP atomics (nnz_k, and
+// warp's fix-up) or the carry fix-up (merge).  The reference below is a
+// direct loop over the GraphBLAS semantics (the kernels' canonicalisation is
+// not reused): BOOL with its own logical operators, integers wrapping, FP
+// MIN / MAX as fmin / fmax.
 //
 // Comparison: integers and BOOL exactly.  FP values are small integers, so
 // every PLUS, MIN and MAX result is exact in any order and is compared
@@ -407,7 +409,7 @@ static void test_spmm_case (const csr &A, gg_semiring sr, int64_t n, bool iso,
         names.push_back ({ "row_g8/generic", false }) ;
         names.push_back ({ "nnz_k16/generic", false }) ;
         names.push_back ({ "merge_i8/generic", false }) ;
-        names.push_back ({ "warp_i8/generic", false }) ;
+        names.push_back ({ "warp_t8/generic", false }) ;
     }
     for (const auto &nm : names)
     {
