@@ -757,6 +757,8 @@ typedef struct
     gg_type xtype ;
     void *ones ;                // nnz ones of onestype, or NULL
     gg_type onestype ;
+    void *spmv_plan ;           // the own SpMV kernels' plan of the pattern
+                                // (gg_cuda_spmv_plan_build), or NULL
     pthread_mutex_t plan_lock ;
     gg_plan plan [GG_PLANS] ;
     int next_plan ;
@@ -807,8 +809,8 @@ static void form_free_device (dev_form *h, void *const *ptrs, int nptrs,
 static void csr_destroy (dev_form *h)
 {
     dev_csr *f = (dev_csr *) h ;
-    void *const ptrs [4] = { f->p, f->i, f->x, f->ones } ;
-    form_free_device (h, ptrs, 4, f) ;
+    void *const ptrs [5] = { f->p, f->i, f->x, f->ones, f->spmv_plan } ;
+    form_free_device (h, ptrs, 5, f) ;
     pthread_mutex_destroy (&f->plan_lock) ;
     free (f) ;
 }
@@ -948,6 +950,27 @@ static int csr_build (gg_call *c, const void *arg, dev_form **out)
     GG_TRY (upload (c, f->p, S->p32, pb)) ;
     GG_TRY (upload (c, f->i, S->i32, ib)) ;
     f->h.bytes = pb + ib ;
+    if (S->nnz > 0)
+    {
+        // the row of every 256th entry: 4 bytes per 256 entries, made once
+        // for the pattern so that the own SpMV kernels need no search per call
+        // (a pattern the plan cannot describe goes without: the kernels then
+        // make one per call or the chooser takes another variant)
+        size_t qb = gg_cuda_spmv_plan_bytes (S->nnz) ;
+        GG_TRY (dev_alloc (c, &f->spmv_plan, qb)) ;
+        int prc = gg_cuda_spmv_plan_build (S->nrows, S->nnz, f->p,
+            f->spmv_plan, c->ctx->stream) ;
+        if (prc == GG_ERR_UNSUPPORTED)
+        {
+            CU_TRY (cudaFreeAsync (f->spmv_plan, c->ctx->stream)) ;
+            f->spmv_plan = NULL ;
+        }
+        else
+        {
+            GG_TRY (prc) ;
+            f->h.bytes += qb ;
+        }
+    }
     if (nd->x)
     {
         GG_TRY (dev_alloc (c, &f->x, vb)) ;
@@ -982,7 +1005,8 @@ done:
         if (f->i) cudaFreeAsync (f->i, c->ctx->stream) ;
         if (f->x) cudaFreeAsync (f->x, c->ctx->stream) ;
         if (f->ones) cudaFreeAsync (f->ones, c->ctx->stream) ;
-        f->p = f->i = NULL ; f->x = f->ones = NULL ;
+        if (f->spmv_plan) cudaFreeAsync (f->spmv_plan, c->ctx->stream) ;
+        f->p = f->i = NULL ; f->x = f->ones = f->spmv_plan = NULL ;
         csr_destroy (&f->h) ;
     }
     return rc ;
@@ -1236,11 +1260,12 @@ static bool spmm_use_vendor (const gg_semiring *sr, const gg_csr *S, int64_t n)
     return skewed || n < 2 || n > 32 ;
 }
 
-// The own SpMM variant: GRBGPU_KERNEL, else the chooser, told the longest row.
+// The own SpMM variant: GRBGPU_KERNEL, else the chooser, told the longest row
+// and that the form keeps the SpMV plan.
 static const char *spmm_kernel_name (const gg_csr *S, int64_t n)
 {
     const char *k = own_kernel_name () ;
-    return k ? k : gg_cuda_spmm_choose (S->nrows, n, S->nnz, S->max_row) ;
+    return k ? k : gg_cuda_spmm_choose_plan (S->nrows, n, S->nnz, S->max_row) ;
 }
 
 // Write the value v (type t) into Y [k].
@@ -1349,9 +1374,9 @@ static int spmm_attempt (gg_call *c, const gg_semiring *sr, const gg_csr *S,
         }
         FAULT_TRY (GG_FAULT_LAUNCH) ;
         mark_start (c) ;
-        GG_TRY (gg_cuda_spmm (sr, m, k, n, S->nnz, fs->p, fs->i,
-            use_s ? fs->x : NULL, false, dX, dY, spmm_kernel_name (S, n),
-            c->ctx->stream)) ;
+        GG_TRY (gg_cuda_spmm_plan (sr, m, k, n, S->nnz, fs->p, fs->i,
+            use_s ? fs->x : NULL, false, dX, dY, fs->spmv_plan,
+            spmm_kernel_name (S, n), c->ctx->stream)) ;
         mark_end (c) ;
         GG_TRY (download (c, Y, dY, (size_t) m * (size_t) n * elem)) ;
     }
