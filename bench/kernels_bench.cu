@@ -5,6 +5,7 @@
 // Usage: kernels_bench [--csv FILE] [--scales 18,20,22] [--data DIR]
 //                      [--ns 1,32,128] [--reps R] [--warmups W]
 //                      [--variants a,b,...] [--semirings S] [--no-data]
+//                      [--dsort]
 //
 // Matrices: R-MAT (a, b, c, d = 0.57, 0.19, 0.19, 0.05; 16 edges per row
 // before removing duplicates) at the given scales, then every *.mtx.gz in DIR
@@ -19,6 +20,8 @@
 // variant runs twice: as gg_cuda_spmm calls it (the plan made in every call)
 // and with the plan made once beforehand ("+plan", what a caller that keeps
 // the plan with the matrix gets); "plan_build" is the time to make it.
+// --dsort adds, after each R-MAT, the same matrix with its columns renumbered
+// by descending entry count ("rmatS_dsort": hot entries of x share sectors).
 // Timing: CUDA events around each launch, W (default 3) warm-ups, the median
 // of R (default 10) runs.  First line: the device's copy bandwidth
 // (cudaMemcpy device to device of 1 GiB, bytes read + written / time), the
@@ -131,6 +134,36 @@ static csr rmat (int scale)
     return A ;
 }
 
+// A with its columns renumbered by descending number of entries (ties by
+// index) and each row re-sorted: the hot entries of x then share sectors
+// (--dsort: what a degree-ordered column renumbering would give SpMV).
+static csr degree_sorted (const csr &A)
+{
+    std::vector<int64_t> deg (A.k, 0) ;
+    for (int32_t c : A.i) deg [c]++ ;
+    std::vector<int32_t> order (A.k) ;
+    for (int64_t c = 0 ; c < A.k ; c++) order [c] = (int32_t) c ;
+    std::stable_sort (order.begin (), order.end (),
+        [&] (int32_t a, int32_t b) { return deg [a] > deg [b] ; }) ;
+    std::vector<int32_t> inv (A.k) ;
+    for (int64_t q = 0 ; q < A.k ; q++) inv [order [q]] = (int32_t) q ;
+    csr B = A ;
+    B.name = A.name + "_dsort" ;
+    std::vector<std::pair<int32_t, float>> row ;
+    for (int64_t r = 0 ; r < A.m ; r++)
+    {
+        row.clear () ;
+        for (int32_t e = A.p [r] ; e < A.p [r+1] ; e++) row.push_back ({ inv [A.i [e]], A.x [e] }) ;
+        std::sort (row.begin (), row.end ()) ;
+        for (size_t q = 0 ; q < row.size () ; q++)
+        {
+            B.i [A.p [r] + q] = row [q].first ;
+            B.x [A.p [r] + q] = row [q].second ;
+        }
+    }
+    return B ;
+}
+
 static bool read_mtx_gz (const std::string &path, csr &A)
 {
     std::string cmd = "gzip -dc '" + path + "'" ;
@@ -181,6 +214,7 @@ static bool read_mtx_gz (const std::string &path, csr &A)
 static int reps = 10, warmups = 3 ;
 static std::vector<std::string> only_variants ;    // empty: all
 static int n_semirings = 4 ;
+static bool dsort = false ;     // also bench each R-MAT with degree-sorted columns
 
 template <typename F> static double time_ms (F launch)
 {
@@ -514,6 +548,7 @@ int main (int argc, char **argv)
         else if (!strcmp (argv [a], "--warmups") && a + 1 < argc) warmups = atoi (argv [++a]) ;
         else if (!strcmp (argv [a], "--semirings") && a + 1 < argc) n_semirings = atoi (argv [++a]) ;
         else if (!strcmp (argv [a], "--no-data")) datadir = "" ;
+        else if (!strcmp (argv [a], "--dsort")) dsort = true ;
         else if (!strcmp (argv [a], "--variants") && a + 1 < argc)
         {
             std::string s = argv [++a] ;
@@ -554,6 +589,7 @@ int main (int argc, char **argv)
     {
         csr A = rmat ((int) s) ;
         bench_matrix (h, A, ns) ;
+        if (dsort) bench_matrix (h, degree_sorted (A), ns) ;
     }
     DIR *d = datadir.empty () ? NULL : opendir (datadir.c_str ()) ;
     if (d == NULL) printf ("# no matrices in %s: real-matrix cases skipped\n", datadir.c_str ()) ;
