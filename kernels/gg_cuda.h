@@ -55,6 +55,35 @@ size_t gg_cuda_spmv_plan_bytes (int64_t nnz) ;
 int gg_cuda_spmv_plan_build (int64_t m, int64_t nnz, const int32_t *p,
     void *plan, cudaStream_t stream) ;
 
+// Hot/cold SpMV (issue #5): the K columns of S with the most entries are
+// served from shared memory, the others gathered as usual (on a power-law
+// matrix, most x gathers then leave the L2, whose request rate bounds SpMV).
+// gg_cuda_spmv_hot_max (type_size): the most hot columns the kernel can stage
+// for values of type_size bytes on the current device (~49K for 4 bytes,
+// ~20K for 8 on an H200; 0 for other sizes).
+// gg_cuda_spmv_hot_build: the hot form of S's pattern (k columns, nnz
+// entries, column indices i; p is not read): hot (kmax int32, device) = the
+// columns of degree >= t in ascending order, t the smallest degree (>= 1)
+// leaving at most kmax of them; ih (nnz int32, device) = i with a hot
+// column's index replaced by (its position in hot) | 0x80000000; *K (host) =
+// the number of hot columns (0: ih = i, the hybrid has nothing to gain).
+// Scratch from the kernels' pool (4 bytes per column + 256 KB); it
+// synchronises `stream` once (the degree histogram is read on the host): the
+// one launcher that does.  Depends on the pattern only.
+// gg_cuda_spmv_hot: Y (m) = S (+.*) X for n == 1 with S's column indices
+// given in the hot form (ih, hot, K from the build; K <= gg_cuda_spmv_hot_max
+// of the type, else GG_ERR_UNSUPPORTED), otherwise the contract of
+// gg_cuda_spmm_plan with n = 1 and warp_t8's schedule (any semiring and type;
+// plan may be NULL).  Use it where gg_cuda_spmv_hot_wins says it pays.
+size_t gg_cuda_spmv_hot_max (int type_size) ;
+int gg_cuda_spmv_hot_build (int64_t m, int64_t k, int64_t nnz,
+    const int32_t *p, const int32_t *i, int64_t kmax, int32_t *hot,
+    int32_t *ih, int64_t *K, cudaStream_t stream) ;
+int gg_cuda_spmv_hot (const gg_semiring *sr, int64_t m, int64_t k,
+    int64_t nnz, const int32_t *p, const int32_t *ih, const void *x, bool iso,
+    const void *X, void *Y, const void *plan, const int32_t *hot, int64_t K,
+    cudaStream_t stream) ;
+
 // y [q] for every entry q of M (m x n CSR pattern p/i, nnz entries):
 // (+) over t < k of mul (A (i,t), B (j,t)); A: m x k, B: n x k row-major.
 int gg_cuda_sddmm (const gg_semiring *sr, int64_t m, int64_t n, int64_t k,

@@ -723,34 +723,55 @@ __device__ __forceinline__ void spw_seg_scan (int mon, int lane, int key, T &val
 
 // Per warp: the row map (CH int32), reused for the products of the
 // transposed form (CH values of T, one pad every 32: conflict-free both ways)
+__host__ __device__ constexpr int spw_buf_bytes_ts (int ch, int ts)
+{
+    return (ch * 4 > (ch + ch / 32) * ts) ? ch * 4 : (ch + ch / 32) * ts ;
+}
 template <typename T, int ITEMS>
 __host__ __device__ constexpr int spw_buf_bytes (void)
 {
-    return (spw_chunk<ITEMS> () * 4 > (spw_chunk<ITEMS> () + spw_chunk<ITEMS> () / 32) * (int) sizeof (T))
-        ? spw_chunk<ITEMS> () * 4 : (spw_chunk<ITEMS> () + spw_chunk<ITEMS> () / 32) * (int) sizeof (T) ;
+    return spw_buf_bytes_ts (spw_chunk<ITEMS> (), (int) sizeof (T)) ;
 }
 
-// blocks of 128 per SM the launch bounds ask for (40 / 64 registers)
-template <typename T, int ITEMS>
+// The hot form (gg_cuda_spmv_hot) runs one block of SPW_HOT_WARPS warps per
+// SM, persistent: the block stages the hot part of x in shared memory once
+// and its warps then take chunks w, w + gridDim.x * SPW_HOT_WARPS, ...
+#define SPW_HOT_WARPS 32
+#define SPW_HOT_ITEMS 8
+#define SPW_HOT_FLAG ((int32_t) 0x80000000)
+
+template <bool HOT>
+__host__ __device__ constexpr int spw_warps (void) { return HOT ? SPW_HOT_WARPS : SPW_WARPS ; }
+
+// blocks per SM the launch bounds ask for: 12 / 8 of 128 threads (40 / 64
+// registers), or the hot form's one block of 1024 (64 registers)
+template <typename T, int ITEMS, bool HOT = false>
 __host__ __device__ constexpr int spw_min_blocks (void)
 {
-    return (ITEMS * sizeof (T) <= 32) ? 12 : 8 ;
+    return HOT ? 1 : (ITEMS * sizeof (T) <= 32) ? 12 : 8 ;
 }
 
-template <typename T, int OP, int ITEMS>
-__global__ void __launch_bounds__ (32 * SPW_WARPS, (spw_min_blocks<T, ITEMS> ()))
-spmm_spmv_warp_kernel (const spmm_args<T> a, const int32_t *plan,
-    int32_t *crow, T *cval, int64_t nchunks)
+// x (col): from the staged hot part of x when col is a hot slot (the hot
+// form's column indices: slot | SPW_HOT_FLAG), else gathered
+template <typename T, bool HOT>
+__device__ __forceinline__ T spw_x (const T *X, int32_t col, int64_t n, const T *xs)
+{
+    if (HOT && col < 0) return xs [col & 0x7fffffff] ;
+    return mrg_x (X, col, n, 0) ;
+}
+
+// chunk w of the warp kernel (below); buf: the warp's spw_buf_bytes of
+// shared memory; xs: the staged hot part of x (HOT only)
+template <typename T, int OP, int ITEMS, bool HOT>
+__device__ __forceinline__ void spw_chunk_run (const spmm_args<T> &a,
+    const int32_t *plan, int32_t *crow, T *cval, const int64_t w,
+    unsigned char *buf, const T *xs)
 {
     constexpr int CH = spw_chunk<ITEMS> () ;
     constexpr int PSTEP = CH / SPW_PLAN_UNIT ;
     static_assert (CH % SPW_PLAN_UNIT == 0, "a chunk is whole plan units") ;
     static_assert (ITEMS % 4 == 0, "the row map is read 4 entries at a time") ;
-    __shared__ __align__ (16) unsigned char s_buf [SPW_WARPS][spw_buf_bytes<T, ITEMS> ()] ;
-
-    const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5 ;
-    const int64_t w = (int64_t) blockIdx.x * SPW_WARPS + wid ;
-    if (w >= nchunks) return ;                  // whole warp; no block barrier
+    const int lane = threadIdx.x & 31 ;
     const int mon = gg_op_mon<OP> (a.mon), mul = gg_op_mul<OP> (a.mul) ;
     const T id = gg_identity<T> (mon) ;
     // nnz <= INT32_MAX (the launcher checks): entry positions are 32-bit
@@ -789,11 +810,11 @@ spmm_spmv_warp_kernel (const spmm_args<T> a, const int32_t *plan,
     }
     T xv [ITEMS] ;
     #pragma unroll
-    for (int u = 0 ; u < ITEMS ; u++) xv [u] = in [u] ? mrg_x (a.X, col [u], a.n, 0) : T (0) ;
+    for (int u = 0 ; u < ITEMS ; u++) xv [u] = in [u] ? spw_x<T, HOT> (a.X, col [u], a.n, xs) : T (0) ;
 
     // the row of each of this lane's products (positions q0 + u)
     int rid [ITEMS] ;
-    int32_t *map = (int32_t *) s_buf [wid] ;
+    int32_t *map = (int32_t *) buf ;
     if (row_hi - row_lo <= CH)
     {
         // row map: -1, then the rows starting inside the chunk at their start
@@ -849,7 +870,7 @@ spmm_spmv_warp_kernel (const spmm_args<T> a, const int32_t *plan,
     // q + q / 32, so that neither the stores nor the loads conflict
     T z [ITEMS] ;
     {
-        T *zb = (T *) s_buf [wid] ;
+        T *zb = (T *) buf ;
         __syncwarp () ;
         #pragma unroll
         for (int u = 0 ; u < ITEMS ; u++)
@@ -915,6 +936,50 @@ spmm_spmv_warp_kernel (const spmm_args<T> a, const int32_t *plan,
         crow [w] = open ? last : -1 ;
         if (open) cval [w] = val ;     // (= acc when the row starts in this lane)
     }
+}
+
+// HOT = false: warp w of the grid takes chunk w.  HOT = true (n == 1, the
+// hot form's column indices in a.ci): the block first copies the nhot values
+// xhot (x at the hot columns, gathered by spmm_spmv_hot_gather_kernel) to its
+// dynamic shared memory, then its warps loop over the chunks.
+template <typename T, int OP, int ITEMS, bool HOT>
+__global__ void __launch_bounds__ (32 * spw_warps<HOT> (), (spw_min_blocks<T, ITEMS, HOT> ()))
+spmm_spmv_warp_kernel (const spmm_args<T> a, const int32_t *plan,
+    int32_t *crow, T *cval, int64_t nchunks, const T *xhot, int64_t nhot)
+{
+    constexpr int WARPS = spw_warps<HOT> () ;
+    constexpr int BUF = spw_buf_bytes<T, ITEMS> () ;
+    __shared__ __align__ (16) unsigned char s_buf [HOT ? 1 : WARPS][BUF] ;
+    const int wid = threadIdx.x >> 5 ;
+    int64_t w = (int64_t) blockIdx.x * WARPS + wid ;
+    if (!HOT)
+    {
+        // whole warp; no block barrier
+        if (w < nchunks) spw_chunk_run<T, OP, ITEMS, false> (a, plan, crow, cval, w, s_buf [wid], NULL) ;
+        return ;
+    }
+    // dynamic shared memory (more than the 48 KB of static): the warps'
+    // buffers, then xhot staged 16 bytes a step (both 16-byte aligned, the
+    // copy rounded up to 16 bytes)
+    extern __shared__ __align__ (16) unsigned char spmm_smem [] ;
+    int4 *xs = (int4 *) (spmm_smem + WARPS * BUF) ;
+    const int64_t n16 = ((int64_t) nhot * (int64_t) sizeof (T) + 15) / 16 ;
+    for (int64_t q = threadIdx.x ; q < n16 ; q += blockDim.x) xs [q] = __ldg (((const int4 *) xhot) + q) ;
+    __syncthreads () ;
+    for ( ; w < nchunks ; w += (int64_t) gridDim.x * WARPS)
+    {
+        __syncwarp () ;     // the previous chunk's lanes are done with the buffer
+        spw_chunk_run<T, OP, ITEMS, true> (a, plan, crow, cval, w, spmm_smem + wid * BUF, (const T *) xs) ;
+    }
+}
+
+// xhot [s] = X [hot [s]]: the hot part of x, contiguous, for the stage
+template <typename T>
+__global__ void spmm_spmv_hot_gather_kernel (const T *X, const int32_t *hot,
+    int64_t nhot, T *xhot)
+{
+    const int64_t s = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ;
+    if (s < nhot) xhot [s] = X [hot [s]] ;
 }
 
 // Y (r) (+)= the carries of the chunks whose row r runs on past them: a
@@ -1119,33 +1184,88 @@ static int spmm_launch_merge (spmm_args<T> a, cudaStream_t stream)
     return rc ;
 }
 
+// The SMs of the current device (once per device; 0 if unknown)
+static int spw_device_sms (void)
+{
+    static int sms [64] ;
+    int dev = 0 ;
+    if (cudaGetDevice (&dev) != cudaSuccess || dev < 0 || dev >= 64) return 0 ;
+    if (sms [dev] == 0 && cudaDeviceGetAttribute (&sms [dev],
+        cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
+    {
+        cudaGetLastError () ;
+        sms [dev] = 0 ;
+    }
+    return sms [dev] ;
+}
+
+// The hot form's stage: what the block's shared memory holds next to the
+// warps' buffers (the opt-in maximum per block less those), in values of ts
+// bytes, a multiple of 16 bytes
+static int64_t spw_hot_max (int ts)
+{
+    if (ts != 1 && ts != 2 && ts != 4 && ts != 8) return 0 ;
+    int dev = 0, optin = 0 ;
+    if (cudaGetDevice (&dev) != cudaSuccess
+        || cudaDeviceGetAttribute (&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
+    {
+        cudaGetLastError () ;
+        return 0 ;
+    }
+    const int64_t stat = (int64_t) SPW_HOT_WARPS * spw_buf_bytes_ts (spw_chunk<SPW_HOT_ITEMS> (), ts) ;
+    const int64_t dyn = (int64_t) optin - stat ;
+    return (dyn <= 0) ? 0 : (dyn & ~(int64_t) 15) / ts ;
+}
+
 // warp_tI: the plan (the caller's, or made here in the scratch), then per
 // column of X the main kernel and, when there is more than one chunk, the
-// carry fix-up.  Scratch from the pool: the plan when not given, the carries.
+// carry fix-up.  Scratch from the pool: the plan when not given, the carries,
+// and for the hot form (hot != NULL, nhot > 0, n == 1) x at the hot columns.
 template <typename T, int OP, int ITEMS>
 static int spmm_launch_spmv_warp (spmm_args<T> a, const int32_t *plan,
-    cudaStream_t stream)
+    const int32_t *hot, int64_t nhot, cudaStream_t stream)
 {
+    const bool use_hot = (hot != NULL && nhot > 0 && a.X != NULL && a.n == 1) ;
+    if (use_hot && nhot > spw_hot_max ((int) sizeof (T))) return GG_ERR_UNSUPPORTED ;
     // the kernel's shared memory is small: ask for the smallest carve-out that
     // keeps the blocks the launch bounds allow, so that L1 (which holds the
-    // reused part of x) keeps the rest of the SM's 256 KB (once per device)
-    static bool carved [64] ;
+    // reused part of x) keeps the rest of the SM's 256 KB (once per device).
+    // The hot form: all of it, and the most dynamic shared memory.
+    static bool carved [64], carved_hot [64] ;
     int dev = 0 ;
-    if (cudaGetDevice (&dev) == cudaSuccess && dev >= 0 && dev < 64 && !carved [dev])
+    if (cudaGetDevice (&dev) != cudaSuccess || dev < 0 || dev >= 64) return GG_ERR_DEVICE ;
+    if (!use_hot && !carved [dev])
     {
         const int need = spw_min_blocks<T, ITEMS> () * (SPW_WARPS * spw_buf_bytes<T, ITEMS> () + 1024) ;
         const int pct = (need * 100 + 228 * 1024 - 1) / (228 * 1024) ;
-        if (cudaFuncSetAttribute (spmm_spmv_warp_kernel<T, OP, ITEMS>,
+        if (cudaFuncSetAttribute (spmm_spmv_warp_kernel<T, OP, ITEMS, false>,
             cudaFuncAttributePreferredSharedMemoryCarveout, pct) != cudaSuccess)
             cudaGetLastError () ;       // a hint only
         carved [dev] = true ;
+    }
+    if (use_hot && !carved_hot [dev])
+    {
+        const int dyn = (int) (SPW_HOT_WARPS * spw_buf_bytes<T, ITEMS> ()
+            + spw_hot_max ((int) sizeof (T)) * (int64_t) sizeof (T)) ;
+        if (cudaFuncSetAttribute (spmm_spmv_warp_kernel<T, OP, ITEMS, true>,
+            cudaFuncAttributeMaxDynamicSharedMemorySize, dyn) != cudaSuccess)
+        {
+            cudaGetLastError () ;
+            return GG_ERR_DEVICE ;
+        }
+        if (cudaFuncSetAttribute (spmm_spmv_warp_kernel<T, OP, ITEMS, true>,
+            cudaFuncAttributePreferredSharedMemoryCarveout, 100) != cudaSuccess)
+            cudaGetLastError () ;       // a hint only
+        carved_hot [dev] = true ;
     }
     const int64_t CH = spw_chunk<ITEMS> () ;
     const int64_t nchunks = (a.nnz + CH - 1) / CH ;
     const int64_t nu = spw_plan_units (a.nnz) ;
     const size_t pbytes = (plan == NULL) ? spmm_round16 ((size_t) (nu + 1) * sizeof (int32_t)) : 0 ;
     const size_t rbytes = (nchunks > 1) ? spmm_round16 ((size_t) nchunks * sizeof (int32_t)) : 0 ;
-    const size_t bytes = pbytes + rbytes + ((nchunks > 1) ? (size_t) nchunks * sizeof (T) : 0) ;
+    const size_t cbytes = (nchunks > 1) ? spmm_round16 ((size_t) nchunks * sizeof (T)) : 0 ;
+    const size_t hbytes = use_hot ? spmm_round16 ((size_t) nhot * sizeof (T)) : 0 ;
+    const size_t bytes = pbytes + rbytes + cbytes + hbytes ;
     void *ws = NULL ;
     if (bytes > 0)
     {
@@ -1167,16 +1287,35 @@ static int spmm_launch_spmv_warp (spmm_args<T> a, const int32_t *plan,
     }
     int32_t *crow = (nchunks > 1) ? (int32_t *) (wb + pbytes) : NULL ;
     T *cval = (nchunks > 1) ? (T *) (wb + pbytes + rbytes) : NULL ;
-    const unsigned blocks = (unsigned) ((nchunks + SPW_WARPS - 1) / SPW_WARPS) ;
-    for (int64_t j = 0 ; j < a.n ; j++)
+    if (use_hot)
     {
-        // column j: X and Y offset by j, rows n apart
-        spmm_args<T> c = a ;
-        if (c.X != NULL) c.X += j ;
-        c.Y += j ;
-        spmm_spmv_warp_kernel<T, OP, ITEMS> <<<blocks, 32 * SPW_WARPS, 0, stream>>> (c, plan, crow, cval, nchunks) ;
+        // x at the hot columns, then one persistent block per SM
+        T *xhot = (T *) (wb + pbytes + rbytes + cbytes) ;
+        spmm_spmv_hot_gather_kernel<T> <<<(unsigned) ((nhot + 255) / 256), 256, 0, stream>>> (a.X, hot, nhot, xhot) ;
+        const int64_t want = (nchunks + SPW_HOT_WARPS - 1) / SPW_HOT_WARPS ;
+        const int sms = spw_device_sms () ;
+        const unsigned blocks = (unsigned) ((sms > 0 && sms < want) ? sms : want) ;
+        static_assert (spw_buf_bytes<T, ITEMS> () % 16 == 0, "xhot's stage is 16-byte aligned") ;
+        spmm_spmv_warp_kernel<T, OP, ITEMS, true> <<<blocks, 32 * SPW_HOT_WARPS,
+            SPW_HOT_WARPS * spw_buf_bytes<T, ITEMS> () + hbytes, stream>>>
+            (a, plan, crow, cval, nchunks, xhot, nhot) ;
         if (nchunks > 1)
-            spmm_spmv_fixup_kernel<T, OP> <<<(unsigned) ((nchunks + 255) / 256), 256, 0, stream>>> (c, crow, cval, nchunks) ;
+            spmm_spmv_fixup_kernel<T, OP> <<<(unsigned) ((nchunks + 255) / 256), 256, 0, stream>>> (a, crow, cval, nchunks) ;
+    }
+    else
+    {
+        const unsigned blocks = (unsigned) ((nchunks + SPW_WARPS - 1) / SPW_WARPS) ;
+        for (int64_t j = 0 ; j < a.n ; j++)
+        {
+            // column j: X and Y offset by j, rows n apart
+            spmm_args<T> c = a ;
+            if (c.X != NULL) c.X += j ;
+            c.Y += j ;
+            spmm_spmv_warp_kernel<T, OP, ITEMS, false> <<<blocks, 32 * SPW_WARPS, 0, stream>>>
+                (c, plan, crow, cval, nchunks, NULL, 0) ;
+            if (nchunks > 1)
+                spmm_spmv_fixup_kernel<T, OP> <<<(unsigned) ((nchunks + 255) / 256), 256, 0, stream>>> (c, crow, cval, nchunks) ;
+        }
     }
     int rc = gg_launch_status () ;
     if (ws != NULL) cudaFreeAsync (ws, stream) ;
@@ -1185,11 +1324,13 @@ static int spmm_launch_spmv_warp (spmm_args<T> a, const int32_t *plan,
 
 template <typename T, int OP>
 static int spmm_launch_op (const spmm_variant *var, const spmm_args<T> &a,
-    int vec, const int32_t *plan, cudaStream_t stream)
+    int vec, const int32_t *plan, const int32_t *hot, int64_t nhot,
+    cudaStream_t stream)
 {
     if (var->sched == SCHED_WARP)
     {
-        return spmm_launch_spmv_warp<T, OP, 8> (a, plan, stream) ;
+        static_assert (SPW_HOT_ITEMS == 8, "the hot form is warp_t8's") ;
+        return spmm_launch_spmv_warp<T, OP, 8> (a, plan, hot, nhot, stream) ;
     }
     if (var->sched == SCHED_MERGE)
     {
@@ -1210,7 +1351,7 @@ struct spmm_dispatch
     static int run (const gg_canon *cs, const spmm_variant *var, bool fast,
         int64_t m, int64_t n, int64_t nnz, const int32_t *p, const int32_t *i,
         const void *x, bool iso, const void *X, void *Y, const int32_t *plan,
-        cudaStream_t stream)
+        const int32_t *hot, int64_t nhot, cudaStream_t stream)
     {
         spmm_args<T> a ;
         memset (&a, 0, sizeof (a)) ;
@@ -1230,19 +1371,34 @@ struct spmm_dispatch
         {
             switch (op)
             {
-                case GG_OP_PLUS_TIMES: return spmm_launch_op<T, GG_OP_PLUS_TIMES> (var, a, vec, plan, stream) ;
-                case GG_OP_MIN:        return spmm_launch_op<T, GG_OP_MIN> (var, a, vec, plan, stream) ;
-                case GG_OP_MAX:        return spmm_launch_op<T, GG_OP_MAX> (var, a, vec, plan, stream) ;
+                case GG_OP_PLUS_TIMES: return spmm_launch_op<T, GG_OP_PLUS_TIMES> (var, a, vec, plan, hot, nhot, stream) ;
+                case GG_OP_MIN:        return spmm_launch_op<T, GG_OP_MIN> (var, a, vec, plan, hot, nhot, stream) ;
+                case GG_OP_MAX:        return spmm_launch_op<T, GG_OP_MAX> (var, a, vec, plan, hot, nhot, stream) ;
                 default: break ;
             }
         }
         if constexpr (std::is_same<T, double>::value)
         {
-            if (op == GG_OP_PLUS_TIMES) return spmm_launch_op<T, GG_OP_PLUS_TIMES> (var, a, vec, plan, stream) ;
+            if (op == GG_OP_PLUS_TIMES) return spmm_launch_op<T, GG_OP_PLUS_TIMES> (var, a, vec, plan, hot, nhot, stream) ;
         }
-        return spmm_launch_op<T, GG_OP_GENERIC> (var, a, vec, plan, stream) ;
+        return spmm_launch_op<T, GG_OP_GENERIC> (var, a, vec, plan, hot, nhot, stream) ;
     }
 } ;
+
+// The semiring in canonical form, and whether the shapes and arrays are
+// ones the kernels take
+static bool spmm_check (const gg_semiring *sr, int64_t m, int64_t k, int64_t n,
+    int64_t nnz, const void *x, const void *X, gg_canon *cs)
+{
+    if (!gg_canon_semiring (sr, cs)) return false ;
+    if (m < 0 || k < 0 || n < 0 || nnz < 0) return false ;
+    if (m > INT32_MAX || k > INT32_MAX || nnz > INT32_MAX
+        || m * n > ((int64_t) 1 << 40)) return false ;
+    // an array the multiply reads must be there
+    if (gg_mul_reads_s (cs->mul) && x == NULL) return false ;
+    if (gg_mul_reads_x (cs->mul) && X == NULL) return false ;
+    return true ;
+}
 
 // kernel: a variant name, optionally with "/generic" (no fast path, for
 // benchmarks that measure what the runtime switches cost).
@@ -1252,13 +1408,7 @@ extern "C" int gg_cuda_spmm_plan (const gg_semiring *sr, int64_t m, int64_t k,
     cudaStream_t stream)
 {
     gg_canon cs ;
-    if (!gg_canon_semiring (sr, &cs)) return GG_ERR_UNSUPPORTED ;
-    if (m < 0 || k < 0 || n < 0 || nnz < 0) return GG_ERR_UNSUPPORTED ;
-    if (m > INT32_MAX || k > INT32_MAX || nnz > INT32_MAX
-        || m * n > ((int64_t) 1 << 40)) return GG_ERR_UNSUPPORTED ;
-    // an array the multiply reads must be there
-    if (gg_mul_reads_s (cs.mul) && x == NULL) return GG_ERR_UNSUPPORTED ;
-    if (gg_mul_reads_x (cs.mul) && X == NULL) return GG_ERR_UNSUPPORTED ;
+    if (!spmm_check (sr, m, k, n, nnz, x, X, &cs)) return GG_ERR_UNSUPPORTED ;
 
     // the schedule
     const char *name = (kernel != NULL && kernel [0] != '\0') ? kernel
@@ -1283,7 +1433,7 @@ extern "C" int gg_cuda_spmm_plan (const gg_semiring *sr, int64_t m, int64_t k,
 
     if (m == 0 || n == 0 || nnz == 0) return GG_OK ;   // no row has entries
     GG_TYPE_DISPATCH (sr->type, spmm_dispatch, &cs, var, fast, m, n, nnz, p, i,
-        x, iso, X, Y, (const int32_t *) plan, stream) ;
+        x, iso, X, Y, (const int32_t *) plan, NULL, 0, stream) ;
 }
 
 extern "C" int gg_cuda_spmm (const gg_semiring *sr, int64_t m, int64_t k,
@@ -1307,4 +1457,247 @@ extern "C" int gg_cuda_spmv_plan_build (int64_t m, int64_t nnz,
     spmm_spmv_plan_kernel <<<(unsigned) ((m + SPW_PLAN_THREADS - 1) / SPW_PLAN_THREADS),
         SPW_PLAN_THREADS, 0, stream>>> (p, m, nnz, (int32_t *) plan) ;
     return gg_launch_status () ;
+}
+
+//------------------------------------------------------------------------------
+// hot/cold SpMV: the hot form of a pattern, and the product with it
+//------------------------------------------------------------------------------
+
+// The x gathers of SpMV on a power-law matrix are bound by the L2's request
+// rate (bench/NOTES.md, session 3).  The columns with the most entries (on
+// R-MAT 2^22 the top 49K of 4M hold ~60 % of the entries) are served from
+// shared memory instead: per matrix, `hot` lists the K columns of degree >= t
+// (t: the smallest threshold that leaves at most kmax of them; ascending
+// column order) and `ih` is a copy of the column indices with a hot column's
+// index replaced by its slot | SPW_HOT_FLAG.  Per call, x at the hot columns
+// is gathered into a contiguous buffer and each persistent block of the warp
+// kernel stages it in shared memory (spmm_spmv_warp_kernel, HOT = true).
+//
+// The build: column degrees (atomics), a histogram of the degrees (exact up
+// to SPW_HIST_BINS - 2, the last bin holding all larger ones), copied to the
+// host to pick t (the one synchronisation), then the hot columns' slots by a
+// scan over tiles of columns, and the renumbered copy of the indices.
+
+#define SPW_HIST_BINS 65536     // degree histogram bins (the last: >= 65535)
+#define SPW_HIST_SMEM 4096      // low bins counted per block in shared memory
+#define SPW_TILE 1024           // columns per block in the slot scan
+
+__global__ void spw_degree_kernel (const int32_t *ci, int64_t nnz, int32_t *deg)
+{
+    for (int64_t e = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ; e < nnz ;
+         e += (int64_t) gridDim.x * blockDim.x)
+        atomicAdd (deg + ci [e], 1) ;
+}
+
+__global__ void spw_hist_kernel (const int32_t *deg, int64_t k, int32_t *hist)
+{
+    __shared__ int32_t s_h [SPW_HIST_SMEM] ;
+    for (int b = threadIdx.x ; b < SPW_HIST_SMEM ; b += blockDim.x) s_h [b] = 0 ;
+    __syncthreads () ;
+    for (int64_t c = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ; c < k ;
+         c += (int64_t) gridDim.x * blockDim.x)
+    {
+        const int d = min (deg [c], SPW_HIST_BINS - 1) ;
+        if (d < SPW_HIST_SMEM) atomicAdd (s_h + d, 1) ;
+        else atomicAdd (hist + d, 1) ;
+    }
+    __syncthreads () ;
+    for (int b = threadIdx.x ; b < SPW_HIST_SMEM ; b += blockDim.x)
+        if (s_h [b] != 0) atomicAdd (hist + b, s_h [b]) ;
+}
+
+// exclusive sum of v over a block of SPW_TILE threads; *total = the sum
+__device__ __forceinline__ int spw_block_scan (int v, int *total)
+{
+    __shared__ int s_w [SPW_TILE / 32] ;
+    const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5 ;
+    int incl = v ;
+    #pragma unroll
+    for (int off = 1 ; off < 32 ; off *= 2)
+    {
+        int o = __shfl_up_sync (0xffffffffu, incl, off) ;
+        if (lane >= off) incl += o ;
+    }
+    if (lane == 31) s_w [wid] = incl ;
+    __syncthreads () ;
+    if (wid == 0)
+    {
+        int x = s_w [lane] ;        // SPW_TILE / 32 == 32 warps
+        #pragma unroll
+        for (int off = 1 ; off < 32 ; off *= 2)
+        {
+            int o = __shfl_up_sync (0xffffffffu, x, off) ;
+            if (lane >= off) x += o ;
+        }
+        s_w [lane] = x ;
+    }
+    __syncthreads () ;
+    const int before = (wid > 0) ? s_w [wid - 1] : 0 ;
+    *total = s_w [SPW_TILE / 32 - 1] ;
+    __syncthreads () ;          // s_w is reused by the next call
+    return before + incl - v ;
+}
+
+// tcount [b] = hot columns in tile b
+__global__ void __launch_bounds__ (SPW_TILE)
+spw_tile_count_kernel (const int32_t *deg, int64_t k, int32_t t, int32_t *tcount)
+{
+    const int64_t c = (int64_t) blockIdx.x * SPW_TILE + threadIdx.x ;
+    const int n = __syncthreads_count (c < k && deg [c] >= t) ;
+    if (threadIdx.x == 0) tcount [blockIdx.x] = n ;
+}
+
+// toff = exclusive sum of tcount (one block)
+__global__ void __launch_bounds__ (SPW_TILE)
+spw_tile_scan_kernel (const int32_t *tcount, int64_t ntiles, int32_t *toff)
+{
+    int carry = 0 ;
+    for (int64_t b0 = 0 ; b0 < ntiles ; b0 += SPW_TILE)
+    {
+        const int64_t b = b0 + threadIdx.x ;
+        int total ;
+        const int ex = spw_block_scan ((b < ntiles) ? tcount [b] : 0, &total) ;
+        if (b < ntiles) toff [b] = carry + ex ;
+        carry += total ;
+    }
+}
+
+// deg [c] becomes the slot of column c (-1: cold); hot [slot] = c
+__global__ void __launch_bounds__ (SPW_TILE)
+spw_slot_kernel (int32_t *deg, int64_t k, int32_t t, const int32_t *toff,
+    int32_t *hot)
+{
+    const int64_t c = (int64_t) blockIdx.x * SPW_TILE + threadIdx.x ;
+    const bool h = (c < k && deg [c] >= t) ;
+    int total ;
+    const int slot = toff [blockIdx.x] + spw_block_scan (h ? 1 : 0, &total) ;
+    if (c < k) deg [c] = h ? slot : -1 ;
+    if (h) hot [slot] = (int32_t) c ;
+}
+
+// ih [e] = slot (ci [e]) | SPW_HOT_FLAG for a hot column, else ci [e]
+__global__ void spw_renumber_kernel (const int32_t *ci, int64_t nnz,
+    const int32_t *slot, int32_t *ih)
+{
+    for (int64_t e = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ; e < nnz ;
+         e += (int64_t) gridDim.x * blockDim.x)
+    {
+        const int32_t c = ci [e] ;
+        const int32_t s = slot [c] ;
+        ih [e] = (s >= 0) ? (s | SPW_HOT_FLAG) : c ;
+    }
+}
+
+extern "C" size_t gg_cuda_spmv_hot_max (int type_size)
+{
+    return (size_t) spw_hot_max (type_size) ;
+}
+
+extern "C" int gg_cuda_spmv_hot_build (int64_t m, int64_t k, int64_t nnz,
+    const int32_t *p, const int32_t *i, int64_t kmax, int32_t *hot,
+    int32_t *ih, int64_t *K, cudaStream_t stream)
+{
+    (void) p ;
+    if (K == NULL) return GG_ERR_UNSUPPORTED ;
+    *K = 0 ;
+    if (m < 0 || k < 0 || nnz < 0 || m > INT32_MAX || k > INT32_MAX
+        || nnz > INT32_MAX) return GG_ERR_UNSUPPORTED ;
+    if (nnz == 0) return GG_OK ;
+    if (kmax <= 0 || k == 0)
+    {
+        // no hot columns: ih = i
+        if (cudaMemcpyAsync (ih, i, (size_t) nnz * sizeof (int32_t),
+            cudaMemcpyDeviceToDevice, stream) != cudaSuccess)
+        {
+            cudaGetLastError () ;
+            return GG_ERR_DEVICE ;
+        }
+        return GG_OK ;
+    }
+
+    // scratch: degrees (then slots), the histogram, tile counts and offsets
+    const int64_t ntiles = (k + SPW_TILE - 1) / SPW_TILE ;
+    const size_t dbytes = spmm_round16 ((size_t) k * sizeof (int32_t)) ;
+    const size_t hbytes = spmm_round16 ((size_t) SPW_HIST_BINS * sizeof (int32_t)) ;
+    const size_t tbytes = spmm_round16 ((size_t) ntiles * sizeof (int32_t)) ;
+    cudaMemPool_t pool = spmm_pool () ;
+    if (pool == NULL) return GG_ERR_DEVICE ;
+    void *ws = NULL ;
+    if (cudaMallocFromPoolAsync (&ws, dbytes + hbytes + 2 * tbytes, pool, stream) != cudaSuccess)
+    {
+        cudaGetLastError () ;
+        return GG_ERR_DEVMEM ;
+    }
+    unsigned char *wb = (unsigned char *) ws ;
+    int32_t *deg = (int32_t *) wb ;
+    int32_t *hist = (int32_t *) (wb + dbytes) ;
+    int32_t *tcount = (int32_t *) (wb + dbytes + hbytes) ;
+    int32_t *toff = (int32_t *) (wb + dbytes + hbytes + tbytes) ;
+    int32_t *h_hist = (int32_t *) malloc ((size_t) SPW_HIST_BINS * sizeof (int32_t)) ;
+    int rc = GG_OK ;
+    int64_t nhot = 0 ;
+    int32_t t = 0 ;
+    const int sms = (spw_device_sms () > 0) ? spw_device_sms () : 132 ;
+
+    // deg = column degrees, hist = their histogram, to the host
+    if (h_hist == NULL) rc = GG_ERR_NOMEM ;
+    if (rc == GG_OK)
+    {
+        cudaMemsetAsync (ws, 0, dbytes + hbytes, stream) ;
+        spw_degree_kernel <<<(unsigned) (sms * 8), 256, 0, stream>>> (i, nnz, deg) ;
+        spw_hist_kernel <<<(unsigned) sms, 1024, 0, stream>>> (deg, k, hist) ;
+        if (cudaMemcpyAsync (h_hist, hist, (size_t) SPW_HIST_BINS * sizeof (int32_t),
+            cudaMemcpyDeviceToHost, stream) != cudaSuccess
+            || cudaStreamSynchronize (stream) != cudaSuccess)
+        {
+            cudaGetLastError () ;
+            rc = GG_ERR_DEVICE ;
+        }
+    }
+    if (rc == GG_OK)
+    {
+        // t: the smallest degree >= 1 with at most kmax columns at or above it
+        t = SPW_HIST_BINS ;
+        for (int d = SPW_HIST_BINS - 1 ; d >= 1 ; d--)
+        {
+            if (nhot + h_hist [d] > kmax) break ;
+            nhot += h_hist [d] ;
+            t = d ;
+        }
+        if (nhot == 0)
+        {
+            if (cudaMemcpyAsync (ih, i, (size_t) nnz * sizeof (int32_t),
+                cudaMemcpyDeviceToDevice, stream) != cudaSuccess) rc = GG_ERR_DEVICE ;
+        }
+        else
+        {
+            // slots in ascending column order, then the renumbered indices
+            spw_tile_count_kernel <<<(unsigned) ntiles, SPW_TILE, 0, stream>>> (deg, k, t, tcount) ;
+            spw_tile_scan_kernel <<<1, SPW_TILE, 0, stream>>> (tcount, ntiles, toff) ;
+            spw_slot_kernel <<<(unsigned) ntiles, SPW_TILE, 0, stream>>> (deg, k, t, toff, hot) ;
+            spw_renumber_kernel <<<(unsigned) (sms * 8), 256, 0, stream>>> (i, nnz, deg, ih) ;
+        }
+        if (rc == GG_OK) rc = gg_launch_status () ;
+    }
+    cudaFreeAsync (ws, stream) ;
+    free (h_hist) ;
+    if (rc == GG_OK) *K = nhot ;
+    return rc ;
+}
+
+// n == 1 with the hot form; rows, scratch and errors as gg_cuda_spmm_plan
+extern "C" int gg_cuda_spmv_hot (const gg_semiring *sr, int64_t m, int64_t k,
+    int64_t nnz, const int32_t *p, const int32_t *ih, const void *x, bool iso,
+    const void *X, void *Y, const void *plan, const int32_t *hot, int64_t K,
+    cudaStream_t stream)
+{
+    gg_canon cs ;
+    if (!spmm_check (sr, m, k, 1, nnz, x, X, &cs)) return GG_ERR_UNSUPPORTED ;
+    if (K < 0 || K > k || (K > 0 && hot == NULL)) return GG_ERR_UNSUPPORTED ;
+    const spmm_variant *var = NULL ;
+    for (int v = 0 ; v < SPMM_NVARIANTS ; v++)
+        if (spmm_variant_table [v].sched == SCHED_WARP) var = &spmm_variant_table [v] ;
+    if (m == 0 || nnz == 0) return GG_OK ;
+    GG_TYPE_DISPATCH (sr->type, spmm_dispatch, &cs, var, true, m, 1, nnz, p, ih,
+        x, iso, X, Y, (const int32_t *) plan, hot, K, stream) ;
 }
