@@ -20,6 +20,10 @@
 // variant runs twice: as gg_cuda_spmm calls it (the plan made in every call)
 // and with the plan made once beforehand ("+plan", what a caller that keeps
 // the plan with the matrix gets); "plan_build" is the time to make it.
+// At N = 1 the hot/cold SpMV (gg_cuda_spmv_hot, with the plan kept) runs with
+// two hot forms, "hot" (as many columns as FP32 allows) and "hot_q" (a
+// quarter of them; --variants names them too); "hot_build" is the time to
+// make the form, and a table of them is printed last.
 // --dsort adds, after each R-MAT, the same matrix with its columns renumbered
 // by descending entry count ("rmatS_dsort": hot entries of x share sectors).
 // Timing: CUDA events around each launch, W (default 3) warm-ups, the median
@@ -322,6 +326,16 @@ typedef struct
 summary_row ;
 static std::vector<summary_row> summary ;
 
+// hot/cold SpMV rows (N = 1) for the table printed last
+typedef struct
+{
+    std::string matrix, sr, kern ;
+    int64_t K ;
+    double cover, build_ms, ms, bytes, cusparse_ms, plan_ms ;
+}
+hot_row ;
+static std::vector<hot_row> hot_rows ;
+
 static void report (const csr &A, int64_t n, const char *sr, const char *kern,
     double ms, double bytes, double base_ms, bool ok)
 {
@@ -458,6 +472,39 @@ static void bench_matrix (cusparseHandle_t h, const csr &A, const std::vector<in
             double t = time_ms ([&] { gg_cuda_spmv_plan_build (A.m, A.nnz, dp, dplan, 0) ; }) ;
             report (A, n, "-", "plan_build", t, (A.m + 1) * 4.0, -1, true) ;
         }
+        // hot forms (gg_cuda_spmv_hot_build, timed): "hot" with as many
+        // columns as FP32 allows, "hot_q" with a quarter of them
+        struct hot_form { std::string name ; int64_t kmax, K ; int32_t *dhot, *dih ; double cover, build_ms ; } ;
+        std::vector<hot_form> hots ;
+        if (n == 1)
+        {
+            const int64_t hmax = (int64_t) gg_cuda_spmv_hot_max (4) ;
+            const std::pair<const char *, int64_t> hk [] = { { "hot", hmax }, { "hot_q", hmax / 4 } } ;
+            for (const auto &h : hk)
+            {
+                if (!only_variants.empty () && std::find (only_variants.begin (),
+                    only_variants.end (), std::string (h.first)) == only_variants.end ()) continue ;
+                hot_form f = { h.first, h.second, 0, NULL, NULL, 0, 0 } ;
+                CK (cudaMalloc (&f.dhot, (f.kmax + 1) * 4)) ;
+                CK (cudaMalloc (&f.dih, A.nnz * 4 + 4)) ;
+                int rc = GG_OK ;
+                f.build_ms = time_ms ([&] { rc = gg_cuda_spmv_hot_build (A.m, A.k, A.nnz, dp, di,
+                    f.kmax, f.dhot, f.dih, &f.K, 0) ; }) ;
+                if (rc != GG_OK) { printf ("hot build: rc %d\n", rc) ; continue ; }
+                // the share of entries in the hot columns
+                std::vector<int32_t> hl (f.K) ;
+                if (f.K > 0) CK (cudaMemcpy (hl.data (), f.dhot, f.K * 4, cudaMemcpyDeviceToHost)) ;
+                std::vector<char> ishot (A.k, 0) ;
+                for (int32_t c : hl) ishot [c] = 1 ;
+                int64_t covered = 0 ;
+                for (int32_t c : A.i) covered += ishot [c] ;
+                f.cover = (double) covered / (double) A.nnz ;
+                printf ("# %s: K = %lld of kmax %lld, %.1f %% of the entries, build %.3f ms\n",
+                    f.name.c_str (), (long long) f.K, (long long) f.kmax, 100 * f.cover, f.build_ms) ;
+                report (A, n, "-", (f.name + "_build").c_str (), f.build_ms, A.nnz * 8.0, -1, true) ;
+                hots.push_back (f) ;
+            }
+        }
         std::string autoname = gg_cuda_spmm_choose (A.m, n, A.nnz, A.max_row) ;
         for (int sr = 0 ; sr < SR_N && sr < n_semirings ; sr++)
         {
@@ -488,6 +535,7 @@ static void bench_matrix (cusparseHandle_t h, const csr &A, const std::vector<in
                 ks.push_back ("auto") ;
                 if (!pt_best [n].empty () && pt_best [n] != autoname) ks.push_back (pt_best [n]) ;
             }
+            for (const hot_form &f : hots) ks.push_back (f.name + "+plan") ;
             bool reads_s = (sr == SR_PLUS_TIMES || sr == SR_MIN_PLUS) ;
             double bytes = (A.m + 1) * 4.0 + A.nnz * (reads_s ? 8.0 : 4.0) + A.k * n * 4.0 + A.m * n * 4.0 ;
             for (const std::string &k : ks)
@@ -497,10 +545,17 @@ static void bench_matrix (cusparseHandle_t h, const csr &A, const std::vector<in
                 if (with_plan) kname.resize (kname.size () - 5) ;
                 int rc = GG_OK ;
                 CK (cudaMemset (dY, 0xff, A.m * n * 4)) ;   // NaN: stale results fail
+                const hot_form *hf = NULL ;
+                for (const hot_form &f : hots) if (f.name == kname) hf = &f ;
                 double t = time_ms ([&] {
-                    rc = gg_cuda_spmm_plan (&sr_def [sr], A.m, A.k, n, A.nnz, dp, di,
-                        reads_s ? dx : NULL, false, dX, dY, with_plan ? dplan : NULL,
-                        kname.c_str (), 0) ; }) ;
+                    if (hf != NULL)
+                        rc = gg_cuda_spmv_hot (&sr_def [sr], A.m, A.k, A.nnz, dp, hf->dih,
+                            reads_s ? dx : NULL, false, dX, dY, with_plan ? dplan : NULL,
+                            hf->dhot, hf->K, 0) ;
+                    else
+                        rc = gg_cuda_spmm_plan (&sr_def [sr], A.m, A.k, n, A.nnz, dp, di,
+                            reads_s ? dx : NULL, false, dX, dY, with_plan ? dplan : NULL,
+                            kname.c_str (), 0) ; }) ;
                 CK (cudaDeviceSynchronize ()) ;
                 if (rc != GG_OK) { printf ("%s: rc %d\n", kname.c_str (), rc) ; continue ; }
                 CK (cudaMemcpy (y.data (), dY, A.m * n * 4, cudaMemcpyDeviceToHost)) ;
@@ -510,7 +565,12 @@ static void bench_matrix (cusparseHandle_t h, const csr &A, const std::vector<in
                 std::string label = (k == "auto") ? "auto=" + autoname : k ;
                 report (A, n, sr_name [sr], label.c_str (), t, bytes,
                     sr == SR_PLUS_TIMES ? base : -1, ok) ;
+                if (hf != NULL)
+                    hot_rows.push_back ({ A.name, sr_name [sr], k, hf->K, hf->cover,
+                        hf->build_ms, ok ? t : -1, bytes, sr == SR_PLUS_TIMES ? base : -1,
+                        sum.plan_ms > 0 ? sum.plan_ms : sum.auto_ms }) ;
                 if (k == "auto") sum.auto_ms = t ;
+                else if (hf != NULL) { }
                 else if (with_plan) { if (ok && (sum.plan_ms < 0 || t < sum.plan_ms)) { sum.plan_ms = t ; sum.plan_name = k ; } }
                 else if (ok && k.find ('/') == std::string::npos && (sum.best_ms < 0 || t < sum.best_ms))
                 { sum.best_ms = t ; sum.best = k ; }
@@ -522,6 +582,7 @@ static void bench_matrix (cusparseHandle_t h, const csr &A, const std::vector<in
         }
         cudaFree (dX) ; cudaFree (dY) ;
         if (dplan) cudaFree (dplan) ;
+        for (hot_form &f : hots) { cudaFree (f.dhot) ; cudaFree (f.dih) ; }
     }
     cudaFree (dp) ; cudaFree (di) ; cudaFree (dx) ;
 }
@@ -694,6 +755,22 @@ int main (int argc, char **argv)
         }
         if (cnt) printf ("geomean cuSPARSE/auto at N=1: %.3f over %d matrices; with the plan kept "
             "(min of auto and +plan): %.3f\n", exp (la / cnt), cnt, exp (lp / cntp)) ;
+    }
+    // hot/cold SpMV: against cuSPARSE and warp_t8 with the plan kept
+    if (!hot_rows.empty ())
+    {
+        printf ("\n# hot/cold SpMV N=1 (gg_cuda_spmv_hot; K hot columns holding cover of the entries)\n") ;
+        printf ("%-14s %-11s %-11s %7s %6s %9s %9s %9s %9s %8s %6s %7s %7s\n", "matrix", "semiring", "kernel",
+            "K", "cover", "build ms", "cuSPARSE", "t8(+plan)", "hot ms", "GB/s", "%copy", "vs cuSP", "vs t8") ;
+        for (const hot_row &r : hot_rows)
+        {
+            double gbs = r.ms > 0 ? r.bytes / (r.ms * 1e6) : 0 ;
+            printf ("%-14s %-11s %-11s %7lld %5.1f%% %9.3f %9.4f %9.4f %9.4f %8.1f %6.1f %7.2f %7.2f\n",
+                r.matrix.c_str (), r.sr.c_str (), r.kern.c_str (), (long long) r.K, 100 * r.cover,
+                r.build_ms, r.cusparse_ms, r.plan_ms, r.ms, gbs, 100 * gbs / copy_gbs,
+                (r.cusparse_ms > 0 && r.ms > 0) ? r.cusparse_ms / r.ms : 0,
+                (r.plan_ms > 0 && r.ms > 0) ? r.plan_ms / r.ms : 0) ;
+        }
     }
     printf ("# %d wrong results\n", wrong) ;
     return wrong ? 1 : 0 ;

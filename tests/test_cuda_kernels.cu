@@ -8,6 +8,9 @@
 // empty rows, a hub spanning more than 32 warp chunks) and n = 1, 3, 32, 128.
 // The warp_tI SpMV variant runs twice: making its plan in the call, and
 // with a plan made beforehand by gg_cuda_spmv_plan_build (gg_cuda_spmm_plan).
+// At n = 1 the hot/cold SpMV (gg_cuda_spmv_hot) runs with four hot forms of
+// each matrix: K = 0, at most 5 and 200 columns (fewer than it has), and as
+// many as FP64 allows (every column on most of them); the build is checked.
 // The MIN / MAX semirings run the FP32 fast paths (compile-time monoid) and,
 // on rows cut by chunk boundaries, the integer-ordered FP atomics (nnz_k, and
 // warp's fix-up) or the carry fix-up (merge).  The reference below is a
@@ -352,9 +355,18 @@ static int failures = 0, checks = 0 ;
 
 static const uint8_t SENTINEL = 0xA5 ;
 
+// A hot form of a test matrix (gg_cuda_spmv_hot_build with kmax columns)
+typedef struct
+{
+    int64_t kmax, K ;
+    int32_t *d_hot, *d_ih ;
+}
+hot_form ;
+
 // one (matrix, semiring, n): every variant + the chooser
 static void test_spmm_case (const csr &A, gg_semiring sr, int64_t n, bool iso,
-    const int32_t *d_p, const int32_t *d_i, const void *d_plan)
+    const int32_t *d_p, const int32_t *d_i, const void *d_plan,
+    const std::vector<hot_form> &hots)
 {
     const gg_type t = sr.type ;
     const size_t ts = gg_type_size (t) ;
@@ -396,34 +408,50 @@ static void test_spmm_case (const csr &A, gg_semiring sr, int64_t n, bool iso,
             want [r * n + j] = acc ;
         }
 
-    // (variant, with the plan made beforehand)
-    std::vector<std::pair<const char *, bool>> names ;
+    // (variant, with the plan made beforehand, hot form or -1); at n = 1
+    // the hot/cold SpMV with each hot form (every other one with the plan)
+    struct run_kind { const char *name ; bool plan ; int hot ; } ;
+    std::vector<run_kind> names ;
     for (const char *const *v = gg_cuda_spmm_variants () ; *v != NULL ; v++)
     {
-        names.push_back ({ *v, false }) ;
-        if (strncmp (*v, "warp", 4) == 0) names.push_back ({ *v, true }) ;
+        names.push_back ({ *v, false, -1 }) ;
+        if (strncmp (*v, "warp", 4) == 0) names.push_back ({ *v, true, -1 }) ;
     }
-    names.push_back ({ "", false }) ;           // the chooser
+    names.push_back ({ "", false, -1 }) ;           // the chooser
     if (sr.add == GG_ADD_PLUS && sr.mul == GG_MUL_TIMES)
     {
-        names.push_back ({ "row_g8/generic", false }) ;
-        names.push_back ({ "nnz_k16/generic", false }) ;
-        names.push_back ({ "merge_i8/generic", false }) ;
-        names.push_back ({ "warp_t8/generic", false }) ;
+        names.push_back ({ "row_g8/generic", false, -1 }) ;
+        names.push_back ({ "nnz_k16/generic", false, -1 }) ;
+        names.push_back ({ "merge_i8/generic", false, -1 }) ;
+        names.push_back ({ "warp_t8/generic", false, -1 }) ;
     }
+    if (n == 1)
+        for (int h = 0 ; h < (int) hots.size () ; h++)
+            if ((size_t) hots [h].K <= gg_cuda_spmv_hot_max ((int) ts))
+                names.push_back ({ "hot", (h % 2) == 1, h }) ;
     for (const auto &nm : names)
     {
-        const char *name = nm.first ;
+        const char *name = nm.name ;
+        char label [64] ;
+        snprintf (label, sizeof (label), "%s", nm.plan ? "+plan" : "") ;
+        if (nm.hot >= 0)
+            snprintf (label, sizeof (label), "%s K=%lld (kmax %lld)", nm.plan ? "+plan" : "",
+                (long long) hots [nm.hot].K, (long long) hots [nm.hot].kmax) ;
         CHECK_CUDA (cudaMemset (d_Y, SENTINEL, ybytes)) ;
-        int rc = gg_cuda_spmm_plan (&sr, A.m, A.k, n, A.nnz, d_p, d_i, d_sx, iso,
-            d_X, d_Y, nm.second ? d_plan : NULL, name, 0) ;
+        int rc ;
+        if (nm.hot >= 0)
+            rc = gg_cuda_spmv_hot (&sr, A.m, A.k, A.nnz, d_p, hots [nm.hot].d_ih, d_sx, iso,
+                d_X, d_Y, nm.plan ? d_plan : NULL, hots [nm.hot].d_hot, hots [nm.hot].K, 0) ;
+        else
+            rc = gg_cuda_spmm_plan (&sr, A.m, A.k, n, A.nnz, d_p, d_i, d_sx, iso,
+                d_X, d_Y, nm.plan ? d_plan : NULL, name, 0) ;
         cudaError_t err = cudaDeviceSynchronize () ;
         checks++ ;
         if (rc != GG_OK || err != cudaSuccess)
         {
             printf ("FAIL spmm %s %s_%s_%s n=%lld %s%s: rc %d, %s\n", A.name,
                 add_name [sr.add], mul_name [sr.mul], type_name [t],
-                (long long) n, name, nm.second ? "+plan" : "", rc, cudaGetErrorString (err)) ;
+                (long long) n, name, label, rc, cudaGetErrorString (err)) ;
             failures++ ;
             if (err != cudaSuccess) exit (1) ;     // context is lost
             continue ;
@@ -467,13 +495,69 @@ static void test_spmm_case (const csr &A, gg_semiring sr, int64_t n, bool iso,
             printf ("FAIL spmm %s %s_%s_%s n=%lld iso=%d %s%s: %lld wrong, first "
                 "(%lld,%lld) rowlen %d got %llu/%g want %llu/%g\n", A.name,
                 add_name [sr.add], mul_name [sr.mul], type_name [t], (long long) n,
-                (int) iso, name [0] ? name : "(chooser)", nm.second ? "+plan" : "", (long long) bad,
+                (int) iso, name [0] ? name : "(chooser)", label, (long long) bad,
                 (long long) first_r, (long long) first_j,
                 A.p [first_r+1] - A.p [first_r], (unsigned long long) g.u, g.d,
                 (unsigned long long) w.u, w.d) ;
         }
     }
     cudaFree (d_sx) ; cudaFree (d_X) ; cudaFree (d_Y) ;
+}
+
+//------------------------------------------------------------------------------
+// the hot form of SpMV (gg_cuda_spmv_hot_build)
+//------------------------------------------------------------------------------
+
+// Build with kmax and check the form: K <= kmax, hot ascending, ih [e] names
+// i [e] (directly when cold, through hot when hot), every hot column has at
+// least as many entries as every cold one, and when every non-empty column
+// fits (distinct <= kmax) all of them are hot.
+static hot_form test_hot_build (const csr &A, const int32_t *d_i, int64_t kmax)
+{
+    hot_form h = { kmax, 0, NULL, NULL } ;
+    CHECK_CUDA (cudaMalloc (&h.d_hot, (kmax + 1) * sizeof (int32_t))) ;
+    CHECK_CUDA (cudaMalloc (&h.d_ih, (A.nnz + 1) * sizeof (int32_t))) ;
+    int rc = gg_cuda_spmv_hot_build (A.m, A.k, A.nnz, NULL, d_i, kmax, h.d_hot,
+        h.d_ih, &h.K, 0) ;
+    CHECK_CUDA (cudaDeviceSynchronize ()) ;
+    checks++ ;
+    std::vector<int32_t> hot (h.K + 1), ih (A.nnz + 1) ;
+    if (h.K > 0) CHECK_CUDA (cudaMemcpy (hot.data (), h.d_hot, h.K * sizeof (int32_t), cudaMemcpyDeviceToHost)) ;
+    CHECK_CUDA (cudaMemcpy (ih.data (), h.d_ih, A.nnz * sizeof (int32_t), cudaMemcpyDeviceToHost)) ;
+    std::vector<int64_t> deg (A.k, 0) ;
+    for (int32_t c : A.i) deg [c]++ ;
+    int64_t distinct = 0 ;
+    for (int64_t d : deg) distinct += (d > 0) ;
+    const char *why = NULL ;
+    if (rc != GG_OK) why = "rc" ;
+    else if (h.K < 0 || h.K > kmax) why = "K > kmax" ;
+    else if (distinct <= kmax && h.K != distinct) why = "not all columns hot" ;
+    std::vector<char> is_hot (A.k, 0) ;
+    for (int64_t s = 0 ; s < h.K && !why ; s++)
+    {
+        if (hot [s] < 0 || hot [s] >= A.k || (s > 0 && hot [s] <= hot [s-1])) why = "hot not ascending" ;
+        else is_hot [hot [s]] = 1 ;
+    }
+    int64_t min_hot = INT64_MAX, max_cold = 0 ;
+    for (int64_t c = 0 ; c < A.k && !why ; c++)
+    {
+        if (is_hot [c]) min_hot = std::min (min_hot, deg [c]) ;
+        else max_cold = std::max (max_cold, deg [c]) ;
+    }
+    if (!why && h.K > 0 && min_hot < max_cold) why = "a cold column has more entries" ;
+    for (int64_t e = 0 ; e < A.nnz && !why ; e++)
+    {
+        int32_t v = ih [e] ;
+        int32_t c = (v < 0) ? ((v & 0x7fffffff) < h.K ? hot [v & 0x7fffffff] : -1) : v ;
+        if (c != A.i [e] || (v >= 0 && is_hot [c])) why = "ih does not name i" ;
+    }
+    if (why)
+    {
+        printf ("FAIL spmv_hot_build %s kmax %lld: %s (K %lld, %lld columns)\n", A.name,
+            (long long) kmax, why, (long long) h.K, (long long) distinct) ;
+        failures++ ;
+    }
+    return h ;
 }
 
 //------------------------------------------------------------------------------
@@ -659,6 +743,13 @@ int main (int argc, char **argv)
             printf ("FAIL spmv plan %s\n", A.name) ;
             failures++ ;
         }
+        // hot forms: none, a few columns, some, as many as FP64 allows
+        // (all the columns on most of these matrices)
+        std::vector<hot_form> hots ;
+        {
+            const int64_t kmaxes [] = { 0, 5, 200, (int64_t) gg_cuda_spmv_hot_max (8) } ;
+            for (int64_t kmax : kmaxes) hots.push_back (test_hot_build (A, d_i, kmax)) ;
+        }
         int f0 = failures ;
         for (int t = 0 ; t < GG_NTYPES ; t++)
         {
@@ -671,17 +762,17 @@ int main (int argc, char **argv)
                 {
                     // the large widths on a subset, to keep the test short
                     if (n == 128 && (s % 3 != 0 || quick)) continue ;
-                    test_spmm_case (A, sr, n, false, d_p, d_i, d_plan) ;
+                    test_spmm_case (A, sr, n, false, d_p, d_i, d_plan, hots) ;
                 }
-                if (s < 3) test_spmm_case (A, sr, 5, true, d_p, d_i, d_plan) ;     // iso
-                if (s < 3) test_spmm_case (A, sr, 1, true, d_p, d_i, d_plan) ;     // iso SpMV
+                if (s < 3) test_spmm_case (A, sr, 5, true, d_p, d_i, d_plan, hots) ;     // iso
+                if (s < 3) test_spmm_case (A, sr, 1, true, d_p, d_i, d_plan, hots) ;     // iso SpMV
             }
             // boolean monoids
             if (t == GG_BOOL && !quick)
             {
                 gg_semiring a = { GG_ADD_LOR, GG_MUL_LAND, GG_BOOL } ;
                 gg_semiring b = { GG_ADD_LAND, GG_MUL_LOR, GG_BOOL } ;
-                for (int64_t n : ns) { test_spmm_case (A, a, n, false, d_p, d_i, d_plan) ; test_spmm_case (A, b, n, false, d_p, d_i, d_plan) ; }
+                for (int64_t n : ns) { test_spmm_case (A, a, n, false, d_p, d_i, d_plan, hots) ; test_spmm_case (A, b, n, false, d_p, d_i, d_plan, hots) ; }
             }
         }
         // SDDMM with this pattern as the mask (n = its column count)
@@ -700,6 +791,7 @@ int main (int argc, char **argv)
         printf ("matrix %-22s m=%5lld nnz=%6lld: %s\n", A.name, (long long) A.m,
             (long long) A.nnz, failures == f0 ? "ok" : "FAILED") ;
         cudaFree (d_p) ; cudaFree (d_i) ; cudaFree (d_plan) ;
+        for (hot_form &h : hots) { cudaFree (h.d_hot) ; cudaFree (h.d_ih) ; }
     }
 
     // GEMM: odd shapes (tile edges, k not a multiple of the slab)
