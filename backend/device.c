@@ -85,6 +85,9 @@ const gg_backend *grbgpu_cuda_backend (void)
 #define GG_PAR_COPY_MIN   ((size_t) 256 << 10) // host memcpy: bytes per thread
 #define GG_BUDGET_FRACTION 0.75             // of free memory, when not set
 #define GG_PLANS          4                 // cuSPARSE plans kept per form
+#define GG_HOT_MIN_NNZ    ((int64_t) 1 << 20) // hot/cold SpMV from this many
+                                            // entries (the build's K = 0 says
+                                            // where no columns are hot)
 #define GG_FORM_MAGIC_CSR   0x67674353u     // "ggCS"
 #define GG_FORM_MAGIC_DENSE 0x6767444eu     // "ggDN"
 
@@ -759,6 +762,12 @@ typedef struct
     gg_type onestype ;
     void *spmv_plan ;           // the own SpMV kernels' plan of the pattern
                                 // (gg_cuda_spmv_plan_build), or NULL
+    // the hot/cold SpMV form (gg_cuda_spmv_hot_build), made at the first SpMV
+    // that wants it, under plan_lock: hot_K hot columns (hot), the column
+    // indices with hot ones replaced by their slots (ih)
+    bool hot_tried ;
+    int64_t hot_K ;
+    int32_t *hot, *ih ;
     pthread_mutex_t plan_lock ;
     gg_plan plan [GG_PLANS] ;
     int next_plan ;
@@ -809,8 +818,9 @@ static void form_free_device (dev_form *h, void *const *ptrs, int nptrs,
 static void csr_destroy (dev_form *h)
 {
     dev_csr *f = (dev_csr *) h ;
-    void *const ptrs [5] = { f->p, f->i, f->x, f->ones, f->spmv_plan } ;
-    form_free_device (h, ptrs, 5, f) ;
+    void *const ptrs [7] = { f->p, f->i, f->x, f->ones, f->spmv_plan, f->hot,
+        f->ih } ;
+    form_free_device (h, ptrs, 7, f) ;
     pthread_mutex_destroy (&f->plan_lock) ;
     free (f) ;
 }
@@ -1247,13 +1257,26 @@ static bool use_vendor (const gg_semiring *sr)
     return plus_times_family (sr) && own_kernel_name () == NULL ;
 }
 
+// SpMV (n == 1) through the hot/cold kernel: the hot columns' x staged in
+// shared memory (kernels/gg_cuda.h, gg_cuda_spmv_hot).  Where it measured
+// faster than cuSPARSE and our other SpMV kernels (bench/NOTES.md, session
+// 3): GRBGPU_KERNEL=hot forces it, any other forced kernel disables it.
+static bool spmv_use_hot (const gg_semiring *sr, const gg_csr *S, int64_t n)
+{
+    if (n != 1 || kernel_is_vendor ()) return false ;
+    const char *k = own_kernel_name () ;
+    if (k != NULL) return strcmp (k, "hot") == 0 ;
+    (void) sr ;
+    return S->nnz >= GG_HOT_MIN_NNZ ;
+}
+
 // SpMM of the plus-times family: cuSPARSE, except where our row-split
 // kernels measured faster on the H200 (bench/NOTES.md: matrices without
 // skewed rows at 2 <= n <= 32, e.g. road networks 2.2x at n = 32), unless
 // GRBGPU_KERNEL=cusparse forces the vendor library.
 static bool spmm_use_vendor (const gg_semiring *sr, const gg_csr *S, int64_t n)
 {
-    if (!use_vendor (sr)) return false ;
+    if (!use_vendor (sr) || spmv_use_hot (sr, S, n)) return false ;
     if (kernel_is_vendor () || S->max_row < 0 || S->nrows == 0) return true ;
     double mean = (double) S->nnz / (double) S->nrows ;
     bool skewed = S->max_row > 64 && (double) S->max_row > 4.0 * mean ;
@@ -1265,7 +1288,8 @@ static bool spmm_use_vendor (const gg_semiring *sr, const gg_csr *S, int64_t n)
 static const char *spmm_kernel_name (const gg_csr *S, int64_t n)
 {
     const char *k = own_kernel_name () ;
-    return k ? k : gg_cuda_spmm_choose_plan (S->nrows, n, S->nnz, S->max_row) ;
+    return (k != NULL && strcmp (k, "hot") != 0) ? k
+        : gg_cuda_spmm_choose_plan (S->nrows, n, S->nnz, S->max_row) ;
 }
 
 // Write the value v (type t) into Y [k].
@@ -1292,6 +1316,60 @@ static void stream_finish (gg_call *c, int *rc)
     cudaError_t e = cudaStreamSynchronize (c->ctx->stream) ;
     if (e != cudaSuccess && *rc == GG_OK) *rc = cuda_fail (e,
         "cudaStreamSynchronize", __LINE__) ;
+}
+
+// The hot/cold SpMV form of f (once per form; later calls read what the
+// first made).  *K = 0: none (too few hot columns, or it could not be made:
+// the call then takes the other SpMV kernels).  The build synchronises the
+// call's stream once; its device memory is accounted to S's cache entry.
+static int hot_form (gg_call *c, const gg_csr *S, dev_csr *f, size_t elem,
+    int64_t *K)
+{
+    int rc = GG_OK ;
+    int32_t *hot = NULL, *ih = NULL ;
+    pthread_mutex_lock (&f->plan_lock) ;
+    if (!f->hot_tried)
+    {
+        f->hot_tried = true ;
+        // sized for this call's value type (a later call of a wider type
+        // finds too many hot columns for its shared memory and goes without)
+        int64_t kmax = (int64_t) gg_cuda_spmv_hot_max ((int) elem) ;
+        if (kmax > f->k) kmax = f->k ;
+        int64_t got = 0 ;
+        if (kmax > 0)
+        {
+            GG_TRY (dev_alloc (c, (void **) &hot, (size_t) kmax * sizeof (int32_t))) ;
+            GG_TRY (dev_alloc (c, (void **) &ih, (size_t) f->nnz * sizeof (int32_t))) ;
+            FAULT_TRY (GG_FAULT_LAUNCH) ;
+            GG_TRY (gg_cuda_spmv_hot_build (f->m, f->k, f->nnz, f->p, f->i,
+                kmax, hot, ih, &got, c->ctx->stream)) ;
+        }
+        if (got > 0)
+        {
+            f->hot = hot ; f->ih = ih ; f->hot_K = got ;
+            hot = ih = NULL ;
+            size_t more = (size_t) kmax * sizeof (int32_t)
+                + (size_t) f->nnz * sizeof (int32_t) ;
+            gg_cache_entry *e = (gg_cache_entry *) S->cache ;
+            if (e != NULL)
+            {
+                pthread_mutex_lock (&e->lock) ;
+                f->h.bytes += more ;
+                if (e->dev == (void *) f) grbgpu_cache_account_device (e, f->h.bytes) ;
+                pthread_mutex_unlock (&e->lock) ;
+            }
+            else f->h.bytes += more ;
+        }
+        grbgpu_log (2, "cuda: hot/cold SpMV form: %lld hot columns",
+            (long long) got) ;
+    }
+    *K = f->hot_K ;
+done:
+    if (hot != NULL) cudaFreeAsync (hot, c->ctx->stream) ;
+    if (ih != NULL) cudaFreeAsync (ih, c->ctx->stream) ;
+    pthread_mutex_unlock (&f->plan_lock) ;
+    if (rc != GG_OK) *K = 0 ;
+    return rc ;
 }
 
 static int spmm_attempt (gg_call *c, const gg_semiring *sr, const gg_csr *S,
@@ -1372,11 +1450,23 @@ static int spmm_attempt (gg_call *c, const gg_semiring *sr, const gg_csr *S,
             // values (they are absent from T; the host writes no zeros)
             CU_TRY (cudaMemsetAsync (dY, 0, (size_t) m * (size_t) n * elem, c->ctx->stream)) ;
         }
+        // the hot/cold SpMV when it pays and its form fits this value type
+        int64_t K = 0 ;
+        if (spmv_use_hot (sr, S, n)) GG_TRY (hot_form (c, S, fs, elem, &K)) ;
+        if (K > (int64_t) gg_cuda_spmv_hot_max ((int) elem)) K = 0 ;
         FAULT_TRY (GG_FAULT_LAUNCH) ;
         mark_start (c) ;
-        GG_TRY (gg_cuda_spmm_plan (sr, m, k, n, S->nnz, fs->p, fs->i,
-            use_s ? fs->x : NULL, false, dX, dY, fs->spmv_plan,
-            spmm_kernel_name (S, n), c->ctx->stream)) ;
+        rc = (K > 0) ? gg_cuda_spmv_hot (sr, m, k, S->nnz, fs->p, fs->ih,
+            use_s ? fs->x : NULL, false, dX, dY, fs->spmv_plan, fs->hot, K,
+            c->ctx->stream) : GG_ERR_UNSUPPORTED ;
+        if (rc != GG_OK && rc != GG_ERR_UNSUPPORTED) goto done ;
+        if (rc == GG_ERR_UNSUPPORTED)
+        {
+            // no hot form, or no hot kernel for this semiring and type
+            GG_TRY (gg_cuda_spmm_plan (sr, m, k, n, S->nnz, fs->p, fs->i,
+                use_s ? fs->x : NULL, false, dX, dY, fs->spmv_plan,
+                spmm_kernel_name (S, n), c->ctx->stream)) ;
+        }
         mark_end (c) ;
         GG_TRY (download (c, Y, dY, (size_t) m * (size_t) n * elem)) ;
     }

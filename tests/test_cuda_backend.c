@@ -480,6 +480,94 @@ static void test_spmv_push (void **state)
     }
 }
 
+// SpMV through the hot/cold kernel (GRBGPU_KERNEL=hot), on a matrix whose
+// columns are skewed (a few hold most entries) with a hub row and empty rows:
+// the form is made at the first call and reused by the second, for a
+// semiring with a fast path, one that never reads S's values, one without a
+// fast path and an integer one (which may fall back to the other kernels).
+static test_csr make_skewed_csr (int64_t m, int64_t k, gg_type t)
+{
+    test_csr S = { .m = m, .k = k } ;
+    size_t cap = (size_t) (m * 24 + k) ;
+    S.p = malloc ((m + 1) * sizeof (int32_t)) ;
+    S.i = malloc (cap * sizeof (int32_t)) ;
+    S.v = malloc (cap * sizeof (double)) ;
+    S.x = malloc (cap * 8) ;
+    char *seen = calloc ((size_t) k, 1) ;
+    S.p [0] = 0 ;
+    for (int64_t r = 0 ; r < m ; r++)
+    {
+        int64_t len = (r % 5 == 2) ? 0 : (r == 7) ? k / 2 : 1 + (int64_t) (rng () % 33) ;
+        int64_t start = S.nnz ;
+        for (int64_t q = 0 ; q < len ; q++)
+        {
+            double u = (double) (rng () >> 11) / 9007199254740992.0 ;
+            int32_t c = (int32_t) ((double) k * u * u * u) ;
+            if (seen [c]) continue ;
+            seen [c] = 1 ;
+            double v = rnd_value () ;
+            if (t == GG_INT32) v = (double) (int) (v * 8) + 1 ;
+            S.i [S.nnz] = c ;
+            put (S.x, (size_t) S.nnz, t, v) ;
+            S.v [S.nnz] = get (S.x, (size_t) S.nnz, t) ;
+            S.nnz++ ;
+        }
+        for (int64_t q = start ; q < S.nnz ; q++) seen [S.i [q]] = 0 ;
+        // sorted within the row
+        for (int64_t a = start + 1 ; a < S.nnz ; a++)
+            for (int64_t b = a ; b > start && S.i [b-1] > S.i [b] ; b--)
+            {
+                int32_t ti = S.i [b] ; S.i [b] = S.i [b-1] ; S.i [b-1] = ti ;
+                double tv = S.v [b] ; S.v [b] = S.v [b-1] ; S.v [b-1] = tv ;
+                put (S.x, (size_t) b, t, S.v [b]) ;
+                put (S.x, (size_t) b - 1, t, S.v [b-1]) ;
+            }
+        S.p [r+1] = (int32_t) S.nnz ;
+    }
+    free (seen) ;
+    return S ;
+}
+
+static void test_spmv_hot (void **state)
+{
+    (void) state ;
+    const gg_semiring srs [] = {
+        { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP32 },
+        { GG_ADD_PLUS, GG_MUL_SECOND, GG_FP32 },
+        { GG_ADD_MIN, GG_MUL_PLUS, GG_FP64 },
+        { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP64 },
+        { GG_ADD_MAX, GG_MUL_TIMES, GG_INT32 } } ;
+    set_kernel ("hot") ;
+    for (int s = 0 ; s < (int) (sizeof (srs) / sizeof (srs [0])) ; s++)
+    {
+        const gg_semiring *sr = &srs [s] ;
+        int64_t m = 4001, k = 3001 + 1000 * s ;
+        test_csr S = make_skewed_csr (m, k, sr->type) ;
+        double *Xv ;
+        void *X = make_dense (k, 1, sr->type, &Xv) ;
+        void *Y = malloc ((size_t) m * 8) ;
+        int64_t max_row = 0 ;
+        for (int64_t r = 0 ; r < m ; r++)
+            if (S.p [r+1] - S.p [r] > max_row) max_row = S.p [r+1] - S.p [r] ;
+        gg_csr Sv = view_csr (&S, false, make_entry ()) ;
+        Sv.max_row = max_row ;
+        if (sr->mul == GG_MUL_SECOND) Sv.x = NULL ;
+        gg_dense Xd = { .nrows = k, .ncols = 1, .x = X } ;
+        for (int call = 0 ; call < 2 ; call++)
+        {
+            memset (Y, 0x7f, (size_t) m * 8) ;
+            assert_int_equal (be->spmm (sr, &Sv, &Xd, Y), GG_OK) ;
+            int bad = check_spmm (sr, &S, false, Xv, 1, Y) ;
+            if (bad) print_message ("  hot SpMV semiring %d call %d: %d wrong\n",
+                s, call, bad) ;
+            assert_int_equal (bad, 0) ;
+        }
+        grbgpu_cache_release ((gg_cache_entry *) Sv.cache) ;
+        free_csr (&S) ; free (X) ; free (Xv) ; free (Y) ;
+    }
+    set_kernel ("") ;
+}
+
 //------------------------------------------------------------------------------
 // SDDMM and GEMM
 //------------------------------------------------------------------------------
@@ -888,6 +976,7 @@ int main (void)
         cmocka_unit_test (test_spmm_own_kernels),
         cmocka_unit_test (test_spmm_edge_cases),
         cmocka_unit_test (test_spmv_push),
+        cmocka_unit_test (test_spmv_hot),
         cmocka_unit_test (test_sddmm),
         cmocka_unit_test (test_gemm),
         cmocka_unit_test (test_cache_reuse),
