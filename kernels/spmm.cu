@@ -35,7 +35,11 @@
 //      per matrix (gg_cuda_spmv_plan_build, or in the call), a row map in
 //      shared memory and warp scans; rows cut by chunk boundaries are
 //      combined by a fix-up pass with one monoid atomic per run of carries
-//      (see spmm_spmv_warp_kernel).
+//      (see spmm_spmv_warp_kernel).  Its hot form (gg_cuda_spmv_hot): the
+//      same chunks, one persistent 1024-thread block per SM that first
+//      stages x at the K columns with the most entries in shared memory; the
+//      column indices of those columns are replaced by their slots (made
+//      once per matrix, gg_cuda_spmv_hot_build; see the end of this file).
 //
 // The chooser (gg_cuda_spmm_choose) picks a schedule from the shape; its
 // thresholds are measured (bench/NOTES.md).  Kernels are templated on the
