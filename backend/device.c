@@ -85,9 +85,11 @@ const gg_backend *grbgpu_cuda_backend (void)
 #define GG_PAR_COPY_MIN   ((size_t) 256 << 10) // host memcpy: bytes per thread
 #define GG_BUDGET_FRACTION 0.75             // of free memory, when not set
 #define GG_PLANS          4                 // cuSPARSE plans kept per form
-#define GG_HOT_MIN_NNZ    ((int64_t) 1 << 20) // hot/cold SpMV from this many
-                                            // entries (the build's K = 0 says
-                                            // where no columns are hot)
+#define GG_HOT_MIN_NNZ    ((int64_t) 12 << 20) // hot/cold SpMV from this many
+                                            // entries (R-MAT 2^20, 16.1M, 1.2x
+                                            // cuSPARSE; smaller not measured)
+#define GG_HOT_MIN_SHARE  0.55              // ... when its hot columns hold at
+                                            // least this share of the entries
 #define GG_FORM_MAGIC_CSR   0x67674353u     // "ggCS"
 #define GG_FORM_MAGIC_DENSE 0x6767444eu     // "ggDN"
 
@@ -1335,15 +1337,20 @@ static int hot_form (gg_call *c, const gg_csr *S, dev_csr *f, size_t elem,
         // finds too many hot columns for its shared memory and goes without)
         int64_t kmax = (int64_t) gg_cuda_spmv_hot_max ((int) elem) ;
         if (kmax > f->k) kmax = f->k ;
-        int64_t got = 0 ;
+        int64_t got = 0, hot_nnz = 0 ;
         if (kmax > 0)
         {
             GG_TRY (dev_alloc (c, (void **) &hot, (size_t) kmax * sizeof (int32_t))) ;
             GG_TRY (dev_alloc (c, (void **) &ih, (size_t) f->nnz * sizeof (int32_t))) ;
             FAULT_TRY (GG_FAULT_LAUNCH) ;
             GG_TRY (gg_cuda_spmv_hot_build (f->m, f->k, f->nnz, f->p, f->i,
-                kmax, hot, ih, &got, c->ctx->stream)) ;
+                kmax, hot, ih, &got, &hot_nnz, c->ctx->stream)) ;
         }
+        // it pays from ~55 % of the entries in the hot columns (bench/NOTES.md)
+        // (GRBGPU_KERNEL=hot takes it whatever the share)
+        const char *forced = own_kernel_name () ;
+        if ((forced == NULL || strcmp (forced, "hot") != 0)
+            && (double) hot_nnz < GG_HOT_MIN_SHARE * (double) f->nnz) got = 0 ;
         if (got > 0)
         {
             f->hot = hot ; f->ih = ih ; f->hot_K = got ;
@@ -1360,8 +1367,9 @@ static int hot_form (gg_call *c, const gg_csr *S, dev_csr *f, size_t elem,
             }
             else f->h.bytes += more ;
         }
-        grbgpu_log (2, "cuda: hot/cold SpMV form: %lld hot columns",
-            (long long) got) ;
+        grbgpu_log (2, "cuda: hot/cold SpMV form: %lld hot columns holding "
+            "%.1f%% of the entries%s", (long long) got, f->nnz ? 100.0 *
+            (double) hot_nnz / (double) f->nnz : 0.0, got ? "" : " (not used)") ;
     }
     *K = f->hot_K ;
 done:

@@ -489,7 +489,7 @@ static void bench_matrix (cusparseHandle_t h, const csr &A, const std::vector<in
                 CK (cudaMalloc (&f.dih, A.nnz * 4 + 4)) ;
                 int rc = GG_OK ;
                 f.build_ms = time_ms ([&] { rc = gg_cuda_spmv_hot_build (A.m, A.k, A.nnz, dp, di,
-                    f.kmax, f.dhot, f.dih, &f.K, 0) ; }) ;
+                    f.kmax, f.dhot, f.dih, &f.K, NULL, 0) ; }) ;
                 if (rc != GG_OK) { printf ("hot build: rc %d\n", rc) ; continue ; }
                 // the share of entries in the hot columns
                 std::vector<int32_t> hl (f.K) ;

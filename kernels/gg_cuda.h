@@ -66,7 +66,9 @@ int gg_cuda_spmv_plan_build (int64_t m, int64_t nnz, const int32_t *p,
 // columns of degree >= t in ascending order, t the smallest degree (>= 1)
 // leaving at most kmax of them; ih (nnz int32, device) = i with a hot
 // column's index replaced by (its position in hot) | 0x80000000; *K (host) =
-// the number of hot columns (0: ih = i, the hybrid has nothing to gain).
+// the number of hot columns (0: ih = i, the hybrid has nothing to gain);
+// *hot_nnz (host, if not NULL) = the entries in them (the hybrid measured
+// faster than warp_t8 from ~55 % of nnz, bench/NOTES.md).
 // Scratch from the kernels' pool (4 bytes per column + 256 KB); it
 // synchronises `stream` once (the degree histogram is read on the host): the
 // one launcher that does.  Depends on the pattern only.
@@ -78,7 +80,7 @@ int gg_cuda_spmv_plan_build (int64_t m, int64_t nnz, const int32_t *p,
 size_t gg_cuda_spmv_hot_max (int type_size) ;
 int gg_cuda_spmv_hot_build (int64_t m, int64_t k, int64_t nnz,
     const int32_t *p, const int32_t *i, int64_t kmax, int32_t *hot,
-    int32_t *ih, int64_t *K, cudaStream_t stream) ;
+    int32_t *ih, int64_t *K, int64_t *hot_nnz, cudaStream_t stream) ;
 int gg_cuda_spmv_hot (const gg_semiring *sr, int64_t m, int64_t k,
     int64_t nnz, const int32_t *p, const int32_t *ih, const void *x, bool iso,
     const void *X, void *Y, const void *plan, const int32_t *hot, int64_t K,

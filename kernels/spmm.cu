@@ -1599,11 +1599,12 @@ extern "C" size_t gg_cuda_spmv_hot_max (int type_size)
 
 extern "C" int gg_cuda_spmv_hot_build (int64_t m, int64_t k, int64_t nnz,
     const int32_t *p, const int32_t *i, int64_t kmax, int32_t *hot,
-    int32_t *ih, int64_t *K, cudaStream_t stream)
+    int32_t *ih, int64_t *K, int64_t *hot_nnz, cudaStream_t stream)
 {
     (void) p ;
     if (K == NULL) return GG_ERR_UNSUPPORTED ;
     *K = 0 ;
+    if (hot_nnz != NULL) *hot_nnz = 0 ;
     if (m < 0 || k < 0 || nnz < 0 || m > INT32_MAX || k > INT32_MAX
         || nnz > INT32_MAX) return GG_ERR_UNSUPPORTED ;
     if (nnz == 0) return GG_OK ;
@@ -1668,6 +1669,11 @@ extern "C" int gg_cuda_spmv_hot_build (int64_t m, int64_t k, int64_t nnz,
             nhot += h_hist [d] ;
             t = d ;
         }
+        // the entries in the hot columns: all but those of degree < t (the
+        // last bin, degrees >= its index, is hot whenever any column is)
+        int64_t cold = 0 ;
+        for (int d = 1 ; d < t && d < SPW_HIST_BINS ; d++) cold += (int64_t) d * h_hist [d] ;
+        if (hot_nnz != NULL && nhot > 0) *hot_nnz = nnz - cold ;
         if (nhot == 0)
         {
             if (cudaMemcpyAsync (ih, i, (size_t) nnz * sizeof (int32_t),

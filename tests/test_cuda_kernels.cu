@@ -517,8 +517,9 @@ static hot_form test_hot_build (const csr &A, const int32_t *d_i, int64_t kmax)
     hot_form h = { kmax, 0, NULL, NULL } ;
     CHECK_CUDA (cudaMalloc (&h.d_hot, (kmax + 1) * sizeof (int32_t))) ;
     CHECK_CUDA (cudaMalloc (&h.d_ih, (A.nnz + 1) * sizeof (int32_t))) ;
+    int64_t hot_nnz = -1 ;
     int rc = gg_cuda_spmv_hot_build (A.m, A.k, A.nnz, NULL, d_i, kmax, h.d_hot,
-        h.d_ih, &h.K, 0) ;
+        h.d_ih, &h.K, &hot_nnz, 0) ;
     CHECK_CUDA (cudaDeviceSynchronize ()) ;
     checks++ ;
     std::vector<int32_t> hot (h.K + 1), ih (A.nnz + 1) ;
@@ -545,6 +546,9 @@ static hot_form test_hot_build (const csr &A, const int32_t *d_i, int64_t kmax)
         else max_cold = std::max (max_cold, deg [c]) ;
     }
     if (!why && h.K > 0 && min_hot < max_cold) why = "a cold column has more entries" ;
+    int64_t in_hot = 0 ;
+    for (int64_t c = 0 ; c < A.k && !why ; c++) if (is_hot [c]) in_hot += deg [c] ;
+    if (!why && hot_nnz != in_hot) why = "hot_nnz is not the entries of the hot columns" ;
     for (int64_t e = 0 ; e < A.nnz && !why ; e++)
     {
         int32_t v = ih [e] ;
