@@ -12,6 +12,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 //------------------------------------------------------------------------------
 // typecasting exactly as SuiteSparse:GraphBLAS does
@@ -198,7 +201,60 @@ int gg_csr_from_view (gg_csr_form **out, const gg_view *v, bool transpose,
     //--------------------------------------------------------------------------
 
     const int64_t nvec = (v->storage == GG_STORE_HYPER) ? v->nvec : v->vdim ;
-    if (direct)
+    // A transpose of sparse storage runs on nt threads, each over a range of
+    // vectors holding about nnz / nt entries, with its own row counts (nt x
+    // nrows of them: at most 8 bytes per entry, as much as q_of)
+    int nt = 1 ;
+    int64_t *tcount = NULL, *kfirst = NULL ;
+#ifdef _OPENMP
+    if (!direct && (v->storage == GG_STORE_SPARSE || v->storage == GG_STORE_HYPER)
+        && nnz > 1000000 && !omp_in_parallel ())
+    {
+        nt = omp_get_max_threads () ;
+        if (nt > 16) nt = 16 ;
+        int64_t per_row = nnz / (nrows > 0 ? nrows : 1) ;
+        if (nt > per_row) nt = (int) (per_row > 1 ? per_row : 1) ;
+        if (nt > 1)
+        {
+            tcount = calloc ((size_t) nt * (size_t) nrows, sizeof (int64_t)) ;
+            kfirst = malloc ((size_t) (nt + 1) * sizeof (int64_t)) ;
+            if (tcount == NULL || kfirst == NULL)
+            {
+                free (tcount) ; free (kfirst) ; tcount = kfirst = NULL ; nt = 1 ;
+            }
+        }
+        else nt = 1 ;
+    }
+#endif
+    if (nt > 1)
+    {
+        // kfirst [t]: the first vector of thread t (entries split evenly)
+        kfirst [0] = 0 ; kfirst [nt] = nvec ;
+        for (int t = 1 ; t < nt ; t++)
+        {
+            int64_t want = nnz / nt * t, lo = kfirst [t-1], hi = nvec ;
+            while (lo < hi)
+            {
+                int64_t mid = lo + (hi - lo) / 2 ;
+                if (v->p [mid] < want) lo = mid + 1 ; else hi = mid ;
+            }
+            kfirst [t] = lo ;
+        }
+        #pragma omp parallel for num_threads (nt) schedule (static, 1)
+        for (int t = 0 ; t < nt ; t++)
+        {
+            int64_t *c = tcount + (size_t) t * (size_t) nrows ;
+            for (int64_t q = v->p [kfirst [t]] ; q < v->p [kfirst [t+1]] ; q++) c [v->i [q]]++ ;
+        }
+        #pragma omp parallel for schedule (static) if (nrows > 65536)
+        for (int64_t r = 0 ; r < nrows ; r++)
+        {
+            int64_t sum = 0 ;
+            for (int t = 0 ; t < nt ; t++) sum += tcount [(size_t) t * (size_t) nrows + r] ;
+            count [r+1] = sum ;
+        }
+    }
+    else if (direct)
     {
         #pragma omp parallel for schedule(dynamic, 4096) if (nvec > 65536)
         for (int64_t k = 0 ; k < nvec ; k++)
@@ -264,6 +320,39 @@ int gg_csr_from_view (gg_csr_form **out, const gg_view *v, bool transpose,
             }
         }
     }
+    else if (nt > 1)
+    {
+        // the parallel transpose: thread t's entries of row r start after
+        // those of threads before it; each walks its vectors in increasing j,
+        // so columns come out sorted
+        #pragma omp parallel for schedule (static) if (nrows > 65536)
+        for (int64_t r = 0 ; r < nrows ; r++)
+        {
+            int64_t pos = count [r] ;
+            for (int t = 0 ; t < nt ; t++)
+            {
+                int64_t *c = tcount + (size_t) t * (size_t) nrows + r ;
+                int64_t here = *c ;
+                *c = pos ;
+                pos += here ;
+            }
+        }
+        #pragma omp parallel for num_threads (nt) schedule (static, 1)
+        for (int t = 0 ; t < nt ; t++)
+        {
+            int64_t *c = tcount + (size_t) t * (size_t) nrows ;
+            for (int64_t k = kfirst [t] ; k < kfirst [t+1] ; k++)
+            {
+                int64_t j = vec_name (v, k) ;
+                for (int64_t q = v->p [k] ; q < v->p [k+1] ; q++)
+                {
+                    int64_t dst = c [v->i [q]]++ ;
+                    IDX_SET (f->i, w32, dst, j) ;
+                    if (q_of) q_of [dst] = q ;
+                }
+            }
+        }
+    }
     else
     {
         // transpose: entry (index i, vector j) goes to row i, column j; the
@@ -294,6 +383,8 @@ int gg_csr_from_view (gg_csr_form **out, const gg_view *v, bool transpose,
         }
     }
     free (count) ;
+    free (tcount) ;
+    free (kfirst) ;
 
     //--------------------------------------------------------------------------
     // values, cast to the semiring type

@@ -827,6 +827,69 @@ static void test_in_place_form_revalidated (void **state)
     assert_int_equal (bad, 0) ;
 }
 
+//------------------------------------------------------------------------------
+// 11. large transposed operands: the conversion's parallel transpose
+//------------------------------------------------------------------------------
+
+// A (300000 x 150000, ~2.4M entries, by row): a hub column (0) in every third
+// row, the last 1000 columns empty; A' B (mxm with the first input
+// transposed) and u' A (vxm) both convert A' with the threaded transpose
+// (more than 1M entries), held sparse and hypersparse.  Values are multiples
+// of 1/8, so every sum is exact in any order.
+static void test_parallel_transpose (void **state)
+{
+    (void) state ;
+    const GrB_Index m = 300000, k = 150000, per = 8 ;
+    GrB_Index *I = malloc (m * per * sizeof (GrB_Index)) ;
+    GrB_Index *J = malloc (m * per * sizeof (GrB_Index)) ;
+    double *X = malloc (m * per * sizeof (double)) ;
+    assert_non_null (I) ; assert_non_null (J) ; assert_non_null (X) ;
+    GrB_Index n = 0 ;
+    for (GrB_Index i = 0 ; i < m ; i++)
+    {
+        if (i % 7 == 5) continue ;          // empty rows (hypersparse below)
+        for (GrB_Index t = 0 ; t < per ; t++)
+        {
+            I [n] = i ;
+            J [n] = (t == 0 && i % 3 == 0) ? 0
+                : (i * 2654435761u + t * 40503u) % (k - 1000) ;
+            X [n] = (double) ((int) ((i * 13 + t * 7) % 17) - 8) / 8.0 ;
+            n++ ;
+        }
+    }
+    GrB_Matrix A, B, U, C0, W0 ;
+    OK (GrB_Matrix_new (&A, GrB_FP64, m, k)) ;
+    OK (GrB_Matrix_build_FP64 (A, I, J, X, n, GrB_PLUS_FP64)) ;
+    OK (GrB_Matrix_wait (A, GrB_MATERIALIZE)) ;
+    free (I) ; free (J) ; free (X) ;
+    B = dense_fp64 (m, 2, v_small) ;
+    // u as an m x 1 matrix's column: a full vector
+    GrB_Vector u ;
+    OK (GrB_Vector_new (&u, GrB_FP64, m)) ;
+    for (GrB_Index i = 0 ; i < m ; i++)
+        OK (GrB_Vector_setElement_FP64 (u, (double) ((int) (i % 11) - 5), i)) ;
+    OK (GrB_Vector_wait (u, GrB_MATERIALIZE)) ;
+    U = (GrB_Matrix) u ;
+    OK (GrB_Matrix_new (&C0, GrB_FP64, k, 2)) ;
+    GrB_Vector w ;
+    OK (GrB_Vector_new (&w, GrB_FP64, k)) ;
+    W0 = (GrB_Matrix) w ;
+    int bad = 0 ;
+    for (int hyper = 0 ; hyper < 2 ; hyper++)
+    {
+        if (hyper) OK (GxB_Matrix_Option_set (A, GxB_SPARSITY_CONTROL, GxB_HYPERSPARSE)) ;
+        ctx_t c1 = { NULL, A, B, NULL, GrB_PLUS_TIMES_SEMIRING_FP64, GrB_DESC_T0, 0 } ;
+        bad += both (hyper ? "transpose/hyper/A'B" : "transpose/sparse/A'B", C0,
+            do_call, &c1, NULL, true) ;
+        ctx_t c2 = { NULL, U, A, NULL, GrB_PLUS_TIMES_SEMIRING_FP64, NULL, 2 } ;
+        bad += both (hyper ? "transpose/hyper/u'A" : "transpose/sparse/u'A", W0,
+            do_call, &c2, NULL, true) ;
+    }
+    GrB_Matrix_free (&A) ; GrB_Matrix_free (&B) ; GrB_Matrix_free (&C0) ;
+    GrB_Vector_free (&u) ; GrB_Vector_free (&w) ;
+    assert_int_equal (bad, 0) ;
+}
+
 int main (void)
 {
     OK (GrB_init (GrB_NONBLOCKING)) ;
@@ -844,6 +907,7 @@ int main (void)
         cmocka_unit_test (test_signed_zero_accum_1x1),
         cmocka_unit_test (test_result_reuse),
         cmocka_unit_test (test_in_place_form_revalidated),
+        cmocka_unit_test (test_parallel_transpose),
     } ;
     int r = cmocka_run_group_tests (tests, NULL, NULL) ;
     GrB_finalize ( ) ;
