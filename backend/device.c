@@ -53,9 +53,6 @@ const gg_backend *grbgpu_cuda_backend (void)
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#if defined (__x86_64__) && defined (__SSE2__)
-#include <emmintrin.h>
-#endif
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -68,6 +65,7 @@ const gg_backend *grbgpu_cuda_backend (void)
 
 #include "backend/cache.h"
 #include "backend/device.h"
+#include "backend/hostcopy.h"
 #include "kernels/gg_cuda.h"
 
 //------------------------------------------------------------------------------
@@ -143,44 +141,8 @@ static double now_seconds (void)
     return (double) t.tv_sec + 1e-9 * (double) t.tv_nsec ;
 }
 
-// One thread's part of a copy.  nt: the destination is written with
-// non-temporal stores (it is not read again soon, and skipping the read for
-// ownership lifts 16 threads from 40 to 58 GB/s out of pinned memory on the
-// H200 host; into pinned memory, ahead of a DMA, plain stores were faster).
-static void copy_part (char *dst, const char *src, size_t len, bool nt)
-{
-#if defined (__x86_64__) && defined (__SSE2__)
-    if (nt && len >= 4096)
-    {
-        size_t head = (16 - ((uintptr_t) dst & 15)) & 15 ;
-        memcpy (dst, src, head) ;
-        dst += head ; src += head ; len -= head ;
-        size_t k = 0 ;
-        for ( ; k + 64 <= len ; k += 64)
-        {
-            __m128i a = _mm_loadu_si128 ((const __m128i *) (src + k)) ;
-            __m128i b = _mm_loadu_si128 ((const __m128i *) (src + k + 16)) ;
-            __m128i c = _mm_loadu_si128 ((const __m128i *) (src + k + 32)) ;
-            __m128i d = _mm_loadu_si128 ((const __m128i *) (src + k + 48)) ;
-            _mm_stream_si128 ((__m128i *) (dst + k), a) ;
-            _mm_stream_si128 ((__m128i *) (dst + k + 16), b) ;
-            _mm_stream_si128 ((__m128i *) (dst + k + 32), c) ;
-            _mm_stream_si128 ((__m128i *) (dst + k + 48), d) ;
-        }
-        _mm_sfence () ;
-        memcpy (dst + k, src + k, len - k) ;
-        return ;
-    }
-#else
-    (void) nt ;
-#endif
-    memcpy (dst, src, len) ;
-}
-
-// memcpy, split over OpenMP threads when large (one thread copies ~10 GB/s,
-// the pinned link moves ~55 GB/s: the copy out of or into the pinned buffer
-// must keep up with it, so up to 16 threads, 256 KiB or more each, in parts
-// of whole pages).
+// memcpy, split over OpenMP threads when large (backend/hostcopy.h): up to 16
+// threads, 256 KiB or more each.
 static void copy_host (void *dst, const void *src, size_t bytes, bool nt)
 {
 #ifdef _OPENMP
@@ -189,24 +151,11 @@ static void copy_host (void *dst, const void *src, size_t bytes, bool nt)
         int nth = omp_get_max_threads () ;
         if (nth > 16) nth = 16 ;
         if ((size_t) nth > bytes / GG_PAR_COPY_MIN) nth = (int) (bytes / GG_PAR_COPY_MIN) ;
-        if (nth < 1) nth = 1 ;
-        size_t part = (bytes + (size_t) nth - 1) / (size_t) nth ;
-        part = (part + 4095) & ~(size_t) 4095 ;
-        #pragma omp parallel for num_threads (nth) schedule (static)
-        for (int t = 0 ; t < nth ; t++)
-        {
-            size_t off = (size_t) t * part ;
-            if (off < bytes)
-            {
-                size_t len = (bytes - off < part) ? bytes - off : part ;
-                copy_part ((char *) dst + off, (const char *) src + off, len,
-                    nt) ;
-            }
-        }
+        gg_copy_split (dst, src, bytes, nth, nt) ;
         return ;
     }
 #endif
-    copy_part (dst, src, bytes, nt) ;
+    gg_copy_part (dst, src, bytes, nt) ;
 }
 
 // Errors that leave the CUDA context unusable: no retry will help.

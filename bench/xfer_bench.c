@@ -23,9 +23,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
-#if defined (__x86_64__)
-#include <immintrin.h>
-#endif
+#include "backend/hostcopy.h"
 
 #define REPS 5
 
@@ -52,53 +50,11 @@ static double median (double *t, int n)
     return t [n / 2] ;
 }
 
-// non-temporal copy of one thread's part (x86-64 with AVX2; else memcpy)
-#if defined (__x86_64__)
-__attribute__ ((target ("avx2")))
-static void copy_nt (char *dst, const char *src, size_t len)
-{
-    size_t head = (32 - ((uintptr_t) dst & 31)) & 31 ;
-    if (head > len) head = len ;
-    memcpy (dst, src, head) ;
-    dst += head ; src += head ; len -= head ;
-    size_t k = 0 ;
-    for ( ; k + 128 <= len ; k += 128)
-    {
-        __m256i a = _mm256_loadu_si256 ((const __m256i *) (src + k)) ;
-        __m256i b = _mm256_loadu_si256 ((const __m256i *) (src + k + 32)) ;
-        __m256i c = _mm256_loadu_si256 ((const __m256i *) (src + k + 64)) ;
-        __m256i d = _mm256_loadu_si256 ((const __m256i *) (src + k + 96)) ;
-        _mm256_stream_si256 ((__m256i *) (dst + k), a) ;
-        _mm256_stream_si256 ((__m256i *) (dst + k + 32), b) ;
-        _mm256_stream_si256 ((__m256i *) (dst + k + 64), c) ;
-        _mm256_stream_si256 ((__m256i *) (dst + k + 96), d) ;
-    }
-    _mm_sfence () ;
-    memcpy (dst + k, src + k, len - k) ;
-}
-#else
-static void copy_nt (char *dst, const char *src, size_t len)
-{
-    memcpy (dst, src, len) ;
-}
-#endif
-
+// the library's own host copy (backend/hostcopy.h: SSE2 streaming stores)
 static void copy_par (void *dst, const void *src, size_t bytes, int nt,
     bool nt_stores)
 {
-    size_t part = (bytes + (size_t) nt - 1) / (size_t) nt ;
-    part = (part + 4095) & ~(size_t) 4095 ;
-    #pragma omp parallel for num_threads (nt) schedule (static)
-    for (int t = 0 ; t < nt ; t++)
-    {
-        size_t off = (size_t) t * part ;
-        if (off < bytes)
-        {
-            size_t len = (bytes - off < part) ? bytes - off : part ;
-            if (nt_stores) copy_nt ((char *) dst + off, (const char *) src + off, len) ;
-            else memcpy ((char *) dst + off, (const char *) src + off, len) ;
-        }
-    }
+    gg_copy_split (dst, src, bytes, nt, nt_stores) ;
 }
 
 static void *touched (size_t bytes)
