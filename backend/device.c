@@ -86,6 +86,9 @@ const gg_backend *grbgpu_cuda_backend (void)
 #define GG_HOT_MIN_NNZ    ((int64_t) 12 << 20) // hot/cold SpMV from this many
                                             // entries (R-MAT 2^20, 16.1M, 1.2x
                                             // cuSPARSE; smaller not measured)
+#define GG_OWN_SPMV_MAX_NNZ ((int64_t) 300000) // own row-split SpMV for
+#define GG_OWN_SPMV_MIN_ROWS ((int64_t) 2000)  // small matrices, see
+                                               // spmm_use_vendor
 #define GG_HOT_MIN_SHARE  0.55              // ... when its hot columns hold at
                                             // least this share of the entries
 #define GG_FORM_MAGIC_CSR   0x67674353u     // "ggCS"
@@ -1222,19 +1225,6 @@ static bool spmv_use_hot (const gg_semiring *sr, const gg_csr *S, int64_t n)
     return gg_type_size (sr->type) == 4 && S->nnz >= GG_HOT_MIN_NNZ ;
 }
 
-// SpMM of the plus-times family: cuSPARSE, except where our row-split
-// kernels measured faster on the H200 (bench/NOTES.md: matrices without
-// skewed rows at 2 <= n <= 32, e.g. road networks 2.2x at n = 32), unless
-// GRBGPU_KERNEL=cusparse forces the vendor library.
-static bool spmm_use_vendor (const gg_semiring *sr, const gg_csr *S, int64_t n)
-{
-    if (!use_vendor (sr) || spmv_use_hot (sr, S, n)) return false ;
-    if (kernel_is_vendor () || S->max_row < 0 || S->nrows == 0) return true ;
-    double mean = (double) S->nnz / (double) S->nrows ;
-    bool skewed = S->max_row > 64 && (double) S->max_row > 4.0 * mean ;
-    return skewed || n < 2 || n > 32 ;
-}
-
 // The own SpMM variant: GRBGPU_KERNEL, else the chooser, told the longest row
 // and that the form keeps the SpMV plan.
 static const char *spmm_kernel_name (const gg_csr *S, int64_t n)
@@ -1243,6 +1233,31 @@ static const char *spmm_kernel_name (const gg_csr *S, int64_t n)
     return (k != NULL && strcmp (k, "hot") != 0) ? k
         : gg_cuda_spmm_choose_plan (S->nrows, n, S->nnz, S->max_row) ;
 }
+
+// SpMM of the plus-times family: cuSPARSE, except where our kernels
+// measured faster on the H200 (bench/NOTES.md), unless GRBGPU_KERNEL=cusparse
+// forces the vendor library:
+//  - matrices without skewed rows at 2 <= n <= 32 (road networks 2.2x at
+//    n = 32);
+//  - SpMV (n = 1) where the chooser takes a row-split kernel on a small
+//    matrix of enough rows (one launch of ~7 us against cuSPARSE's ~12:
+//    1.13-1.83x on the 10 such real matrices of session 3; the ones left out
+//    measured 0.80x with 496 rows and 0.86-1.09x from 700K entries);
+//  - large power-law SpMV: the hot/cold kernel (spmv_use_hot).
+static bool spmm_use_vendor (const gg_semiring *sr, const gg_csr *S, int64_t n)
+{
+    if (!use_vendor (sr) || spmv_use_hot (sr, S, n)) return false ;
+    if (kernel_is_vendor () || S->max_row < 0 || S->nrows == 0) return true ;
+    if (n == 1)
+    {
+        return !(S->nnz <= GG_OWN_SPMV_MAX_NNZ && S->nrows >= GG_OWN_SPMV_MIN_ROWS
+            && strncmp (spmm_kernel_name (S, 1), "row_g", 5) == 0) ;
+    }
+    double mean = (double) S->nnz / (double) S->nrows ;
+    bool skewed = S->max_row > 64 && (double) S->max_row > 4.0 * mean ;
+    return skewed || n > 32 ;
+}
+
 
 // Write the value v (type t) into Y [k].
 static inline void put_value (void *Y, size_t k, gg_type t, double v)

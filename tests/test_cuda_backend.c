@@ -277,11 +277,13 @@ static void set_kernel (const char *name)
 // SpMM / SpMV, the plus-times family
 //------------------------------------------------------------------------------
 
+static int64_t spmm_case_rows = 301 ;    // rows of S in run_spmm_case
+
 static void run_spmm_case (gg_type t, gg_mul mul, int64_t n, bool iso,
     const char *kernel)
 {
     gg_semiring sr = { .add = GG_ADD_PLUS, .mul = mul, .type = t } ;
-    int64_t m = 301, k = 203 ;
+    int64_t m = spmm_case_rows, k = 203 ;
     test_csr S = make_csr (m, k, 0.05, t) ;
     double *Xv ;
     void *X = make_dense (k, n, t, &Xv) ;
@@ -318,6 +320,12 @@ static void test_spmm_plus_times (void **state)
                 run_spmm_case (t, muls [mi], ns [ni], false, "") ;
             }
             run_spmm_case (t, muls [mi], 16, true, "") ;     // iso values
+            // SpMV on a small matrix of 3001 rows without skew: our
+            // row-split kernel instead of cuSPARSE (spmm_use_vendor)
+            spmm_case_rows = 3001 ;
+            run_spmm_case (t, muls [mi], 1, false, "") ;
+            run_spmm_case (t, muls [mi], 1, true, "") ;
+            spmm_case_rows = 301 ;
         }
     }
 }
