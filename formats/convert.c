@@ -154,6 +154,20 @@ void gg_csr_form_free (void *form)
     free (f) ;
 }
 
+// dst [d] = src [q], values of sz bytes
+static inline void put_val (void *dst, int64_t d, const void *src, int64_t q,
+    size_t sz)
+{
+    switch (sz)
+    {
+        case 1: ((uint8_t *) dst) [d] = ((const uint8_t *) src) [q] ; break ;
+        case 2: ((uint16_t *) dst) [d] = ((const uint16_t *) src) [q] ; break ;
+        case 4: ((uint32_t *) dst) [d] = ((const uint32_t *) src) [q] ; break ;
+        case 8: ((uint64_t *) dst) [d] = ((const uint64_t *) src) [q] ; break ;
+        default: memcpy ((char *) dst + d * sz, (const char *) src + q * sz, sz) ;
+    }
+}
+
 #define IDX_SET(arr, w32, k, val) \
     do { if (w32) ((int32_t *) (arr)) [k] = (int32_t) (val) ; \
          else ((int64_t *) (arr)) [k] = (int64_t) (val) ; } while (0)
@@ -180,16 +194,34 @@ int gg_csr_from_view (gg_csr_form **out, const gg_view *v, bool transpose,
     f->p = malloc ((size_t) (nrows + 1) * isz) ;
     f->present = malloc ((size_t) (nrows > 0 ? nrows : 1)) ;
     f->i = malloc ((size_t) (nnz > 0 ? nnz : 1) * isz) ;
+    // A transpose of sparse storage moves each value with its entry (sv: in
+    // the source type, straight into f->x when that is the semiring type);
+    // other reorders record each entry's value position (q_of) and gather
+    // after.
+    const bool scatter_vals = values && !iso && !direct
+        && (v->storage == GG_STORE_SPARSE || v->storage == GG_STORE_HYPER) ;
+    const size_t ssz = gg_src_size (v->src) ;
+    void *sv = NULL ;
     int64_t *q_of = NULL ;      // value position of each CSR entry
     if (values)
     {
         f->x = malloc ((size_t) (iso ? 1 : (nnz > 0 ? nnz : 1)) * tsz) ;
-        if (!iso && !in_order) q_of = malloc ((size_t) (nnz > 0 ? nnz : 1) * sizeof (int64_t)) ;
+        if (scatter_vals)
+        {
+            sv = same_type (v->src, t) ? f->x
+                : malloc ((size_t) (nnz > 0 ? nnz : 1) * ssz) ;
+        }
+        else if (!iso && !in_order)
+        {
+            q_of = malloc ((size_t) (nnz > 0 ? nnz : 1) * sizeof (int64_t)) ;
+        }
     }
     int64_t *count = calloc ((size_t) nrows + 1, sizeof (int64_t)) ;
     if (f->p == NULL || f->i == NULL || f->present == NULL || (values && f->x == NULL)
-        || (values && !iso && !in_order && q_of == NULL) || count == NULL)
+        || (scatter_vals && sv == NULL)
+        || (values && !iso && !in_order && !scatter_vals && q_of == NULL) || count == NULL)
     {
+        if (sv != f->x) free (sv) ;
         free (q_of) ; free (count) ; gg_csr_form_free (f) ;
         return GG_ERR_NOMEM ;
     }
@@ -348,7 +380,7 @@ int gg_csr_from_view (gg_csr_form **out, const gg_view *v, bool transpose,
                 {
                     int64_t dst = c [v->i [q]]++ ;
                     IDX_SET (f->i, w32, dst, j) ;
-                    if (q_of) q_of [dst] = q ;
+                    if (sv) put_val (sv, dst, v->x, q, ssz) ;
                 }
             }
         }
@@ -366,7 +398,7 @@ int gg_csr_from_view (gg_csr_form **out, const gg_view *v, bool transpose,
                 {
                     int64_t dst = count [v->i [q]]++ ;
                     IDX_SET (f->i, w32, dst, j) ;
-                    if (q_of) q_of [dst] = q ;
+                    if (sv) put_val (sv, dst, v->x, q, ssz) ;
                 }
             }
             else
@@ -396,10 +428,18 @@ int gg_csr_from_view (gg_csr_form **out, const gg_view *v, bool transpose,
         {
             gg_cast_array (f->x, t, v->x, v->src, true, 1) ;
         }
+        else if (scatter_vals)
+        {
+            // moved with their entries: cast in one pass unless already there
+            if (sv != f->x)
+            {
+                gg_cast_array (f->x, t, sv, v->src, false, nnz) ;
+                free (sv) ;
+            }
+        }
         else
         {
             // gather the source values in CSR order, then cast in one pass
-            const size_t ssz = gg_src_size (v->src) ;
             bool identity_order = true ;
             if (q_of != NULL)
             {

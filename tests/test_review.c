@@ -834,8 +834,9 @@ static void test_in_place_form_revalidated (void **state)
 // A (300000 x 150000, ~2.4M entries, by row): a hub column (0) in every third
 // row, the last 1000 columns empty; A' B (mxm with the first input
 // transposed) and u' A (vxm) both convert A' with the threaded transpose
-// (more than 1M entries), held sparse and hypersparse.  Values are multiples
-// of 1/8, so every sum is exact in any order.
+// (more than 1M entries), held sparse and hypersparse, with the values in
+// the semiring's type and cast to INT64.  Values are multiples of 1/8, so
+// every sum is exact in any order.
 static void test_parallel_transpose (void **state)
 {
     (void) state ;
@@ -884,6 +885,10 @@ static void test_parallel_transpose (void **state)
         ctx_t c2 = { NULL, U, A, NULL, GrB_PLUS_TIMES_SEMIRING_FP64, NULL, 2 } ;
         bad += both (hyper ? "transpose/hyper/u'A" : "transpose/sparse/u'A", W0,
             do_call, &c2, NULL, true) ;
+        // values cast while they move (FP64 -> INT64: truncated, exact sums)
+        ctx_t c3 = { NULL, A, B, NULL, GrB_PLUS_TIMES_SEMIRING_INT64, GrB_DESC_T0, 0 } ;
+        bad += both (hyper ? "transpose/hyper/A'B_int64" : "transpose/sparse/A'B_int64",
+            C0, do_call, &c3, NULL, true) ;
     }
     GrB_Matrix_free (&A) ; GrB_Matrix_free (&B) ; GrB_Matrix_free (&C0) ;
     GrB_Vector_free (&u) ; GrB_Vector_free (&w) ;
