@@ -556,9 +556,12 @@ static int upload (gg_call *c, void *dst, const void *src, size_t bytes)
     int rc = GG_OK ;
     if (bytes == 0) return GG_OK ;
     gg_ctx *x = c->ctx ;
-    double t0 = now_seconds () ;
     FAULT_TRY (GG_FAULT_COPY) ;
-    if (!stage_ready (x))
+    // (the pinned buffers are made at a context's first copy: not counted as
+    // copy time)
+    const bool staged = stage_ready (x) ;
+    double t0 = now_seconds () ;
+    if (!staged)
     {
         CU_TRY (cudaMemcpyAsync (dst, src, bytes, cudaMemcpyHostToDevice,
             x->stream)) ;
@@ -591,9 +594,10 @@ static int download (gg_call *c, void *dst, const void *src, size_t bytes)
     int rc = GG_OK ;
     if (bytes == 0) return GG_OK ;
     gg_ctx *x = c->ctx ;
-    double t0 = now_seconds () ;
     FAULT_TRY (GG_FAULT_COPY) ;
-    if (!stage_ready (x))
+    const bool staged = stage_ready (x) ;
+    double t0 = now_seconds () ;
+    if (!staged)
     {
         CU_TRY (cudaMemcpyAsync (dst, src, bytes, cudaMemcpyDeviceToHost,
             x->stream)) ;
