@@ -172,6 +172,32 @@ static inline void put_val (void *dst, int64_t d, const void *src, int64_t q,
     do { if (w32) ((int32_t *) (arr)) [k] = (int32_t) (val) ; \
          else ((int64_t *) (arr)) [k] = (int64_t) (val) ; } while (0)
 
+// The transpose of sparse (or hypersparse) storage, over its vectors k0 ..
+// k1-1: count [i] += the entries with index i; then each entry (index i,
+// vector j) goes to row i, column j, at pos [i]++ (its value, when sv is
+// given, along with it).  Walking the vectors in increasing j keeps each
+// row's columns sorted.
+static void transpose_count (const gg_view *v, int64_t k0, int64_t k1,
+    int64_t *count)
+{
+    for (int64_t q = v->p [k0] ; q < v->p [k1] ; q++) count [v->i [q]]++ ;
+}
+
+static void transpose_move (const gg_view *v, int64_t k0, int64_t k1,
+    int64_t *pos, void *ci, bool w32, void *sv, size_t ssz)
+{
+    for (int64_t k = k0 ; k < k1 ; k++)
+    {
+        int64_t j = vec_name (v, k) ;
+        for (int64_t q = v->p [k] ; q < v->p [k+1] ; q++)
+        {
+            int64_t dst = pos [v->i [q]]++ ;
+            IDX_SET (ci, w32, dst, j) ;
+            if (sv) put_val (sv, dst, v->x, q, ssz) ;
+        }
+    }
+}
+
 int gg_csr_from_view (gg_csr_form **out, const gg_view *v, bool transpose,
     bool values, gg_type t)
 {
@@ -198,8 +224,9 @@ int gg_csr_from_view (gg_csr_form **out, const gg_view *v, bool transpose,
     // the source type, straight into f->x when that is the semiring type);
     // other reorders record each entry's value position (q_of) and gather
     // after.
-    const bool scatter_vals = values && !iso && !direct
+    const bool sparse_transpose = !direct
         && (v->storage == GG_STORE_SPARSE || v->storage == GG_STORE_HYPER) ;
+    const bool scatter_vals = values && !iso && sparse_transpose ;
     const size_t ssz = gg_src_size (v->src) ;
     void *sv = NULL ;
     int64_t *q_of = NULL ;      // value position of each CSR entry
@@ -235,12 +262,11 @@ int gg_csr_from_view (gg_csr_form **out, const gg_view *v, bool transpose,
     const int64_t nvec = (v->storage == GG_STORE_HYPER) ? v->nvec : v->vdim ;
     // A transpose of sparse storage runs on nt threads, each over a range of
     // vectors holding about nnz / nt entries, with its own row counts (nt x
-    // nrows of them: at most 8 bytes per entry, as much as q_of)
+    // nrows of them; nt <= nnz / nrows, so at most 8 bytes per entry)
     int nt = 1 ;
     int64_t *tcount = NULL, *kfirst = NULL ;
 #ifdef _OPENMP
-    if (!direct && (v->storage == GG_STORE_SPARSE || v->storage == GG_STORE_HYPER)
-        && nnz > 1000000 && !omp_in_parallel ())
+    if (sparse_transpose && nnz > 1000000 && !omp_in_parallel ())
     {
         nt = omp_get_max_threads () ;
         if (nt > 16) nt = 16 ;
@@ -275,8 +301,8 @@ int gg_csr_from_view (gg_csr_form **out, const gg_view *v, bool transpose,
         #pragma omp parallel for num_threads (nt) schedule (static, 1)
         for (int t = 0 ; t < nt ; t++)
         {
-            int64_t *c = tcount + (size_t) t * (size_t) nrows ;
-            for (int64_t q = v->p [kfirst [t]] ; q < v->p [kfirst [t+1]] ; q++) c [v->i [q]]++ ;
+            transpose_count (v, kfirst [t], kfirst [t+1],
+                tcount + (size_t) t * (size_t) nrows) ;
         }
         #pragma omp parallel for schedule (static) if (nrows > 65536)
         for (int64_t r = 0 ; r < nrows ; r++)
@@ -294,9 +320,9 @@ int gg_csr_from_view (gg_csr_form **out, const gg_view *v, bool transpose,
             count [vec_name (v, k) + 1] = vec_count (v, k) ;
         }
     }
-    else if (v->storage == GG_STORE_SPARSE || v->storage == GG_STORE_HYPER)
+    else if (sparse_transpose)
     {
-        for (int64_t q = 0 ; q < nnz ; q++) count [v->i [q] + 1]++ ;
+        transpose_count (v, 0, nvec, count + 1) ;
     }
     else if (v->storage == GG_STORE_FULL)
     {
@@ -372,45 +398,28 @@ int gg_csr_from_view (gg_csr_form **out, const gg_view *v, bool transpose,
         #pragma omp parallel for num_threads (nt) schedule (static, 1)
         for (int t = 0 ; t < nt ; t++)
         {
-            int64_t *c = tcount + (size_t) t * (size_t) nrows ;
-            for (int64_t k = kfirst [t] ; k < kfirst [t+1] ; k++)
-            {
-                int64_t j = vec_name (v, k) ;
-                for (int64_t q = v->p [k] ; q < v->p [k+1] ; q++)
-                {
-                    int64_t dst = c [v->i [q]]++ ;
-                    IDX_SET (f->i, w32, dst, j) ;
-                    if (sv) put_val (sv, dst, v->x, q, ssz) ;
-                }
-            }
+            transpose_move (v, kfirst [t], kfirst [t+1],
+                tcount + (size_t) t * (size_t) nrows, f->i, w32, sv, ssz) ;
         }
+    }
+    else if (sparse_transpose)
+    {
+        transpose_move (v, 0, nvec, count, f->i, w32, sv, ssz) ;
     }
     else
     {
-        // transpose: entry (index i, vector j) goes to row i, column j; the
-        // vectors are walked in increasing j, so columns come out sorted.
-        for (int64_t k = 0 ; k < nvec ; k++)
+        // transpose of bitmap or full storage: entry (index i, vector j) goes
+        // to row i, column j; the vectors are walked in increasing j, so
+        // columns come out sorted.
+        for (int64_t j = 0 ; j < nvec ; j++)
         {
-            int64_t j = vec_name (v, k) ;
-            if (v->storage == GG_STORE_SPARSE || v->storage == GG_STORE_HYPER)
+            const int64_t base = j * v->vlen ;
+            for (int64_t i = 0 ; i < v->vlen ; i++)
             {
-                for (int64_t q = v->p [k] ; q < v->p [k+1] ; q++)
-                {
-                    int64_t dst = count [v->i [q]]++ ;
-                    IDX_SET (f->i, w32, dst, j) ;
-                    if (sv) put_val (sv, dst, v->x, q, ssz) ;
-                }
-            }
-            else
-            {
-                const int64_t base = j * v->vlen ;
-                for (int64_t i = 0 ; i < v->vlen ; i++)
-                {
-                    if (v->storage == GG_STORE_BITMAP && !v->b [base + i]) continue ;
-                    int64_t dst = count [i]++ ;
-                    IDX_SET (f->i, w32, dst, j) ;
-                    if (q_of) q_of [dst] = base + i ;
-                }
+                if (v->storage == GG_STORE_BITMAP && !v->b [base + i]) continue ;
+                int64_t dst = count [i]++ ;
+                IDX_SET (f->i, w32, dst, j) ;
+                if (q_of) q_of [dst] = base + i ;
             }
         }
     }
