@@ -1262,7 +1262,6 @@ static bool spmm_use_vendor (const gg_semiring *sr, const gg_csr *S, int64_t n)
     return skewed || n > 32 ;
 }
 
-
 // Write the value v (type t) into Y [k].
 static inline void put_value (void *Y, size_t k, gg_type t, double v)
 {
@@ -1427,10 +1426,11 @@ static int spmm_attempt (gg_call *c, const gg_semiring *sr, const gg_csr *S,
             // values (they are absent from T; the host writes no zeros)
             CU_TRY (cudaMemsetAsync (dY, 0, (size_t) m * (size_t) n * elem, c->ctx->stream)) ;
         }
-        // the hot/cold SpMV when it pays and its form fits this value type
+        // the hot/cold SpMV when it pays (gg_cuda_spmv_hot answers
+        // GG_ERR_UNSUPPORTED when the form has more hot columns than this
+        // value type's shared memory holds)
         int64_t K = 0 ;
         if (spmv_use_hot (sr, S, n)) GG_TRY (hot_form (c, S, fs, elem, &K)) ;
-        if (K > (int64_t) gg_cuda_spmv_hot_max ((int) elem)) K = 0 ;
         FAULT_TRY (GG_FAULT_LAUNCH) ;
         mark_start (c) ;
         rc = (K > 0) ? gg_cuda_spmv_hot (sr, m, k, S->nnz, fs->p, fs->ih,
@@ -1439,7 +1439,7 @@ static int spmm_attempt (gg_call *c, const gg_semiring *sr, const gg_csr *S,
         if (rc != GG_OK && rc != GG_ERR_UNSUPPORTED) goto done ;
         if (rc == GG_ERR_UNSUPPORTED)
         {
-            // no hot form, or no hot kernel for this semiring and type
+            // no hot form, or none for this semiring and type
             GG_TRY (gg_cuda_spmm_plan (sr, m, k, n, S->nnz, fs->p, fs->i,
                 use_s ? fs->x : NULL, false, dX, dY, fs->spmv_plan,
                 spmm_kernel_name (S, n), c->ctx->stream)) ;

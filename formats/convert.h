@@ -106,13 +106,13 @@ typedef struct
 }
 gg_dense_form ;
 
-// The row-major values of op (A), a dense matrix (gg_view_is_dense), in type
-// t.  Zero-copy (dense.x points into the matrix) when the storage already is
-// that array.  values == false: dense.x = NULL.
 // Whether the dense op (A) of this view can be read in place (zero-copy) as
 // row-major values of type t.
 bool gg_dense_in_place (const gg_view *v, bool transpose, gg_type t) ;
 
+// The row-major values of op (A), a dense matrix (gg_view_is_dense), in type
+// t.  Zero-copy (dense.x points into the matrix) when the storage already is
+// that array.  values == false: dense.x = NULL.
 int gg_dense_from_view (gg_dense_form **out, const gg_view *v, bool transpose,
     bool values, gg_type t) ;
 void gg_dense_form_free (void *form) ;
