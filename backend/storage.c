@@ -144,12 +144,13 @@ static int64_t csr_row_count (const gg_csr *S, int64_t r)
 // fresh buffer.  Absent vectors' values are zeroed when x is fresh memory,
 // so that no uninitialised byte reaches GraphBLAS (in a reused x they hold
 // earlier values of C).
-static int8_t *result_bitmap (gg_result *r, int64_t nvec, int64_t vlen, int64_t *nvals)
+static int8_t *result_bitmap (gg_result *r, int64_t nvec, int64_t vlen,
+    int64_t *nvals, size_t *size)
 {
     const size_t bytes = (size_t) (nvec * vlen > 0 ? nvec * vlen : 1) ;
     int8_t *b ;
-    if (r->b != NULL && r->b_size >= bytes) { b = r->b ; r->b = NULL ; }
-    else b = grbgpu_alloc_result (bytes) ;
+    if (r->b != NULL && r->b_size >= bytes) { b = r->b ; *size = r->b_size ; r->b = NULL ; }
+    else { b = grbgpu_alloc_result (bytes) ; *size = bytes ; }
     if (b == NULL) return NULL ;
     const size_t zsz = gg_type_size (r->zt) ;
     const bool zero = r->x_fresh ;
@@ -217,6 +218,25 @@ static GrB_Info unpack_full (GrB_Matrix X, bool is_vector, bool by_col, void **x
     return GxB_Matrix_unpack_FullR (X, x, xsize, iso, NULL) ;
 }
 
+// The same pair for bitmap arrays (b and x).
+static GrB_Info pack_bitmap (GrB_Matrix X, bool is_vector, bool by_col,
+    int8_t **b, void **x, GrB_Index bsize, GrB_Index xsize, bool iso,
+    GrB_Index nvals)
+{
+    if (is_vector) return GxB_Vector_pack_Bitmap ((GrB_Vector) X, b, x, bsize, xsize, iso, nvals, NULL) ;
+    if (by_col) return GxB_Matrix_pack_BitmapC (X, b, x, bsize, xsize, iso, nvals, NULL) ;
+    return GxB_Matrix_pack_BitmapR (X, b, x, bsize, xsize, iso, nvals, NULL) ;
+}
+
+static GrB_Info unpack_bitmap (GrB_Matrix X, bool is_vector, bool by_col,
+    int8_t **b, void **x, GrB_Index *bsize, GrB_Index *xsize, bool *iso,
+    GrB_Index *nvals)
+{
+    if (is_vector) return GxB_Vector_unpack_Bitmap ((GrB_Vector) X, b, x, bsize, xsize, iso, nvals, NULL) ;
+    if (by_col) return GxB_Matrix_unpack_BitmapC (X, b, x, bsize, xsize, iso, nvals, NULL) ;
+    return GxB_Matrix_unpack_BitmapR (X, b, x, bsize, xsize, iso, nvals, NULL) ;
+}
+
 // Pack the result into X (a new temporary, or C itself when plain).
 static GrB_Info pack_result (GrB_Matrix X, bool is_vector, gg_result *r,
     bool allow_full)
@@ -259,16 +279,11 @@ static GrB_Info pack_result (GrB_Matrix X, bool is_vector, gg_result *r,
         return info ;
     }
     int64_t nvals ;
-    GrB_Index bsize = (GrB_Index) (nvec * vlen > 0 ? nvec * vlen : 1) ;
-    if (r->b != NULL && r->b_size >= bsize) bsize = (GrB_Index) r->b_size ;
-    int8_t *Tb = result_bitmap (r, nvec, vlen, &nvals) ;
+    size_t bsize ;
+    int8_t *Tb = result_bitmap (r, nvec, vlen, &nvals, &bsize) ;
     if (Tb == NULL) return GrB_OUT_OF_MEMORY ;
-    if (is_vector)
-        info = GxB_Vector_pack_Bitmap ((GrB_Vector) X, &Tb, &Tx, bsize, xsize, false, (GrB_Index) nvals, NULL) ;
-    else if (r->by_col)
-        info = GxB_Matrix_pack_BitmapC (X, &Tb, &Tx, bsize, xsize, false, (GrB_Index) nvals, NULL) ;
-    else
-        info = GxB_Matrix_pack_BitmapR (X, &Tb, &Tx, bsize, xsize, false, (GrB_Index) nvals, NULL) ;
+    info = pack_bitmap (X, is_vector, r->by_col, &Tb, &Tx, (GrB_Index) bsize,
+        xsize, false, (GrB_Index) nvals) ;
     if (info == GrB_SUCCESS) r->x = NULL ;
     free (Tb) ;
     return info ;
@@ -553,7 +568,6 @@ static bool accumulate_in_place (const gg_output *out, gg_result *r,
 // room for T: C's own arrays when the write will overwrite C
 //------------------------------------------------------------------------------
 
-
 // Unpack C's arrays if C is held bitmap or full, not iso, with room for T.
 static void take_c_arrays (const gg_output *out, gg_result *r, size_t xbytes)
 {
@@ -579,10 +593,8 @@ static void take_c_arrays (const gg_output *out, gg_result *r, size_t xbytes)
     bool xiso = false ;
     if (status == GxB_BITMAP)
     {
-        info = out->is_vector
-            ? GxB_Vector_unpack_Bitmap ((GrB_Vector) C, &b, &x, &bsize, &xsize, &xiso, &nvals, NULL)
-            : (r->by_col ? GxB_Matrix_unpack_BitmapC (C, &b, &x, &bsize, &xsize, &xiso, &nvals, NULL)
-                         : GxB_Matrix_unpack_BitmapR (C, &b, &x, &bsize, &xsize, &xiso, &nvals, NULL)) ;
+        info = unpack_bitmap (C, out->is_vector, r->by_col, &b, &x, &bsize,
+            &xsize, &xiso, &nvals) ;
     }
     else
     {
