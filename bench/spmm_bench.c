@@ -371,25 +371,35 @@ static gg_cache_entry *entry (void)
     return grbgpu_cache_insert (&key, malloc (8), 8, free) ;
 }
 
-static void bench_kernel (const gg_backend *b, cusparseHandle_t h,
-    const csr *A, bool fp32)
+// Device copies of a CSR's arrays, values in the bench type; returns those
+// values on the host (the caller frees them).
+static void *csr_to_device (const csr *A, bool fp32, int32_t **dp, int32_t **di,
+    void **dv)
 {
     size_t es = fp32 ? 4 : 8 ;
-    gg_type t = fp32 ? GG_FP32 : GG_FP64 ;
     void *vals = malloc (A->nnz * es + 8) ;
     for (int64_t q = 0 ; q < A->nnz ; q++)
     {
         if (fp32) ((float *) vals) [q] = (float) A->v [q] ;
         else ((double *) vals) [q] = A->v [q] ;
     }
-    // device copies for the direct cuSPARSE calls
+    CHECK_CUDA (cudaMalloc ((void **) dp, (A->m + 1) * 4)) ;
+    CHECK_CUDA (cudaMalloc ((void **) di, A->nnz * 4 + 4)) ;
+    CHECK_CUDA (cudaMalloc (dv, A->nnz * es + 8)) ;
+    CHECK_CUDA (cudaMemcpy (*dp, A->p, (A->m + 1) * 4, cudaMemcpyHostToDevice)) ;
+    CHECK_CUDA (cudaMemcpy (*di, A->i, A->nnz * 4, cudaMemcpyHostToDevice)) ;
+    CHECK_CUDA (cudaMemcpy (*dv, vals, A->nnz * es, cudaMemcpyHostToDevice)) ;
+    return vals ;
+}
+
+static void bench_kernel (const gg_backend *b, cusparseHandle_t h,
+    const csr *A, bool fp32)
+{
+    size_t es = fp32 ? 4 : 8 ;
+    gg_type t = fp32 ? GG_FP32 : GG_FP64 ;
+    // device copies for the direct cuSPARSE calls; vals for the backend
     int32_t *dp, *di ; void *dv ;
-    CHECK_CUDA (cudaMalloc ((void **) &dp, (A->m + 1) * 4)) ;
-    CHECK_CUDA (cudaMalloc ((void **) &di, A->nnz * 4 + 4)) ;
-    CHECK_CUDA (cudaMalloc (&dv, A->nnz * es + 8)) ;
-    CHECK_CUDA (cudaMemcpy (dp, A->p, (A->m + 1) * 4, cudaMemcpyHostToDevice)) ;
-    CHECK_CUDA (cudaMemcpy (di, A->i, A->nnz * 4, cudaMemcpyHostToDevice)) ;
-    CHECK_CUDA (cudaMemcpy (dv, vals, A->nnz * es, cudaMemcpyHostToDevice)) ;
+    void *vals = csr_to_device (A, fp32, &dp, &di, &dv) ;
     gg_cache_entry *eS = entry () ;
     int64_t max_row = 0 ;       // as formats/convert.c records it
     for (int64_t r = 0 ; r < A->m ; r++)
@@ -653,26 +663,6 @@ static void transpose_csr (const csr *A, csr *T)
     free (next) ;
 }
 
-// device copies of a CSR's arrays, values in the bench type
-static void csr_to_device (const csr *A, bool fp32, int32_t **dp, int32_t **di,
-    void **dv)
-{
-    size_t es = fp32 ? 4 : 8 ;
-    void *vals = malloc (A->nnz * es + 8) ;
-    for (int64_t q = 0 ; q < A->nnz ; q++)
-    {
-        if (fp32) ((float *) vals) [q] = (float) A->v [q] ;
-        else ((double *) vals) [q] = A->v [q] ;
-    }
-    CHECK_CUDA (cudaMalloc ((void **) dp, (A->m + 1) * 4)) ;
-    CHECK_CUDA (cudaMalloc ((void **) di, A->nnz * 4 + 4)) ;
-    CHECK_CUDA (cudaMalloc (dv, A->nnz * es + 8)) ;
-    CHECK_CUDA (cudaMemcpy (*dp, A->p, (A->m + 1) * 4, cudaMemcpyHostToDevice)) ;
-    CHECK_CUDA (cudaMemcpy (*di, A->i, A->nnz * 4, cudaMemcpyHostToDevice)) ;
-    CHECK_CUDA (cudaMemcpy (*dv, vals, A->nnz * es, cudaMemcpyHostToDevice)) ;
-    free (vals) ;
-}
-
 // median time (ms, CUDA events) of `call` after 3 warm-ups; < 0: it failed
 #define TIME_DEVICE(ms, call) do {                                           \
     double *t_ = malloc (reps * sizeof (double)) ; (ms) = -1 ;               \
@@ -764,8 +754,8 @@ static void bench_vxm (cusparseHandle_t h, const csr *A, bool fp32)
     double ttr = now () - t0 ;
     int32_t *dp, *di, *dpt, *dit ;
     void *dv, *dvt, *du, *dw ;
-    csr_to_device (A, fp32, &dp, &di, &dv) ;
-    csr_to_device (&At, fp32, &dpt, &dit, &dvt) ;
+    free (csr_to_device (A, fp32, &dp, &di, &dv)) ;
+    free (csr_to_device (&At, fp32, &dpt, &dit, &dvt)) ;
     void *u = malloc (A->m * es + 8), *w1 = malloc (A->k * es + 8),
         *w2 = malloc (A->k * es + 8) ;
     uint64_t s = 7 ;
