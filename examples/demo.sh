@@ -34,12 +34,12 @@ for p in pagerank gcn attention; do
     fi
 done
 
+attention_args=${DEMO_ATTENTION_ARGS:-""}     # its defaults, GPU or not
 if nvidia-smi -L > "$tmp/gpus" 2>/dev/null && [ -s "$tmp/gpus" ]; then
     gpu=yes
     echo "demo: GPU found: $(head -n 1 "$tmp/gpus")"
     pagerank_args=${DEMO_PAGERANK_ARGS:-"--scale 20 --iters 30"}
     gcn_args=${DEMO_GCN_ARGS:-"--nodes 100000 --epochs 10"}
-    attention_args=${DEMO_ATTENTION_ARGS:-""}
     modes="cpu cuda host"
 else
     gpu=no
@@ -47,7 +47,6 @@ else
         "(plain C on this machine's cores) in place of the GPU"
     pagerank_args=${DEMO_PAGERANK_ARGS:-"--scale 20 --iters 20"}
     gcn_args=${DEMO_GCN_ARGS:-"--nodes 50000 --epochs 5"}
-    attention_args=${DEMO_ATTENTION_ARGS:-""}
     modes="cpu host"
 fi
 if [ ! -f "$lib" ]; then
