@@ -23,7 +23,10 @@
 // At N = 1 the hot/cold SpMV (gg_cuda_spmv_hot, with the plan kept) runs with
 // two hot forms, "hot" (as many columns as FP32 allows) and "hot_q" (a
 // quarter of them; --variants names them too); "hot_build" is the time to
-// make the form, and a table of them is printed last.
+// make the form, and a table of them is printed last.  Beside them the band
+// SpMV (gg_cuda_spmv_band): "band" (the measured rule) and "band_all" (every
+// band that has entries); K in that table is then bands x width, cover the
+// share of the entries served from shared memory.
 // --dsort adds, after each R-MAT, the same matrix with its columns renumbered
 // by descending entry count ("rmatS_dsort": hot entries of x share sectors).
 // Timing: CUDA events around each launch, W (default 3) warm-ups, the median
@@ -505,6 +508,48 @@ static void bench_matrix (cusparseHandle_t h, const csr &A, const std::vector<in
                 hots.push_back (f) ;
             }
         }
+        // band forms (gg_cuda_spmv_band_build, timed, FP32 values kept):
+        // "band" with the measured rule, "band_all" keeping every band that
+        // has entries (up to 14)
+        struct band_form { std::string name ; gg_spmv_band_form *f ; gg_spmv_band_info info ; double build_ms ; } ;
+        std::vector<band_form> bands ;
+        if (n == 1)
+        {
+            const std::pair<const char *, int64_t> bk [] = { { "band", -1 }, { "band_all", 1 } } ;
+            for (const auto &b : bk)
+            {
+                if (!only_variants.empty () && std::find (only_variants.begin (),
+                    only_variants.end (), std::string (b.first)) == only_variants.end ()) continue ;
+                band_form f = { b.first, NULL, {}, 0 } ;
+                int rc = GG_OK ;
+                // one untimed build first (the pool then holds the scratch)
+                rc = gg_cuda_spmv_band_build (A.m, A.k, A.nnz, dp, di, dx, 4, 0, b.second, &f.f, 0) ;
+                gg_cuda_spmv_band_free (f.f, 0) ;
+                f.f = NULL ;
+                CK (cudaDeviceSynchronize ()) ;
+                cudaEvent_t e0, e1 ;
+                CK (cudaEventCreate (&e0)) ; CK (cudaEventCreate (&e1)) ;
+                CK (cudaEventRecord (e0)) ;
+                if (rc == GG_OK) rc = gg_cuda_spmv_band_build (A.m, A.k, A.nnz, dp, di, dx, 4, 0, b.second, &f.f, 0) ;
+                CK (cudaEventRecord (e1)) ;
+                CK (cudaEventSynchronize (e1)) ;
+                float ms = 0 ;
+                CK (cudaEventElapsedTime (&ms, e0, e1)) ;
+                cudaEventDestroy (e0) ; cudaEventDestroy (e1) ;
+                f.build_ms = ms ;
+                if (rc != GG_OK || f.f == NULL) { printf ("# %s: rc %d, no form\n", b.first, rc) ; continue ; }
+                gg_cuda_spmv_band_info (f.f, &f.info) ;
+                printf ("# %s: %d bands of %lld columns hold %.1f %% of the entries; form %.1f MB; build %.3f ms\n#   band (nnz, rows):",
+                    f.name.c_str (), f.info.nbands, (long long) f.info.width,
+                    100.0 * f.info.band_nnz / A.nnz, f.info.bytes / 1e6, f.build_ms) ;
+                for (int q = 0 ; q <= f.info.nbands ; q++)
+                    printf (" %s(%lld, %lld)", q == f.info.nbands ? "cold" : "",
+                        (long long) f.info.nnz [q], (long long) f.info.rows [q]) ;
+                printf ("\n") ;
+                report (A, n, "-", (f.name + "_build").c_str (), f.build_ms, A.nnz * 8.0, -1, true) ;
+                bands.push_back (f) ;
+            }
+        }
         std::string autoname = gg_cuda_spmm_choose (A.m, n, A.nnz, A.max_row) ;
         for (int sr = 0 ; sr < SR_N && sr < n_semirings ; sr++)
         {
@@ -536,6 +581,7 @@ static void bench_matrix (cusparseHandle_t h, const csr &A, const std::vector<in
                 if (!pt_best [n].empty () && pt_best [n] != autoname) ks.push_back (pt_best [n]) ;
             }
             for (const hot_form &f : hots) ks.push_back (f.name + "+plan") ;
+            for (const band_form &f : bands) ks.push_back (f.name) ;
             bool reads_s = (sr == SR_PLUS_TIMES || sr == SR_MIN_PLUS) ;
             double bytes = (A.m + 1) * 4.0 + A.nnz * (reads_s ? 8.0 : 4.0) + A.k * n * 4.0 + A.m * n * 4.0 ;
             for (const std::string &k : ks)
@@ -547,8 +593,13 @@ static void bench_matrix (cusparseHandle_t h, const csr &A, const std::vector<in
                 CK (cudaMemset (dY, 0xff, A.m * n * 4)) ;   // NaN: stale results fail
                 const hot_form *hf = NULL ;
                 for (const hot_form &f : hots) if (f.name == kname) hf = &f ;
+                const band_form *bf = NULL ;
+                for (const band_form &f : bands) if (f.name == kname) bf = &f ;
                 double t = time_ms ([&] {
-                    if (hf != NULL)
+                    if (bf != NULL)
+                        rc = gg_cuda_spmv_band (&sr_def [sr], bf->f, reads_s ? dx : NULL,
+                            false, dX, dY, 0) ;
+                    else if (hf != NULL)
                         rc = gg_cuda_spmv_hot (&sr_def [sr], A.m, A.k, A.nnz, dp, hf->dih,
                             reads_s ? dx : NULL, false, dX, dY, with_plan ? dplan : NULL,
                             hf->dhot, hf->K, 0) ;
@@ -569,8 +620,14 @@ static void bench_matrix (cusparseHandle_t h, const csr &A, const std::vector<in
                     hot_rows.push_back ({ A.name, sr_name [sr], k, hf->K, hf->cover,
                         hf->build_ms, ok ? t : -1, bytes, sr == SR_PLUS_TIMES ? base : -1,
                         sum.plan_ms > 0 ? sum.plan_ms : sum.auto_ms }) ;
+                if (bf != NULL)
+                    hot_rows.push_back ({ A.name, sr_name [sr], k,
+                        (int64_t) bf->info.nbands * bf->info.width,
+                        (double) bf->info.band_nnz / A.nnz, bf->build_ms, ok ? t : -1, bytes,
+                        sr == SR_PLUS_TIMES ? base : -1,
+                        sum.plan_ms > 0 ? sum.plan_ms : sum.auto_ms }) ;
                 if (k == "auto") sum.auto_ms = t ;
-                else if (hf != NULL) { }
+                else if (hf != NULL || bf != NULL) { }
                 else if (with_plan) { if (ok && (sum.plan_ms < 0 || t < sum.plan_ms)) { sum.plan_ms = t ; sum.plan_name = k ; } }
                 else if (ok && k.find ('/') == std::string::npos && (sum.best_ms < 0 || t < sum.best_ms))
                 { sum.best_ms = t ; sum.best = k ; }
@@ -583,6 +640,7 @@ static void bench_matrix (cusparseHandle_t h, const csr &A, const std::vector<in
         cudaFree (dX) ; cudaFree (dY) ;
         if (dplan) cudaFree (dplan) ;
         for (hot_form &f : hots) { cudaFree (f.dhot) ; cudaFree (f.dih) ; }
+        for (band_form &f : bands) gg_cuda_spmv_band_free (f.f, 0) ;
     }
     cudaFree (dp) ; cudaFree (di) ; cudaFree (dx) ;
 }

@@ -86,6 +86,53 @@ int gg_cuda_spmv_hot (const gg_semiring *sr, int64_t m, int64_t k,
     const void *X, void *Y, const void *plan, const int32_t *hot, int64_t K,
     cudaStream_t stream) ;
 
+// Band SpMV (issue #5; kernels/spmv_band.cu): the columns ranked by their
+// number of entries and cut into bands of W (what one block's shared memory
+// holds of x); each band a compact CSR with 16-bit column slots, served from
+// shared memory band after band; the columns after the last band ("cold")
+// are gathered from global memory.
+// Values of 4 bytes only (FP32, INT32, UINT32): gg_cuda_spmv_band_width
+// (type_size) is W on the current device for them, 0 for other sizes (the
+// build then answers GG_ERR_UNSUPPORTED).
+// gg_cuda_spmv_band_build: the form of S (m x k CSR p/i on the device, nnz
+// entries, values x of type_size bytes, or NULL to keep none: pattern-only
+// multiplies, or iso values passed at each call).  Bands are kept, in rank
+// order, while one holds at least min_nnz entries (min_nnz < 0: the
+// measured rule, max (nnz / 128, 512K)); width > 0 narrows W (tests).
+// *form = NULL (and GG_OK) when no band is kept.  Scratch ~36
+// bytes per entry from the default pool during the build; it synchronises
+// `stream` (three times).  The form owns one device allocation of
+// gg_spmv_band_info's `bytes`; gg_cuda_spmv_band_free releases it (stream
+// ordered) and the host struct.
+// gg_cuda_spmv_band: Y (m) = S (+.*) X for n == 1 through the form: any
+// semiring whose multiply reads x, for the type size the form was built
+// for (else GG_ERR_UNSUPPORTED, as when the multiply reads S's values and the
+// form kept none).  x: S's values as for gg_cuda_spmm (read when iso).  Every
+// row of Y is written: rows without entries hold the monoid's identity.
+#define GG_SPMV_BAND_MAX 14
+typedef struct gg_spmv_band_form gg_spmv_band_form ;
+typedef struct
+{
+    int nbands ;                // bands served from shared memory
+    int64_t width ;             // columns per band
+    int64_t band_nnz ;          // entries in the bands (the rest are cold)
+    int64_t nnz [GG_SPMV_BAND_MAX + 1], rows [GG_SPMV_BAND_MAX + 1] ;
+                                // per band, then the cold part [nbands]
+    size_t bytes ;              // the form's device memory
+    int type_size ;
+    bool values ;
+}
+gg_spmv_band_info ;
+size_t gg_cuda_spmv_band_width (int type_size) ;
+int gg_cuda_spmv_band_build (int64_t m, int64_t k, int64_t nnz,
+    const int32_t *p, const int32_t *i, const void *x, int type_size,
+    int64_t width, int64_t min_nnz, gg_spmv_band_form **form,
+    cudaStream_t stream) ;
+void gg_cuda_spmv_band_info (const gg_spmv_band_form *f, gg_spmv_band_info *info) ;
+void gg_cuda_spmv_band_free (gg_spmv_band_form *f, cudaStream_t stream) ;
+int gg_cuda_spmv_band (const gg_semiring *sr, const gg_spmv_band_form *f,
+    const void *x, bool iso, const void *X, void *Y, cudaStream_t stream) ;
+
 // y [q] for every entry q of M (m x n CSR pattern p/i, nnz entries):
 // (+) over t < k of mul (A (i,t), B (j,t)); A: m x k, B: n x k row-major.
 int gg_cuda_sddmm (const gg_semiring *sr, int64_t m, int64_t n, int64_t k,

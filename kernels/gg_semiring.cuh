@@ -561,6 +561,11 @@ template <> struct gg_ctype<GG_FP64>   { typedef double   type ; } ;
         default:        return GG_ERR_UNSUPPORTED ;                         \
     }
 
+// The kernels' scratch pool (kernels/spmm.cu): a device memory pool that
+// keeps its memory between calls, so a launcher neither synchronises nor
+// pays cudaMalloc for its scratch.  NULL if it cannot be made.
+cudaMemPool_t gg_kernel_pool (void) ;
+
 static inline int gg_launch_status (void)
 {
     return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;

@@ -4,11 +4,12 @@
 # top Makefile.am.
 EXTRA_DIST += kernels/gg_cuda.h kernels/gg_semiring.cuh \
 	kernels/spmm.cu kernels/sddmm.cu kernels/gemm.cu kernels/spmv_push.cu \
+	kernels/spmv_band.cu \
 	tests/test_cuda_kernels.cu bench/kernels_bench.cu
 
 if HAVE_CUDA
 libgrbgpu_la_SOURCES += kernels/spmm.cu kernels/sddmm.cu kernels/gemm.cu \
-	kernels/spmv_push.cu
+	kernels/spmv_push.cu kernels/spmv_band.cu
 
 # Programs built from .cu: plain objects through nvcc, linked by libtool as C
 # against the kernels' libtool objects (not the whole library, so the test does
@@ -17,7 +18,7 @@ libgrbgpu_la_SOURCES += kernels/spmm.cu kernels/sddmm.cu kernels/gemm.cu \
 	$(AM_V_CC)$(NVCC) $(filter-out -prefer-non-pic,$(NVCCFLAGS)) -c $< -o $@
 
 GG_CUDA_KERNEL_OBJS = kernels/spmm.lo kernels/sddmm.lo kernels/gemm.lo \
-	kernels/spmv_push.lo
+	kernels/spmv_push.lo kernels/spmv_band.lo
 
 check_PROGRAMS += tests/test_cuda_kernels
 TESTS += tests/test_cuda_kernels

@@ -625,7 +625,7 @@ __global__ void spmm_merge_fixup_kernel (const spmm_args<T> a,
 // its memory between calls), so a call neither synchronises nor pays
 // cudaMalloc.  Freed in stream order after the fix-up.
 #include <mutex>
-static cudaMemPool_t spmm_pool (void)
+cudaMemPool_t gg_kernel_pool (void)
 {
     static std::mutex mu ;
     static cudaMemPool_t pools [64] ;
@@ -1168,7 +1168,7 @@ static int spmm_launch_merge (spmm_args<T> a, cudaStream_t stream)
         spmm_merge_kernel<T, OP, ITEMS> <<<1, MRG_THREADS, 0, stream>>> (a, NULL, NULL, NULL, 1) ;
         return gg_launch_status () ;
     }
-    cudaMemPool_t pool = spmm_pool () ;
+    cudaMemPool_t pool = gg_kernel_pool () ;
     if (pool == NULL) return GG_ERR_DEVICE ;
     size_t rbytes = spmm_round16 ((size_t) nb * sizeof (int32_t)) ;
     size_t bytes = rbytes + (size_t) nb * (size_t) a.n * sizeof (T) ;
@@ -1273,7 +1273,7 @@ static int spmm_launch_spmv_warp (spmm_args<T> a, const int32_t *plan,
     void *ws = NULL ;
     if (bytes > 0)
     {
-        cudaMemPool_t pool = spmm_pool () ;
+        cudaMemPool_t pool = gg_kernel_pool () ;
         if (pool == NULL) return GG_ERR_DEVICE ;
         if (cudaMallocFromPoolAsync (&ws, bytes, pool, stream) != cudaSuccess)
         {
@@ -1625,7 +1625,7 @@ extern "C" int gg_cuda_spmv_hot_build (int64_t m, int64_t k, int64_t nnz,
     const size_t dbytes = spmm_round16 ((size_t) k * sizeof (int32_t)) ;
     const size_t hbytes = spmm_round16 ((size_t) SPW_HIST_BINS * sizeof (int32_t)) ;
     const size_t tbytes = spmm_round16 ((size_t) ntiles * sizeof (int32_t)) ;
-    cudaMemPool_t pool = spmm_pool () ;
+    cudaMemPool_t pool = gg_kernel_pool () ;
     if (pool == NULL) return GG_ERR_DEVICE ;
     void *ws = NULL ;
     if (cudaMallocFromPoolAsync (&ws, dbytes + hbytes + 2 * tbytes, pool, stream) != cudaSuccess)

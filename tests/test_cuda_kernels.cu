@@ -11,6 +11,10 @@
 // At n = 1 the hot/cold SpMV (gg_cuda_spmv_hot) runs with four hot forms of
 // each matrix: K = 0, at most 5 and 200 columns (fewer than it has), and as
 // many as FP64 allows (every column on most of them); the build is checked.
+// The band SpMV (gg_cuda_spmv_band) runs with four band forms of each
+// matrix (bands of 16, 64 and the device's width of columns; see
+// test_spmm_case) whenever the multiply reads x and the type has 4 bytes
+// (the build must refuse the others).
 // The MIN / MAX semirings run the FP32 fast paths (compile-time monoid) and,
 // on rows cut by chunk boundaries, the integer-ordered FP atomics (nnz_k, and
 // warp's fix-up) or the carry fix-up (merge).  The reference below is a
@@ -35,6 +39,7 @@
 #include <ctime>
 #include <algorithm>
 #include <vector>
+#include <string>
 #include <cuda_runtime.h>
 #include "kernels/gg_cuda.h"
 
@@ -410,7 +415,7 @@ static void test_spmm_case (const csr &A, gg_semiring sr, int64_t n, bool iso,
 
     // (variant, with the plan made beforehand, hot form or -1); at n = 1
     // the hot/cold SpMV with each hot form (every other one with the plan)
-    struct run_kind { const char *name ; bool plan ; int hot ; } ;
+    struct run_kind { const char *name ; bool plan ; int hot ; int band = -1 ; } ;
     std::vector<run_kind> names ;
     for (const char *const *v = gg_cuda_spmm_variants () ; *v != NULL ; v++)
     {
@@ -429,17 +434,74 @@ static void test_spmm_case (const csr &A, gg_semiring sr, int64_t n, bool iso,
         for (int h = 0 ; h < (int) hots.size () ; h++)
             if ((size_t) hots [h].K <= gg_cuda_spmv_hot_max ((int) ts))
                 names.push_back ({ "hot", (h % 2) == 1, h }) ;
+    // at n = 1 with a multiply that reads x: band forms (gg_cuda_spmv_band)
+    // with bands of 16 and 64 columns and the device's width, every band
+    // kept (min_nnz 1: up to 14 bands, the rest cold), and one with the
+    // measured rule (on these small matrices: usually no form, which the
+    // build answers with NULL)
+    std::vector<gg_spmv_band_form *> bands ;
+    std::vector<std::string> band_label ;
+    if (n == 1 && reads_x)
+    {
+        const int64_t widths [] = { 16, 64, 0, 0 }, mins [] = { 1, 1, 1, -1 } ;
+        for (int b = 0 ; b < 4 ; b++)
+        {
+            gg_spmv_band_form *bf = NULL ;
+            int rc = gg_cuda_spmv_band_build (A.m, A.k, A.nnz, d_p, d_i,
+                (reads_s && !iso) ? d_sx : NULL, (int) ts, widths [b], mins [b], &bf, 0) ;
+            checks++ ;
+            if (ts != 4)
+            {
+                // 4-byte values only
+                if (rc != GG_ERR_UNSUPPORTED || bf != NULL)
+                {
+                    printf ("FAIL spmv_band_build %s %s: rc %d, want unsupported\n", A.name, type_name [t], rc) ;
+                    failures++ ;
+                }
+                gg_cuda_spmv_band_free (bf, 0) ;
+                continue ;
+            }
+            gg_spmv_band_info info ;
+            gg_cuda_spmv_band_info (bf, &info) ;
+            int64_t sum = 0 ;
+            for (int q = 0 ; q <= info.nbands ; q++) sum += info.nnz [q] ;
+            if (rc != GG_OK || (bf != NULL && (sum != A.nnz || info.nbands < 1
+                || info.nbands > GG_SPMV_BAND_MAX || (widths [b] > 0 && info.width != widths [b]))))
+            {
+                printf ("FAIL spmv_band_build %s %s width %lld: rc %d, %d bands, %lld of %lld entries\n",
+                    A.name, type_name [t], (long long) widths [b], rc, info.nbands,
+                    (long long) sum, (long long) A.nnz) ;
+                failures++ ;
+                continue ;
+            }
+            if (mins [b] == 1 && bf == NULL)
+            {
+                printf ("FAIL spmv_band_build %s: no form with min_nnz 1\n", A.name) ;
+                failures++ ;
+            }
+            if (bf == NULL) continue ;
+            char lb [96] ;
+            snprintf (lb, sizeof (lb), " band W=%lld nb=%d cold=%lld", (long long) info.width,
+                info.nbands, (long long) info.nnz [info.nbands]) ;
+            names.push_back ({ "band", false, -1, (int) bands.size () }) ;
+            bands.push_back (bf) ;
+            band_label.push_back (lb) ;
+        }
+    }
     for (const auto &nm : names)
     {
         const char *name = nm.name ;
-        char label [64] ;
+        char label [96] ;
         snprintf (label, sizeof (label), "%s", nm.plan ? "+plan" : "") ;
         if (nm.hot >= 0)
             snprintf (label, sizeof (label), "%s K=%lld (kmax %lld)", nm.plan ? "+plan" : "",
                 (long long) hots [nm.hot].K, (long long) hots [nm.hot].kmax) ;
+        if (nm.band >= 0) snprintf (label, sizeof (label), "%s", band_label [nm.band].c_str ()) ;
         CHECK_CUDA (cudaMemset (d_Y, SENTINEL, ybytes)) ;
         int rc ;
-        if (nm.hot >= 0)
+        if (nm.band >= 0)
+            rc = gg_cuda_spmv_band (&sr, bands [nm.band], d_sx, iso, d_X, d_Y, 0) ;
+        else if (nm.hot >= 0)
             rc = gg_cuda_spmv_hot (&sr, A.m, A.k, A.nnz, d_p, hots [nm.hot].d_ih, d_sx, iso,
                 d_X, d_Y, nm.plan ? d_plan : NULL, hots [nm.hot].d_hot, hots [nm.hot].K, 0) ;
         else
@@ -464,7 +526,13 @@ static void test_spmm_case (const csr &A, gg_semiring sr, int64_t n, bool iso,
             for (int64_t j = 0 ; j < n ; j++)
             {
                 bool ok ;
-                if (empty)
+                if (empty && nm.band >= 0)
+                {
+                    // the band kernel writes every row (empty ones hold the
+                    // identity, which the backend never reads)
+                    ok = true ;
+                }
+                else if (empty)
                 {
                     ok = true ;
                     for (size_t b = 0 ; b < ts ; b++) ok = ok && Y [(r * n + j) * ts + b] == SENTINEL ;
@@ -501,6 +569,7 @@ static void test_spmm_case (const csr &A, gg_semiring sr, int64_t n, bool iso,
                 (unsigned long long) w.u, w.d) ;
         }
     }
+    for (gg_spmv_band_form *bf : bands) gg_cuda_spmv_band_free (bf, 0) ;
     cudaFree (d_sx) ; cudaFree (d_X) ; cudaFree (d_Y) ;
 }
 

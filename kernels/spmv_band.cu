@@ -1,0 +1,848 @@
+//------------------------------------------------------------------------------
+// kernels/spmv_band.cu: SpMV with x served from shared memory, band by band
+//------------------------------------------------------------------------------
+
+// Why: on a power-law matrix (R-MAT 2^22, 65M entries) every CSR SpMV kernel
+// is bound by the L2's request rate, not by DRAM: each entry gathers one
+// 4-byte x value, one L2 request, and at ~160 G requests/s that caps SpMV near
+// 34 % of the copy bandwidth (bench/NOTES.md, session 3).  The hot/cold form
+// (spmm.cu) staged the ~50K columns with the most entries in shared memory
+// (59 % of the gathers); this form goes on with the next ones.
+//
+// The form ("band form", made once per matrix): the columns are ranked by
+// their number of entries; band b (b < nb) is the columns of rank
+// [b W, (b+1) W), W = what one block's shared memory holds of x (57,856 FP32
+// values on an H200), and the columns after the last band are "cold".  Each
+// band is its own compact CSR: the rows holding entries of the band (rows []),
+// their starts (ptr [], nonempty rows only), a column slot in 16 bits (the
+// column's rank less b W) and the value; the cold part keeps 32-bit column
+// indices.  Every array is padded to whole chunks of 256 entries.  Bands are
+// kept while they hold at least max (nnz / 128, 512K) entries (nb <= 14):
+// below that, staging W values on every SM costs about what the gathers it
+// saves would (bench/NOTES.md).
+//
+// The product (gg_cuda_spmv_band): one kernel fills y with the monoid's
+// identity and gathers x at the band columns in rank order (xb); then one
+// persistent block of 1024 threads per SM, for each band, copies the band's W
+// values of xb to its shared memory and its warps take the band's chunks
+// (chunk c to warp c mod the grid's warps); then the cold chunks, with x read
+// from global memory.  A warp's chunk: each lane loads its 8 consecutive
+// entries (one 16-byte load of slots, 32 bytes of FP32 values), finds their
+// rows from the row starts inside the chunk (a 256-bit map in shared memory:
+// rows are nonempty, so the row of an entry is the chunk's first row plus the
+// starts up to it), reduces by row, completes the rows cut between lanes with
+// a segmented warp scan, and adds each row's sum into y with one monoid
+// atomic (a row is in several bands and several chunks).  FP sums are
+// reordered, not lowered in precision; FP PLUS starts from -0 (the identity
+// that keeps a sum of -0 values -0).  Rows without entries keep the identity
+// (they are not in the result).
+//
+// Bytes per entry: 2 + value (FP32: 6) in a band against 8 in CSR, plus 8 per
+// (row, band) pair; x leaves the L2 once per band per SM.
+
+#include <cstring>
+#include <cub/cub.cuh>
+#include "kernels/gg_cuda.h"
+#include "kernels/gg_semiring.cuh"
+
+#define BAND_MAX      GG_SPMV_BAND_MAX   // bands (the cold part is band nb <= 14)
+#define BAND_KEYBITS  4         // band number bits in the sort key
+#define BAND_ITEMS    8         // entries per lane
+#define BAND_CH       (32 * BAND_ITEMS)
+#define BAND_WARPS    32        // one block of 1024 threads per SM
+#define BAND_MIN_NNZ  ((int64_t) 512 * 1024)
+#define BAND_MIN_DIV  128
+
+struct gg_spmv_band_form
+{
+    int64_t m, k, nnz ;
+    int ts ;                    // value bytes of the form's W
+    int nb ;                    // bands in shared memory
+    int64_t W ;                 // slots per band
+    bool vals ;                 // values kept
+    void *mem ;                 // the one device allocation
+    size_t bytes ;
+    int32_t *order ;            // nb * W: the column of each rank
+    int64_t E [BAND_MAX + 1], R [BAND_MAX + 1], nch [BAND_MAX + 1] ;
+    int32_t *rows [BAND_MAX + 1], *plan [BAND_MAX + 1] ;
+    uint32_t *flags [BAND_MAX + 1] ;
+    void *ci [BAND_MAX + 1] ;   // uint16 slots (bands), int32 columns (cold)
+    void *sx [BAND_MAX + 1] ;   // values or NULL
+} ;
+
+// one band as the kernel sees it
+struct band_part
+{
+    const int32_t *rows, *plan ;
+    const uint32_t *flags ;
+    const void *ci ;
+    const void *sx ;
+    int64_t E, nch, R ;
+} ;
+
+struct band_parts
+{
+    band_part b [BAND_MAX + 1] ;
+} ;
+
+static size_t band_round (size_t b) { return (b + 255) & ~(size_t) 255 ; }
+
+static int band_sms (void)
+{
+    int dev = 0, sms = 0 ;
+    if (cudaGetDevice (&dev) != cudaSuccess
+        || cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
+    {
+        cudaGetLastError () ;
+        return 0 ;
+    }
+    return sms ;
+}
+
+// W for values of ts bytes: the opt-in shared memory of one block less the
+// warps' partial sums (BAND_WARPS * BAND_CH values) and 1 KB of slack, at
+// most 65,536 (16-bit slots), a multiple of 16 values
+static int64_t band_width (int ts)
+{
+    if (ts != 4) return 0 ;     // 4-byte values only (see gg_cuda_spmv_band)
+    int dev = 0, optin = 0 ;
+    if (cudaGetDevice (&dev) != cudaSuccess
+        || cudaDeviceGetAttribute (&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
+    {
+        cudaGetLastError () ;
+        return 0 ;
+    }
+    int64_t w = ((int64_t) optin - 1024) / ts - BAND_WARPS * BAND_CH ;
+    if (w > 65536) w = 65536 ;
+    return (w < 16) ? 0 : (w & ~(int64_t) 15) ;
+}
+
+//------------------------------------------------------------------------------
+// the product
+//------------------------------------------------------------------------------
+
+// Y [r] = the monoid's identity, -0 for FP PLUS (r < m); xb [s] = X [order
+// [s]] (s < nx)
+template <typename T>
+__global__ void band_prep_kernel (T *Y, int64_t m, int mon, T *xb,
+    const T *X, const int32_t *order, int64_t nx)
+{
+    T init = gg_identity<T> (mon) ;
+    if (gg_traits<T>::is_fp && mon == GG_MON_PLUS) init = -init ;
+    const int64_t stride = (int64_t) gridDim.x * blockDim.x ;
+    for (int64_t t = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ;
+         t < m || t < nx ; t += stride)
+    {
+        if (t < m) Y [t] = init ;
+        if (t < nx) xb [t] = X [order [t]] ;
+    }
+}
+
+// y (+)= v with the monoid's atomic, out of line for the generic kernels: the
+// chunk loop below is unrolled 8 times, and their atomics (a switch with
+// compare-and-swap loops) inlined at every step took nvcc over 10 minutes
+template <typename T>
+__device__ __noinline__ void band_add (int mon, T *y, T v)
+{
+    gg_atomic (mon, y, v) ;
+}
+
+// The L2 prefetch of chunk c of a part (lanes 0..: one 128-byte line each of
+// its slots or columns, then of its values), issued a chunk ahead so that
+// the stream stays in flight while the warp works on the chunk before
+template <bool COLD>
+__device__ __forceinline__ void band_prefetch (const band_part &bp, int64_t c,
+    int ts, int lane)
+{
+    if (c >= bp.nch) return ;
+    constexpr int CIB = BAND_CH * (COLD ? 4 : 2) ;
+    const int svb = (bp.sx != NULL) ? BAND_CH * ts : 0 ;
+    const int off = lane * 128 ;
+    const char *q = NULL ;
+    if (off < CIB) q = (const char *) bp.ci + c * CIB + off ;
+    else if (off - CIB < svb) q = (const char *) bp.sx + c * svb + (off - CIB) ;
+    if (q != NULL) asm volatile ("prefetch.global.L2 [%0];" :: "l" (q)) ;
+}
+
+// What a lane reads of chunk c of a part before working on it: issued a
+// chunk ahead (band_kernel), so that these loads are in flight while the
+// warp works on the chunk before.  ci: the lane's 8 slots (4 words of two)
+// or columns (COLD); sv: its 8 values (smode GG_S_ARRAY).
+template <typename T, bool COLD>
+struct band_in
+{
+    int row_lo ;            // the row holding the chunk's first entry
+    uint32_t my ;           // which of the lane's entries start a row
+    int32_t yrow ;          // y's index of row row_lo + lane
+    uint32_t ci [COLD ? BAND_ITEMS : BAND_ITEMS / 2] ;
+    T sv [BAND_ITEMS] ;
+} ;
+
+template <typename T, bool COLD>
+__device__ __forceinline__ void band_load (const band_part &bp, int64_t c,
+    int smode, band_in<T, COLD> &in)
+{
+    const int lane = threadIdx.x & 31 ;
+    const int64_t q0 = c * BAND_CH + lane * BAND_ITEMS ;
+    in.row_lo = bp.plan [c] ;
+    // the chunk's first entry is in row_lo whether it starts it or not
+    in.my = ((const uint8_t *) bp.flags) [c * (BAND_CH / 8) + lane] ;
+    if (lane == 0) in.my &= ~1u ;
+    in.yrow = (in.row_lo + lane < bp.R) ? bp.rows [in.row_lo + lane] : 0 ;
+    if constexpr (COLD) gg_load_vec<uint32_t, BAND_ITEMS, true> (in.ci, ((const uint32_t *) bp.ci) + q0) ;
+    else gg_load_vec<uint32_t, BAND_ITEMS / 2, true> (in.ci, ((const uint32_t *) bp.ci) + q0 / 2) ;
+    if (smode == GG_S_ARRAY) gg_load_vec<T, BAND_ITEMS, true> (in.sv, ((const T *) bp.sx) + q0) ;
+}
+
+// Chunk c of a part, its loads in `in`: COLD = false, slots into xs (shared
+// memory); COLD = true, 32-bit columns into X.  part: the warp's BAND_CH
+// values of shared memory, one per row of the chunk (a chunk has at most
+// one row per entry): each row's sum over the chunk is put there by the one
+// lane that ends it, then the warp adds them into y, 32 rows a step (y's
+// indices of the first 32 loaded ahead, one monoid atomic per row).
+template <typename T, int OP, bool COLD>
+__device__ __forceinline__ void band_chunk (const band_part &bp, int64_t c,
+    const band_in<T, COLD> &in, int smode, const T *s0, const T *X,
+    const T *xs, T *Y, int mon_rt, int mul_rt, T *part)
+{
+    const int lane = threadIdx.x & 31 ;
+    const int mon = gg_op_mon<OP> (mon_rt), mul = gg_op_mul<OP> (mul_rt) ;
+    const T id = gg_identity<T> (mon) ;
+    const int e0 = (int) (c * BAND_CH) ;
+    const int e1 = ((int64_t) e0 + BAND_CH < bp.E) ? e0 + BAND_CH : (int) bp.E ;
+    const int q0 = e0 + lane * BAND_ITEMS ;
+    const int nit = (q0 >= e1) ? 0 : (e1 - q0 >= BAND_ITEMS) ? BAND_ITEMS : e1 - q0 ;
+    const int row_lo = in.row_lo ;
+    const uint32_t my = in.my ;
+
+    T sv [BAND_ITEMS] ;
+    if (smode == GG_S_ARRAY)
+    {
+        #pragma unroll
+        for (int u = 0 ; u < BAND_ITEMS ; u++) sv [u] = in.sv [u] ;
+    }
+    else
+    {
+        const T s = (smode == GG_S_ISO) ? s0 [0] : T (0) ;
+        #pragma unroll
+        for (int u = 0 ; u < BAND_ITEMS ; u++) sv [u] = s ;
+    }
+    T xv [BAND_ITEMS] ;
+    #pragma unroll
+    for (int u = 0 ; u < BAND_ITEMS ; u++)
+    {
+        uint32_t col ;
+        if constexpr (COLD) col = in.ci [u] ;
+        else col = (in.ci [u / 2] >> (16 * (u & 1))) & 0xffffu ;
+        xv [u] = (u < nit) ? (COLD ? __ldg (X + col) : xs [col]) : T (0) ;
+    }
+
+    // the rows started before this lane: a warp scan of the start counts
+    int before = __popc (my) ;
+    #pragma unroll
+    for (int off = 1 ; off < 32 ; off *= 2)
+    {
+        const int o = __shfl_up_sync (0xffffffffu, before, off) ;
+        if (lane >= off) before += o ;
+    }
+    const int nrows = __shfl_sync (0xffffffffu, before, 31) + 1 ;   // rows in the chunk
+    before -= __popc (my) ;
+
+    // reduce this lane's entries by row; rows closed inside it are added
+    int r = row_lo + before + (int) (my & 1u) ;
+    const int first = r ;
+    T acc = id, head = id ;
+    bool head_closed = false ;
+    #pragma unroll
+    for (int u = 0 ; u < BAND_ITEMS ; u++)
+    {
+        if (u < nit)
+        {
+            if (u > 0 && ((my >> u) & 1u))
+            {
+                if (!head_closed) { head = acc ; head_closed = true ; }
+                else part [r - row_lo] = acc ;
+                acc = id ;
+                r++ ;
+            }
+            acc = gg_monoid (mon, acc, gg_multiply (mul, sv [u], xv [u])) ;
+        }
+    }
+    const int last = r ;
+
+    // complete the rows cut between lanes (runs of one key are contiguous)
+    int key = (nit > 0) ? last : -1 ;
+    T val = acc ;
+    #pragma unroll
+    for (int off = 1 ; off < 32 ; off *= 2)
+    {
+        const int ok = __shfl_up_sync (0xffffffffu, key, off) ;
+        const T ov = gg_shfl_up (val, off) ;
+        if (lane >= off && ok == key) val = gg_monoid (mon, ov, val) ;
+    }
+    int pk = __shfl_up_sync (0xffffffffu, key, 1) ;
+    const T pv = gg_shfl_up (val, 1) ;
+    int next = __shfl_down_sync (0xffffffffu, first, 1) ;
+    if (nit > 0)
+    {
+        if (q0 + nit == e1) next = -1 ;     // the chunk's last lane writes
+        if (lane == 0) pk = -1 ;
+        if (head_closed)
+        {
+            // the first row ends inside this lane; the lanes before hold the rest
+            part [first - row_lo] = (pk == first) ? gg_monoid (mon, pv, head) : head ;
+            if (next != last) part [last - row_lo] = acc ;
+        }
+        else if (next != last)
+        {
+            part [last - row_lo] = val ;
+        }
+    }
+    __syncwarp () ;
+    // the rows' sums into y
+    if (lane < nrows) gg_atomic (mon, Y + in.yrow, part [lane]) ;
+    for (int t = lane + 32 ; t < nrows ; t += 32)
+    {
+        if (OP == GG_OP_GENERIC) band_add (mon, Y + bp.rows [row_lo + t], part [t]) ;
+        else gg_atomic (mon, Y + bp.rows [row_lo + t], part [t]) ;
+    }
+    __syncwarp () ;         // part is read before the next chunk writes it
+}
+
+// 16-byte asynchronous copies of global to shared memory, and the wait for
+// this thread's copies to land
+__device__ __forceinline__ void band_cp16 (unsigned char *dst, const unsigned char *src)
+{
+    const unsigned d = (unsigned) __cvta_generic_to_shared (dst) ;
+    asm volatile ("cp.async.cg.shared.global [%0], [%1], 16;" :: "r" (d), "l" (src)) ;
+}
+__device__ __forceinline__ void band_cp_wait (void)
+{
+    asm volatile ("cp.async.commit_group;\n\tcp.async.wait_group 0;" ::: "memory") ;
+}
+
+// The chunks of one part, round robin over the grid's warps, each chunk's
+// loads issued while the warp works on its previous one (values of at most
+// 4 bytes; with 8-byte values the two chunks' loads would spill, and each
+// chunk loads its own)
+template <typename T, int OP, bool COLD>
+__device__ __forceinline__ void band_run (const band_part &bp, int64_t w0,
+    int64_t nw, int smode, const T *s0, const T *X, const T *xs, T *Y,
+    int mon, int mul, T *part)
+{
+    const int lane = threadIdx.x & 31 ;
+    if (w0 >= bp.nch) return ;
+    band_in<T, COLD> cur, nxt ;
+    band_load<T, COLD> (bp, w0, smode, cur) ;
+    band_prefetch<COLD> (bp, w0 + nw, (int) sizeof (T), lane) ;
+    (void) nxt ;
+    for (int64_t c = w0 ; c < bp.nch ; c += nw)
+    {
+        band_prefetch<COLD> (bp, c + 2 * nw, (int) sizeof (T), lane) ;
+        if constexpr (sizeof (T) > 4)
+        {
+            if (c > w0) band_load<T, COLD> (bp, c, smode, cur) ;
+            band_chunk<T, OP, COLD> (bp, c, cur, smode, s0, X, xs, Y, mon, mul, part) ;
+        }
+        else
+        {
+            if (c + nw < bp.nch) band_load<T, COLD> (bp, c + nw, smode, nxt) ;
+            band_chunk<T, OP, COLD> (bp, c, cur, smode, s0, X, xs, Y, mon, mul, part) ;
+            cur = nxt ;
+        }
+    }
+}
+
+// One block per SM: for each band, the stage of its x (the whole block's
+// asynchronous copies), then its chunks (chunk c to warp c mod the grid's
+// warps), then a barrier; then the cold chunks.  Measured and dropped
+// (bench/NOTES.md): giving each block one slice of the whole sequence of
+// chunks, so that it stages only the bands its slice touches (the chunks'
+// costs differ too much between the parts to balance the slices), and
+// filling the wait between bands with cold chunks while one warp stages the
+// next band (one warp's copy is too slow).
+template <typename T, int OP>
+__global__ void __launch_bounds__ (32 * BAND_WARPS, 1)
+band_kernel (const band_parts parts, int nb, int64_t W, const T *xb,
+    const T *X, T *Y, int smode, const T *s0, int mon, int mul)
+{
+    extern __shared__ __align__ (16) unsigned char band_smem [] ;
+    const int wid = threadIdx.x >> 5 ;
+    const T *xs = (const T *) band_smem ;
+    // the warps' partial sums after the stage (W * sizeof (T) bytes)
+    T *part = ((T *) (band_smem + W * (int64_t) sizeof (T))) + wid * BAND_CH ;
+    const int64_t w0 = (int64_t) blockIdx.x * BAND_WARPS + wid ;
+    const int64_t nw = (int64_t) gridDim.x * BAND_WARPS ;
+    const int64_t wbytes = W * (int64_t) sizeof (T) ;
+    for (int b = 0 ; b < nb ; b++)
+    {
+        // x at the band's W columns (W * sizeof (T) is a multiple of 16)
+        const unsigned char *src = (const unsigned char *) (xb + (int64_t) b * W) ;
+        for (int64_t q = threadIdx.x * 16 ; q < wbytes ; q += (int64_t) blockDim.x * 16)
+            band_cp16 (band_smem + q, src + q) ;
+        band_cp_wait () ;
+        __syncthreads () ;
+        band_run<T, OP, false> (parts.b [b], w0, nw, smode, s0, X, xs, Y, mon, mul, part) ;
+        __syncthreads () ;      // before the next band overwrites the stage
+    }
+    band_run<T, OP, true> (parts.b [nb], w0, nw, smode, s0, X, xs, Y, mon, mul, part) ;
+}
+
+template <typename T, int OP>
+static int band_launch (const gg_spmv_band_form *f, const gg_canon *cs,
+    const T *x, bool iso, const T *X, T *Y, cudaStream_t stream)
+{
+    const int smode = gg_mul_reads_s (cs->mul) ? (iso ? GG_S_ISO : GG_S_ARRAY) : GG_S_NONE ;
+    if (smode == GG_S_ARRAY && !f->vals) return GG_ERR_UNSUPPORTED ;
+    const size_t dyn = (size_t) (f->W + BAND_WARPS * BAND_CH) * sizeof (T) ;
+    static bool set [64] ;
+    int dev = 0 ;
+    if (cudaGetDevice (&dev) != cudaSuccess || dev < 0 || dev >= 64) return GG_ERR_DEVICE ;
+    if (!set [dev])
+    {
+        // the widest form's stage (narrower ones, tests, fit in it)
+        if (cudaFuncSetAttribute (band_kernel<T, OP>,
+            cudaFuncAttributeMaxDynamicSharedMemorySize,
+            (int) ((band_width ((int) sizeof (T)) + BAND_WARPS * BAND_CH) * (int64_t) sizeof (T))) != cudaSuccess)
+        {
+            cudaGetLastError () ;
+            return GG_ERR_DEVICE ;
+        }
+        set [dev] = true ;
+    }
+    band_parts parts ;
+    memset (&parts, 0, sizeof (parts)) ;
+    for (int b = 0 ; b <= f->nb ; b++)
+    {
+        band_part &bp = parts.b [b] ;
+        bp.rows = f->rows [b] ; bp.flags = f->flags [b] ; bp.plan = f->plan [b] ;
+        bp.ci = f->ci [b] ; bp.sx = f->sx [b] ; bp.E = f->E [b] ; bp.nch = f->nch [b] ; bp.R = f->R [b] ;
+    }
+    // xb: x at the bands' columns, contiguous (scratch)
+    const int64_t nx = (int64_t) f->nb * f->W ;
+    void *xb = NULL ;
+    cudaMemPool_t pool = gg_kernel_pool () ;
+    if (pool == NULL) return GG_ERR_DEVICE ;
+    if (cudaMallocFromPoolAsync (&xb, (size_t) (nx > 0 ? nx : 1) * sizeof (T), pool, stream) != cudaSuccess)
+    {
+        cudaGetLastError () ;
+        return GG_ERR_DEVMEM ;
+    }
+    const int sms = band_sms () ;
+    const int64_t most = (f->m > nx) ? f->m : nx ;
+    const unsigned pblocks = (unsigned) ((most + 255) / 256 < (int64_t) sms * 16
+        ? (most + 255) / 256 : (int64_t) sms * 16) ;
+    band_prep_kernel<T> <<<pblocks > 0 ? pblocks : 1, 256, 0, stream>>>
+        (Y, f->m, cs->mon, (T *) xb, X, f->order, nx) ;
+    int64_t all_ch = 0 ;
+    for (int b = 0 ; b <= f->nb ; b++) all_ch += f->nch [b] ;
+    const int64_t want = (all_ch + BAND_WARPS - 1) / BAND_WARPS ;
+    const unsigned blocks = (unsigned) ((sms > 0 && sms < want) ? sms : (want > 0 ? want : 1)) ;
+    band_kernel<T, OP> <<<blocks, 32 * BAND_WARPS, dyn, stream>>>
+        (parts, f->nb, f->W, (const T *) xb, X, Y, smode, x, cs->mon, cs->mul) ;
+    const int rc = gg_launch_status () ;
+    cudaFreeAsync (xb, stream) ;
+    return rc ;
+}
+
+struct band_dispatch
+{
+    template <typename T>
+    static int run (const gg_spmv_band_form *f, const gg_canon *cs,
+        const void *x, bool iso, const void *X, void *Y, cudaStream_t stream)
+    {
+        if ((int) sizeof (T) != f->ts) return GG_ERR_UNSUPPORTED ;
+        const T *xx = (const T *) x ;
+        const int op = gg_pick_op<T> (cs->mon, cs->mul, cs->plus_times) ;
+        if constexpr (std::is_same<T, float>::value)
+        {
+            switch (op)
+            {
+                case GG_OP_PLUS_TIMES: return band_launch<T, GG_OP_PLUS_TIMES> (f, cs, xx, iso, (const T *) X, (T *) Y, stream) ;
+                case GG_OP_MIN:        return band_launch<T, GG_OP_MIN> (f, cs, xx, iso, (const T *) X, (T *) Y, stream) ;
+                case GG_OP_MAX:        return band_launch<T, GG_OP_MAX> (f, cs, xx, iso, (const T *) X, (T *) Y, stream) ;
+                default: break ;
+            }
+        }
+        return band_launch<T, GG_OP_GENERIC> (f, cs, xx, iso, (const T *) X, (T *) Y, stream) ;
+    }
+} ;
+
+extern "C" int gg_cuda_spmv_band (const gg_semiring *sr,
+    const gg_spmv_band_form *f, const void *x, bool iso, const void *X,
+    void *Y, cudaStream_t stream)
+{
+    gg_canon cs ;
+    if (f == NULL || !gg_canon_semiring (sr, &cs)) return GG_ERR_UNSUPPORTED ;
+    // the form serves the x gathers: a multiply that ignores x has none
+    if (!gg_mul_reads_x (cs.mul) || X == NULL) return GG_ERR_UNSUPPORTED ;
+    if (gg_mul_reads_s (cs.mul) && x == NULL) return GG_ERR_UNSUPPORTED ;
+    if ((int) gg_type_size (sr->type) != f->ts) return GG_ERR_UNSUPPORTED ;
+    if (f->m == 0 || f->nnz == 0) return GG_OK ;
+    // 4-byte types only: the kernel is instantiated for them alone (8-byte
+    // values halve the band width and spill registers; FP64 SpMV stays with
+    // the other kernels, as for the hot/cold form)
+    switch (sr->type)
+    {
+        case GG_INT32:  return band_dispatch::run<int32_t>  (f, &cs, x, iso, X, Y, stream) ;
+        case GG_UINT32: return band_dispatch::run<uint32_t> (f, &cs, x, iso, X, Y, stream) ;
+        case GG_FP32:   return band_dispatch::run<float>    (f, &cs, x, iso, X, Y, stream) ;
+        default:        return GG_ERR_UNSUPPORTED ;
+    }
+}
+
+//------------------------------------------------------------------------------
+// the form
+//------------------------------------------------------------------------------
+
+__global__ void band_degree_kernel (const int32_t *ci, int64_t nnz, uint32_t *deg)
+{
+    for (int64_t e = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ; e < nnz ;
+         e += (int64_t) gridDim.x * blockDim.x) atomicAdd (deg + ci [e], 1u) ;
+}
+
+__global__ void band_iota_kernel (int32_t *a, int64_t n)
+{
+    for (int64_t t = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ; t < n ;
+         t += (int64_t) gridDim.x * blockDim.x) a [t] = (int32_t) t ;
+}
+
+// bsum [b] = the entries of the columns of rank [b W, (b+1) W), b < nbc
+__global__ void band_sum_kernel (const uint32_t *dsorted, int64_t k, int64_t W,
+    int nbc, unsigned long long *bsum)
+{
+    for (int64_t r = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ;
+         r < k && r < (int64_t) nbc * W ; r += (int64_t) gridDim.x * blockDim.x)
+        if (dsorted [r] > 0) atomicAdd (bsum + r / W, (unsigned long long) dsorted [r]) ;
+}
+
+// rank [col] for the columns of the bands (rank != NULL); order [r] = the
+// column of rank r, 0 past k: slots no entry names (order != NULL)
+__global__ void band_rank_kernel (const int32_t *csorted, int64_t k, int64_t nx,
+    int32_t *rank, int32_t *order)
+{
+    for (int64_t r = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ; r < nx ;
+         r += (int64_t) gridDim.x * blockDim.x)
+    {
+        const int32_t c = (r < k) ? csorted [r] : 0 ;
+        if (rank != NULL && r < k) rank [c] = (int32_t) r ;
+        if (order != NULL) order [r] = c ;
+    }
+}
+
+// key [e] = band (e's column) << rb | row (e): a warp per row
+__global__ void band_key_kernel (const int32_t *p, const int32_t *ci, int64_t m,
+    const int32_t *rank, int64_t W, int nb, int rb, uint32_t *key)
+{
+    const int lane = threadIdx.x & 31 ;
+    for (int64_t r = ((int64_t) blockIdx.x * blockDim.x + threadIdx.x) / 32 ; r < m ;
+         r += (int64_t) gridDim.x * blockDim.x / 32)
+    {
+        for (int64_t e = p [r] + lane ; e < p [r+1] ; e += 32)
+        {
+            const int32_t rk = rank [ci [e]] ;
+            const uint32_t b = (rk >= 0) ? (uint32_t) (rk / W) : (uint32_t) nb ;
+            key [e] = (b << rb) | (uint32_t) r ;
+        }
+    }
+}
+
+// the first run of each band (rstart [b], b <= nb; bands without runs keep
+// the value set before)
+__global__ void band_bounds_kernel (const uint32_t *ukey, int64_t nruns, int rb,
+    int64_t *rstart)
+{
+    for (int64_t j = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ; j < nruns ;
+         j += (int64_t) gridDim.x * blockDim.x)
+    {
+        const uint32_t b = ukey [j] >> rb ;
+        if (j == 0 || (ukey [j-1] >> rb) != b) rstart [b] = j ;
+    }
+}
+
+// per run j (one (band, row)): rows, ptr and plan of its band
+__global__ void band_rows_kernel (const uint32_t *ukey, const int32_t *cnt,
+    const int32_t *eoff, int64_t nruns, int rb, band_parts parts,
+    const int64_t *rstart_d, const int64_t *estart_d)
+{
+    for (int64_t j = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ; j < nruns ;
+         j += (int64_t) gridDim.x * blockDim.x)
+    {
+        const int b = (int) (ukey [j] >> rb) ;
+        const band_part &bp = parts.b [b] ;
+        const int64_t jl = j - rstart_d [b] ;
+        const int64_t lo = eoff [j] - estart_d [b], hi = lo + cnt [j] ;
+        ((int32_t *) bp.rows) [jl] = (int32_t) (ukey [j] & ((1u << rb) - 1u)) ;
+        atomicOr ((uint32_t *) bp.flags + (lo >> 5), 1u << (lo & 31)) ;
+        int32_t *plan = (int32_t *) bp.plan ;
+        for (int64_t u = (lo + BAND_CH - 1) / BAND_CH ; u * BAND_CH < hi ; u++)
+            plan [u] = (int32_t) jl ;
+        if (hi == bp.E) plan [bp.nch] = (int32_t) jl ;
+    }
+}
+
+// the entries, in (band, row, column) order: slot or column, and value
+__global__ void band_fill_kernel (const uint32_t *skey, const int32_t *sidx,
+    int64_t nnz, int rb, int nb, int64_t W, const int32_t *ci,
+    const unsigned char *x, int ts, const int32_t *rank, band_parts parts,
+    const int64_t *estart_d)
+{
+    for (int64_t s = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ; s < nnz ;
+         s += (int64_t) gridDim.x * blockDim.x)
+    {
+        const int b = (int) (skey [s] >> rb) ;
+        const band_part &bp = parts.b [b] ;
+        const int64_t l = s - estart_d [b] ;
+        const int32_t e = sidx [s], c = ci [e] ;
+        if (b < nb) ((uint16_t *) bp.ci) [l] = (uint16_t) (rank [c] - (int64_t) b * W) ;
+        else ((int32_t *) bp.ci) [l] = c ;
+        if (x != NULL)
+        {
+            unsigned char *d = ((unsigned char *) bp.sx) + l * ts ;
+            const unsigned char *q = x + (int64_t) e * ts ;
+            for (int t = 0 ; t < ts ; t++) d [t] = q [t] ;
+        }
+    }
+}
+
+#define BAND_TRY(call) do { if ((call) != cudaSuccess) { cudaGetLastError () ; \
+    rc = GG_ERR_DEVICE ; goto done ; } } while (0)
+#define BAND_ALLOC(ptr, bytes) do { if (cudaMallocFromPoolAsync ((void **) &(ptr), \
+    band_round (bytes), pool, stream) != cudaSuccess) { cudaGetLastError () ; \
+    rc = GG_ERR_DEVMEM ; goto done ; } } while (0)
+
+extern "C" size_t gg_cuda_spmv_band_width (int type_size)
+{
+    return (size_t) band_width (type_size) ;
+}
+
+extern "C" int gg_cuda_spmv_band_build (int64_t m, int64_t k, int64_t nnz,
+    const int32_t *p, const int32_t *i, const void *x, int type_size,
+    int64_t width, int64_t min_nnz, gg_spmv_band_form **form,
+    cudaStream_t stream)
+{
+    if (form == NULL) return GG_ERR_UNSUPPORTED ;
+    *form = NULL ;
+    int64_t W = band_width (type_size) ;
+    if (width > 0 && width < W) W = (width < 16) ? 16 : (width & ~(int64_t) 15) ;
+    if (W == 0 || m <= 0 || k <= 0 || nnz <= 0 || m > ((int64_t) 1 << 28)
+        || k > INT32_MAX || nnz > INT32_MAX - BAND_CH) return GG_ERR_UNSUPPORTED ;
+    int rc = GG_OK ;
+    int rb = 1 ;
+    while (((int64_t) 1 << rb) < m) rb++ ;
+    const int nbc = (int) (((k + W - 1) / W < BAND_MAX) ? (k + W - 1) / W : BAND_MAX) ;
+    cudaMemPool_t pool ;
+    int dev = 0 ;
+    const int sms = band_sms () > 0 ? band_sms () : 132 ;
+    const unsigned grid = (unsigned) sms * 8 ;
+    uint32_t *deg = NULL, *dsorted = NULL, *key = NULL, *skey = NULL, *ukey = NULL ;
+    int32_t *cols = NULL, *csorted = NULL, *rank = NULL, *idx = NULL, *sidx = NULL,
+        *cnt = NULL, *eoff = NULL ;
+    unsigned long long *bsum = NULL ;
+    int64_t *bounds = NULL, *nruns_d = NULL ;
+    void *cub_tmp = NULL ;
+    size_t cub_bytes = 0, need = 0 ;
+    unsigned long long hsum [BAND_MAX] ;
+    int64_t nruns = 0, rstart [BAND_MAX + 2], estart [BAND_MAX + 2] ;
+    gg_spmv_band_form *f = NULL ;
+    int nb = 0 ;
+    int64_t thr ;
+    band_parts parts ;
+    memset (&parts, 0, sizeof (parts)) ;
+    if (cudaGetDevice (&dev) != cudaSuccess || cudaDeviceGetDefaultMemPool (&pool, dev) != cudaSuccess)
+    {
+        cudaGetLastError () ;
+        return GG_ERR_DEVICE ;
+    }
+
+    // the columns by descending number of entries, and the entries per band
+    BAND_ALLOC (deg, (size_t) k * 4) ;
+    BAND_ALLOC (dsorted, (size_t) k * 4) ;
+    BAND_ALLOC (cols, (size_t) k * 4) ;
+    BAND_ALLOC (csorted, (size_t) k * 4) ;
+    BAND_ALLOC (bsum, BAND_MAX * sizeof (unsigned long long)) ;
+    BAND_TRY (cudaMemsetAsync (deg, 0, (size_t) k * 4, stream)) ;
+    BAND_TRY (cudaMemsetAsync (bsum, 0, BAND_MAX * sizeof (unsigned long long), stream)) ;
+    band_degree_kernel <<<grid, 256, 0, stream>>> (i, nnz, deg) ;
+    band_iota_kernel <<<grid, 256, 0, stream>>> (cols, k) ;
+    BAND_TRY (cub::DeviceRadixSort::SortPairsDescending (NULL, cub_bytes, deg, dsorted,
+        cols, csorted, (int) k, 0, 32, stream)) ;
+    need = cub_bytes ;
+    BAND_ALLOC (cub_tmp, need) ;
+    BAND_TRY (cub::DeviceRadixSort::SortPairsDescending (cub_tmp, cub_bytes, deg, dsorted,
+        cols, csorted, (int) k, 0, 32, stream)) ;
+    band_sum_kernel <<<grid, 256, 0, stream>>> (dsorted, k, W, nbc, bsum) ;
+    BAND_TRY (cudaMemcpyAsync (hsum, bsum, nbc * sizeof (unsigned long long),
+        cudaMemcpyDeviceToHost, stream)) ;
+    BAND_TRY (cudaStreamSynchronize (stream)) ;
+    thr = (min_nnz >= 0) ? min_nnz
+        : (nnz / BAND_MIN_DIV > BAND_MIN_NNZ) ? nnz / BAND_MIN_DIV : BAND_MIN_NNZ ;
+    if (thr < 1) thr = 1 ;
+    while (nb < nbc && (int64_t) hsum [nb] >= thr) nb++ ;
+    if (nb == 0) goto done ;        // nothing worth staging: no form
+
+    f = (gg_spmv_band_form *) calloc (1, sizeof (gg_spmv_band_form)) ;
+    if (f == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
+    f->m = m ; f->k = k ; f->nnz = nnz ; f->ts = type_size ; f->nb = nb ;
+    f->W = W ; f->vals = (x != NULL) ;
+    estart [0] = 0 ;
+    for (int b = 0 ; b < nb ; b++)
+    {
+        f->E [b] = (int64_t) hsum [b] ;
+        estart [b+1] = estart [b] + f->E [b] ;
+    }
+    f->E [nb] = nnz - estart [nb] ;
+
+    // the entries sorted by (band, row), stable: columns stay in order
+    BAND_ALLOC (rank, (size_t) k * 4) ;
+    BAND_ALLOC (key, (size_t) nnz * 4) ;
+    BAND_ALLOC (skey, (size_t) nnz * 4) ;
+    BAND_ALLOC (idx, (size_t) nnz * 4) ;
+    BAND_ALLOC (sidx, (size_t) nnz * 4) ;
+    BAND_TRY (cudaMemsetAsync (rank, 0xff, (size_t) k * 4, stream)) ;
+    band_iota_kernel <<<grid, 256, 0, stream>>> (idx, nnz) ;
+    // rank now; order is written into the form once it exists
+    band_rank_kernel <<<grid, 256, 0, stream>>> (csorted, k, (int64_t) nb * W, rank, NULL) ;
+    band_key_kernel <<<grid, 256, 0, stream>>> (p, i, m, rank, W, nb, rb, key) ;
+    cub_bytes = 0 ;
+    BAND_TRY (cub::DeviceRadixSort::SortPairs (NULL, cub_bytes, key, skey, idx, sidx,
+        (int) nnz, 0, rb + BAND_KEYBITS, stream)) ;
+    if (cub_bytes > need)
+    {
+        cudaFreeAsync (cub_tmp, stream) ; cub_tmp = NULL ;
+        need = cub_bytes ;
+        BAND_ALLOC (cub_tmp, need) ;
+    }
+    BAND_TRY (cub::DeviceRadixSort::SortPairs (cub_tmp, cub_bytes, key, skey, idx, sidx,
+        (int) nnz, 0, rb + BAND_KEYBITS, stream)) ;
+
+    // runs of one (band, row): rows and their entry counts (key and idx are
+    // free now: they hold the runs)
+    ukey = key ; cnt = idx ;
+    BAND_ALLOC (eoff, (size_t) nnz * 4) ;
+    BAND_ALLOC (nruns_d, sizeof (int64_t)) ;
+    BAND_ALLOC (bounds, (size_t) (2 * (BAND_MAX + 2)) * sizeof (int64_t)) ;
+    cub_bytes = 0 ;
+    BAND_TRY (cub::DeviceRunLengthEncode::Encode (NULL, cub_bytes, skey, ukey, cnt,
+        nruns_d, (int) nnz, stream)) ;
+    if (cub_bytes > need)
+    {
+        cudaFreeAsync (cub_tmp, stream) ; cub_tmp = NULL ;
+        need = cub_bytes ;
+        BAND_ALLOC (cub_tmp, need) ;
+    }
+    BAND_TRY (cub::DeviceRunLengthEncode::Encode (cub_tmp, cub_bytes, skey, ukey, cnt,
+        nruns_d, (int) nnz, stream)) ;
+    BAND_TRY (cudaMemcpyAsync (&nruns, nruns_d, sizeof (int64_t), cudaMemcpyDeviceToHost, stream)) ;
+    BAND_TRY (cudaStreamSynchronize (stream)) ;
+    cub_bytes = 0 ;
+    BAND_TRY (cub::DeviceScan::ExclusiveSum (NULL, cub_bytes, cnt, eoff, (int) nruns, stream)) ;
+    if (cub_bytes > need)
+    {
+        cudaFreeAsync (cub_tmp, stream) ; cub_tmp = NULL ;
+        need = cub_bytes ;
+        BAND_ALLOC (cub_tmp, need) ;
+    }
+    BAND_TRY (cub::DeviceScan::ExclusiveSum (cub_tmp, cub_bytes, cnt, eoff, (int) nruns, stream)) ;
+    for (int b = 0 ; b <= nb + 1 ; b++) rstart [b] = nruns ;
+    BAND_TRY (cudaMemcpyAsync (bounds, rstart, (nb + 2) * sizeof (int64_t), cudaMemcpyHostToDevice, stream)) ;
+    band_bounds_kernel <<<grid, 256, 0, stream>>> (ukey, nruns, rb, bounds) ;
+    BAND_TRY (cudaMemcpyAsync (rstart, bounds, (nb + 2) * sizeof (int64_t), cudaMemcpyDeviceToHost, stream)) ;
+    BAND_TRY (cudaStreamSynchronize (stream)) ;
+    // a band without runs (only the cold part can be empty) starts where
+    // the next one does
+    for (int b = nb ; b >= 0 ; b--) if (rstart [b] > rstart [b+1]) rstart [b] = rstart [b+1] ;
+
+    // the form's one allocation
+    {
+        size_t off [BAND_MAX + 1][5], total = 0 ;
+        const size_t order_bytes = band_round ((size_t) nb * W * 4) ;
+        total += order_bytes ;
+        for (int b = 0 ; b <= nb ; b++)
+        {
+            f->R [b] = rstart [b+1] - rstart [b] ;
+            f->nch [b] = (f->E [b] + BAND_CH - 1) / BAND_CH ;
+            const size_t Ep = (size_t) f->nch [b] * BAND_CH ;
+            const size_t sz [5] = { (size_t) f->R [b] * 4, (size_t) f->nch [b] * (BAND_CH / 8),
+                (size_t) (f->nch [b] + 1) * 4, Ep * (b < nb ? 2 : 4),
+                (x != NULL) ? Ep * (size_t) type_size : 0 } ;
+            for (int a = 0 ; a < 5 ; a++) { off [b][a] = total ; total += band_round (sz [a]) ; }
+        }
+        f->bytes = total ;
+        if (cudaMallocAsync (&f->mem, total, stream) != cudaSuccess)
+        {
+            cudaGetLastError () ;
+            f->mem = NULL ;
+            rc = GG_ERR_DEVMEM ;
+            goto done ;
+        }
+        BAND_TRY (cudaMemsetAsync (f->mem, 0, total, stream)) ;
+        unsigned char *base = (unsigned char *) f->mem ;
+        f->order = (int32_t *) base ;
+        for (int b = 0 ; b <= nb ; b++)
+        {
+            f->rows [b] = (int32_t *) (base + off [b][0]) ;
+            f->flags [b] = (uint32_t *) (base + off [b][1]) ;
+            f->plan [b] = (int32_t *) (base + off [b][2]) ;
+            f->ci [b] = base + off [b][3] ;
+            f->sx [b] = (x != NULL) ? (void *) (base + off [b][4]) : NULL ;
+            band_part &bp = parts.b [b] ;
+            bp.rows = f->rows [b] ; bp.flags = f->flags [b] ; bp.plan = f->plan [b] ;
+            bp.ci = f->ci [b] ; bp.sx = f->sx [b] ; bp.E = f->E [b] ; bp.nch = f->nch [b] ; bp.R = f->R [b] ;
+        }
+    }
+    // order (rank -> column) for the bands' ranks
+    band_rank_kernel <<<grid, 256, 0, stream>>> (csorted, k, (int64_t) nb * W, NULL, f->order) ;
+    // rstart and estart on the device, after each other in bounds
+    for (int b = nb + 1 ; b <= BAND_MAX + 1 ; b++) estart [b] = nnz ;
+    estart [nb + 1] = nnz ;
+    BAND_TRY (cudaMemcpyAsync (bounds, rstart, (BAND_MAX + 2) * sizeof (int64_t), cudaMemcpyHostToDevice, stream)) ;
+    BAND_TRY (cudaMemcpyAsync (bounds + BAND_MAX + 2, estart, (BAND_MAX + 2) * sizeof (int64_t), cudaMemcpyHostToDevice, stream)) ;
+    band_rows_kernel <<<grid, 256, 0, stream>>> (ukey, cnt, eoff, nruns, rb, parts,
+        bounds, bounds + BAND_MAX + 2) ;
+    band_fill_kernel <<<grid, 256, 0, stream>>> (skey, sidx, nnz, rb, nb, W, i,
+        (const unsigned char *) x, type_size, rank, parts, bounds + BAND_MAX + 2) ;
+    BAND_TRY (cudaGetLastError ()) ;
+    // the host copies above read rstart / estart: wait before they go
+    BAND_TRY (cudaStreamSynchronize (stream)) ;
+
+done:
+    {
+        void *tmp [] = { deg, dsorted, cols, csorted, bsum, rank, key, skey, idx,
+            sidx, eoff, nruns_d, bounds, cub_tmp } ;
+        for (size_t t = 0 ; t < sizeof (tmp) / sizeof (tmp [0]) ; t++)
+            if (tmp [t] != NULL) cudaFreeAsync (tmp [t], stream) ;
+    }
+    if (rc != GG_OK && f != NULL)
+    {
+        gg_cuda_spmv_band_free (f, stream) ;
+        f = NULL ;
+    }
+    *form = f ;
+    return rc ;
+}
+
+extern "C" void gg_cuda_spmv_band_free (gg_spmv_band_form *f, cudaStream_t stream)
+{
+    if (f == NULL) return ;
+    if (f->mem != NULL) cudaFreeAsync (f->mem, stream) ;
+    free (f) ;
+}
+
+extern "C" void gg_cuda_spmv_band_info (const gg_spmv_band_form *f,
+    gg_spmv_band_info *info)
+{
+    memset (info, 0, sizeof (*info)) ;
+    if (f == NULL) return ;
+    info->nbands = f->nb ;
+    info->width = f->W ;
+    info->bytes = f->bytes ;
+    info->type_size = f->ts ;
+    info->values = f->vals ;
+    for (int b = 0 ; b <= f->nb ; b++)
+    {
+        info->nnz [b] = f->E [b] ;
+        info->rows [b] = f->R [b] ;
+        if (b < f->nb) info->band_nnz += f->E [b] ;
+    }
+}
