@@ -91,6 +91,10 @@ const gg_backend *grbgpu_cuda_backend (void)
                                                // spmm_use_vendor
 #define GG_HOT_MIN_SHARE  0.55              // ... when its hot columns hold at
                                             // least this share of the entries
+#define GG_BAND_MIN_SHARE 0.60              // band SpMV (same floor of entries)
+                                            // when its bands hold at least
+                                            // this share (R-MAT 2^20: 92 %,
+                                            // 2^22: 94 %, 1.7-1.8x cuSPARSE)
 #define GG_FORM_MAGIC_CSR   0x67674353u     // "ggCS"
 #define GG_FORM_MAGIC_DENSE 0x6767444eu     // "ggDN"
 
@@ -726,6 +730,10 @@ typedef struct
     bool hot_tried ;
     int64_t hot_K ;
     int32_t *hot, *ih ;
+    // the band SpMV form (gg_cuda_spmv_band_build), the same way: made with
+    // the form's values when it has them (4-byte types only)
+    bool band_tried ;
+    gg_spmv_band_form *band ;
     pthread_mutex_t plan_lock ;
     gg_plan plan [GG_PLANS] ;
     int next_plan ;
@@ -761,12 +769,20 @@ static void form_free_device (dev_form *h, void *const *ptrs, int nptrs,
     dev_csr *plans)
 {
     if (h->generation != atomic_load (&generation) ||
-        atomic_load (&started_pid) != getpid ()) return ;
+        atomic_load (&started_pid) != getpid ())
+    {
+        // the host part of a band form only
+        if (plans != NULL) gg_cuda_spmv_band_free (plans->band, false, NULL) ;
+        return ;
+    }
     int old = 0 ;
     (void) cudaGetDevice (&old) ;
     (void) cudaSetDevice (dev_id) ;
     if (plans != NULL)
+    {
         for (int k = 0 ; k < GG_PLANS ; k++) plan_clear (&plans->plan [k], free_stream) ;
+        gg_cuda_spmv_band_free (plans->band, true, free_stream) ;
+    }
     for (int k = 0 ; k < nptrs ; k++) if (ptrs [k] != NULL) cudaFreeAsync (ptrs [k], free_stream) ;
     if (h->ready != NULL) cudaEventDestroy (h->ready) ;
     (void) cudaGetLastError () ;
@@ -1229,12 +1245,24 @@ static bool spmv_use_hot (const gg_semiring *sr, const gg_csr *S, int64_t n)
     return gg_type_size (sr->type) == 4 && S->nnz >= GG_HOT_MIN_NNZ ;
 }
 
+// SpMV (n == 1) through the band kernel (kernels/gg_cuda.h,
+// gg_cuda_spmv_band): 4-byte types from GG_HOT_MIN_NNZ entries, where its
+// form's bands hold at least GG_BAND_MIN_SHARE of them (band_form).
+// GRBGPU_KERNEL=band forces it, any other forced kernel disables it.
+static bool spmv_use_band (const gg_semiring *sr, const gg_csr *S, int64_t n)
+{
+    if (n != 1 || kernel_is_vendor ()) return false ;
+    const char *k = own_kernel_name () ;
+    if (k != NULL) return strcmp (k, "band") == 0 ;
+    return gg_type_size (sr->type) == 4 && S->nnz >= GG_HOT_MIN_NNZ ;
+}
+
 // The own SpMM variant: GRBGPU_KERNEL, else the chooser, told the longest row
 // and that the form keeps the SpMV plan.
 static const char *spmm_kernel_name (const gg_csr *S, int64_t n)
 {
     const char *k = own_kernel_name () ;
-    return (k != NULL && strcmp (k, "hot") != 0) ? k
+    return (k != NULL && strcmp (k, "hot") != 0 && strcmp (k, "band") != 0) ? k
         : gg_cuda_spmm_choose_plan (S->nrows, n, S->nnz, S->max_row) ;
 }
 
@@ -1250,7 +1278,7 @@ static const char *spmm_kernel_name (const gg_csr *S, int64_t n)
 //  - large power-law SpMV: the hot/cold kernel (spmv_use_hot).
 static bool spmm_use_vendor (const gg_semiring *sr, const gg_csr *S, int64_t n)
 {
-    if (!use_vendor (sr) || spmv_use_hot (sr, S, n)) return false ;
+    if (!use_vendor (sr) || spmv_use_hot (sr, S, n) || spmv_use_band (sr, S, n)) return false ;
     if (kernel_is_vendor () || S->max_row < 0 || S->nrows == 0) return true ;
     if (n == 1)
     {
@@ -1288,6 +1316,67 @@ static void stream_finish (gg_call *c, int *rc)
         "cudaStreamSynchronize", __LINE__) ;
 }
 
+// Account `more` bytes of device memory to f and its cache entry.
+static void form_grow (const gg_csr *S, dev_csr *f, size_t more)
+{
+    gg_cache_entry *e = (gg_cache_entry *) S->cache ;
+    if (e != NULL)
+    {
+        pthread_mutex_lock (&e->lock) ;
+        f->h.bytes += more ;
+        if (e->dev == (void *) f) grbgpu_cache_account_device (e, f->h.bytes) ;
+        pthread_mutex_unlock (&e->lock) ;
+    }
+    else f->h.bytes += more ;
+}
+
+// The band SpMV form of f (once per form, like hot_form): *band = NULL when
+// there is none (no band worth staging, its bands hold too few of the
+// entries, a type it does not take, or it could not be made: the call then
+// takes the other SpMV kernels).  Made with f's values when f has them.
+static int band_form (gg_call *c, const gg_csr *S, dev_csr *f, size_t elem,
+    const gg_spmv_band_form **band)
+{
+    int rc = GG_OK ;
+    gg_spmv_band_form *bf = NULL ;
+    pthread_mutex_lock (&f->plan_lock) ;
+    if (!f->band_tried)
+    {
+        f->band_tried = true ;
+        FAULT_TRY (GG_FAULT_LAUNCH) ;
+        const void *x = (f->x != NULL && gg_type_size (f->xtype) == elem) ? f->x : NULL ;
+        // GRBGPU_KERNEL=band: every band that has entries (tests)
+        const char *forced = own_kernel_name () ;
+        const bool force = (forced != NULL && strcmp (forced, "band") == 0) ;
+        int brc = gg_cuda_spmv_band_build (f->m, f->k, f->nnz, f->p, f->i, x,
+            (int) elem, 0, force ? 1 : -1, &bf, c->ctx->stream) ;
+        if (brc == GG_ERR_UNSUPPORTED) brc = GG_OK ;
+        GG_TRY (brc) ;
+        gg_spmv_band_info info ;
+        gg_cuda_spmv_band_info (bf, &info) ;
+        // it paid on R-MAT with 92-94 % of the entries in bands (bench/NOTES.md)
+        // (GRBGPU_KERNEL=band takes it whatever the share)
+        bool keep = bf != NULL && (force
+            || (double) info.band_nnz >= GG_BAND_MIN_SHARE * (double) f->nnz) ;
+        grbgpu_log (2, "cuda: band SpMV form: %d bands of %lld columns holding "
+            "%.1f%% of the entries, %.1f MB%s", info.nbands, (long long) info.width,
+            f->nnz ? 100.0 * (double) info.band_nnz / (double) f->nnz : 0.0,
+            (double) info.bytes / 1e6, keep ? "" : " (not used)") ;
+        if (keep)
+        {
+            f->band = bf ;
+            bf = NULL ;
+            form_grow (S, f, info.bytes) ;
+        }
+    }
+    *band = f->band ;
+done:
+    gg_cuda_spmv_band_free (bf, true, c->ctx->stream) ;
+    pthread_mutex_unlock (&f->plan_lock) ;
+    if (rc != GG_OK) *band = NULL ;
+    return rc ;
+}
+
 // The hot/cold SpMV form of f (once per form; later calls read what the
 // first made).  *K = 0: none (too few hot columns, or it could not be made:
 // the call then takes the other SpMV kernels).  The build synchronises the
@@ -1323,17 +1412,8 @@ static int hot_form (gg_call *c, const gg_csr *S, dev_csr *f, size_t elem,
         {
             f->hot = hot ; f->ih = ih ; f->hot_K = got ;
             hot = ih = NULL ;
-            size_t more = (size_t) kmax * sizeof (int32_t)
-                + (size_t) f->nnz * sizeof (int32_t) ;
-            gg_cache_entry *e = (gg_cache_entry *) S->cache ;
-            if (e != NULL)
-            {
-                pthread_mutex_lock (&e->lock) ;
-                f->h.bytes += more ;
-                if (e->dev == (void *) f) grbgpu_cache_account_device (e, f->h.bytes) ;
-                pthread_mutex_unlock (&e->lock) ;
-            }
-            else f->h.bytes += more ;
+            form_grow (S, f, (size_t) kmax * sizeof (int32_t)
+                + (size_t) f->nnz * sizeof (int32_t)) ;
         }
         grbgpu_log (2, "cuda: hot/cold SpMV form: %lld hot columns holding "
             "%.1f%% of the entries%s", (long long) got, f->nnz ? 100.0 *
@@ -1429,13 +1509,23 @@ static int spmm_attempt (gg_call *c, const gg_semiring *sr, const gg_csr *S,
         // the hot/cold SpMV when it pays (gg_cuda_spmv_hot answers
         // GG_ERR_UNSUPPORTED when the form has more hot columns than this
         // value type's shared memory holds)
+        // the band SpMV first, then the hot/cold one (each answers
+        // GG_ERR_UNSUPPORTED for what its form cannot do)
         int64_t K = 0 ;
-        if (spmv_use_hot (sr, S, n)) GG_TRY (hot_form (c, S, fs, elem, &K)) ;
+        const gg_spmv_band_form *bf = NULL ;
+        if (spmv_use_band (sr, S, n)) GG_TRY (band_form (c, S, fs, elem, &bf)) ;
+        if (bf == NULL && spmv_use_hot (sr, S, n)) GG_TRY (hot_form (c, S, fs, elem, &K)) ;
         FAULT_TRY (GG_FAULT_LAUNCH) ;
         mark_start (c) ;
-        rc = (K > 0) ? gg_cuda_spmv_hot (sr, m, k, S->nnz, fs->p, fs->ih,
-            use_s ? fs->x : NULL, false, dX, dY, fs->spmv_plan, fs->hot, K,
-            c->ctx->stream) : GG_ERR_UNSUPPORTED ;
+        rc = (bf != NULL) ? gg_cuda_spmv_band (sr, bf, use_s ? fs->x : NULL,
+            false, dX, dY, c->ctx->stream) : GG_ERR_UNSUPPORTED ;
+        if (rc != GG_OK && rc != GG_ERR_UNSUPPORTED) goto done ;
+        if (rc == GG_ERR_UNSUPPORTED && bf != NULL && spmv_use_hot (sr, S, n))
+            GG_TRY (hot_form (c, S, fs, elem, &K)) ;
+        if (rc == GG_ERR_UNSUPPORTED)
+            rc = (K > 0) ? gg_cuda_spmv_hot (sr, m, k, S->nnz, fs->p, fs->ih,
+                use_s ? fs->x : NULL, false, dX, dY, fs->spmv_plan, fs->hot, K,
+                c->ctx->stream) : GG_ERR_UNSUPPORTED ;
         if (rc != GG_OK && rc != GG_ERR_UNSUPPORTED) goto done ;
         if (rc == GG_ERR_UNSUPPORTED)
         {

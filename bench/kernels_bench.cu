@@ -524,7 +524,7 @@ static void bench_matrix (cusparseHandle_t h, const csr &A, const std::vector<in
                 int rc = GG_OK ;
                 // one untimed build first (the pool then holds the scratch)
                 rc = gg_cuda_spmv_band_build (A.m, A.k, A.nnz, dp, di, dx, 4, 0, b.second, &f.f, 0) ;
-                gg_cuda_spmv_band_free (f.f, 0) ;
+                gg_cuda_spmv_band_free (f.f, true, 0) ;
                 f.f = NULL ;
                 CK (cudaDeviceSynchronize ()) ;
                 cudaEvent_t e0, e1 ;
@@ -640,7 +640,7 @@ static void bench_matrix (cusparseHandle_t h, const csr &A, const std::vector<in
         cudaFree (dX) ; cudaFree (dY) ;
         if (dplan) cudaFree (dplan) ;
         for (hot_form &f : hots) { cudaFree (f.dhot) ; cudaFree (f.dih) ; }
-        for (band_form &f : bands) gg_cuda_spmv_band_free (f.f, 0) ;
+        for (band_form &f : bands) gg_cuda_spmv_band_free (f.f, true, 0) ;
     }
     cudaFree (dp) ; cudaFree (di) ; cudaFree (dx) ;
 }

@@ -103,7 +103,8 @@ int gg_cuda_spmv_hot (const gg_semiring *sr, int64_t m, int64_t k,
 // bytes per entry from the default pool during the build; it synchronises
 // `stream` (three times).  The form owns one device allocation of
 // gg_spmv_band_info's `bytes`; gg_cuda_spmv_band_free releases it (stream
-// ordered) and the host struct.
+// ordered; device = false: only the host struct, for a form whose device
+// memory went with its context) and the host struct.
 // gg_cuda_spmv_band: Y (m) = S (+.*) X for n == 1 through the form: any
 // semiring whose multiply reads x, for the type size the form was built
 // for (else GG_ERR_UNSUPPORTED, as when the multiply reads S's values and the
@@ -129,7 +130,8 @@ int gg_cuda_spmv_band_build (int64_t m, int64_t k, int64_t nnz,
     int64_t width, int64_t min_nnz, gg_spmv_band_form **form,
     cudaStream_t stream) ;
 void gg_cuda_spmv_band_info (const gg_spmv_band_form *f, gg_spmv_band_info *info) ;
-void gg_cuda_spmv_band_free (gg_spmv_band_form *f, cudaStream_t stream) ;
+void gg_cuda_spmv_band_free (gg_spmv_band_form *f, bool device,
+    cudaStream_t stream) ;
 int gg_cuda_spmv_band (const gg_semiring *sr, const gg_spmv_band_form *f,
     const void *x, bool iso, const void *X, void *Y, cudaStream_t stream) ;
 

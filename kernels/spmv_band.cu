@@ -815,17 +815,18 @@ done:
     }
     if (rc != GG_OK && f != NULL)
     {
-        gg_cuda_spmv_band_free (f, stream) ;
+        gg_cuda_spmv_band_free (f, true, stream) ;
         f = NULL ;
     }
     *form = f ;
     return rc ;
 }
 
-extern "C" void gg_cuda_spmv_band_free (gg_spmv_band_form *f, cudaStream_t stream)
+extern "C" void gg_cuda_spmv_band_free (gg_spmv_band_form *f, bool device,
+    cudaStream_t stream)
 {
     if (f == NULL) return ;
-    if (f->mem != NULL) cudaFreeAsync (f->mem, stream) ;
+    if (device && f->mem != NULL) cudaFreeAsync (f->mem, stream) ;
     free (f) ;
 }
 

@@ -576,6 +576,46 @@ static void test_spmv_hot (void **state)
     set_kernel ("") ;
 }
 
+// The band SpMV through the backend (GRBGPU_KERNEL=band: every band with
+// entries kept, whatever the share): 4-byte types run it, the others (FP64)
+// must answer through the other kernels; both calls of each case (the form
+// made, then reused) must be right.
+static void test_spmv_band (void **state)
+{
+    (void) state ;
+    const gg_semiring srs [] = {
+        { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP32 },
+        { GG_ADD_PLUS, GG_MUL_SECOND, GG_FP32 },
+        { GG_ADD_MIN, GG_MUL_PLUS, GG_FP32 },
+        { GG_ADD_MAX, GG_MUL_TIMES, GG_INT32 },
+        { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP64 } } ;
+    set_kernel ("band") ;
+    for (int s = 0 ; s < (int) (sizeof (srs) / sizeof (srs [0])) ; s++)
+    {
+        const gg_semiring *sr = &srs [s] ;
+        int64_t m = 3001 + 500 * s, k = 4001 ;
+        test_csr S = make_skewed_csr (m, k, sr->type) ;
+        double *Xv ;
+        void *X = make_dense (k, 1, sr->type, &Xv) ;
+        void *Y = malloc ((size_t) m * 8) ;
+        gg_csr Sv = view_csr (&S, false, make_entry ()) ;
+        if (sr->mul == GG_MUL_SECOND) Sv.x = NULL ;
+        gg_dense Xd = { .nrows = k, .ncols = 1, .x = X } ;
+        for (int call = 0 ; call < 2 ; call++)
+        {
+            memset (Y, 0x7f, (size_t) m * 8) ;
+            assert_int_equal (be->spmm (sr, &Sv, &Xd, Y), GG_OK) ;
+            int bad = check_spmm (sr, &S, false, Xv, 1, Y) ;
+            if (bad) print_message ("  band SpMV semiring %d call %d: %d wrong\n",
+                s, call, bad) ;
+            assert_int_equal (bad, 0) ;
+        }
+        grbgpu_cache_release ((gg_cache_entry *) Sv.cache) ;
+        free_csr (&S) ; free (X) ; free (Xv) ; free (Y) ;
+    }
+    set_kernel ("") ;
+}
+
 //------------------------------------------------------------------------------
 // SDDMM and GEMM
 //------------------------------------------------------------------------------
@@ -985,6 +1025,7 @@ int main (void)
         cmocka_unit_test (test_spmm_edge_cases),
         cmocka_unit_test (test_spmv_push),
         cmocka_unit_test (test_spmv_hot),
+        cmocka_unit_test (test_spmv_band),
         cmocka_unit_test (test_sddmm),
         cmocka_unit_test (test_gemm),
         cmocka_unit_test (test_cache_reuse),

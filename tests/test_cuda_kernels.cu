@@ -458,7 +458,7 @@ static void test_spmm_case (const csr &A, gg_semiring sr, int64_t n, bool iso,
                     printf ("FAIL spmv_band_build %s %s: rc %d, want unsupported\n", A.name, type_name [t], rc) ;
                     failures++ ;
                 }
-                gg_cuda_spmv_band_free (bf, 0) ;
+                gg_cuda_spmv_band_free (bf, true, 0) ;
                 continue ;
             }
             gg_spmv_band_info info ;
@@ -569,7 +569,7 @@ static void test_spmm_case (const csr &A, gg_semiring sr, int64_t n, bool iso,
                 (unsigned long long) w.u, w.d) ;
         }
     }
-    for (gg_spmv_band_form *bf : bands) gg_cuda_spmv_band_free (bf, 0) ;
+    for (gg_spmv_band_form *bf : bands) gg_cuda_spmv_band_free (bf, true, 0) ;
     cudaFree (d_sx) ; cudaFree (d_X) ; cudaFree (d_Y) ;
 }
 
