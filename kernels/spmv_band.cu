@@ -147,23 +147,6 @@ __device__ __noinline__ void band_add (int mon, T *y, T v)
     gg_atomic (mon, y, v) ;
 }
 
-// The L2 prefetch of chunk c of a part (lanes 0..: one 128-byte line each of
-// its slots or columns, then of its values), issued a chunk ahead so that
-// the stream stays in flight while the warp works on the chunk before
-template <bool COLD>
-__device__ __forceinline__ void band_prefetch (const band_part &bp, int64_t c,
-    int ts, int lane)
-{
-    if (c >= bp.nch) return ;
-    constexpr int CIB = BAND_CH * (COLD ? 4 : 2) ;
-    const int svb = (bp.sx != NULL) ? BAND_CH * ts : 0 ;
-    const int off = lane * 128 ;
-    const char *q = NULL ;
-    if (off < CIB) q = (const char *) bp.ci + c * CIB + off ;
-    else if (off - CIB < svb) q = (const char *) bp.sx + c * svb + (off - CIB) ;
-    if (q != NULL) asm volatile ("prefetch.global.L2 [%0];" :: "l" (q)) ;
-}
-
 // What a lane reads of chunk c of a part before working on it: issued a
 // chunk ahead (band_kernel), so that these loads are in flight while the
 // warp works on the chunk before.  ci: the lane's 8 slots (4 words of two)
@@ -179,39 +162,37 @@ struct band_in
 } ;
 
 template <typename T, bool COLD>
-__device__ __forceinline__ void band_load (const band_part &bp, int64_t c,
+__device__ __forceinline__ void band_load (const band_part &bp, int c,
     int smode, band_in<T, COLD> &in)
 {
     const int lane = threadIdx.x & 31 ;
-    const int64_t q0 = c * BAND_CH + lane * BAND_ITEMS ;
+    const int q0 = c * BAND_CH + lane * BAND_ITEMS ;
     in.row_lo = bp.plan [c] ;
     // the chunk's first entry is in row_lo whether it starts it or not
     in.my = ((const uint8_t *) bp.flags) [c * (BAND_CH / 8) + lane] ;
     if (lane == 0) in.my &= ~1u ;
-    in.yrow = (in.row_lo + lane < bp.R) ? bp.rows [in.row_lo + lane] : 0 ;
+    in.yrow = (in.row_lo + lane < bp.R) ? bp.rows [in.row_lo + lane] : 0 ;      // (not a dummy row)
     if constexpr (COLD) gg_load_vec<uint32_t, BAND_ITEMS, true> (in.ci, ((const uint32_t *) bp.ci) + q0) ;
     else gg_load_vec<uint32_t, BAND_ITEMS / 2, true> (in.ci, ((const uint32_t *) bp.ci) + q0 / 2) ;
     if (smode == GG_S_ARRAY) gg_load_vec<T, BAND_ITEMS, true> (in.sv, ((const T *) bp.sx) + q0) ;
 }
 
-// Chunk c of a part, its loads in `in`: COLD = false, slots into xs (shared
+// A chunk of a part, its loads in `in` (the arrays are padded to whole
+// chunks; the padding entries, slot or column 0 and value 0, form a dummy
+// row R after the last row, whose sum is not added): COLD = false, slots into xs (shared
 // memory); COLD = true, 32-bit columns into X.  part: the warp's BAND_CH
 // values of shared memory, one per row of the chunk (a chunk has at most
 // one row per entry): each row's sum over the chunk is put there by the one
 // lane that ends it, then the warp adds them into y, 32 rows a step (y's
 // indices of the first 32 loaded ahead, one monoid atomic per row).
 template <typename T, int OP, bool COLD>
-__device__ __forceinline__ void band_chunk (const band_part &bp, int64_t c,
+__device__ __forceinline__ void band_chunk (const band_part &bp,
     const band_in<T, COLD> &in, int smode, const T *s0, const T *X,
     const T *xs, T *Y, int mon_rt, int mul_rt, T *part)
 {
     const int lane = threadIdx.x & 31 ;
     const int mon = gg_op_mon<OP> (mon_rt), mul = gg_op_mul<OP> (mul_rt) ;
     const T id = gg_identity<T> (mon) ;
-    const int e0 = (int) (c * BAND_CH) ;
-    const int e1 = ((int64_t) e0 + BAND_CH < bp.E) ? e0 + BAND_CH : (int) bp.E ;
-    const int q0 = e0 + lane * BAND_ITEMS ;
-    const int nit = (q0 >= e1) ? 0 : (e1 - q0 >= BAND_ITEMS) ? BAND_ITEMS : e1 - q0 ;
     const int row_lo = in.row_lo ;
     const uint32_t my = in.my ;
 
@@ -234,7 +215,7 @@ __device__ __forceinline__ void band_chunk (const band_part &bp, int64_t c,
         uint32_t col ;
         if constexpr (COLD) col = in.ci [u] ;
         else col = (in.ci [u / 2] >> (16 * (u & 1))) & 0xffffu ;
-        xv [u] = (u < nit) ? (COLD ? __ldg (X + col) : xs [col]) : T (0) ;
+        xv [u] = COLD ? __ldg (X + col) : xs [col] ;
     }
 
     // the rows started before this lane: a warp scan of the start counts
@@ -256,22 +237,19 @@ __device__ __forceinline__ void band_chunk (const band_part &bp, int64_t c,
     #pragma unroll
     for (int u = 0 ; u < BAND_ITEMS ; u++)
     {
-        if (u < nit)
+        if (u > 0 && ((my >> u) & 1u))
         {
-            if (u > 0 && ((my >> u) & 1u))
-            {
-                if (!head_closed) { head = acc ; head_closed = true ; }
-                else part [r - row_lo] = acc ;
-                acc = id ;
-                r++ ;
-            }
-            acc = gg_monoid (mon, acc, gg_multiply (mul, sv [u], xv [u])) ;
+            if (!head_closed) { head = acc ; head_closed = true ; }
+            else part [r - row_lo] = acc ;
+            acc = id ;
+            r++ ;
         }
+        acc = gg_monoid (mon, acc, gg_multiply (mul, sv [u], xv [u])) ;
     }
     const int last = r ;
 
     // complete the rows cut between lanes (runs of one key are contiguous)
-    int key = (nit > 0) ? last : -1 ;
+    int key = last ;
     T val = acc ;
     #pragma unroll
     for (int off = 1 ; off < 32 ; off *= 2)
@@ -283,25 +261,24 @@ __device__ __forceinline__ void band_chunk (const band_part &bp, int64_t c,
     int pk = __shfl_up_sync (0xffffffffu, key, 1) ;
     const T pv = gg_shfl_up (val, 1) ;
     int next = __shfl_down_sync (0xffffffffu, first, 1) ;
-    if (nit > 0)
+    if (lane == 31) next = -1 ;     // the chunk's last lane writes
+    if (lane == 0) pk = -1 ;
+    if (head_closed)
     {
-        if (q0 + nit == e1) next = -1 ;     // the chunk's last lane writes
-        if (lane == 0) pk = -1 ;
-        if (head_closed)
-        {
-            // the first row ends inside this lane; the lanes before hold the rest
-            part [first - row_lo] = (pk == first) ? gg_monoid (mon, pv, head) : head ;
-            if (next != last) part [last - row_lo] = acc ;
-        }
-        else if (next != last)
-        {
-            part [last - row_lo] = val ;
-        }
+        // the first row ends inside this lane; the lanes before hold the rest
+        part [first - row_lo] = (pk == first) ? gg_monoid (mon, pv, head) : head ;
+        if (next != last) part [last - row_lo] = acc ;
+    }
+    else if (next != last)
+    {
+        part [last - row_lo] = val ;
     }
     __syncwarp () ;
-    // the rows' sums into y
-    if (lane < nrows) gg_atomic (mon, Y + in.yrow, part [lane]) ;
-    for (int t = lane + 32 ; t < nrows ; t += 32)
+    // the rows' sums into y (the last chunk's dummy row, which holds its
+    // padding, is row R: not added)
+    const int nreal = (bp.R - row_lo < nrows) ? (int) (bp.R - row_lo) : nrows ;
+    if (lane < nreal) gg_atomic (mon, Y + in.yrow, part [lane]) ;
+    for (int t = lane + 32 ; t < nreal ; t += 32)
     {
         if (OP == GG_OP_GENERIC) band_add (mon, Y + bp.rows [row_lo + t], part [t]) ;
         else gg_atomic (mon, Y + bp.rows [row_lo + t], part [t]) ;
@@ -322,34 +299,21 @@ __device__ __forceinline__ void band_cp_wait (void)
 }
 
 // The chunks of one part, round robin over the grid's warps, each chunk's
-// loads issued while the warp works on its previous one (values of at most
-// 4 bytes; with 8-byte values the two chunks' loads would spill, and each
-// chunk loads its own)
+// loads issued while the warp works on its previous one
 template <typename T, int OP, bool COLD>
-__device__ __forceinline__ void band_run (const band_part &bp, int64_t w0,
-    int64_t nw, int smode, const T *s0, const T *X, const T *xs, T *Y,
+__device__ __forceinline__ void band_run (const band_part &bp, int w0,
+    int nw, int smode, const T *s0, const T *X, const T *xs, T *Y,
     int mon, int mul, T *part)
 {
-    const int lane = threadIdx.x & 31 ;
-    if (w0 >= bp.nch) return ;
+    const int nch = (int) bp.nch ;
+    if (w0 >= nch) return ;
     band_in<T, COLD> cur, nxt ;
     band_load<T, COLD> (bp, w0, smode, cur) ;
-    band_prefetch<COLD> (bp, w0 + nw, (int) sizeof (T), lane) ;
-    (void) nxt ;
-    for (int64_t c = w0 ; c < bp.nch ; c += nw)
+    for (int c = w0 ; c < nch ; c += nw)
     {
-        band_prefetch<COLD> (bp, c + 2 * nw, (int) sizeof (T), lane) ;
-        if constexpr (sizeof (T) > 4)
-        {
-            if (c > w0) band_load<T, COLD> (bp, c, smode, cur) ;
-            band_chunk<T, OP, COLD> (bp, c, cur, smode, s0, X, xs, Y, mon, mul, part) ;
-        }
-        else
-        {
-            if (c + nw < bp.nch) band_load<T, COLD> (bp, c + nw, smode, nxt) ;
-            band_chunk<T, OP, COLD> (bp, c, cur, smode, s0, X, xs, Y, mon, mul, part) ;
-            cur = nxt ;
-        }
+        if (c + nw < nch) band_load<T, COLD> (bp, c + nw, smode, nxt) ;
+        band_chunk<T, OP, COLD> (bp, cur, smode, s0, X, xs, Y, mon, mul, part) ;
+        cur = nxt ;
     }
 }
 
@@ -371,8 +335,8 @@ band_kernel (const band_parts parts, int nb, int64_t W, const T *xb,
     const T *xs = (const T *) band_smem ;
     // the warps' partial sums after the stage (W * sizeof (T) bytes)
     T *part = ((T *) (band_smem + W * (int64_t) sizeof (T))) + wid * BAND_CH ;
-    const int64_t w0 = (int64_t) blockIdx.x * BAND_WARPS + wid ;
-    const int64_t nw = (int64_t) gridDim.x * BAND_WARPS ;
+    const int w0 = blockIdx.x * BAND_WARPS + wid ;
+    const int nw = gridDim.x * BAND_WARPS ;
     const int64_t wbytes = W * (int64_t) sizeof (T) ;
     for (int b = 0 ; b < nb ; b++)
     {
@@ -577,7 +541,12 @@ __global__ void band_rows_kernel (const uint32_t *ukey, const int32_t *cnt,
         int32_t *plan = (int32_t *) bp.plan ;
         for (int64_t u = (lo + BAND_CH - 1) / BAND_CH ; u * BAND_CH < hi ; u++)
             plan [u] = (int32_t) jl ;
-        if (hi == bp.E) plan [bp.nch] = (int32_t) jl ;
+        if (hi == bp.E)
+        {
+            plan [bp.nch] = (int32_t) jl ;
+            // the padding after the last entry: a dummy row of its own
+            if (hi < bp.nch * BAND_CH) atomicOr ((uint32_t *) bp.flags + (hi >> 5), 1u << (hi & 31)) ;
+        }
     }
 }
 
