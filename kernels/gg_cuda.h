@@ -98,7 +98,8 @@ int gg_cuda_spmv_hot (const gg_semiring *sr, int64_t m, int64_t k,
 // entries, values x of type_size bytes, or NULL to keep none: pattern-only
 // multiplies, or iso values passed at each call).  Bands are kept, in rank
 // order, while one holds at least min_nnz entries (min_nnz < 0: the
-// measured rule, max (nnz / 128, 512K)); width > 0 narrows W (tests).
+// measured rule, 6 W: its columns hold 6 entries each on average), at most
+// GG_SPMV_BAND_MAX; width > 0 narrows W (tests).  m < 2^27.
 // *form = NULL (and GG_OK) when no band is kept.  Scratch ~36
 // bytes per entry from the default pool during the build; it synchronises
 // `stream` (three times).  The form owns one device allocation of
@@ -110,7 +111,7 @@ int gg_cuda_spmv_hot (const gg_semiring *sr, int64_t m, int64_t k,
 // for (else GG_ERR_UNSUPPORTED, as when the multiply reads S's values and the
 // form kept none).  x: S's values as for gg_cuda_spmm (read when iso).  Every
 // row of Y is written: rows without entries hold the monoid's identity.
-#define GG_SPMV_BAND_MAX 14
+#define GG_SPMV_BAND_MAX 30
 typedef struct gg_spmv_band_form gg_spmv_band_form ;
 typedef struct
 {

@@ -33,3 +33,10 @@ bench_kernels_bench_LDADD = $(GG_CUDA_KERNEL_OBJS) $(CUDA_LIBS) -lm
 bench_kernels_bench_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC --mode=link $(CCLD) \
 	$(AM_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@
 endif
+
+# nvcc objects have no dependency tracking: name the headers they include
+if HAVE_CUDA
+GG_CUDA_INCS = $(srcdir)/kernels/gg_cuda.h $(srcdir)/kernels/gg_semiring.cuh \
+	$(srcdir)/kernels/gg_kernels.h
+$(GG_CUDA_KERNEL_OBJS) tests/test_cuda_kernels.o bench/kernels_bench.o: $(GG_CUDA_INCS)
+endif

@@ -11,47 +11,50 @@
 //
 // The form ("band form", made once per matrix): the columns are ranked by
 // their number of entries; band b (b < nb) is the columns of rank
-// [b W, (b+1) W), W = what one block's shared memory holds of x (57,856 FP32
-// values on an H200), and the columns after the last band are "cold".  Each
-// band is its own compact CSR: the rows holding entries of the band (rows []),
-// their starts (ptr [], nonempty rows only), a column slot in 16 bits (the
-// column's rank less b W) and the value; the cold part keeps 32-bit column
-// indices.  Every array is padded to whole chunks of 256 entries.  Bands are
-// kept while they hold at least max (nnz / 128, 512K) entries (nb <= 14):
-// below that, staging W values on every SM costs about what the gathers it
-// saves would (bench/NOTES.md).
+// [b W, (b+1) W), W = what one block's shared memory holds of x next to the
+// warps' partial sums (49,664 FP32 values on an H200), and the columns after
+// the last band are "cold".  Each band is its own compact CSR: the rows
+// holding entries of the band (rows []), a bit per entry that starts a row,
+// the row holding each chunk's first entry (plan []), a column slot in 16
+// bits (the column's rank less b W) and the value; the cold part keeps
+// 32-bit column indices.  Every array is padded to whole chunks of 256
+// entries (the padding is a dummy row of its own).  Bands are kept, in rank
+// order, while their columns hold at least 6 entries each on average (each
+// staged value is then read 6 times or more), at most 30.  4-byte values only.
 //
 // The product (gg_cuda_spmv_band): one kernel fills y with the monoid's
 // identity and gathers x at the band columns in rank order (xb); then one
-// persistent block of 1024 threads per SM, for each band, copies the band's W
-// values of xb to its shared memory and its warps take the band's chunks
-// (chunk c to warp c mod the grid's warps); then the cold chunks, with x read
-// from global memory.  A warp's chunk: each lane loads its 8 consecutive
-// entries (one 16-byte load of slots, 32 bytes of FP32 values), finds their
-// rows from the row starts inside the chunk (a 256-bit map in shared memory:
-// rows are nonempty, so the row of an entry is the chunk's first row plus the
-// starts up to it), reduces by row, completes the rows cut between lanes with
-// a segmented warp scan, and adds each row's sum into y with one monoid
-// atomic (a row is in several bands and several chunks).  FP sums are
+// block of 1024 threads per SM (band_kernel): the bands' chunks, weighted by
+// an estimate of their cost, are cut into one slice per block, so a block
+// stages only the one to three bands its slice touches; then the cold
+// chunks, x read from global memory, taken one at a time from a counter (a
+// block whose slice went faster takes more).  A warp's chunk: each lane
+// loads its 8 consecutive entries (one 16-byte load of slots, 32 bytes of
+// FP32 values) a chunk ahead, finds their rows from the start bits (the
+// chunk's first row plus the starts up to it: a warp scan), reduces by row,
+// completes the rows cut between lanes with a segmented warp scan, puts each
+// row's sum in the warp's shared memory, and adds them into y with one monoid
+// atomic per row (a row is in several bands and several chunks).  FP sums are
 // reordered, not lowered in precision; FP PLUS starts from -0 (the identity
 // that keeps a sum of -0 values -0).  Rows without entries keep the identity
 // (they are not in the result).
 //
-// Bytes per entry: 2 + value (FP32: 6) in a band against 8 in CSR, plus 8 per
-// (row, band) pair; x leaves the L2 once per band per SM.
+// Bytes per entry: 2 + 4 (FP32) in a band against 8 in CSR, plus 4 per
+// (row, band) pair; x leaves the L2 once per band per block that stages it.
 
 #include <cstring>
 #include <cub/cub.cuh>
 #include "kernels/gg_cuda.h"
 #include "kernels/gg_semiring.cuh"
 
-#define BAND_MAX      GG_SPMV_BAND_MAX   // bands (the cold part is band nb <= 14)
-#define BAND_KEYBITS  4         // band number bits in the sort key
+#define BAND_MAX      GG_SPMV_BAND_MAX   // bands (the cold part is band nb <= 30)
+#define BAND_KEYBITS  5         // band number bits in the sort key
 #define BAND_ITEMS    8         // entries per lane
 #define BAND_CH       (32 * BAND_ITEMS)
 #define BAND_WARPS    32        // one block of 1024 threads per SM
-#define BAND_MIN_NNZ  ((int64_t) 512 * 1024)
-#define BAND_MIN_DIV  128
+#define BAND_MIN_DEG  6         // a band is kept while its columns hold at
+                                // least this many entries each on average
+#define BAND_WORK_BASE 16
 
 struct gg_spmv_band_form
 {
@@ -78,6 +81,7 @@ struct band_part
     const void *ci ;
     const void *sx ;
     int64_t E, nch, R ;
+    int64_t wt ;            // work units per chunk (band_kernel's slices)
 } ;
 
 struct band_parts
@@ -122,11 +126,12 @@ static int64_t band_width (int ts)
 //------------------------------------------------------------------------------
 
 // Y [r] = the monoid's identity, -0 for FP PLUS (r < m); xb [s] = X [order
-// [s]] (s < nx)
+// [s]] (s < nx); the cold chunks' counter = 0
 template <typename T>
 __global__ void band_prep_kernel (T *Y, int64_t m, int mon, T *xb,
-    const T *X, const int32_t *order, int64_t nx)
+    const T *X, const int32_t *order, int64_t nx, unsigned long long *ctr)
 {
+    if (blockIdx.x == 0 && threadIdx.x == 0) *ctr = 0 ;
     T init = gg_identity<T> (mon) ;
     if (gg_traits<T>::is_fp && mon == GG_MON_PLUS) init = -init ;
     const int64_t stride = (int64_t) gridDim.x * blockDim.x ;
@@ -298,14 +303,13 @@ __device__ __forceinline__ void band_cp_wait (void)
     asm volatile ("cp.async.commit_group;\n\tcp.async.wait_group 0;" ::: "memory") ;
 }
 
-// The chunks of one part, round robin over the grid's warps, each chunk's
-// loads issued while the warp works on its previous one
+// Chunks w0, w0 + nw, ... (< nch) of a part, each chunk's loads issued while
+// the warp works on its previous one
 template <typename T, int OP, bool COLD>
 __device__ __forceinline__ void band_run (const band_part &bp, int w0,
-    int nw, int smode, const T *s0, const T *X, const T *xs, T *Y,
+    int nch, int nw, int smode, const T *s0, const T *X, const T *xs, T *Y,
     int mon, int mul, T *part)
 {
-    const int nch = (int) bp.nch ;
     if (w0 >= nch) return ;
     band_in<T, COLD> cur, nxt ;
     band_load<T, COLD> (bp, w0, smode, cur) ;
@@ -317,39 +321,77 @@ __device__ __forceinline__ void band_run (const band_part &bp, int w0,
     }
 }
 
-// One block per SM: for each band, the stage of its x (the whole block's
-// asynchronous copies), then its chunks (chunk c to warp c mod the grid's
-// warps), then a barrier; then the cold chunks.  Measured and dropped
-// (bench/NOTES.md): giving each block one slice of the whole sequence of
-// chunks, so that it stages only the bands its slice touches (the chunks'
-// costs differ too much between the parts to balance the slices), and
-// filling the wait between bands with cold chunks while one warp stages the
-// next band (one warp's copy is too slow).
+// One block per SM.  The bands' chunks, each weighted by its band's cost
+// estimate (wt: BAND_WORK_BASE plus the band's mean rows per chunk), form
+// one sequence of work; block i takes the i-th of gridDim.x equal slices of
+// it, so it stages only the one to three bands its slice touches (each
+// stage: the whole block's asynchronous copies, then a barrier), and works
+// through each with all its warps (chunk c to warp c mod 32).  Then the
+// cold chunks (x gathered from global memory), which the grid's warps take
+// one at a time from a counter: a block whose slice went faster takes more
+// of them, which evens out part of what the estimate missed.  Measured and
+// dropped (bench/NOTES.md): every block staging every band, chunks round
+// robin over the grid (50 % of copy on R-MAT 2^22: each stage reads the
+// band's x from L2 on all SMs at once, ~3 us a band); the cold chunks in
+// the slices too (far worse: their cost is hard to estimate); the bands'
+// work in 4 pieces per block taken from a counter (the SMs busier, but
+// each block stages more bands: slower on every R-MAT).
 template <typename T, int OP>
 __global__ void __launch_bounds__ (32 * BAND_WARPS, 1)
 band_kernel (const band_parts parts, int nb, int64_t W, const T *xb,
-    const T *X, T *Y, int smode, const T *s0, int mon, int mul)
+    const T *X, T *Y, int smode, const T *s0, int mon, int mul,
+    unsigned long long *ctr)
 {
     extern __shared__ __align__ (16) unsigned char band_smem [] ;
-    const int wid = threadIdx.x >> 5 ;
+    const int wid = threadIdx.x >> 5, lane = threadIdx.x & 31 ;
     const T *xs = (const T *) band_smem ;
     // the warps' partial sums after the stage (W * sizeof (T) bytes)
     T *part = ((T *) (band_smem + W * (int64_t) sizeof (T))) + wid * BAND_CH ;
-    const int w0 = blockIdx.x * BAND_WARPS + wid ;
-    const int nw = gridDim.x * BAND_WARPS ;
     const int64_t wbytes = W * (int64_t) sizeof (T) ;
-    for (int b = 0 ; b < nb ; b++)
+    int64_t total = 0 ;
+    for (int b = 0 ; b < nb ; b++) total += parts.b [b].nch * parts.b [b].wt ;
+    const int64_t u0 = total * blockIdx.x / gridDim.x ;
+    const int64_t u1 = total * (blockIdx.x + 1) / gridDim.x ;
+    int64_t base = 0 ;
+    for (int b = 0 ; b < nb && base < u1 ; b++)
     {
+        const band_part &bp = parts.b [b] ;
+        const int64_t wt = bp.wt ;
+        const int64_t lo = (u0 > base) ? u0 - base : 0, hi = u1 - base ;
+        base += bp.nch * wt ;
+        // this block's chunks of the band: those whose first unit is in [u0, u1)
+        const int c0 = (int) ((lo + wt - 1) / wt) ;
+        const int c1 = (int) (((hi + wt - 1) / wt < bp.nch) ? (hi + wt - 1) / wt : bp.nch) ;
+        if (c0 >= c1) continue ;
         // x at the band's W columns (W * sizeof (T) is a multiple of 16)
         const unsigned char *src = (const unsigned char *) (xb + (int64_t) b * W) ;
         for (int64_t q = threadIdx.x * 16 ; q < wbytes ; q += (int64_t) blockDim.x * 16)
             band_cp16 (band_smem + q, src + q) ;
         band_cp_wait () ;
         __syncthreads () ;
-        band_run<T, OP, false> (parts.b [b], w0, nw, smode, s0, X, xs, Y, mon, mul, part) ;
+        band_run<T, OP, false> (bp, c0 + wid, c1, BAND_WARPS, smode, s0, X, xs, Y, mon, mul, part) ;
         __syncthreads () ;      // before the next band overwrites the stage
     }
-    band_run<T, OP, true> (parts.b [nb], w0, nw, smode, s0, X, xs, Y, mon, mul, part) ;
+    // the cold chunks, one at a time from the counter (the next one taken
+    // and loaded while the warp works on the one before)
+    const band_part &cp = parts.b [nb] ;
+    const int nch = (int) cp.nch ;
+    int c = 0 ;
+    if (lane == 0) c = (int) atomicAdd (ctr, 1ull) ;
+    c = __shfl_sync (0xffffffffu, c, 0) ;
+    if (c >= nch) return ;
+    band_in<T, true> cur, nxt ;
+    band_load<T, true> (cp, c, smode, cur) ;
+    while (c < nch)
+    {
+        int cn = 0 ;
+        if (lane == 0) cn = (int) atomicAdd (ctr, 1ull) ;
+        cn = __shfl_sync (0xffffffffu, cn, 0) ;
+        if (cn < nch) band_load<T, true> (cp, cn, smode, nxt) ;
+        band_chunk<T, OP, true> (cp, cur, smode, s0, X, xs, Y, mon, mul, part) ;
+        cur = nxt ;
+        c = cn ;
+    }
 }
 
 template <typename T, int OP>
@@ -381,29 +423,35 @@ static int band_launch (const gg_spmv_band_form *f, const gg_canon *cs,
         band_part &bp = parts.b [b] ;
         bp.rows = f->rows [b] ; bp.flags = f->flags [b] ; bp.plan = f->plan [b] ;
         bp.ci = f->ci [b] ; bp.sx = f->sx [b] ; bp.E = f->E [b] ; bp.nch = f->nch [b] ; bp.R = f->R [b] ;
+        // a chunk's cost: a base plus its band's mean rows per chunk (one
+        // atomic each)
+        bp.wt = BAND_WORK_BASE + ((bp.nch > 0) ? (bp.R + bp.nch - 1) / bp.nch : 0) ;
     }
-    // xb: x at the bands' columns, contiguous (scratch)
+    // xb: x at the bands' columns, contiguous, then the cold chunks' counter
+// (scratch)
     const int64_t nx = (int64_t) f->nb * f->W ;
     void *xb = NULL ;
     cudaMemPool_t pool = gg_kernel_pool () ;
     if (pool == NULL) return GG_ERR_DEVICE ;
-    if (cudaMallocFromPoolAsync (&xb, (size_t) (nx > 0 ? nx : 1) * sizeof (T), pool, stream) != cudaSuccess)
+    const size_t xbytes = ((size_t) nx * sizeof (T) + 15) & ~(size_t) 15 ;
+    if (cudaMallocFromPoolAsync (&xb, xbytes + sizeof (unsigned long long), pool, stream) != cudaSuccess)
     {
         cudaGetLastError () ;
         return GG_ERR_DEVMEM ;
     }
+    unsigned long long *ctr = (unsigned long long *) ((char *) xb + xbytes) ;
     const int sms = band_sms () ;
     const int64_t most = (f->m > nx) ? f->m : nx ;
     const unsigned pblocks = (unsigned) ((most + 255) / 256 < (int64_t) sms * 16
         ? (most + 255) / 256 : (int64_t) sms * 16) ;
     band_prep_kernel<T> <<<pblocks > 0 ? pblocks : 1, 256, 0, stream>>>
-        (Y, f->m, cs->mon, (T *) xb, X, f->order, nx) ;
+        (Y, f->m, cs->mon, (T *) xb, X, f->order, nx, ctr) ;
     int64_t all_ch = 0 ;
     for (int b = 0 ; b <= f->nb ; b++) all_ch += f->nch [b] ;
     const int64_t want = (all_ch + BAND_WARPS - 1) / BAND_WARPS ;
     const unsigned blocks = (unsigned) ((sms > 0 && sms < want) ? sms : (want > 0 ? want : 1)) ;
     band_kernel<T, OP> <<<blocks, 32 * BAND_WARPS, dyn, stream>>>
-        (parts, f->nb, f->W, (const T *) xb, X, Y, smode, x, cs->mon, cs->mul) ;
+        (parts, f->nb, f->W, (const T *) xb, X, Y, smode, x, cs->mon, cs->mul, ctr) ;
     const int rc = gg_launch_status () ;
     cudaFreeAsync (xb, stream) ;
     return rc ;
@@ -594,7 +642,7 @@ extern "C" int gg_cuda_spmv_band_build (int64_t m, int64_t k, int64_t nnz,
     *form = NULL ;
     int64_t W = band_width (type_size) ;
     if (width > 0 && width < W) W = (width < 16) ? 16 : (width & ~(int64_t) 15) ;
-    if (W == 0 || m <= 0 || k <= 0 || nnz <= 0 || m > ((int64_t) 1 << 28)
+    if (W == 0 || m <= 0 || k <= 0 || nnz <= 0 || m > ((int64_t) 1 << (32 - BAND_KEYBITS))
         || k > INT32_MAX || nnz > INT32_MAX - BAND_CH) return GG_ERR_UNSUPPORTED ;
     int rc = GG_OK ;
     int rb = 1 ;
@@ -644,8 +692,7 @@ extern "C" int gg_cuda_spmv_band_build (int64_t m, int64_t k, int64_t nnz,
     BAND_TRY (cudaMemcpyAsync (hsum, bsum, nbc * sizeof (unsigned long long),
         cudaMemcpyDeviceToHost, stream)) ;
     BAND_TRY (cudaStreamSynchronize (stream)) ;
-    thr = (min_nnz >= 0) ? min_nnz
-        : (nnz / BAND_MIN_DIV > BAND_MIN_NNZ) ? nnz / BAND_MIN_DIV : BAND_MIN_NNZ ;
+    thr = (min_nnz >= 0) ? min_nnz : BAND_MIN_DEG * W ;
     if (thr < 1) thr = 1 ;
     while (nb < nbc && (int64_t) hsum [nb] >= thr) nb++ ;
     if (nb == 0) goto done ;        // nothing worth staging: no form

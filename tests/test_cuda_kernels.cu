@@ -436,7 +436,7 @@ static void test_spmm_case (const csr &A, gg_semiring sr, int64_t n, bool iso,
                 names.push_back ({ "hot", (h % 2) == 1, h }) ;
     // at n = 1 with a multiply that reads x: band forms (gg_cuda_spmv_band)
     // with bands of 16 and 64 columns and the device's width, every band
-    // kept (min_nnz 1: up to 14 bands, the rest cold), and one with the
+    // kept (min_nnz 1: up to 30 bands, the rest cold), and one with the
     // measured rule (on these small matrices: usually no form, which the
     // build answers with NULL)
     std::vector<gg_spmv_band_form *> bands ;
