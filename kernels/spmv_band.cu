@@ -134,11 +134,22 @@ __global__ void band_prep_kernel (T *Y, int64_t m, int mon, T *xb,
     if (blockIdx.x == 0 && threadIdx.x == 0) *ctr = 0 ;
     T init = gg_identity<T> (mon) ;
     if (gg_traits<T>::is_fp && mon == GG_MON_PLUS) init = -init ;
+    // y 16 bytes a store (Y is 16-byte aligned: a device allocation), the
+    // gathers beside them
+    constexpr int V = 16 / sizeof (T) ;
+    union { T t [V] ; uint4 u ; } iv ;
+    #pragma unroll
+    for (int v = 0 ; v < V ; v++) iv.t [v] = init ;
+    const int64_t m4 = (m + V - 1) / V ;
     const int64_t stride = (int64_t) gridDim.x * blockDim.x ;
     for (int64_t t = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ;
-         t < m || t < nx ; t += stride)
+         t < m4 || t < nx ; t += stride)
     {
-        if (t < m) Y [t] = init ;
+        if (t < m4)
+        {
+            if ((t + 1) * V <= m) ((uint4 *) Y) [t] = iv.u ;
+            else for (int64_t r = t * V ; r < m ; r++) Y [r] = init ;
+        }
         if (t < nx) xb [t] = X [order [t]] ;
     }
 }
@@ -441,7 +452,8 @@ static int band_launch (const gg_spmv_band_form *f, const gg_canon *cs,
     }
     unsigned long long *ctr = (unsigned long long *) ((char *) xb + xbytes) ;
     const int sms = band_sms () ;
-    const int64_t most = (f->m > nx) ? f->m : nx ;
+    const int64_t m4 = (f->m + 16 / (int64_t) sizeof (T) - 1) / (16 / (int64_t) sizeof (T)) ;
+    const int64_t most = (m4 > nx) ? m4 : nx ;
     const unsigned pblocks = (unsigned) ((most + 255) / 256 < (int64_t) sms * 16
         ? (most + 255) / 256 : (int64_t) sms * 16) ;
     band_prep_kernel<T> <<<pblocks > 0 ? pblocks : 1, 256, 0, stream>>>
