@@ -536,20 +536,17 @@ static test_csr make_skewed_csr (int64_t m, int64_t k, gg_type t)
     return S ;
 }
 
-static void test_spmv_hot (void **state)
+// SpMV on a skewed matrix with GRBGPU_KERNEL = kernel, for each semiring s
+// of srs on an m (s) x k (s) matrix (m0 + dm s, k0 + dk s), twice (the form
+// made, then reused): both calls must be right.
+static void forced_spmv_cases (const char *kernel, const gg_semiring *srs,
+    int nsr, int64_t m0, int64_t dm, int64_t k0, int64_t dk)
 {
-    (void) state ;
-    const gg_semiring srs [] = {
-        { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP32 },
-        { GG_ADD_PLUS, GG_MUL_SECOND, GG_FP32 },
-        { GG_ADD_MIN, GG_MUL_PLUS, GG_FP64 },
-        { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP64 },
-        { GG_ADD_MAX, GG_MUL_TIMES, GG_INT32 } } ;
-    set_kernel ("hot") ;
-    for (int s = 0 ; s < (int) (sizeof (srs) / sizeof (srs [0])) ; s++)
+    set_kernel (kernel) ;
+    for (int s = 0 ; s < nsr ; s++)
     {
         const gg_semiring *sr = &srs [s] ;
-        int64_t m = 4001, k = 3001 + 1000 * s ;
+        int64_t m = m0 + dm * s, k = k0 + dk * s ;
         test_csr S = make_skewed_csr (m, k, sr->type) ;
         double *Xv ;
         void *X = make_dense (k, 1, sr->type, &Xv) ;
@@ -566,8 +563,8 @@ static void test_spmv_hot (void **state)
             memset (Y, 0x7f, (size_t) m * 8) ;
             assert_int_equal (be->spmm (sr, &Sv, &Xd, Y), GG_OK) ;
             int bad = check_spmm (sr, &S, false, Xv, 1, Y) ;
-            if (bad) print_message ("  hot SpMV semiring %d call %d: %d wrong\n",
-                s, call, bad) ;
+            if (bad) print_message ("  %s SpMV semiring %d call %d: %d wrong\n",
+                kernel, s, call, bad) ;
             assert_int_equal (bad, 0) ;
         }
         grbgpu_cache_release ((gg_cache_entry *) Sv.cache) ;
@@ -576,10 +573,21 @@ static void test_spmv_hot (void **state)
     set_kernel ("") ;
 }
 
+static void test_spmv_hot (void **state)
+{
+    (void) state ;
+    const gg_semiring srs [] = {
+        { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP32 },
+        { GG_ADD_PLUS, GG_MUL_SECOND, GG_FP32 },
+        { GG_ADD_MIN, GG_MUL_PLUS, GG_FP64 },
+        { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP64 },
+        { GG_ADD_MAX, GG_MUL_TIMES, GG_INT32 } } ;
+    forced_spmv_cases ("hot", srs, (int) (sizeof (srs) / sizeof (srs [0])), 4001, 0, 3001, 1000) ;
+}
+
 // The band SpMV through the backend (GRBGPU_KERNEL=band: every band with
 // entries kept, whatever the share): 4-byte types run it, the others (FP64)
-// must answer through the other kernels; both calls of each case (the form
-// made, then reused) must be right.
+// must answer through the other kernels.
 static void test_spmv_band (void **state)
 {
     (void) state ;
@@ -589,31 +597,7 @@ static void test_spmv_band (void **state)
         { GG_ADD_MIN, GG_MUL_PLUS, GG_FP32 },
         { GG_ADD_MAX, GG_MUL_TIMES, GG_INT32 },
         { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP64 } } ;
-    set_kernel ("band") ;
-    for (int s = 0 ; s < (int) (sizeof (srs) / sizeof (srs [0])) ; s++)
-    {
-        const gg_semiring *sr = &srs [s] ;
-        int64_t m = 3001 + 500 * s, k = 4001 ;
-        test_csr S = make_skewed_csr (m, k, sr->type) ;
-        double *Xv ;
-        void *X = make_dense (k, 1, sr->type, &Xv) ;
-        void *Y = malloc ((size_t) m * 8) ;
-        gg_csr Sv = view_csr (&S, false, make_entry ()) ;
-        if (sr->mul == GG_MUL_SECOND) Sv.x = NULL ;
-        gg_dense Xd = { .nrows = k, .ncols = 1, .x = X } ;
-        for (int call = 0 ; call < 2 ; call++)
-        {
-            memset (Y, 0x7f, (size_t) m * 8) ;
-            assert_int_equal (be->spmm (sr, &Sv, &Xd, Y), GG_OK) ;
-            int bad = check_spmm (sr, &S, false, Xv, 1, Y) ;
-            if (bad) print_message ("  band SpMV semiring %d call %d: %d wrong\n",
-                s, call, bad) ;
-            assert_int_equal (bad, 0) ;
-        }
-        grbgpu_cache_release ((gg_cache_entry *) Sv.cache) ;
-        free_csr (&S) ; free (X) ; free (Xv) ; free (Y) ;
-    }
-    set_kernel ("") ;
+    forced_spmv_cases ("band", srs, (int) (sizeof (srs) / sizeof (srs [0])), 3001, 500, 4001, 0) ;
 }
 
 //------------------------------------------------------------------------------
