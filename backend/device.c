@@ -1350,7 +1350,11 @@ static int band_form (gg_call *c, const gg_csr *S, dev_csr *f, size_t elem,
         const bool force = (forced != NULL && strcmp (forced, "band") == 0) ;
         int brc = gg_cuda_spmv_band_build (f->m, f->k, f->nnz, f->p, f->i, x,
             (int) elem, 0, force ? 1 : -1, &bf, c->ctx->stream) ;
-        if (brc == GG_ERR_UNSUPPORTED) brc = GG_OK ;
+        // no form for this type or shape, or no room for it (its scratch is
+        // ~36 bytes per entry): the other kernels answer
+        if (brc == GG_ERR_DEVMEM)
+            grbgpu_log (1, "cuda: band SpMV form: no device memory for it") ;
+        if (brc == GG_ERR_UNSUPPORTED || brc == GG_ERR_DEVMEM) brc = GG_OK ;
         GG_TRY (brc) ;
         gg_spmv_band_info info ;
         gg_cuda_spmv_band_info (bf, &info) ;
