@@ -25,7 +25,7 @@
 // quarter of them; --variants names them too); "hot_build" is the time to
 // make the form, and a table of them is printed last.  Beside them the band
 // SpMV (gg_cuda_spmv_band): "band" (the measured rule), "band_all" (every
-// band that has entries) and "band_deg3" (bands whose columns hold 3
+// band that has entries) and "band_deg6" (bands whose columns hold 6
 // entries each on average); K in that table is then bands x width, cover the
 // share of the entries served from shared memory.
 // --dsort adds, after each R-MAT, the same matrix with its columns renumbered
@@ -518,7 +518,7 @@ static void bench_matrix (cusparseHandle_t h, const csr &A, const std::vector<in
         {
             const int64_t bw = (int64_t) gg_cuda_spmv_band_width (4) ;
             const std::pair<const char *, int64_t> bk [] = { { "band", -1 }, { "band_all", 1 },
-                { "band_deg3", 3 * bw } } ;
+                { "band_deg6", 6 * bw } } ;
             for (const auto &b : bk)
             {
                 if (!only_variants.empty () && std::find (only_variants.begin (),

@@ -98,7 +98,7 @@ int gg_cuda_spmv_hot (const gg_semiring *sr, int64_t m, int64_t k,
 // entries, values x of type_size bytes, or NULL to keep none: pattern-only
 // multiplies, or iso values passed at each call).  Bands are kept, in rank
 // order, while one holds at least min_nnz entries (min_nnz < 0: the
-// measured rule, 6 W: its columns hold 6 entries each on average), at most
+// measured rule, W: its columns hold one entry each on average), at most
 // GG_SPMV_BAND_MAX; width > 0 narrows W (tests).  m < 2^27.
 // *form = NULL (and GG_OK) when no band is kept.  Scratch ~36
 // bytes per entry from the default pool during the build; it synchronises

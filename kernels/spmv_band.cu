@@ -19,8 +19,9 @@
 // bits (the column's rank less b W) and the value; the cold part keeps
 // 32-bit column indices.  Every array is padded to whole chunks of 256
 // entries (the padding is a dummy row of its own).  Bands are kept, in rank
-// order, while their columns hold at least 6 entries each on average (each
-// staged value is then read 6 times or more), at most 30.  4-byte values only.
+// order, while their columns hold at least one entry each on average, at
+// most 30 (bench/NOTES.md: fewer bands, 6 or 3 entries a column, measured
+// slower on R-MAT 2^20 and 2^22).  4-byte values only.
 //
 // The product (gg_cuda_spmv_band): one kernel fills y with the monoid's
 // identity and gathers x at the band columns in rank order (xb); then one
@@ -52,9 +53,9 @@
 #define BAND_ITEMS    8         // entries per lane
 #define BAND_CH       (32 * BAND_ITEMS)
 #define BAND_WARPS    32        // one block of 1024 threads per SM
-#define BAND_MIN_DEG  6         // a band is kept while its columns hold at
+#define BAND_MIN_DEG  1         // a band is kept while its columns hold at
                                 // least this many entries each on average
-#define BAND_WORK_BASE 16
+#define BAND_WORK_BASE 64
 
 struct gg_spmv_band_form
 {
