@@ -121,8 +121,6 @@ typedef struct
     int64_t nnz [GG_SPMV_BAND_MAX + 1], rows [GG_SPMV_BAND_MAX + 1] ;
                                 // per band, then the cold part [nbands]
     size_t bytes ;              // the form's device memory
-    int type_size ;
-    bool values ;
 }
 gg_spmv_band_info ;
 size_t gg_cuda_spmv_band_width (int type_size) ;

@@ -566,6 +566,10 @@ template <> struct gg_ctype<GG_FP64>   { typedef double   type ; } ;
 // pays cudaMalloc for its scratch.  NULL if it cannot be made.
 cudaMemPool_t gg_kernel_pool (void) ;
 
+// The current device's number of SMs, asked once per device (kernels/spmm.cu;
+// 0 if unknown).
+int gg_device_sms (void) ;
+
 static inline int gg_launch_status (void)
 {
     return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;

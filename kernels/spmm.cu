@@ -1188,8 +1188,8 @@ static int spmm_launch_merge (spmm_args<T> a, cudaStream_t stream)
     return rc ;
 }
 
-// The SMs of the current device (once per device; 0 if unknown)
-static int spw_device_sms (void)
+// The SMs of the current device (asked once per device; 0 if unknown)
+int gg_device_sms (void)
 {
     static int sms [64] ;
     int dev = 0 ;
@@ -1297,7 +1297,7 @@ static int spmm_launch_spmv_warp (spmm_args<T> a, const int32_t *plan,
         T *xhot = (T *) (wb + pbytes + rbytes + cbytes) ;
         spmm_spmv_hot_gather_kernel<T> <<<(unsigned) ((nhot + 255) / 256), 256, 0, stream>>> (a.X, hot, nhot, xhot) ;
         const int64_t want = (nchunks + SPW_HOT_WARPS - 1) / SPW_HOT_WARPS ;
-        const int sms = spw_device_sms () ;
+        const int sms = gg_device_sms () ;
         const unsigned blocks = (unsigned) ((sms > 0 && sms < want) ? sms : want) ;
         static_assert (spw_buf_bytes<T, ITEMS> () % 16 == 0, "xhot's stage is 16-byte aligned") ;
         spmm_spmv_warp_kernel<T, OP, ITEMS, true> <<<blocks, 32 * SPW_HOT_WARPS,
@@ -1642,7 +1642,7 @@ extern "C" int gg_cuda_spmv_hot_build (int64_t m, int64_t k, int64_t nnz,
     int rc = GG_OK ;
     int64_t nhot = 0 ;
     int32_t t = 0 ;
-    const int sms = (spw_device_sms () > 0) ? spw_device_sms () : 132 ;
+    const int sms = (gg_device_sms () > 0) ? gg_device_sms () : 132 ;
 
     // deg = column degrees, hist = their histogram, to the host
     if (h_hist == NULL) rc = GG_ERR_NOMEM ;

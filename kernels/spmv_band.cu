@@ -90,19 +90,23 @@ struct band_parts
     band_part b [BAND_MAX + 1] ;
 } ;
 
-static size_t band_round (size_t b) { return (b + 255) & ~(size_t) 255 ; }
-
-static int band_sms (void)
+// The kernels' view of f's parts (bands, then the cold part)
+static void band_parts_of (const gg_spmv_band_form *f, band_parts *parts)
 {
-    int dev = 0, sms = 0 ;
-    if (cudaGetDevice (&dev) != cudaSuccess
-        || cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
+    memset (parts, 0, sizeof (*parts)) ;
+    for (int b = 0 ; b <= f->nb ; b++)
     {
-        cudaGetLastError () ;
-        return 0 ;
+        band_part &bp = parts->b [b] ;
+        bp.rows = f->rows [b] ; bp.flags = f->flags [b] ; bp.plan = f->plan [b] ;
+        bp.ci = f->ci [b] ; bp.sx = f->sx [b] ;
+        bp.E = f->E [b] ; bp.nch = f->nch [b] ; bp.R = f->R [b] ;
+        // a chunk's cost for band_kernel's slices: a base plus its part's
+        // mean rows per chunk (one atomic each)
+        bp.wt = BAND_WORK_BASE + ((bp.nch > 0) ? (bp.R + bp.nch - 1) / bp.nch : 0) ;
     }
-    return sms ;
 }
+
+static size_t band_round (size_t b) { return (b + 255) & ~(size_t) 255 ; }
 
 // W for values of ts bytes: the opt-in shared memory of one block less the
 // warps' partial sums (BAND_WARPS * BAND_CH values) and 1 KB of slack, at
@@ -188,7 +192,7 @@ __device__ __forceinline__ void band_load (const band_part &bp, int c,
     // the chunk's first entry is in row_lo whether it starts it or not
     in.my = ((const uint8_t *) bp.flags) [c * (BAND_CH / 8) + lane] ;
     if (lane == 0) in.my &= ~1u ;
-    in.yrow = (in.row_lo + lane < bp.R) ? bp.rows [in.row_lo + lane] : 0 ;      // (not a dummy row)
+    in.yrow = (in.row_lo + lane < bp.R) ? bp.rows [in.row_lo + lane] : 0 ;
     if constexpr (COLD) gg_load_vec<uint32_t, BAND_ITEMS, true> (in.ci, ((const uint32_t *) bp.ci) + q0) ;
     else gg_load_vec<uint32_t, BAND_ITEMS / 2, true> (in.ci, ((const uint32_t *) bp.ci) + q0 / 2) ;
     if (smode == GG_S_ARRAY) gg_load_vec<T, BAND_ITEMS, true> (in.sv, ((const T *) bp.sx) + q0) ;
@@ -429,18 +433,9 @@ static int band_launch (const gg_spmv_band_form *f, const gg_canon *cs,
         set [dev] = true ;
     }
     band_parts parts ;
-    memset (&parts, 0, sizeof (parts)) ;
-    for (int b = 0 ; b <= f->nb ; b++)
-    {
-        band_part &bp = parts.b [b] ;
-        bp.rows = f->rows [b] ; bp.flags = f->flags [b] ; bp.plan = f->plan [b] ;
-        bp.ci = f->ci [b] ; bp.sx = f->sx [b] ; bp.E = f->E [b] ; bp.nch = f->nch [b] ; bp.R = f->R [b] ;
-        // a chunk's cost: a base plus its band's mean rows per chunk (one
-        // atomic each)
-        bp.wt = BAND_WORK_BASE + ((bp.nch > 0) ? (bp.R + bp.nch - 1) / bp.nch : 0) ;
-    }
+    band_parts_of (f, &parts) ;
     // xb: x at the bands' columns, contiguous, then the cold chunks' counter
-// (scratch)
+    // (scratch)
     const int64_t nx = (int64_t) f->nb * f->W ;
     void *xb = NULL ;
     cudaMemPool_t pool = gg_kernel_pool () ;
@@ -452,7 +447,7 @@ static int band_launch (const gg_spmv_band_form *f, const gg_canon *cs,
         return GG_ERR_DEVMEM ;
     }
     unsigned long long *ctr = (unsigned long long *) ((char *) xb + xbytes) ;
-    const int sms = band_sms () ;
+    const int sms = gg_device_sms () ;
     const int64_t m4 = (f->m + 16 / (int64_t) sizeof (T) - 1) / (16 / (int64_t) sizeof (T)) ;
     const int64_t most = (m4 > nx) ? m4 : nx ;
     const unsigned pblocks = (unsigned) ((most + 255) / 256 < (int64_t) sms * 16
@@ -585,7 +580,8 @@ __global__ void band_bounds_kernel (const uint32_t *ukey, int64_t nruns, int rb,
     }
 }
 
-// per run j (one (band, row)): rows, ptr and plan of its band
+// per run j (one (band, row)): the row, its start bit and the plan of its
+// band (and the padding's dummy row start after the band's last run)
 __global__ void band_rows_kernel (const uint32_t *ukey, const int32_t *cnt,
     const int32_t *eoff, int64_t nruns, int rb, band_parts parts,
     const int64_t *rstart_d, const int64_t *estart_d)
@@ -637,9 +633,17 @@ __global__ void band_fill_kernel (const uint32_t *skey, const int32_t *sidx,
 
 #define BAND_TRY(call) do { if ((call) != cudaSuccess) { cudaGetLastError () ; \
     rc = GG_ERR_DEVICE ; goto done ; } } while (0)
-#define BAND_ALLOC(ptr, bytes) do { if (cudaMallocFromPoolAsync ((void **) &(ptr), \
-    band_round (bytes), pool, stream) != cudaSuccess) { cudaGetLastError () ; \
+#define BAND_ALLOC(ptr, bytes) do { if (cudaMallocAsync ((void **) &(ptr), \
+    band_round (bytes), stream) != cudaSuccess) { cudaGetLastError () ; \
     rc = GG_ERR_DEVMEM ; goto done ; } } while (0)
+// A CUB device call: its scratch size, the scratch (cub_tmp: made at the
+// first call, grown when a call asks for more than its need bytes), then the
+// call
+#define BAND_CUB(fn, ...) do { size_t cub_bytes = 0 ; \
+    BAND_TRY (fn (NULL, cub_bytes, __VA_ARGS__)) ; \
+    if (cub_tmp == NULL || cub_bytes > need) { if (cub_tmp != NULL) cudaFreeAsync (cub_tmp, stream) ; \
+        cub_tmp = NULL ; need = cub_bytes ; BAND_ALLOC (cub_tmp, need) ; } \
+    BAND_TRY (fn (cub_tmp, cub_bytes, __VA_ARGS__)) ; } while (0)
 
 extern "C" size_t gg_cuda_spmv_band_width (int type_size)
 {
@@ -661,9 +665,7 @@ extern "C" int gg_cuda_spmv_band_build (int64_t m, int64_t k, int64_t nnz,
     int rb = 1 ;
     while (((int64_t) 1 << rb) < m) rb++ ;
     const int nbc = (int) (((k + W - 1) / W < BAND_MAX) ? (k + W - 1) / W : BAND_MAX) ;
-    cudaMemPool_t pool ;
-    int dev = 0 ;
-    const int sms = band_sms () > 0 ? band_sms () : 132 ;
+    const int sms = gg_device_sms () > 0 ? gg_device_sms () : 132 ;
     const unsigned grid = (unsigned) sms * 8 ;
     uint32_t *deg = NULL, *dsorted = NULL, *key = NULL, *skey = NULL, *ukey = NULL ;
     int32_t *cols = NULL, *csorted = NULL, *rank = NULL, *idx = NULL, *sidx = NULL,
@@ -671,19 +673,13 @@ extern "C" int gg_cuda_spmv_band_build (int64_t m, int64_t k, int64_t nnz,
     unsigned long long *bsum = NULL ;
     int64_t *bounds = NULL, *nruns_d = NULL ;
     void *cub_tmp = NULL ;
-    size_t cub_bytes = 0, need = 0 ;
+    size_t need = 0 ;
     unsigned long long hsum [BAND_MAX] ;
     int64_t nruns = 0, rstart [BAND_MAX + 2], estart [BAND_MAX + 2] ;
     gg_spmv_band_form *f = NULL ;
     int nb = 0 ;
     int64_t thr ;
     band_parts parts ;
-    memset (&parts, 0, sizeof (parts)) ;
-    if (cudaGetDevice (&dev) != cudaSuccess || cudaDeviceGetDefaultMemPool (&pool, dev) != cudaSuccess)
-    {
-        cudaGetLastError () ;
-        return GG_ERR_DEVICE ;
-    }
 
     // the columns by descending number of entries, and the entries per band
     BAND_ALLOC (deg, (size_t) k * 4) ;
@@ -695,12 +691,8 @@ extern "C" int gg_cuda_spmv_band_build (int64_t m, int64_t k, int64_t nnz,
     BAND_TRY (cudaMemsetAsync (bsum, 0, BAND_MAX * sizeof (unsigned long long), stream)) ;
     band_degree_kernel <<<grid, 256, 0, stream>>> (i, nnz, deg) ;
     band_iota_kernel <<<grid, 256, 0, stream>>> (cols, k) ;
-    BAND_TRY (cub::DeviceRadixSort::SortPairsDescending (NULL, cub_bytes, deg, dsorted,
-        cols, csorted, (int) k, 0, 32, stream)) ;
-    need = cub_bytes ;
-    BAND_ALLOC (cub_tmp, need) ;
-    BAND_TRY (cub::DeviceRadixSort::SortPairsDescending (cub_tmp, cub_bytes, deg, dsorted,
-        cols, csorted, (int) k, 0, 32, stream)) ;
+    BAND_CUB (cub::DeviceRadixSort::SortPairsDescending, deg, dsorted, cols, csorted,
+        (int) k, 0, 32, stream) ;
     band_sum_kernel <<<grid, 256, 0, stream>>> (dsorted, k, W, nbc, bsum) ;
     BAND_TRY (cudaMemcpyAsync (hsum, bsum, nbc * sizeof (unsigned long long),
         cudaMemcpyDeviceToHost, stream)) ;
@@ -733,17 +725,8 @@ extern "C" int gg_cuda_spmv_band_build (int64_t m, int64_t k, int64_t nnz,
     // rank now; order is written into the form once it exists
     band_rank_kernel <<<grid, 256, 0, stream>>> (csorted, k, (int64_t) nb * W, rank, NULL) ;
     band_key_kernel <<<grid, 256, 0, stream>>> (p, i, m, rank, W, nb, rb, key) ;
-    cub_bytes = 0 ;
-    BAND_TRY (cub::DeviceRadixSort::SortPairs (NULL, cub_bytes, key, skey, idx, sidx,
-        (int) nnz, 0, rb + BAND_KEYBITS, stream)) ;
-    if (cub_bytes > need)
-    {
-        cudaFreeAsync (cub_tmp, stream) ; cub_tmp = NULL ;
-        need = cub_bytes ;
-        BAND_ALLOC (cub_tmp, need) ;
-    }
-    BAND_TRY (cub::DeviceRadixSort::SortPairs (cub_tmp, cub_bytes, key, skey, idx, sidx,
-        (int) nnz, 0, rb + BAND_KEYBITS, stream)) ;
+    BAND_CUB (cub::DeviceRadixSort::SortPairs, key, skey, idx, sidx, (int) nnz, 0,
+        rb + BAND_KEYBITS, stream) ;
 
     // runs of one (band, row): rows and their entry counts (key and idx are
     // free now: they hold the runs)
@@ -751,28 +734,10 @@ extern "C" int gg_cuda_spmv_band_build (int64_t m, int64_t k, int64_t nnz,
     BAND_ALLOC (eoff, (size_t) nnz * 4) ;
     BAND_ALLOC (nruns_d, sizeof (int64_t)) ;
     BAND_ALLOC (bounds, (size_t) (2 * (BAND_MAX + 2)) * sizeof (int64_t)) ;
-    cub_bytes = 0 ;
-    BAND_TRY (cub::DeviceRunLengthEncode::Encode (NULL, cub_bytes, skey, ukey, cnt,
-        nruns_d, (int) nnz, stream)) ;
-    if (cub_bytes > need)
-    {
-        cudaFreeAsync (cub_tmp, stream) ; cub_tmp = NULL ;
-        need = cub_bytes ;
-        BAND_ALLOC (cub_tmp, need) ;
-    }
-    BAND_TRY (cub::DeviceRunLengthEncode::Encode (cub_tmp, cub_bytes, skey, ukey, cnt,
-        nruns_d, (int) nnz, stream)) ;
+    BAND_CUB (cub::DeviceRunLengthEncode::Encode, skey, ukey, cnt, nruns_d, (int) nnz, stream) ;
     BAND_TRY (cudaMemcpyAsync (&nruns, nruns_d, sizeof (int64_t), cudaMemcpyDeviceToHost, stream)) ;
     BAND_TRY (cudaStreamSynchronize (stream)) ;
-    cub_bytes = 0 ;
-    BAND_TRY (cub::DeviceScan::ExclusiveSum (NULL, cub_bytes, cnt, eoff, (int) nruns, stream)) ;
-    if (cub_bytes > need)
-    {
-        cudaFreeAsync (cub_tmp, stream) ; cub_tmp = NULL ;
-        need = cub_bytes ;
-        BAND_ALLOC (cub_tmp, need) ;
-    }
-    BAND_TRY (cub::DeviceScan::ExclusiveSum (cub_tmp, cub_bytes, cnt, eoff, (int) nruns, stream)) ;
+    BAND_CUB (cub::DeviceScan::ExclusiveSum, cnt, eoff, (int) nruns, stream) ;
     for (int b = 0 ; b <= nb + 1 ; b++) rstart [b] = nruns ;
     BAND_TRY (cudaMemcpyAsync (bounds, rstart, (nb + 2) * sizeof (int64_t), cudaMemcpyHostToDevice, stream)) ;
     band_bounds_kernel <<<grid, 256, 0, stream>>> (ukey, nruns, rb, bounds) ;
@@ -815,18 +780,16 @@ extern "C" int gg_cuda_spmv_band_build (int64_t m, int64_t k, int64_t nnz,
             f->plan [b] = (int32_t *) (base + off [b][2]) ;
             f->ci [b] = base + off [b][3] ;
             f->sx [b] = (x != NULL) ? (void *) (base + off [b][4]) : NULL ;
-            band_part &bp = parts.b [b] ;
-            bp.rows = f->rows [b] ; bp.flags = f->flags [b] ; bp.plan = f->plan [b] ;
-            bp.ci = f->ci [b] ; bp.sx = f->sx [b] ; bp.E = f->E [b] ; bp.nch = f->nch [b] ; bp.R = f->R [b] ;
         }
+        band_parts_of (f, &parts) ;
     }
     // order (rank -> column) for the bands' ranks
     band_rank_kernel <<<grid, 256, 0, stream>>> (csorted, k, (int64_t) nb * W, NULL, f->order) ;
-    // rstart and estart on the device, after each other in bounds
-    for (int b = nb + 1 ; b <= BAND_MAX + 1 ; b++) estart [b] = nnz ;
+    // rstart and estart (parts 0 .. nb + 1) on the device, after each other
+    // in bounds
     estart [nb + 1] = nnz ;
-    BAND_TRY (cudaMemcpyAsync (bounds, rstart, (BAND_MAX + 2) * sizeof (int64_t), cudaMemcpyHostToDevice, stream)) ;
-    BAND_TRY (cudaMemcpyAsync (bounds + BAND_MAX + 2, estart, (BAND_MAX + 2) * sizeof (int64_t), cudaMemcpyHostToDevice, stream)) ;
+    BAND_TRY (cudaMemcpyAsync (bounds, rstart, (nb + 2) * sizeof (int64_t), cudaMemcpyHostToDevice, stream)) ;
+    BAND_TRY (cudaMemcpyAsync (bounds + BAND_MAX + 2, estart, (nb + 2) * sizeof (int64_t), cudaMemcpyHostToDevice, stream)) ;
     band_rows_kernel <<<grid, 256, 0, stream>>> (ukey, cnt, eoff, nruns, rb, parts,
         bounds, bounds + BAND_MAX + 2) ;
     band_fill_kernel <<<grid, 256, 0, stream>>> (skey, sidx, nnz, rb, nb, W, i,
@@ -867,8 +830,6 @@ extern "C" void gg_cuda_spmv_band_info (const gg_spmv_band_form *f,
     info->nbands = f->nb ;
     info->width = f->W ;
     info->bytes = f->bytes ;
-    info->type_size = f->ts ;
-    info->values = f->vals ;
     for (int b = 0 ; b <= f->nb ; b++)
     {
         info->nnz [b] = f->E [b] ;
