@@ -93,8 +93,8 @@ const gg_backend *grbgpu_cuda_backend (void)
                                             // least this share of the entries
 #define GG_BAND_MIN_SHARE 0.60              // band SpMV (same floor of entries)
                                             // when its bands hold at least
-                                            // this share (R-MAT 2^20: 92 %,
-                                            // 2^22: 94 %, 1.7-1.8x cuSPARSE)
+                                            // this share (R-MAT 2^20: 99.7 %,
+                                            // 2^22: 99.2 %, 2.2-2.5x cuSPARSE)
 #define GG_FORM_MAGIC_CSR   0x67674353u     // "ggCS"
 #define GG_FORM_MAGIC_DENSE 0x6767444eu     // "ggDN"
 
@@ -1231,30 +1231,33 @@ static bool use_vendor (const gg_semiring *sr)
     return plus_times_family (sr) && own_kernel_name () == NULL ;
 }
 
-// SpMV (n == 1) through the hot/cold kernel: the hot columns' x staged in
-// shared memory (kernels/gg_cuda.h, gg_cuda_spmv_hot).  Where it measured
-// faster than cuSPARSE and our other SpMV kernels (bench/NOTES.md, session
-// 3): GRBGPU_KERNEL=hot forces it, any other forced kernel disables it.
-static bool spmv_use_hot (const gg_semiring *sr, const gg_csr *S, int64_t n)
+// SpMV (n == 1) through one of the kernels that stage x in shared memory,
+// named form: "band" (kernels/gg_cuda.h, gg_cuda_spmv_band; taken where its
+// bands hold at least GG_BAND_MIN_SHARE of the entries, band_form) or "hot"
+// (gg_cuda_spmv_hot, the hot/cold form; where the band form is not made).
+// Where they measured faster than cuSPARSE and our other SpMV kernels
+// (bench/NOTES.md, sessions 3 and 4): 4-byte types from GG_HOT_MIN_NNZ
+// entries (FP64's hot/cold, K about 20K, measured 0.94x of cuSPARSE on
+// R-MAT 2^20 where FP32 gained 1.07-1.17x; the band kernel takes 4-byte
+// values only).  GRBGPU_KERNEL=<form> forces it, any other forced kernel
+// disables it.
+static bool spmv_use_staged (const char *form, const gg_semiring *sr,
+    const gg_csr *S, int64_t n)
 {
     if (n != 1 || kernel_is_vendor ()) return false ;
     const char *k = own_kernel_name () ;
-    if (k != NULL) return strcmp (k, "hot") == 0 ;
-    // 4-byte values only: FP64 (K about 20K) measured 0.94x of cuSPARSE on
-    // R-MAT 2^20 where FP32 gained 1.07-1.17x
+    if (k != NULL) return strcmp (k, form) == 0 ;
     return gg_type_size (sr->type) == 4 && S->nnz >= GG_HOT_MIN_NNZ ;
 }
 
-// SpMV (n == 1) through the band kernel (kernels/gg_cuda.h,
-// gg_cuda_spmv_band): 4-byte types from GG_HOT_MIN_NNZ entries, where its
-// form's bands hold at least GG_BAND_MIN_SHARE of them (band_form).
-// GRBGPU_KERNEL=band forces it, any other forced kernel disables it.
+static bool spmv_use_hot (const gg_semiring *sr, const gg_csr *S, int64_t n)
+{
+    return spmv_use_staged ("hot", sr, S, n) ;
+}
+
 static bool spmv_use_band (const gg_semiring *sr, const gg_csr *S, int64_t n)
 {
-    if (n != 1 || kernel_is_vendor ()) return false ;
-    const char *k = own_kernel_name () ;
-    if (k != NULL) return strcmp (k, "band") == 0 ;
-    return gg_type_size (sr->type) == 4 && S->nnz >= GG_HOT_MIN_NNZ ;
+    return spmv_use_staged ("band", sr, S, n) ;
 }
 
 // The own SpMM variant: GRBGPU_KERNEL, else the chooser, told the longest row
@@ -1510,34 +1513,30 @@ static int spmm_attempt (gg_call *c, const gg_semiring *sr, const gg_csr *S,
             // values (they are absent from T; the host writes no zeros)
             CU_TRY (cudaMemsetAsync (dY, 0, (size_t) m * (size_t) n * elem, c->ctx->stream)) ;
         }
-        // the hot/cold SpMV when it pays (gg_cuda_spmv_hot answers
-        // GG_ERR_UNSUPPORTED when the form has more hot columns than this
-        // value type's shared memory holds)
-        // the band SpMV first, then the hot/cold one (each answers
-        // GG_ERR_UNSUPPORTED for what its form cannot do)
+        // the band SpMV where it pays, else the hot/cold one, else the other
+        // kernels.  Both forms serve x's gathers: a multiply that ignores x
+        // makes neither.  Each kernel answers GG_ERR_UNSUPPORTED for what its
+        // form cannot do (the hot/cold one: more hot columns than this value
+        // type's shared memory holds).
         int64_t K = 0 ;
         const gg_spmv_band_form *bf = NULL ;
-        if (spmv_use_band (sr, S, n)) GG_TRY (band_form (c, S, fs, elem, &bf)) ;
-        if (bf == NULL && spmv_use_hot (sr, S, n)) GG_TRY (hot_form (c, S, fs, elem, &K)) ;
+        if (dX != NULL && spmv_use_band (sr, S, n)) GG_TRY (band_form (c, S, fs, elem, &bf)) ;
+        if (dX != NULL && bf == NULL && spmv_use_hot (sr, S, n)) GG_TRY (hot_form (c, S, fs, elem, &K)) ;
         FAULT_TRY (GG_FAULT_LAUNCH) ;
         mark_start (c) ;
         rc = (bf != NULL) ? gg_cuda_spmv_band (sr, bf, use_s ? fs->x : NULL,
-            false, dX, dY, c->ctx->stream) : GG_ERR_UNSUPPORTED ;
-        if (rc != GG_OK && rc != GG_ERR_UNSUPPORTED) goto done ;
-        if (rc == GG_ERR_UNSUPPORTED && bf != NULL && spmv_use_hot (sr, S, n))
-            GG_TRY (hot_form (c, S, fs, elem, &K)) ;
-        if (rc == GG_ERR_UNSUPPORTED)
-            rc = (K > 0) ? gg_cuda_spmv_hot (sr, m, k, S->nnz, fs->p, fs->ih,
+                false, dX, dY, c->ctx->stream)
+            : (K > 0) ? gg_cuda_spmv_hot (sr, m, k, S->nnz, fs->p, fs->ih,
                 use_s ? fs->x : NULL, false, dX, dY, fs->spmv_plan, fs->hot, K,
-                c->ctx->stream) : GG_ERR_UNSUPPORTED ;
-        if (rc != GG_OK && rc != GG_ERR_UNSUPPORTED) goto done ;
+                c->ctx->stream)
+            : GG_ERR_UNSUPPORTED ;
         if (rc == GG_ERR_UNSUPPORTED)
         {
-            // no hot form, or none for this semiring and type
             GG_TRY (gg_cuda_spmm_plan (sr, m, k, n, S->nnz, fs->p, fs->i,
                 use_s ? fs->x : NULL, false, dX, dY, fs->spmv_plan,
                 spmm_kernel_name (S, n), c->ctx->stream)) ;
         }
+        else if (rc != GG_OK) goto done ;
         mark_end (c) ;
         GG_TRY (download (c, Y, dY, (size_t) m * (size_t) n * elem)) ;
     }
