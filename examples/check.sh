@@ -15,7 +15,7 @@
 #
 # Run by `make check` (top_builddir and GRBGPU_LIB come from
 # AM_TESTS_ENVIRONMENT) or by hand:
-#   top_builddir=/tmp/build GRBGPU_LIB=/tmp/build/.libs/libgrbgpu.so \
+#   top_builddir=BUILD GRBGPU_LIB=BUILD/.libs/libgrbgpu.so \
 #       sh examples/check.sh
 # Without libgrbgpu.so (the library not built yet) the examples are compared
 # with themselves under the CPU library, and the test reports SKIP (77) if

@@ -15,7 +15,7 @@
 # statistics line grbgpu prints at exit with GRBGPU_STATS=1.
 #
 # `make demo` runs it from the build directory.  By hand:
-#   top_builddir=/tmp/build GRBGPU_LIB=/tmp/build/.libs/libgrbgpu.so \
+#   top_builddir=BUILD GRBGPU_LIB=BUILD/.libs/libgrbgpu.so \
 #       sh examples/demo.sh
 # Sizes: with a GPU, PageRank on R-MAT scale 20 (30 iterations) and GCN on
 # 100000 nodes (10 epochs); without one, R-MAT scale 20 (20 iterations) and
