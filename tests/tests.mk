@@ -10,6 +10,16 @@ tests_test_conformance_SOURCES = tests/test_conformance.c \
 tests_test_conformance_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_conformance_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
 
+# The program's own GraphBLAS allocator (GxB_init): counting, tagging and
+# failing memory functions; every write path of the conformance shapes.
+check_PROGRAMS += tests/test_allocator
+TESTS += tests/test_allocator
+tests_test_allocator_SOURCES = tests/test_allocator.c \
+	tests/conformance_util.c tests/conformance_util.h \
+	tests/count_alloc.c tests/count_alloc.h
+tests_test_allocator_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_allocator_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
+
 # Edge cases found in review: casts of NaN/Inf/huge values, NaN and signed
 # zeros in MIN/MAX, the in-place accumulation path, by-column defaults,
 # hypersparse thresholds, user-built monoids.
