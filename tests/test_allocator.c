@@ -142,6 +142,10 @@ static const acase cases [ ] =
     { "plain/transpose_A", CU_MXM, &GrB_PLUS_TIMES_SEMIRING_FP64, NULL, &GrB_DESC_T0,
       EMPTY (CU_FP64, m_, n_), NONE, MAT (CU_FP64, k_, m_, 0.3, SPARSE),
       MAT (CU_FP64, k_, n_, 1, FULL), CU_ALIAS_NONE, CU_EXPECT_ANY, false },
+    { "plain/large_T", CU_MXM, &GrB_PLUS_TIMES_SEMIRING_FP64, NULL, NULL,   // 8.8 MB: the
+      EMPTY (CU_FP64, 1100, 1000), NONE, MAT (CU_FP64, 1100, 8, 0.3, SPARSE),  // size that
+      MAT (CU_FP64, 8, 1000, 1, FULL), CU_ALIAS_NONE, CU_EXPECT_OFFLOAD, false }, // is 2 MiB
+                                        // aligned when GraphBLAS frees with the C library's free
     { "plain/gemm", CU_MXM, &GrB_PLUS_TIMES_SEMIRING_FP64, NULL, NULL,
       EMPTY (CU_FP64, m_, n_), NONE, MAT (CU_FP64, m_, k_, 1, FULL),
       MAT (CU_FP64, k_, n_, 1, FULL), CU_ALIAS_NONE, CU_EXPECT_ANY, false },
@@ -438,7 +442,7 @@ static void test_fail (void **state)
     {
         for (int64_t k = 1 ; k <= n + 1 && problems == 0 ; k++)
         {
-            char what [160] ;
+            char what [256] ;
             snprintf (what, sizeof what, "%.95s: allocation %lld fails%s (of %lld)", name,
                 (long long) k, sticky ? ", and every later one" : "", (long long) n) ;
             ca_counts before ;
