@@ -6,6 +6,7 @@ libgrbgpu_la_SOURCES += \
 	backend/interpose.c \
 	backend/classify.c backend/classify.h \
 	backend/storage.c backend/storage.h \
+	backend/galloc.c backend/galloc.h \
 	backend/dispatch.c \
 	backend/settings.c \
 	backend/stats.c \

@@ -1,5 +1,5 @@
 //------------------------------------------------------------------------------
-// backend/interpose.c: the exported GrB_mxm, GrB_mxv and GrB_vxm
+// backend/interpose.c: the exported GrB_mxm, GrB_mxv, GrB_vxm and GxB_init
 //------------------------------------------------------------------------------
 
 // These three functions take the place of SuiteSparse:GraphBLAS's, either by
@@ -7,7 +7,9 @@
 // asks the dispatcher to answer the call; when it does not, the call goes,
 // unchanged, to the real function (dlsym RTLD_NEXT).  Either way the output's
 // version is bumped afterwards (the object-version wrappers of every other
-// mutating call live in backend/objver_wrappers.c).
+// mutating call live in backend/objver_wrappers.c).  GxB_init is taken too,
+// only to learn the memory functions the program gives GraphBLAS
+// (backend/galloc.h): GraphBLAS frees what grbgpu packs with them.
 //
 // Nothing heavy happens at load time: the constructor only checks, with one
 // dlsym, that the program's GrB_mxm is ours, and warns once if link order
@@ -16,6 +18,7 @@
 
 #include "config.h"
 #include "backend/classify.h"
+#include "backend/galloc.h"
 
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -114,6 +117,25 @@ GG_EXPORT GrB_Info GrB_vxm (GrB_Vector w, const GrB_Vector mask,
         info = real (w, mask, accum, semiring, u, A, desc) ;  // w'<m> = accum (w, u'*A)
     }
     if (w != NULL) grbgpu_objver_bump (w) ;
+    return info ;
+}
+
+// GraphBLAS starts up with the program's memory functions; grbgpu records
+// them (only when the real GxB_init accepted them: a second init fails and
+// changes nothing) so that what it packs into GraphBLAS's objects is freed
+// by the right free.
+typedef void * (*malloc_fn) (size_t) ;
+typedef void * (*calloc_fn) (size_t, size_t) ;
+typedef void * (*realloc_fn) (void *, size_t) ;
+typedef void (*free_fn) (void *) ;
+typedef GrB_Info (*init_fn) (GrB_Mode, malloc_fn, calloc_fn, realloc_fn, free_fn) ;
+
+GG_EXPORT GrB_Info GxB_init (GrB_Mode mode, malloc_fn user_malloc,
+    calloc_fn user_calloc, realloc_fn user_realloc, free_fn user_free)
+{
+    REAL (init_fn, "GxB_init") ;
+    GrB_Info info = real (mode, user_malloc, user_calloc, user_realloc, user_free) ;
+    if (info == GrB_SUCCESS) grbgpu_gb_set (user_malloc, user_calloc, user_realloc, user_free) ;
     return info ;
 }
 

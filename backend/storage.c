@@ -6,7 +6,10 @@
 // internal arrays (p, h, b, i, x), sparsity, iso and orientation in O(1),
 // without changing the matrix.  Inputs are never unpacked.
 //
-// Writing: the result T is built in malloc'd buffers.  When the call is plain
+// Writing: the result T is built in buffers from the memory functions
+// GraphBLAS was given (backend/galloc.h), since GraphBLAS frees them once
+// they are packed; arrays unpacked from C go back through the same free.
+// When the call is plain
 // (no mask, no accumulator, C of the semiring's type, C held in T's
 // orientation) T is packed straight into C; otherwise T becomes a temporary
 // matrix and GrB_*_apply (C, M, accum, IDENTITY, T, desc') reproduces mask,
@@ -15,6 +18,7 @@
 
 #include "config.h"
 #include "backend/storage.h"
+#include "backend/galloc.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -120,7 +124,9 @@ GrB_Info grbgpu_view (gg_view *v, GrB_Matrix A)
 // building T's arrays
 //------------------------------------------------------------------------------
 
-void *grbgpu_alloc_result (size_t bytes)
+// Large buffers (8 MiB and more) from the C library, 2 MiB aligned and
+// advised for huge pages; smaller ones plain malloc.  Freed with free ().
+static void *alloc_huge (size_t bytes)
 {
     if (bytes < ((size_t) 8 << 20)) return malloc (bytes > 0 ? bytes : 1) ;
     const size_t huge = (size_t) 2 << 20 ;
@@ -131,6 +137,14 @@ void *grbgpu_alloc_result (size_t bytes)
     (void) madvise (p, rounded, MADV_HUGEPAGE) ;
 #endif
     return p ;
+}
+
+// GraphBLAS frees this buffer with the free it was given: aligned huge
+// pages only when that free is the C library's (posix_memalign's blocks are
+// then its blocks); a program's own allocator gives what its malloc gives.
+void *grbgpu_alloc_result (size_t bytes)
+{
+    return grbgpu_gb_is_libc ( ) ? alloc_huge (bytes) : grbgpu_gb_malloc (bytes) ;
 }
 
 static int64_t csr_row_count (const gg_csr *S, int64_t r)
@@ -249,9 +263,13 @@ static GrB_Info pack_result (GrB_Matrix X, bool is_vector, gg_result *r,
         // SDDMM: T has the mask's pattern (CSR by row) with values r->x
         const gg_csr *P = r->pattern ;
         const int64_t m = P->nrows, nnz = P->nnz ;
-        GrB_Index *Tp = malloc ((size_t) (m + 1) * sizeof (GrB_Index)) ;
-        GrB_Index *Tj = malloc ((size_t) (nnz > 0 ? nnz : 1) * sizeof (GrB_Index)) ;
-        if (Tp == NULL || Tj == NULL) { free (Tp) ; free (Tj) ; return GrB_OUT_OF_MEMORY ; }
+        GrB_Index *Tp = grbgpu_gb_malloc ((size_t) (m + 1) * sizeof (GrB_Index)) ;
+        GrB_Index *Tj = grbgpu_gb_malloc ((size_t) (nnz > 0 ? nnz : 1) * sizeof (GrB_Index)) ;
+        if (Tp == NULL || Tj == NULL)
+        {
+            grbgpu_gb_free (Tp) ; grbgpu_gb_free (Tj) ;
+            return GrB_OUT_OF_MEMORY ;
+        }
         #pragma omp parallel for schedule(static) if (m > 100000)
         for (int64_t k = 0 ; k <= m ; k++) Tp [k] = P->p32 ? (GrB_Index) P->p32 [k] : (GrB_Index) P->p64 [k] ;
         #pragma omp parallel for schedule(static) if (nnz > 100000)
@@ -261,8 +279,10 @@ static GrB_Info pack_result (GrB_Matrix X, bool is_vector, gg_result *r,
             (GrB_Index) ((m + 1) * sizeof (GrB_Index)),
             (GrB_Index) ((nnz > 0 ? nnz : 1) * sizeof (GrB_Index)),
             (GrB_Index) ((nnz > 0 ? nnz : 1) * zsz), false, false, NULL) ;
-        if (info == GrB_SUCCESS) r->x = NULL ;     // GraphBLAS owns them now
-        free (Tp) ; free (Tj) ;                    // NULL after a successful pack
+        // what the pack took is NULL now (GraphBLAS owns it, and frees it
+        // even if the pack then fails); the rest is still ours
+        r->x = Tx ;
+        grbgpu_gb_free (Tp) ; grbgpu_gb_free (Tj) ;
         return info ;
     }
 
@@ -275,7 +295,7 @@ static GrB_Info pack_result (GrB_Matrix X, bool is_vector, gg_result *r,
     if (allow_full && all_present (r, nvec))
     {
         info = pack_full (X, is_vector, r->by_col, &Tx, xsize, false) ;
-        if (info == GrB_SUCCESS) r->x = NULL ;
+        r->x = Tx ;                                 // NULL once GraphBLAS took it
         return info ;
     }
     int64_t nvals ;
@@ -284,15 +304,16 @@ static GrB_Info pack_result (GrB_Matrix X, bool is_vector, gg_result *r,
     if (Tb == NULL) return GrB_OUT_OF_MEMORY ;
     info = pack_bitmap (X, is_vector, r->by_col, &Tb, &Tx, (GrB_Index) bsize,
         xsize, false, (GrB_Index) nvals) ;
-    if (info == GrB_SUCCESS) r->x = NULL ;
-    free (Tb) ;
+    r->x = Tx ;                                     // NULL once GraphBLAS took it
+    grbgpu_gb_free (Tb) ;
     return info ;
 }
 
-// Free T's values unless they live in the thread's scratch buffer.
+// Free T's values unless they live in the thread's scratch buffer (they
+// came from grbgpu_alloc_result or from C).
 static void result_free_x (gg_result *r)
 {
-    if (!r->x_scratch) free (r->x) ;
+    if (!r->x_scratch) grbgpu_gb_free (r->x) ;
     r->x = NULL ;
 }
 
@@ -519,7 +540,7 @@ static bool accumulate_in_place (const gg_output *out, gg_result *r,
         // C held one value for all entries (e.g. PageRank's teleport term):
         // expand it, since the sum is no longer iso
         size_t bytes = (size_t) (nvec * vlen > 0 ? nvec * vlen : 1) * zsz ;
-        void *full = malloc (bytes) ;
+        void *full = grbgpu_alloc_result (bytes) ;     // packed into C below
         if (full == NULL)
         {
             *info = GrB_OUT_OF_MEMORY ;     // C is packed back unchanged
@@ -527,7 +548,7 @@ static bool accumulate_in_place (const gg_output *out, gg_result *r,
         else
         {
             fill_values (full, cx, zsz, nvec * vlen) ;
-            free (cx) ;
+            grbgpu_gb_free (cx) ;
             cx = full ;
             cx_size = bytes ;
             c_iso = false ;
@@ -558,7 +579,7 @@ static bool accumulate_in_place (const gg_output *out, gg_result *r,
         }
     }
     GrB_Info pinfo = pack_full (out->C, out->is_vector, r->by_col, &cx, cx_size, c_iso) ;
-    if (pinfo != GrB_SUCCESS) { free (cx) ; *info = pinfo ; }
+    if (pinfo != GrB_SUCCESS) { grbgpu_gb_free (cx) ; *info = pinfo ; }   // (NULL if taken)
     if (*info == GrB_SUCCESS) *info = options_restore (out->C, out->is_vector, &opt) ;
     result_free_x (r) ;
     return true ;
@@ -604,7 +625,7 @@ static void take_c_arrays (const gg_output *out, gg_result *r, size_t xbytes)
     // C is empty now; its old content is overwritten by this call anyway
     if (xiso || (size_t) xsize < xbytes)
     {
-        free (x) ; free (b) ;
+        grbgpu_gb_free (x) ; grbgpu_gb_free (b) ;
         return ;
     }
     r->x = x ;
@@ -617,6 +638,7 @@ static void take_c_arrays (const gg_output *out, gg_result *r, size_t xbytes)
 // A per-thread scratch buffer for a T that is accumulated into C in place
 // and then dropped (PageRank's r += A'w, every iteration): its pages stay
 // mapped between calls.  At most GG_SCRATCH_MAX bytes are kept per thread.
+// It is grbgpu's own (never handed to GraphBLAS): C library memory.
 #define GG_SCRATCH_MAX ((size_t) 64 << 20)
 typedef struct { void *p ; size_t size ; } scratch_t ;
 static pthread_key_t scratch_key ;
@@ -649,7 +671,7 @@ static void *scratch_get (size_t bytes)
     if (sc->size < bytes)
     {
         free (sc->p) ;
-        sc->p = grbgpu_alloc_result (bytes) ;
+        sc->p = alloc_huge (bytes) ;
         sc->size = (sc->p != NULL) ? bytes : 0 ;
     }
     return sc->p ;
@@ -695,7 +717,7 @@ void grbgpu_result_prepare (const gg_output *out, gg_result *r,
 void grbgpu_result_discard (gg_result *r)
 {
     result_free_x (r) ;
-    free (r->b) ; r->b = NULL ;
+    grbgpu_gb_free (r->b) ; r->b = NULL ;
 }
 
 //------------------------------------------------------------------------------
@@ -720,7 +742,7 @@ static GrB_Info write_result (const gg_output *out, gg_result *r) ;
 GrB_Info grbgpu_write_result (const gg_output *out, gg_result *r)
 {
     GrB_Info info = write_result (out, r) ;
-    free (r->b) ;           // C's old bitmap, when the result did not need it
+    grbgpu_gb_free (r->b) ; // C's old bitmap, when the result did not need it
     r->b = NULL ;
     return info ;
 }

@@ -20,9 +20,11 @@ GG_INTERNAL GrB_Type grbgpu_grb_type (gg_type t) ;
 // cast to GrB_Matrix.  Returns GrB_SUCCESS or the iterator's error.
 GG_INTERNAL GrB_Info grbgpu_view (gg_view *v, GrB_Matrix A) ;
 
-// A buffer for a result that GraphBLAS will own (and free with free()):
-// large ones are 2 MiB aligned and advised for huge pages, so that writing
-// them the first time does not stall on a page fault every 4 KiB.
+// A buffer for a result that GraphBLAS will own, from the memory functions
+// GraphBLAS was given (backend/galloc.h; free it with grbgpu_gb_free).  With
+// the C library's functions, large ones are 2 MiB aligned and advised for
+// huge pages, so that writing them the first time does not stall on a page
+// fault every 4 KiB.
 GG_INTERNAL void *grbgpu_alloc_result (size_t bytes) ;
 
 // The result T of a product, in one of three layouts, to be written to C.
@@ -32,16 +34,19 @@ typedef struct
     gg_type zt ;
     int64_t nrows, ncols ;  // dimensions of T (= C's)
     bool by_col ;           // values are column-major (T' row-major)
-    // dense layout: x holds nrows*ncols values (malloc'd); present rows of
+    // dense layout: x holds nrows*ncols values (grbgpu_alloc_result, C's
+    // own array, or the scratch buffer); present rows of
     // the stored orientation given by `present` (NULL: all present)
     void *x ;
     const gg_csr *present ; // a CSR whose non-empty rows are the present
                             // stored vectors (the sparse operand)
     // sparse layout (SDDMM): the pattern `pattern` (CSR, by row) with values x
     const gg_csr *pattern ;
-    // filled by grbgpu_result_prepare (zero: x was malloc'd by the caller)
+    // filled by grbgpu_result_prepare (zero: x came from the caller's
+    // grbgpu_alloc_result)
     size_t x_size ;         // bytes allocated at x
-    int8_t *b ;             // a bitmap array taken from C, or NULL
+    int8_t *b ;             // a bitmap array taken from C, or NULL (freed
+                            // with grbgpu_gb_free)
     size_t b_size ;
     bool x_fresh ;          // x is new memory: absent values must be zeroed
     bool x_scratch ;        // x is the thread's scratch buffer (never freed

@@ -50,6 +50,8 @@ fi
 if has conformance; then
     GRBGPU_TEST_DEVICE=cuda timeout 150 ./tests/test_conformance > "$OUT/conformance_cuda.log" 2>&1
     say "conformance on cuda: exit $? : $(grep -E '^\[  (PASSED|FAILED)  \]' "$OUT/conformance_cuda.log" | tr '\n' ' ')"
+    GRBGPU_TEST_DEVICE=cuda timeout 120 ./tests/test_allocator > "$OUT/allocator_cuda.log" 2>&1
+    say "allocator on cuda: exit $? : $(grep -E '^\[  (PASSED|FAILED)  \]|^allocator: [0-9]' "$OUT/allocator_cuda.log" | tr '\n' ' ')"
 fi
 
 if has sanitizer; then

@@ -13,12 +13,21 @@
 // relative tolerance of magnitude + |value|, where magnitude is the sum of
 // |terms| of that entry, computed by the same program on |A| and |B|).
 // tests/test_preload.sh runs it with and without grbgpu and compares.
+//
+// With PRELOAD_PROG_ALLOC=count it starts GraphBLAS through GxB_init with
+// counting, tagging memory functions (tests/count_alloc.h), as
+// memory-accounting test harnesses do, and after GrB_finalize checks that
+// GraphBLAS gave back every block it took, and no other: it prints the
+// counts on stderr and exits with 2 when they do not balance.
 
 #include <GraphBLAS.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "tests/count_alloc.h"
 
 #define TRY(call)                                                           \
     do {                                                                    \
@@ -174,7 +183,10 @@ static void print_vector (const char *name, const char *kind, GrB_Vector v,
 
 int main (void)
 {
-    TRY (GrB_init (GrB_NONBLOCKING)) ;
+    const char *alloc = getenv ("PRELOAD_PROG_ALLOC") ;
+    const bool counting = alloc != NULL && strcmp (alloc, "count") == 0 ;
+    if (counting) TRY (GxB_init (GrB_NONBLOCKING, ca_malloc, ca_calloc, ca_realloc, ca_free)) ;
+    else TRY (GrB_init (GrB_NONBLOCKING)) ;
 
     GrB_Matrix A = random_matrix (GrB_FP64, 300, 200, 0.05, 0) ;
     GrB_Matrix B = random_matrix (GrB_FP64, 200, 16, 1, 0) ;
@@ -278,5 +290,15 @@ int main (void)
     GrB_Matrix_free (&Sm) ; GrB_Matrix_free (&C6) ; GrB_Matrix_free (&C6m) ;
     GrB_Matrix_free (&C7) ; GrB_Matrix_free (&M7) ;
     GrB_finalize ( ) ;
+    if (counting)
+    {
+        ca_counts c ;
+        ca_get (&c) ;
+        fprintf (stderr, "preload_prog: allocator: %lld blocks allocated, %lld freed, "
+            "%lld foreign blocks given to its free, %lld freed twice\n",
+            (long long) c.allocated, (long long) c.freed, (long long) c.foreign,
+            (long long) c.twice) ;
+        if (c.allocated != c.freed || c.foreign != 0 || c.twice != 0) return 2 ;
+    }
     return 0 ;
 }

@@ -11,7 +11,11 @@
 # (f32) / 1e-12 (f64) of the sum of |terms|), and the stats line must show
 # offloads.  Then the same program linked -lgrbgpu -lgraphblas must offload
 # and agree, and linked -lgraphblas -lgrbgpu (--no-as-needed) must warn about
-# the link order once and still agree.
+# the link order once and still agree.  With PRELOAD_PROG_ALLOC=count the
+# program starts GraphBLAS through GxB_init with its own counting memory
+# functions (GraphBLAS's memory pool on, as by default) and exits with 2
+# unless, after GrB_finalize, every block was given back and no foreign one
+# reached its free: alone, and under LD_PRELOAD on the host backend.
 #
 # Environment (from AM_TESTS_ENVIRONMENT): GRBGPU_LIB, top_builddir.
 
@@ -44,7 +48,7 @@ fail () {
 
 # the settings of the environment must not leak into the runs
 unset GRBGPU_DEVICE GRBGPU_MIN_WORK GRBGPU_STATS GRBGPU_DISABLE GRBGPU_VERBOSE \
-    GRBGPU_FAULT LD_PRELOAD 2>/dev/null
+    GRBGPU_FAULT LD_PRELOAD PRELOAD_PROG_ALLOC 2>/dev/null
 
 # compare REF GOT: same lines, same names and indices; values within tolerance
 compare () {
@@ -112,6 +116,30 @@ if [ -z "$n" ]; then
 elif [ "$n" -ne 16 ]; then
     fail "LD_PRELOAD host: offloaded_host=$n, expected 16 (every product of the program)"
     cat "$tmp/off.err"
+fi
+
+# 2b. the program's own allocator (GxB_init): alone, the counts balance and
+# the output is the same
+env PRELOAD_PROG_ALLOC=count "$prog" > "$tmp/count.out" 2> "$tmp/count.err"
+rc=$?
+[ "$rc" -eq 0 ] || { fail "alone with its own allocator: exited $rc"; cat "$tmp/count.err"; }
+cmp -s "$tmp/plain.out" "$tmp/count.out" || fail "its own allocator changed the output"
+
+# 2c. the same under LD_PRELOAD on the host backend: every array grbgpu hands
+# to GraphBLAS comes from that allocator, and every one it takes goes back
+env LD_PRELOAD="$GRBGPU_LIB" GRBGPU_DEVICE=host GRBGPU_MIN_WORK=0 GRBGPU_STATS=1 \
+    PRELOAD_PROG_ALLOC=count "$prog" > "$tmp/offcount.out" 2> "$tmp/offcount.err"
+rc=$?
+echo "LD_PRELOAD host, own allocator: $(grep 'preload_prog: allocator:' "$tmp/offcount.err")"
+if [ "$rc" -ne 0 ]; then
+    fail "LD_PRELOAD host with the program's own allocator: exited $rc"
+    cat "$tmp/offcount.err"
+fi
+compare "$tmp/ref.out" "$tmp/offcount.out" "LD_PRELOAD host, own allocator" \
+    || fail "LD_PRELOAD host, own allocator: results differ"
+n=$(offloaded "$tmp/offcount.err")
+if [ "${n:-0}" -ne 16 ]; then
+    fail "LD_PRELOAD host, own allocator: offloaded_host=${n:-none}, expected 16"
 fi
 
 # 3. linked -lgrbgpu -lgraphblas: offloads, no link-order warning

@@ -10,6 +10,16 @@ tests_test_conformance_SOURCES = tests/test_conformance.c \
 tests_test_conformance_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_conformance_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
 
+# The program's own GraphBLAS allocator (GxB_init): counting, tagging and
+# failing memory functions; every write path of the conformance shapes.
+check_PROGRAMS += tests/test_allocator
+TESTS += tests/test_allocator
+tests_test_allocator_SOURCES = tests/test_allocator.c \
+	tests/conformance_util.c tests/conformance_util.h \
+	tests/count_alloc.c tests/count_alloc.h
+tests_test_allocator_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_allocator_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
+
 # Edge cases found in review: casts of NaN/Inf/huge values, NaN and signed
 # zeros in MIN/MAX, the in-place accumulation path, by-column defaults,
 # hypersparse thresholds, user-built monoids.
@@ -27,11 +37,14 @@ endif
 # runs them.
 check_PROGRAMS += tests/preload_prog tests/preload_prog_linked \
 	tests/preload_prog_badorder
-tests_preload_prog_SOURCES = tests/preload_prog.c
+# (tests/count_alloc.c: the program's own memory functions, given to GxB_init
+# when PRELOAD_PROG_ALLOC=count)
+PRELOAD_PROG_SOURCES = tests/preload_prog.c tests/count_alloc.c tests/count_alloc.h
+tests_preload_prog_SOURCES = $(PRELOAD_PROG_SOURCES)
 tests_preload_prog_LDADD = -lgraphblas -lm
-tests_preload_prog_linked_SOURCES = tests/preload_prog.c
+tests_preload_prog_linked_SOURCES = $(PRELOAD_PROG_SOURCES)
 tests_preload_prog_linked_LDADD = libgrbgpu.la -lgraphblas -lm
-tests_preload_prog_badorder_SOURCES = tests/preload_prog.c
+tests_preload_prog_badorder_SOURCES = $(PRELOAD_PROG_SOURCES)
 # (libtool drops a -lgraphblas that precedes libgrbgpu.la as a duplicate of
 # the library's own dependency, so it goes to the linker inside -Wl,)
 tests_preload_prog_badorder_LDFLAGS = $(AM_LDFLAGS) -Wl,--no-as-needed,-lgraphblas
