@@ -1,0 +1,146 @@
+//------------------------------------------------------------------------------
+// kernels/tc_spmm/tc_spmm.h: tensor-core hybrid SpMM (issue 14), C launchers
+//------------------------------------------------------------------------------
+
+// Y = S * X (PLUS_TIMES, FP32) through the hybrid form of S
+// (formats/hybrid.h): the tensor-core part with mma.sync (TF32 inputs, FP32
+// accumulation; "exact" mode splits every FP32 operand into TF32 parts so
+// that the result is as accurate as FP32 CUDA-core summation), the remainder
+// with our CUDA-core SpMM (kernels/gg_cuda.h).
+//
+// Contract (as kernels/gg_cuda.h): device pointers, 32-bit indices, S in
+// CSR with sorted rows, X (k x n) and Y (m x n) row-major.  Every launcher
+// returns GG_OK or a GG_ERR_* code (GG_ERR_UNSUPPORTED: no kernel for the
+// case, GG_ERR_DEVICE: a CUDA call failed, GG_ERR_DEVMEM: out of device
+// memory); on error nothing is leaked.
+//
+// Non-finite values: the split of an Inf is NaN (Inf - Inf), and the zeros
+// padding a block times an Inf (or NaN) of X are NaN, so the family does not
+// take operands that hold Inf or NaN: check S's values and X with
+// gg_cuda_has_nonfinite first and take the CUDA-core path when it says so.
+// Signed zeros: a sum of -0 terms may come out +0 (the padding adds +0).
+
+#ifndef GG_TC_SPMM_H
+#define GG_TC_SPMM_H
+
+#include <cuda_runtime_api.h>
+#include "kernels/gg_kernels.h"
+#include "formats/hybrid.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// Precision of the tensor-core part (the remainder is always FP32 FMA-free
+// CUDA-core arithmetic).  Each FP32 value a is split as a1 = tf32 (a),
+// a2 = tf32 (a - a1), a3 = tf32 (a - a1 - a2) (round to nearest); a block's
+// products are summed in the tensor core and added to the running sum with
+// FP32 adds (round to nearest), the leading product s1*x1 apart from the
+// small ones.
+typedef enum
+{
+    GG_TC_EXACT = 0,    // default: s1x1 + (s1x2 + s2x1 + s1x3 + s2x2 + s3x1):
+                        // 6 MMAs, both operands split in three
+    GG_TC_EXACT3,       // s1x1 + (s1x2 + s2x1): 3 MMAs (two-way split)
+    GG_TC_EXACT4,       // s1x1 + (s1x2 + s2x1 + s2x2): 4 MMAs
+    GG_TC_TF32,         // s1x1 only: 1 MMA, TF32 inputs (relative error ~1e-3
+                        // of the row's sum of |terms|); only on request
+    GG_TC_NMODES
+}
+gg_tc_mode ;
+
+// Parts of the product to run (for benchmarks; the product is Y = S * X only
+// with GG_TC_PARTS_ALL).
+typedef enum
+{
+    GG_TC_PARTS_ALL = 0,    // remainder, then the tensor-core part adds to it
+    GG_TC_PARTS_TC,         // the tensor-core part alone (rows of windows
+                            // with several segments then hold garbage)
+    GG_TC_PARTS_REM         // the remainder alone
+}
+gg_tc_parts ;
+
+// What the form holds (gg_tc_form_info).
+typedef struct
+{
+    int64_t m, k, nnz ;
+    int threshold, seg_blocks ;
+    int64_t tc_nnz, rem_nnz ;   // entries in each part (sum = nnz)
+    double tc_share ;           // tc_nnz / nnz
+    int64_t nvec, nblk, nseg ;  // TC vectors, blocks of 8 vectors, segments
+    double fill ;               // tc_nnz / (64 nblk): average block fill
+    double vec_fill ;           // tc_nnz / (8 nvec): average vector fill
+    size_t bytes ;              // device bytes of the form
+    double build_ms ;           // build time (host clock around the build)
+}
+gg_tc_info ;
+
+// Build the hybrid form of S.
+//   m, k, nnz  S's shape and entries (nnz < 2^31 - 64, m, k < 2^31)
+//   p          device, m+1 int32 row pointers
+//   i          device, nnz int32 column indices, sorted within each row,
+//              no duplicates
+//   x          device, nnz values of `type` (GG_FP32 or GG_FP64; others:
+//              GG_ERR_UNSUPPORTED); not iso
+//   threshold  entries (1..8) a window's 8x1 column vector needs to go to the
+//              tensor-core part; <= 0: the default (3, Libra's 3 of 8)
+//   seg_blocks blocks per segment (one warp's unit); <= 0: the default (16)
+//   form       out: the form (host struct owning one device allocation);
+//              NULL on error
+//   stream     the stream the build runs on; the build synchronises it twice
+//              (the parts' sizes are read on the host) and takes ~16 bytes
+//              per entry of scratch from the default stream-ordered pool.
+int gg_tc_build (int64_t m, int64_t k, int64_t nnz, const int32_t *p,
+    const int32_t *i, const void *x, gg_type type, int threshold,
+    int seg_blocks, gg_hybrid_form **form, cudaStream_t stream) ;
+
+// Free the form (stream-ordered free of its device allocation, then the host
+// struct).  NULL is ignored.
+void gg_tc_free (gg_hybrid_form *form, cudaStream_t stream) ;
+
+// The form's device bytes.
+size_t gg_tc_bytes (const gg_hybrid_form *form) ;
+
+// The form's shares (info: out).
+int gg_tc_form_info (const gg_hybrid_form *form, gg_tc_info *info) ;
+
+// Y = S * X, PLUS_TIMES, through the form.
+//   form       from gg_tc_build, FP32 (FP64: GG_ERR_UNSUPPORTED for now)
+//   X          device, k x n row-major, finite values (see above)
+//   Y          device, m x n row-major; rows of S without entries are left
+//              unwritten
+//   n          columns of X and Y (>= 1)
+//   mode       a gg_tc_mode
+//   stream     the stream (no synchronisation, no allocation)
+int gg_tc_spmm (const gg_hybrid_form *form, const void *X, void *Y, int64_t n,
+    int mode, cudaStream_t stream) ;
+
+// The same with the kernel variant and the parts named (tests, benchmarks).
+//   variant    NULL or "": the default; else one of gg_tc_variants ()
+//   parts      a gg_tc_parts
+//   remainder  NULL or "": the CUDA-core chooser's pick for the remainder;
+//              else a variant name of gg_cuda_spmm
+int gg_tc_spmm_ex (const gg_hybrid_form *form, const void *X, void *Y,
+    int64_t n, int mode, const char *variant, int parts,
+    const char *remainder, cudaStream_t stream) ;
+
+// The names of the tensor-core kernel variants, NULL-terminated: "direct2",
+// "direct4" (X rows loaded to registers, 2 or 4 blocks in flight per warp),
+// "cpasync2", "cpasync4" (X rows staged in shared memory by cp.async, 2 or 4
+// stages).  Widths not a multiple of 4 (or X, Y not 16-byte aligned) run a
+// scalar form of "direct2" whatever the name.
+const char *const *gg_tc_variants (void) ;
+
+// The name of a gg_tc_mode ("exact", "exact3", "exact4", "tf32").
+const char *gg_tc_mode_name (int mode) ;
+
+// *flag_dev (device int32) = 1 if any of the count values at ptr (device,
+// of `type`: GG_FP32 or GG_FP64, else GG_ERR_UNSUPPORTED) is an Inf or a
+// NaN, else 0.  Asynchronous on `stream` (the caller reads the flag).
+int gg_cuda_has_nonfinite (const void *ptr, int64_t count, gg_type type,
+    int32_t *flag_dev, cudaStream_t stream) ;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

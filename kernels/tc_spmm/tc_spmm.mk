@@ -1,0 +1,38 @@
+# kernels/tc_spmm/tc_spmm.mk: the tensor-core hybrid SpMM family (issue 14):
+# the hybrid form of a CSR operand (formats/hybrid.cu, built on the device),
+# the mma.sync kernel with its CUDA-core remainder (kernels/tc_spmm/), its
+# test and its benchmark.  Standalone for now: not linked into libgrbgpu
+# until the family table takes it.  Built only when configure found nvcc; the
+# .cu.lo / .cu.o rules, NVCCFLAGS and GG_CUDA_KERNEL_OBJS come from
+# Makefile.am and kernels/kernels.mk.
+EXTRA_DIST += formats/hybrid.h formats/hybrid.cu \
+	kernels/tc_spmm/tc_spmm.h kernels/tc_spmm/tc_spmm.cu \
+	kernels/tc_spmm/tc_spmm.mk bench/bench_matrices.h \
+	tests/test_tc_spmm.cu bench/tc_bench.cu
+
+if HAVE_CUDA
+# the family's objects, as libtool objects made by the .cu.lo rule (the
+# library may take them later, as it does GG_CUDA_KERNEL_OBJS)
+GG_TC_OBJS = formats/hybrid.lo kernels/tc_spmm/tc_spmm.lo
+CLEANFILES += $(GG_TC_OBJS) formats/hybrid.o kernels/tc_spmm/tc_spmm.o \
+	formats/.libs/hybrid.o kernels/tc_spmm/.libs/tc_spmm.o
+
+check_PROGRAMS += tests/test_tc_spmm
+TESTS += tests/test_tc_spmm
+tests_test_tc_spmm_SOURCES = tests/test_tc_spmm.cu
+tests_test_tc_spmm_LDADD = $(GG_TC_OBJS) $(GG_CUDA_KERNEL_OBJS) $(CUDA_LIBS) -lm
+tests_test_tc_spmm_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC --mode=link $(CCLD) \
+	$(AM_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@
+
+noinst_PROGRAMS += bench/tc_bench
+bench_tc_bench_SOURCES = bench/tc_bench.cu
+bench_tc_bench_LDADD = $(GG_TC_OBJS) $(GG_CUDA_KERNEL_OBJS) $(CUDA_LIBS) -lm
+bench_tc_bench_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC --mode=link $(CCLD) \
+	$(AM_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@
+
+# nvcc objects have no dependency tracking: name the headers they include
+GG_TC_INCS = $(srcdir)/formats/hybrid.h $(srcdir)/kernels/tc_spmm/tc_spmm.h \
+	$(srcdir)/kernels/gg_cuda.h $(srcdir)/kernels/gg_kernels.h
+$(GG_TC_OBJS): $(GG_TC_INCS)
+tests/test_tc_spmm.o bench/tc_bench.o: $(GG_TC_INCS) $(srcdir)/bench/bench_matrices.h
+endif

@@ -1,0 +1,472 @@
+//------------------------------------------------------------------------------
+// tests/test_tc_spmm.cu: the tensor-core hybrid SpMM family against FP64
+//------------------------------------------------------------------------------
+
+// 1. The hybrid form (gg_tc_build): every entry of S lands in exactly one
+//    part; the blocks decode back to S's tensor-core entries (columns
+//    distinct within a window, padding slots with zero values, vectors of
+//    >= threshold entries), the remainder is a valid CSR of the others
+//    (vectors of < threshold entries); segments cover each window's blocks
+//    in runs of <= seg_blocks, flagged shared iff the window has several;
+//    zero_rows is exactly the rows of shared windows with TC entries and no
+//    remainder entries.
+// 2. The product (gg_tc_spmm_ex) for every mode and kernel variant against an
+//    FP64 host reference, on fresh random matrices whose windows have 0..8
+//    rows filled and column vectors of every size (empty rows and windows, m
+//    not a multiple of 8, k small and large), N in {1, 5, 8, 16, 17, 32,
+//    128}, thresholds 1, 3, 9 (all, default, nothing to the tensor cores)
+//    and segments of 1, 2 and 16 blocks (atomics, zeroed rows).  Y is
+//    poisoned (NaN) first: every row with entries must be written.
+//    Error of an element: |y - ref| / sum |s x| over its row's terms.
+//    exact: max and median within 2x of our FP32 CUDA-core kernel's on the
+//    same inputs (gg_cuda_spmm_plan), plus 1e-9 (a floor for error-free
+//    sums); exact3 / exact4: within 16x (printed); tf32: max <= 2e-3.
+// 3. gg_cuda_has_nonfinite on FP32 / FP64 arrays with and without Inf / NaN.
+// 4. Real matrices from $GRBGPU_TEST_DATA (*.mtx.gz; skipped when absent) at
+//    N = 5 and 32, exact and tf32, against the same bounds.
+//
+// Without a CUDA device: prints "SKIP: no CUDA device" and exits 77.
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cmath>
+#include <string>
+#include <vector>
+#include <algorithm>
+#include <map>
+#include <set>
+#include <cuda_runtime.h>
+#include "kernels/gg_cuda.h"
+#include "kernels/tc_spmm/tc_spmm.h"
+#include "bench/bench_matrices.h"
+
+#define CHECK_CUDA(call)                                                    \
+    do {                                                                    \
+        cudaError_t err_ = (call) ;                                         \
+        if (err_ != cudaSuccess) {                                          \
+            fprintf (stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,  \
+                cudaGetErrorString (err_)) ;                                \
+            exit (1) ;                                                      \
+        }                                                                   \
+    } while (0)
+
+static int failures = 0, checks = 0 ;
+#define EXPECT(cond, ...) do { checks++ ; if (!(cond)) { failures++ ; \
+    printf ("FAIL %s:%d: ", __FILE__, __LINE__) ; printf (__VA_ARGS__) ; printf ("\n") ; } } while (0)
+
+static bm_rng rng (0x7c15e3779b97f4a9ull) ;
+
+//------------------------------------------------------------------------------
+// random matrices with structured windows
+//------------------------------------------------------------------------------
+
+// For each window: a random number (0..8) of its rows may hold entries; a
+// few column vectors of random size (1..8 entries, within those rows) on
+// random columns, plus scattered single entries.  Values: nonzero, in
+// [-1.5, -0.5] u [0.5, 1.5] (mixed) or [0.5, 1.5) (positive).
+static bm_csr random_windows (const char *name, int64_t m, int64_t k, int vecs,
+    bool mixed)
+{
+    bm_csr A ;
+    A.name = name ;
+    A.m = m ; A.k = k ;
+    std::vector<int64_t> keys ;
+    std::vector<float> vals ;
+    for (int64_t w = 0 ; w * 8 < m ; w++)
+    {
+        const int filled = (int) (rng.next () % 9) ;
+        std::vector<int> rows ;
+        for (int r = 0 ; r < 8 ; r++) if (w * 8 + r < m) rows.push_back (r) ;
+        for (size_t q = rows.size () ; q > 1 ; q--) std::swap (rows [q-1], rows [rng.next () % q]) ;
+        if ((int) rows.size () > filled) rows.resize (filled) ;
+        if (rows.empty ()) continue ;
+        const int nv = (int) (rng.next () % (vecs + 1)) ;
+        for (int v = 0 ; v < nv + 2 ; v++)
+        {
+            const int64_t c = (int64_t) (rng.next () % k) ;
+            // the last two "vectors" are singles
+            const int size = (v < nv) ? 1 + (int) (rng.next () % rows.size ()) : 1 ;
+            std::vector<int> rr = rows ;
+            for (size_t q = rr.size () ; q > 1 ; q--) std::swap (rr [q-1], rr [rng.next () % q]) ;
+            for (int e = 0 ; e < size ; e++)
+            {
+                keys.push_back (((w * 8 + rr [e]) << 32) | c) ;
+                float x = rng.val () ;
+                if (mixed && (rng.next () & 1)) x = -x ;
+                vals.push_back (x) ;
+            }
+        }
+    }
+    bm_build_csr (A, keys, vals) ;
+    return A ;
+}
+
+//------------------------------------------------------------------------------
+// device copies
+//------------------------------------------------------------------------------
+
+struct dev_csr
+{
+    int32_t *p = NULL, *i = NULL ;
+    float *x = NULL ;
+    void *plan = NULL ;
+} ;
+
+static dev_csr upload (const bm_csr &A)
+{
+    dev_csr d ;
+    CHECK_CUDA (cudaMalloc (&d.p, (A.m + 1) * 4)) ;
+    CHECK_CUDA (cudaMalloc (&d.i, A.nnz * 4 + 4)) ;
+    CHECK_CUDA (cudaMalloc (&d.x, A.nnz * 4 + 4)) ;
+    CHECK_CUDA (cudaMemcpy (d.p, A.p.data (), (A.m + 1) * 4, cudaMemcpyHostToDevice)) ;
+    if (A.nnz > 0)
+    {
+        CHECK_CUDA (cudaMemcpy (d.i, A.i.data (), A.nnz * 4, cudaMemcpyHostToDevice)) ;
+        CHECK_CUDA (cudaMemcpy (d.x, A.x.data (), A.nnz * 4, cudaMemcpyHostToDevice)) ;
+    }
+    CHECK_CUDA (cudaMalloc (&d.plan, gg_cuda_spmv_plan_bytes (A.nnz) + 16)) ;
+    EXPECT (gg_cuda_spmv_plan_build (A.m, A.nnz, d.p, d.plan, 0) == GG_OK, "plan build") ;
+    return d ;
+}
+
+static void release (dev_csr &d)
+{
+    cudaFree (d.p) ; cudaFree (d.i) ; cudaFree (d.x) ; cudaFree (d.plan) ;
+}
+
+template <typename T> static std::vector<T> down (const T *d, int64_t count)
+{
+    std::vector<T> h (count > 0 ? count : 0) ;
+    if (count > 0) CHECK_CUDA (cudaMemcpy (h.data (), d, count * sizeof (T), cudaMemcpyDeviceToHost)) ;
+    return h ;
+}
+
+//------------------------------------------------------------------------------
+// 1. the form
+//------------------------------------------------------------------------------
+
+static void check_form (const bm_csr &A, const gg_hybrid_form *f, int threshold, int seg_blocks)
+{
+    const char *nm = A.name.c_str () ;
+    const int64_t nwin = (A.m + 7) / 8 ;
+    // the vectors of S: (window, col) -> entries
+    std::map<std::pair<int64_t, int32_t>, int> vcount ;
+    for (int64_t r = 0 ; r < A.m ; r++)
+        for (int32_t e = A.p [r] ; e < A.p [r+1] ; e++) vcount [{ r / 8, A.i [e] }]++ ;
+    int64_t want_tc = 0, want_vec = 0 ;
+    for (auto &kv : vcount) if (kv.second >= threshold) { want_tc += kv.second ; want_vec++ ; }
+    EXPECT (f->tc_nnz + f->rem_nnz == A.nnz, "%s: parts %lld + %lld != nnz %lld", nm,
+        (long long) f->tc_nnz, (long long) f->rem_nnz, (long long) A.nnz) ;
+    EXPECT (f->tc_nnz == want_tc, "%s: tc_nnz %lld, want %lld", nm, (long long) f->tc_nnz,
+        (long long) want_tc) ;
+    EXPECT (f->nvec == want_vec, "%s: nvec %lld, want %lld", nm, (long long) f->nvec,
+        (long long) want_vec) ;
+
+    // decode the blocks through the segments
+    std::vector<int32_t> col = down (f->col, f->nblk * 8) ;
+    std::vector<float> val = down ((const float *) f->val, f->nblk * 64) ;
+    std::vector<int32_t> seg_blk = down (f->seg_blk, f->nseg + 1) ;
+    std::vector<uint32_t> seg_win = down (f->seg_win, f->nseg) ;
+    std::vector<int32_t> zero_rows = down (f->zero_rows, f->nzero) ;
+    std::vector<int32_t> rp = down (f->rp, A.m + 1) ;
+    std::vector<int32_t> ri = down (f->ri, f->rem_nnz) ;
+    std::vector<float> rx = down ((const float *) f->rx, f->rem_nnz) ;
+    if (f->nseg > 0)
+        EXPECT (seg_blk [0] == 0 && seg_blk [f->nseg] == f->nblk, "%s: segment bounds", nm) ;
+    std::map<std::pair<int64_t, int32_t>, float> got ;     // (row, col) -> value
+    std::vector<int> wsegs (nwin, 0) ;
+    std::set<std::pair<int64_t, int32_t>> wcols ;
+    bool ok_seg = true, ok_cols = true, ok_pad = true, ok_dup = true ;
+    int64_t prev_w = -1 ;
+    for (int64_t s = 0 ; s < f->nseg ; s++)
+    {
+        const int64_t w = seg_win [s] & ~GG_HYB_SEG_SHARED ;
+        if (w >= nwin || w < prev_w || seg_blk [s+1] <= seg_blk [s]
+            || seg_blk [s+1] - seg_blk [s] > seg_blocks) ok_seg = false ;
+        prev_w = w ;
+        if (w < nwin) wsegs [w]++ ;
+        for (int32_t b = seg_blk [s] ; b < seg_blk [s+1] && ok_seg ; b++)
+            for (int sl = 0 ; sl < 8 ; sl++)
+            {
+                const int32_t c = col [8 * (int64_t) b + GG_HYB_COL_POS (sl)] ;
+                if (c < -1 || c >= A.k) { ok_cols = false ; continue ; }
+                if (c >= 0 && !wcols.insert ({ w, c }).second) ok_dup = false ;
+                for (int r = 0 ; r < 8 ; r++)
+                {
+                    const float v = val [64 * (int64_t) b + GG_HYB_VAL_POS (r, sl)] ;
+                    if (c < 0) { if (v != 0) ok_pad = false ; continue ; }
+                    if (v == 0) continue ;      // absent (test values are nonzero)
+                    if (w * 8 + r >= A.m || !got.insert ({ { w * 8 + r, c }, v }).second) ok_dup = false ;
+                }
+            }
+    }
+    EXPECT (ok_seg, "%s: segments malformed", nm) ;
+    EXPECT (ok_cols, "%s: block column out of range", nm) ;
+    EXPECT (ok_pad, "%s: padding slot holds a value", nm) ;
+    EXPECT (ok_dup, "%s: a column twice in a window, or an entry twice", nm) ;
+    bool ok_flag = true ;
+    for (int64_t s = 0 ; s < f->nseg ; s++)
+    {
+        const int64_t w = seg_win [s] & ~GG_HYB_SEG_SHARED ;
+        if (w < nwin && ((seg_win [s] & GG_HYB_SEG_SHARED) != 0) != (wsegs [w] > 1)) ok_flag = false ;
+    }
+    EXPECT (ok_flag, "%s: shared flags", nm) ;
+    // remainder CSR
+    bool ok_rem = rp [0] == 0 && rp [A.m] == f->rem_nnz ;
+    for (int64_t r = 0 ; r < A.m && ok_rem ; r++)
+    {
+        if (rp [r+1] < rp [r]) { ok_rem = false ; break ; }
+        for (int32_t e = rp [r] ; e < rp [r+1] ; e++)
+        {
+            if (e > rp [r] && ri [e] <= ri [e-1]) ok_rem = false ;
+            if (!got.insert ({ { r, ri [e] }, rx [e] }).second) ok_rem = false ;
+            auto it = vcount.find ({ r / 8, ri [e] }) ;
+            if (it == vcount.end () || it->second >= threshold) ok_rem = false ;
+        }
+    }
+    EXPECT (ok_rem, "%s: remainder CSR malformed or holds a tensor-core entry", nm) ;
+    // together: exactly S
+    bool ok_all = (int64_t) got.size () == A.nnz ;
+    for (int64_t r = 0 ; r < A.m && ok_all ; r++)
+        for (int32_t e = A.p [r] ; e < A.p [r+1] ; e++)
+        {
+            auto it = got.find ({ r, A.i [e] }) ;
+            if (it == got.end () || it->second != A.x [e]) { ok_all = false ; break ; }
+        }
+    EXPECT (ok_all, "%s: the parts do not decode back to S", nm) ;
+    // rows to zero
+    std::vector<int32_t> want_zero ;
+    for (int64_t r = 0 ; r < A.m ; r++)
+        if (wsegs [r / 8] > 1 && rp [r+1] == rp [r] && A.p [r+1] > A.p [r]) want_zero.push_back ((int32_t) r) ;
+    std::sort (zero_rows.begin (), zero_rows.end ()) ;
+    EXPECT (zero_rows == want_zero, "%s: zero_rows (%zu, want %zu)", nm, zero_rows.size (),
+        want_zero.size ()) ;
+    gg_tc_info info ;
+    EXPECT (gg_tc_form_info (f, &info) == GG_OK && info.tc_nnz == f->tc_nnz
+        && info.nblk == f->nblk && info.bytes == gg_tc_bytes (f) && info.bytes > 0, "%s: info", nm) ;
+}
+
+//------------------------------------------------------------------------------
+// 2. the product
+//------------------------------------------------------------------------------
+
+// errors of y against the FP64 reference, scaled by sum |s x| per element,
+// over the rows with entries; false if such a row holds a non-finite value
+struct errs { double max = 0, med = 0 ; bool finite = true ; } ;
+
+// the FP64 reference of S * X and sum |s x| per element (0 on empty rows)
+struct reference { std::vector<double> acc, scale ; } ;
+
+static reference make_reference (const bm_csr &A, const std::vector<float> &X, int64_t n)
+{
+    reference R ;
+    R.acc.assign (A.m * n, 0.0) ;
+    R.scale.assign (A.m * n, 0.0) ;
+    for (int64_t row = 0 ; row < A.m ; row++)
+        for (int32_t e = A.p [row] ; e < A.p [row+1] ; e++)
+        {
+            const double s = A.x [e] ;
+            const float *xr = &X [(int64_t) A.i [e] * n] ;
+            double *acc = &R.acc [row * n], *scale = &R.scale [row * n] ;
+            for (int64_t j = 0 ; j < n ; j++) { acc [j] += s * xr [j] ; scale [j] += fabs (s * xr [j]) ; }
+        }
+    return R ;
+}
+
+static errs errors (const bm_csr &A, const reference &R, int64_t n, const std::vector<float> &y)
+{
+    errs r ;
+    std::vector<double> all ;
+    all.reserve (A.m * n) ;
+    for (int64_t row = 0 ; row < A.m ; row++)
+    {
+        if (A.p [row] == A.p [row+1]) continue ;
+        for (int64_t j = 0 ; j < n ; j++)
+        {
+            const int64_t q = row * n + j ;
+            const double v = y [q] ;
+            if (!std::isfinite (v)) { r.finite = false ; continue ; }
+            all.push_back (fabs (v - R.acc [q]) / (R.scale [q] > 0 ? R.scale [q] : 1)) ;
+        }
+    }
+    if (!all.empty ())
+    {
+        r.max = *std::max_element (all.begin (), all.end ()) ;
+        std::nth_element (all.begin (), all.begin () + all.size () / 2, all.end ()) ;
+        r.med = all [all.size () / 2] ;
+    }
+    return r ;
+}
+
+static void check_product (const bm_csr &A, const dev_csr &d, const gg_hybrid_form *f,
+    int64_t n, bool all_variants)
+{
+    const char *nm = A.name.c_str () ;
+    std::vector<float> X (A.k * n) ;
+    for (auto &v : X) v = (rng.next () & 1) ? rng.val () : -rng.val () ;
+    float *dX, *dY ;
+    CHECK_CUDA (cudaMalloc (&dX, X.size () * 4 + 16)) ;
+    CHECK_CUDA (cudaMalloc (&dY, A.m * n * 4 + 16)) ;
+    CHECK_CUDA (cudaMemcpy (dX, X.data (), X.size () * 4, cudaMemcpyHostToDevice)) ;
+    std::vector<float> y (A.m * n) ;
+    const reference R = make_reference (A, X, n) ;
+
+    // our FP32 CUDA-core kernel on the whole of S
+    const gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP32 } ;
+    CHECK_CUDA (cudaMemset (dY, 0xff, A.m * n * 4)) ;
+    EXPECT (gg_cuda_spmm_plan (&sr, A.m, A.k, n, A.nnz, d.p, d.i, d.x, false, dX, dY, d.plan,
+        gg_cuda_spmm_choose_plan (A.m, n, A.nnz, A.max_row), 0) == GG_OK, "%s: CUDA-core", nm) ;
+    CHECK_CUDA (cudaDeviceSynchronize ()) ;
+    CHECK_CUDA (cudaMemcpy (y.data (), dY, y.size () * 4, cudaMemcpyDeviceToHost)) ;
+    const errs cc = errors (A, R, n, y) ;
+    EXPECT (cc.finite, "%s n=%lld: CUDA-core kernel left a row unwritten", nm, (long long) n) ;
+
+    for (int mode = 0 ; mode < GG_TC_NMODES ; mode++)
+    {
+        for (const char *const *v = gg_tc_variants () ; *v ; v++)
+        {
+            if (!all_variants && v != gg_tc_variants ()) break ;
+            CHECK_CUDA (cudaMemset (dY, 0xff, A.m * n * 4)) ;   // NaN: unwritten rows fail
+            const int rc = gg_tc_spmm_ex (f, dX, dY, n, mode, *v, GG_TC_PARTS_ALL, NULL, 0) ;
+            EXPECT (rc == GG_OK, "%s: gg_tc_spmm_ex rc %d", nm, rc) ;
+            CHECK_CUDA (cudaDeviceSynchronize ()) ;
+            CHECK_CUDA (cudaMemcpy (y.data (), dY, y.size () * 4, cudaMemcpyDeviceToHost)) ;
+            const errs e = errors (A, R, n, y) ;
+            const char *mn = gg_tc_mode_name (mode) ;
+            EXPECT (e.finite, "%s n=%lld %s %s: a row with entries left unwritten or NaN", nm,
+                (long long) n, mn, *v) ;
+            if (mode == GG_TC_TF32)
+                EXPECT (e.max <= 2e-3, "%s n=%lld tf32 %s: max error %.3g > 2e-3", nm,
+                    (long long) n, *v, e.max) ;
+            else
+            {
+                const double fac = (mode == GG_TC_EXACT) ? 2 : 16 ;
+                EXPECT (e.max <= fac * cc.max + 1e-9 && e.med <= fac * cc.med + 1e-9,
+                    "%s n=%lld %s %s: error max %.3g med %.3g vs CUDA-core max %.3g med %.3g (bound %gx)",
+                    nm, (long long) n, mn, *v, e.max, e.med, cc.max, cc.med, fac) ;
+            }
+            if (v == gg_tc_variants ())
+                printf ("  %-14s n=%-4lld %-6s err max %.3e med %.3e | CUDA-core max %.3e med %.3e\n",
+                    nm, (long long) n, mn, e.max, e.med, cc.max, cc.med) ;
+        }
+    }
+    cudaFree (dX) ; cudaFree (dY) ;
+}
+
+static void test_matrix (const bm_csr &A, const std::vector<int64_t> &ns,
+    const std::vector<std::pair<int, int>> &forms, bool all_variants)
+{
+    dev_csr d = upload (A) ;
+    for (const auto &tf : forms)
+    {
+        gg_hybrid_form *f = NULL ;
+        const int rc = gg_tc_build (A.m, A.k, A.nnz, d.p, d.i, d.x, GG_FP32, tf.first, tf.second, &f, 0) ;
+        EXPECT (rc == GG_OK && f != NULL, "%s: build rc %d", A.name.c_str (), rc) ;
+        if (f == NULL) continue ;
+        gg_tc_info info ;
+        gg_tc_form_info (f, &info) ;
+        printf ("%s (m %lld k %lld nnz %lld) T=%d seg=%d: TC %.1f %% in %lld blocks (fill %.2f), "
+            "%lld segments, %lld zero rows, build %.2f ms\n", A.name.c_str (), (long long) A.m,
+            (long long) A.k, (long long) A.nnz, info.threshold, info.seg_blocks, 100 * info.tc_share,
+            (long long) info.nblk, info.fill, (long long) info.nseg, (long long) f->nzero, info.build_ms) ;
+        check_form (A, f, tf.first <= 0 ? 3 : tf.first, tf.second <= 0 ? 16 : tf.second) ;
+        for (int64_t n : ns) check_product (A, d, f, n, all_variants) ;
+        gg_tc_free (f, 0) ;
+    }
+    release (d) ;
+}
+
+//------------------------------------------------------------------------------
+// 3. the non-finite check
+//------------------------------------------------------------------------------
+
+template <typename T>
+static void check_nonfinite (gg_type type, int64_t count)
+{
+    std::vector<T> h (count) ;
+    for (auto &v : h) v = (T) ((rng.next () & 1) ? rng.val () : -rng.val ()) * (T) 1e30 ;
+    T *d ;
+    int32_t *flag ;
+    CHECK_CUDA (cudaMalloc (&d, count * sizeof (T) + 8)) ;
+    CHECK_CUDA (cudaMalloc (&flag, 4)) ;
+    const T bad [3] = { (T) INFINITY, (T) -INFINITY, (T) NAN } ;
+    for (int c = -1 ; c < 3 ; c++)
+    {
+        std::vector<T> g = h ;
+        int64_t at = -1 ;
+        if (c >= 0 && count > 0) { at = (int64_t) (rng.next () % count) ; g [at] = bad [c] ; }
+        if (count > 0) CHECK_CUDA (cudaMemcpy (d, g.data (), count * sizeof (T), cudaMemcpyHostToDevice)) ;
+        CHECK_CUDA (cudaMemset (flag, 0x55, 4)) ;
+        EXPECT (gg_cuda_has_nonfinite (d, count, type, flag, 0) == GG_OK, "has_nonfinite rc") ;
+        int32_t got = -1 ;
+        CHECK_CUDA (cudaMemcpy (&got, flag, 4, cudaMemcpyDeviceToHost)) ;
+        EXPECT (got == (at >= 0 ? 1 : 0), "has_nonfinite type %d count %lld bad at %lld: flag %d",
+            (int) type, (long long) count, (long long) at, got) ;
+    }
+    EXPECT (gg_cuda_has_nonfinite (d, count, GG_INT32, flag, 0) == GG_ERR_UNSUPPORTED, "INT32 refused") ;
+    cudaFree (d) ; cudaFree (flag) ;
+}
+
+//------------------------------------------------------------------------------
+// main
+//------------------------------------------------------------------------------
+
+int main (void)
+{
+    int ndev = 0 ;
+    if (cudaGetDeviceCount (&ndev) != cudaSuccess || ndev == 0)
+    {
+        printf ("SKIP: no CUDA device\n") ;
+        return 77 ;
+    }
+    cudaDeviceProp prop ;
+    CHECK_CUDA (cudaGetDeviceProperties (&prop, 0)) ;
+    printf ("device: %s\n", prop.name) ;
+
+    // 3. non-finite check
+    for (int64_t count : { (int64_t) 0, (int64_t) 1, (int64_t) 1000, (int64_t) 3000001 })
+    {
+        check_nonfinite<float> (GG_FP32, count) ;
+        check_nonfinite<double> (GG_FP64, count) ;
+    }
+
+    // 1, 2: random matrices
+    const std::vector<int64_t> ns = { 1, 5, 8, 16, 17, 32, 128 } ;
+    const std::vector<std::pair<int, int>> forms = { { 0, 0 }, { 1, 2 }, { 9, 16 }, { 2, 1 } } ;
+    test_matrix (random_windows ("rand_small_k", 997, 13, 6, true), ns, forms, true) ;
+    test_matrix (random_windows ("rand_large_k", 1003, 5000, 24, true), ns, forms, true) ;
+    test_matrix (random_windows ("rand_pos", 4096, 300, 40, false), ns, { { 0, 0 }, { 3, 1 } }, true) ;
+    test_matrix (random_windows ("rand_tiny", 5, 7, 3, true), ns, { { 0, 0 }, { 1, 1 } }, true) ;
+    {
+        bm_csr empty ;
+        empty.name = "empty" ; empty.m = 20 ; empty.k = 10 ;
+        bm_build_csr (empty, {}, {}) ;
+        test_matrix (empty, { 1, 8 }, { { 0, 0 } }, false) ;
+    }
+    {
+        bm_rng r2 (42) ;
+        test_matrix (bm_rmat (12, r2), { 5, 32, 128 }, { { 0, 0 }, { 0, 2 } }, true) ;
+    }
+
+    // 4. real matrices
+    const char *dir = getenv ("GRBGPU_TEST_DATA") ;
+    std::vector<std::string> files = bm_mtx_files (dir ? dir : "") ;
+    if (files.empty ())
+        printf ("real-matrix cases skipped: no *.mtx.gz in GRBGPU_TEST_DATA (%s)\n", dir ? dir : "unset") ;
+    for (const std::string &fn : files)
+    {
+        bm_csr A ;
+        A.name = fn.substr (0, fn.size () - 7) ;
+        if (!bm_read_mtx_gz (std::string (dir) + "/" + fn, A, rng))
+        {
+            printf ("cannot read %s: skipped\n", fn.c_str ()) ;
+            continue ;
+        }
+        if (A.nnz > 2000000) { printf ("%s: too large for the host reference, skipped\n", fn.c_str ()) ; continue ; }
+        test_matrix (A, { 5, 32 }, { { 0, 0 } }, false) ;
+    }
+
+    printf ("%d checks, %d failures\n", checks, failures) ;
+    return failures ? 1 : 0 ;
+}
