@@ -126,7 +126,7 @@ template <> struct payload<8>
 // The largest r in [lo, hi] with p [r] <= q (given p [lo] <= q): the row
 // holding entry q (empty rows share their p with the next row, and the
 // largest such r is the one that holds q).
-__device__ __forceinline__ int32_t row_of (const int32_t *__restrict__ p,
+static __device__ __forceinline__ int32_t row_of (const int32_t *__restrict__ p,
     int32_t lo, int32_t hi, int64_t q)
 {
     while (lo < hi)
@@ -139,7 +139,7 @@ __device__ __forceinline__ int32_t row_of (const int32_t *__restrict__ p,
 
 // The rows of this block's first and last entries (thread 0 searches, all
 // read them): the tile [q0, q1) of entries.
-__device__ __forceinline__ void tile_rows (const int32_t *__restrict__ p,
+static __device__ __forceinline__ void tile_rows (const int32_t *__restrict__ p,
     int64_t m, int64_t q0, int64_t q1, int32_t *lo, int32_t *hi)
 {
     __shared__ int32_t range [2] ;
@@ -159,7 +159,7 @@ __device__ __forceinline__ void tile_rows (const int32_t *__restrict__ p,
 
 // pay [q] = (row of q, x [q]) for every entry q
 template <int E>
-__global__ void __launch_bounds__ (XP_BLOCK) sort_pack_kernel (int64_t m,
+static __global__ void __launch_bounds__ (XP_BLOCK) sort_pack_kernel (int64_t m,
     int64_t nnz, const int32_t *__restrict__ p, const void *__restrict__ x,
     typename payload<E>::t *__restrict__ pay)
 {
@@ -178,7 +178,7 @@ __global__ void __launch_bounds__ (XP_BLOCK) sort_pack_kernel (int64_t m,
 
 // (i_t, x_t) from the sorted payloads
 template <int E>
-__global__ void __launch_bounds__ (XP_BLOCK) sort_unpack_kernel (int64_t nnz,
+static __global__ void __launch_bounds__ (XP_BLOCK) sort_unpack_kernel (int64_t nnz,
     const typename payload<E>::t *__restrict__ pay, int32_t *__restrict__ i_t,
     void *__restrict__ x_t)
 {
@@ -192,7 +192,7 @@ __global__ void __launch_bounds__ (XP_BLOCK) sort_unpack_kernel (int64_t nnz,
 }
 
 // p_t [c] = the number of sorted keys below c, for c in [0, k]
-__global__ void __launch_bounds__ (XP_BLOCK) sort_rowptr_kernel (int64_t k,
+static __global__ void __launch_bounds__ (XP_BLOCK) sort_rowptr_kernel (int64_t k,
     int64_t nnz, const uint32_t *__restrict__ keys, int32_t *__restrict__ p_t)
 {
     for (int64_t c = (int64_t) blockIdx.x * XP_BLOCK + threadIdx.x ; c <= k ;
@@ -214,7 +214,7 @@ __global__ void __launch_bounds__ (XP_BLOCK) sort_rowptr_kernel (int64_t k,
 //------------------------------------------------------------------------------
 
 // cnt [c] += 1 for every entry of column c (cnt zeroed before)
-__global__ void __launch_bounds__ (XP_BLOCK) scatter_count_kernel (int64_t nnz,
+static __global__ void __launch_bounds__ (XP_BLOCK) scatter_count_kernel (int64_t nnz,
     const int32_t *__restrict__ i, int32_t *__restrict__ cnt)
 {
     for (int64_t q = (int64_t) blockIdx.x * XP_BLOCK + threadIdx.x ; q < nnz ;
@@ -227,7 +227,7 @@ __global__ void __launch_bounds__ (XP_BLOCK) scatter_count_kernel (int64_t nnz,
 // entry q of column c goes to the next free slot of row c of T (pos [c],
 // starting at p_t [c]): its row to rows [slot], its value to vals [slot]
 template <int E>
-__global__ void __launch_bounds__ (XP_BLOCK) scatter_move_kernel (int64_t m,
+static __global__ void __launch_bounds__ (XP_BLOCK) scatter_move_kernel (int64_t m,
     int64_t nnz, const int32_t *__restrict__ p, const int32_t *__restrict__ i,
     const void *__restrict__ x, int32_t *__restrict__ pos,
     int32_t *__restrict__ rows, void *__restrict__ vals)
@@ -255,9 +255,17 @@ __global__ void __launch_bounds__ (XP_BLOCK) scatter_move_kernel (int64_t m,
 // row statistics
 //------------------------------------------------------------------------------
 
+// the larger of two (a functor of our own: CUB's and libcu++'s names for it
+// changed between CUDA versions)
+struct max_of
+{
+    __device__ unsigned long long operator() (unsigned long long a,
+        unsigned long long b) const { return (a > b) ? a : b ; }
+} ;
+
 // present [r] = (p [r+1] > p [r]); stats [0] = max over r of p [r+1] - p [r],
 // stats [1] = the rows with an entry (stats zeroed before)
-__global__ void __launch_bounds__ (XP_BLOCK) row_stats_kernel (int64_t n,
+static __global__ void __launch_bounds__ (XP_BLOCK) row_stats_kernel (int64_t n,
     const int32_t *__restrict__ p, int8_t *__restrict__ present,
     unsigned long long *__restrict__ stats)
 {
@@ -272,7 +280,7 @@ __global__ void __launch_bounds__ (XP_BLOCK) row_stats_kernel (int64_t n,
         longest = (len > longest) ? len : longest ;
         nonempty += (len > 0) ;
     }
-    longest = reduce (tmp).Reduce (longest, cuda::maximum<> ()) ;
+    longest = reduce (tmp).Reduce (longest, max_of ()) ;
     __syncthreads () ;
     nonempty = reduce (tmp).Sum (nonempty) ;
     if (threadIdx.x == 0)
