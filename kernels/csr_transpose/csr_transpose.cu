@@ -322,31 +322,45 @@ static int key_bits (int64_t k)
     return b ;
 }
 
-// CUB's temporary bytes for the sort of nnz pairs with payload P
+// The CUB calls, each through one function for both the size query (tmp
+// NULL: *bytes set, nothing read or launched) and the run, so that both see
+// the same template instance and the same arguments.
+
+// (keys_out, pout) = the pairs (keys_in, pin) stably sorted on the bits a
+// column index of k columns needs
 template <typename P>
-static cudaError_t sort_cub_bytes (int64_t k, int64_t nnz, size_t *bytes)
+static cudaError_t cub_sort (void *tmp, size_t *bytes, const int32_t *keys_in,
+    uint32_t *keys_out, const P *pin, P *pout, int64_t nnz, int64_t k,
+    cudaStream_t stream)
 {
-    *bytes = 0 ;
-    return cub::DeviceRadixSort::SortPairs (NULL, *bytes, (const uint32_t *) NULL,
-        (uint32_t *) NULL, (const P *) NULL, (P *) NULL, (int) nnz, 0,
-        key_bits (k)) ;
+    return cub::DeviceRadixSort::SortPairs (tmp, *bytes,
+        (const uint32_t *) keys_in, keys_out, pin, pout, (int) nnz, 0,
+        key_bits (k), stream) ;
 }
 
-// CUB's temporary bytes for the segmented sort of nnz (row, value of E bytes)
-template <int E>
-static cudaError_t segsort_cub_bytes (int64_t k, int64_t nnz, size_t *bytes)
+// out = the exclusive scan of the n counts in cnt
+static cudaError_t cub_scan (void *tmp, size_t *bytes, const int32_t *cnt,
+    int32_t *out, int64_t n, cudaStream_t stream)
 {
-    *bytes = 0 ;
+    return cub::DeviceScan::ExclusiveSum (tmp, *bytes, cnt, out, (int) n, stream) ;
+}
+
+// each of the k segments [off [c], off [c+1]) of (rows, vals) sorted by row
+// into (rows_out, vals_out); E = 0: rows only
+template <int E>
+static cudaError_t cub_segsort (void *tmp, size_t *bytes, const int32_t *rows,
+    int32_t *rows_out, const void *vals, void *vals_out, int64_t nnz,
+    int64_t k, const int32_t *off, cudaStream_t stream)
+{
     if (E == 0)
     {
-        return cub::DeviceSegmentedSort::SortKeys (NULL, *bytes,
-            (const int32_t *) NULL, (int32_t *) NULL, (int) nnz, (int) k,
-            (const int32_t *) NULL, (const int32_t *) NULL) ;
+        return cub::DeviceSegmentedSort::SortKeys (tmp, *bytes, rows, rows_out,
+            (int) nnz, (int) k, off, off + 1, stream) ;
     }
     typedef typename val_bits<(E > 0 ? E : 1)>::t vt ;
-    return cub::DeviceSegmentedSort::SortPairs (NULL, *bytes,
-        (const int32_t *) NULL, (int32_t *) NULL, (const vt *) NULL, (vt *) NULL,
-        (int) nnz, (int) k, (const int32_t *) NULL, (const int32_t *) NULL) ;
+    return cub::DeviceSegmentedSort::SortPairs (tmp, *bytes, rows, rows_out,
+        (const vt *) vals, (vt *) vals_out, (int) nnz, (int) k, off, off + 1,
+        stream) ;
 }
 
 // The layout for these sizes; false if the case is refused.
@@ -371,30 +385,32 @@ static bool layout_of (xp_method meth, int64_t k, int64_t nnz, int e,
         XP_TAKE (a_pin, (size_t) nnz * pb) ;
         // pattern: the sort writes its rows to i_t directly
         if (e > 0) XP_TAKE (a_pout, (size_t) nnz * pb) ;
-        err = (e == 0) ? sort_cub_bytes<pay_row> (k, nnz, &cub_bytes)
-            : (e <= 4) ? sort_cub_bytes<pay_row32> (k, nnz, &cub_bytes)
-            : sort_cub_bytes<pay_row64> (k, nnz, &cub_bytes) ;
+        err = (e == 0) ? cub_sort<pay_row> (NULL, &cub_bytes, NULL, NULL,
+                NULL, NULL, nnz, k, 0)
+            : (e <= 4) ? cub_sort<pay_row32> (NULL, &cub_bytes, NULL, NULL,
+                NULL, NULL, nnz, k, 0)
+            : cub_sort<pay_row64> (NULL, &cub_bytes, NULL, NULL, NULL, NULL,
+                nnz, k, 0) ;
     }
     else
     {
         XP_TAKE (a_cnt, (size_t) (k + 1) * sizeof (int32_t)) ;
         XP_TAKE (a_rows, (size_t) nnz * sizeof (int32_t)) ;
         if (e > 0) XP_TAKE (a_vals, (size_t) nnz * (size_t) e) ;
+        #define XP_SEGSORT_BYTES(E) cub_segsort<E> (NULL, &cub_bytes, NULL, \
+            NULL, NULL, NULL, nnz, k, NULL, 0)
         switch (e)
         {
-            case 0: err = segsort_cub_bytes<0> (k, nnz, &cub_bytes) ; break ;
-            case 1: err = segsort_cub_bytes<1> (k, nnz, &cub_bytes) ; break ;
-            case 2: err = segsort_cub_bytes<2> (k, nnz, &cub_bytes) ; break ;
-            case 4: err = segsort_cub_bytes<4> (k, nnz, &cub_bytes) ; break ;
-            default: err = segsort_cub_bytes<8> (k, nnz, &cub_bytes) ; break ;
+            case 0: err = XP_SEGSORT_BYTES (0) ; break ;
+            case 1: err = XP_SEGSORT_BYTES (1) ; break ;
+            case 2: err = XP_SEGSORT_BYTES (2) ; break ;
+            case 4: err = XP_SEGSORT_BYTES (4) ; break ;
+            default: err = XP_SEGSORT_BYTES (8) ; break ;
         }
+        #undef XP_SEGSORT_BYTES
         // the scan of the counts uses the same space before the sort
         size_t scan_bytes = 0 ;
-        if (err == cudaSuccess)
-        {
-            err = cub::DeviceScan::ExclusiveSum (NULL, scan_bytes,
-                (const int32_t *) NULL, (int32_t *) NULL, (int) (k + 1)) ;
-        }
+        if (err == cudaSuccess) err = cub_scan (NULL, &scan_bytes, NULL, NULL, k + 1, 0) ;
         if (scan_bytes > cub_bytes) cub_bytes = scan_bytes ;
     }
     if (err != cudaSuccess) return false ;
@@ -453,9 +469,8 @@ static int transpose_sort (const xp_layout &L, char *scratch, int64_t m,
 
     // (keys, pout) = the pairs (i [q], pin [q]) stably sorted by column
     size_t cub_bytes = L.cub ;
-    XP_CUDA (cub::DeviceRadixSort::SortPairs (scratch + L.a_cub, cub_bytes,
-        (const uint32_t *) i, keys, (const P *) pin, pout, (int) nnz, 0,
-        key_bits (k), stream)) ;
+    XP_CUDA (cub_sort<P> (scratch + L.a_cub, &cub_bytes, i, keys, pin, pout,
+        nnz, k, stream)) ;
 
     // p_t [c] = entries in columns below c
     sort_rowptr_kernel <<<grid_of (k + 1), XP_BLOCK, 0, stream>>> (k, nnz, keys, p_t) ;
@@ -487,7 +502,7 @@ static int transpose_scatter (const xp_layout &L, char *scratch, int64_t m,
     scatter_count_kernel <<<grid_of (nnz), XP_BLOCK, 0, stream>>> (nnz, i, cnt) ;
     XP_LAUNCHED () ;
     size_t cub_bytes = L.cub ;
-    XP_CUDA (cub::DeviceScan::ExclusiveSum (tmp, cub_bytes, cnt, p_t, (int) (k + 1), stream)) ;
+    XP_CUDA (cub_scan (tmp, &cub_bytes, cnt, p_t, k + 1, stream)) ;
 
     // each entry to the next free slot of its column (cnt: the slots now)
     XP_CUDA (cudaMemcpyAsync (cnt, p_t, (size_t) k * sizeof (int32_t),
@@ -498,18 +513,8 @@ static int transpose_scatter (const xp_layout &L, char *scratch, int64_t m,
 
     // each row of T sorted by column (S's row), values with them
     cub_bytes = L.cub ;
-    if (E == 0)
-    {
-        XP_CUDA (cub::DeviceSegmentedSort::SortKeys (tmp, cub_bytes, rows, i_t,
-            (int) nnz, (int) k, p_t, p_t + 1, stream)) ;
-    }
-    else
-    {
-        typedef typename val_bits<(E > 0 ? E : 1)>::t vt ;
-        XP_CUDA (cub::DeviceSegmentedSort::SortPairs (tmp, cub_bytes, rows, i_t,
-            (const vt *) vals, (vt *) x_t, (int) nnz, (int) k, p_t, p_t + 1,
-            stream)) ;
-    }
+    XP_CUDA (cub_segsort<E> (tmp, &cub_bytes, rows, i_t, vals, x_t, nnz, k,
+        p_t, stream)) ;
     return GG_OK ;
 }
 
