@@ -720,8 +720,8 @@ typedef struct
     int32_t *p, *i ;
     void *x ;                   // values (iso expanded), or NULL
     gg_type xtype ;
-    _Atomic int x_finite ;      // x: 0 not yet known, 1 all finite, 2 not
-                                // (values_finite)
+    _Atomic int x_special ;     // x: 0 not yet known, 1 no special values,
+                                // 2 some (values_special)
     void *ones ;                // nnz ones of onestype, or NULL
     gg_type onestype ;
     void *spmv_plan ;           // the own SpMV kernels' plan of the pattern
@@ -748,8 +748,8 @@ typedef struct
     int64_t nrows, ncols ;
     size_t elem ;
     void *x ;
-    _Atomic int x_finite ;      // x: 0 not yet known, 1 all finite, 2 not
-                                // (values_finite)
+    _Atomic int x_special ;     // x: 0 not yet known, 1 no special values,
+                                // 2 some (values_special)
 }
 dev_dense ;
 
@@ -1311,7 +1311,7 @@ static inline double get_value (const void *Y, size_t k, gg_type t)
 }
 
 //------------------------------------------------------------------------------
-// non-finite values: the vendor libraries are handed finite values only
+// special values: the vendor libraries are handed ordinary values only
 //------------------------------------------------------------------------------
 
 // cuSPARSE and cuBLAS compute on substituted values (all-ones arrays for
@@ -1320,16 +1320,19 @@ static inline double get_value (const void *Y, size_t k, gg_type t)
 // not say that a padded or substituted value never meets a real one: 0 * INF
 // or INF - INF there is NaN where the CPU library, which combines only the
 // real terms, answers INF (a PLUS_SECOND SpMM with an iso +INF dense operand
-// came back NaN everywhere).  So a call whose values read by the vendor
-// library hold an infinity or a NaN runs on grbgpu's own kernels, which
-// combine exactly the terms the CPU library does (kernels/gg_semiring.cuh,
-// gg_identity).  The check is one pass over the device copy, made once per
-// device form (and so once per version of a cached operand).
+// came back NaN everywhere).  Nor do they document keeping subnormals.  So a
+// call whose values read by a vendor library hold an infinity, a NaN or a
+// subnormal runs on grbgpu's own kernels, which combine exactly the terms the
+// CPU library does (kernels/gg_semiring.cuh, gg_identity; built without
+// flushing subnormals).  The check (gg_cuda_special_values) is one pass over
+// the device copy, made once per device form, so once per version of a
+// cached operand.
 
-// Whether the count values of type t at x (device) are all finite; *known
-// remembers the answer in the form (0: not yet asked, 1: finite, 2: not).
-static int values_finite (gg_call *c, gg_type t, const void *x, size_t count,
-    _Atomic int *known, bool *finite)
+// Whether the count values of type t at x (device) hold a special value;
+// *known remembers the answer in the form (0: not yet asked, 1: none, 2:
+// some).
+static int values_special (gg_call *c, gg_type t, const void *x, size_t count,
+    _Atomic int *known, bool *special)
 {
     int rc = GG_OK ;
     int k = atomic_load (known) ;
@@ -1338,7 +1341,7 @@ static int values_finite (gg_call *c, gg_type t, const void *x, size_t count,
         int *dflag, flag = 1 ;
         GG_TRY (tmp_alloc (c, (void **) &dflag, sizeof (int))) ;
         FAULT_TRY (GG_FAULT_LAUNCH) ;
-        int frc = gg_cuda_nonfinite (t, x, (int64_t) count, dflag, c->ctx->stream) ;
+        int frc = gg_cuda_special_values (t, x, (int64_t) count, dflag, c->ctx->stream) ;
         if (frc == GG_OK)
         {
             CU_TRY (cudaMemcpyAsync (&flag, dflag, sizeof (int),
@@ -1346,67 +1349,68 @@ static int values_finite (gg_call *c, gg_type t, const void *x, size_t count,
             CU_TRY (cudaStreamSynchronize (c->ctx->stream)) ;
         }
         else if (frc != GG_ERR_UNSUPPORTED) GG_TRY (frc) ;
-        // (a layout the check does not take counts as not finite)
+        // (a layout the check does not take counts as special)
         k = (frc == GG_OK && flag == 0) ? 1 : 2 ;
         atomic_store (known, k) ;
     }
-    *finite = (k == 1) ;
+    *special = (k == 2) ;
 done:
     return rc ;
 }
 
 // SpMM through cuSPARSE reads S's values (TIMES, FIRST) and X (TIMES,
-// SECOND): *ok = false when one of them is not finite.  The forms it got
-// are handed to the caller (*fs: with S's values in the semiring's type, as
-// the vendor path asks for them; *fx), to be used and released there.
-static int spmm_vendor_finite (gg_call *c, const gg_semiring *sr,
+// SECOND): *ok = false when one of them holds a special value.  The forms
+// it got are handed to the caller (*fs: with S's values in the semiring's
+// type, as the vendor path asks for them; *fx), to be used and released
+// there.
+static int spmm_vendor_ok (gg_call *c, const gg_semiring *sr,
     const gg_csr *S, const gg_dense *X, dev_csr **fs, dev_dense **fx, bool *ok)
 {
     int rc = GG_OK ;
-    bool fin = true ;
+    bool special = false ;
     const gg_type t = sr->type ;
     if (sr->mul == GG_MUL_TIMES || sr->mul == GG_MUL_FIRST)
     {
         csr_needs nd = { .x = true, .ones = false, .t = t } ;
         GG_TRY (csr_get (c, S, &nd, fs)) ;
-        GG_TRY (values_finite (c, t, (*fs)->x, (size_t) S->nnz, &(*fs)->x_finite, &fin)) ;
+        GG_TRY (values_special (c, t, (*fs)->x, (size_t) S->nnz, &(*fs)->x_special, &special)) ;
     }
-    if (fin && (sr->mul == GG_MUL_TIMES || sr->mul == GG_MUL_SECOND))
+    if (!special && (sr->mul == GG_MUL_TIMES || sr->mul == GG_MUL_SECOND))
     {
         GG_TRY (dense_get (c, X, gg_type_size (t), fx)) ;
-        GG_TRY (values_finite (c, t, (*fx)->x, (size_t) X->nrows * (size_t) X->ncols,
-            &(*fx)->x_finite, &fin)) ;
+        GG_TRY (values_special (c, t, (*fx)->x, (size_t) X->nrows * (size_t) X->ncols,
+            &(*fx)->x_special, &special)) ;
     }
 done:
-    *ok = fin ;
+    *ok = !special ;
     return rc ;
 }
 
 // SDDMM and GEMM through cuBLAS / cuSPARSE read A (TIMES, FIRST) and B
-// (TIMES, SECOND): *ok = false when one of them is not finite; the forms
-// it got (*fa, *fb) go to the caller.
-static int dense_vendor_finite (gg_call *c, const gg_semiring *sr,
+// (TIMES, SECOND): *ok = false when one of them holds a special value; the
+// forms it got (*fa, *fb) go to the caller.
+static int dense_vendor_ok (gg_call *c, const gg_semiring *sr,
     const gg_dense *A, const gg_dense *B, dev_dense **fa, dev_dense **fb,
     bool *ok)
 {
     int rc = GG_OK ;
-    bool fin = true ;
+    bool special = false ;
     const gg_type t = sr->type ;
     const size_t elem = gg_type_size (t) ;
     if (sr->mul == GG_MUL_TIMES || sr->mul == GG_MUL_FIRST)
     {
         GG_TRY (dense_get (c, A, elem, fa)) ;
-        GG_TRY (values_finite (c, t, (*fa)->x, (size_t) A->nrows * (size_t) A->ncols,
-            &(*fa)->x_finite, &fin)) ;
+        GG_TRY (values_special (c, t, (*fa)->x, (size_t) A->nrows * (size_t) A->ncols,
+            &(*fa)->x_special, &special)) ;
     }
-    if (fin && (sr->mul == GG_MUL_TIMES || sr->mul == GG_MUL_SECOND))
+    if (!special && (sr->mul == GG_MUL_TIMES || sr->mul == GG_MUL_SECOND))
     {
         GG_TRY (dense_get (c, B, elem, fb)) ;
-        GG_TRY (values_finite (c, t, (*fb)->x, (size_t) B->nrows * (size_t) B->ncols,
-            &(*fb)->x_finite, &fin)) ;
+        GG_TRY (values_special (c, t, (*fb)->x, (size_t) B->nrows * (size_t) B->ncols,
+            &(*fb)->x_special, &special)) ;
     }
 done:
-    *ok = fin ;
+    *ok = !special ;
     return rc ;
 }
 
@@ -1550,9 +1554,9 @@ static int spmm_attempt (gg_call *c, const gg_semiring *sr, const gg_csr *S,
     dev_dense *fx = NULL ;
     void *dY = NULL ;
 
-    // cuSPARSE on finite values only, else our kernels (spmm_vendor_finite)
+    // cuSPARSE on ordinary values only, else our kernels (spmm_vendor_ok)
     bool vendor = spmm_use_vendor (sr, S, n) ;
-    if (vendor) GG_TRY (spmm_vendor_finite (c, sr, S, X, &fs, &fx, &vendor)) ;
+    if (vendor) GG_TRY (spmm_vendor_ok (c, sr, S, X, &fs, &fx, &vendor)) ;
     if (vendor)
     {
         // FIRST and PAIR: Y (i,:) = r (i) for every column, r = S_vals * 1
@@ -1604,7 +1608,7 @@ static int spmm_attempt (gg_call *c, const gg_semiring *sr, const gg_csr *S,
     else
     {
         // grbgpu's own kernels: any semiring and type
-        // (fs and fx may come from spmm_vendor_finite: S's values in type t)
+        // (fs and fx may come from spmm_vendor_ok: S's values in type t)
         bool use_s = (S->x != NULL) ;
         csr_needs nd = { .x = use_s, .ones = false, .t = t } ;
         if (fs == NULL) GG_TRY (csr_get (c, S, &nd, &fs)) ;
@@ -1707,9 +1711,9 @@ static int sddmm_attempt (gg_call *c, const gg_semiring *sr, const gg_csr *M,
     void *dy, *buf ;
 
     // the vendor libraries (row sums for FIRST / SECOND, cusparseSDDMM when
-    // asked for) on finite values only, else our kernel (dense_vendor_finite)
+    // asked for) on ordinary values only, else our kernel (dense_vendor_ok)
     bool vendor = use_vendor (sr) && (sr->mul != GG_MUL_TIMES || kernel_is_vendor ()) ;
-    if (vendor) GG_TRY (dense_vendor_finite (c, sr, A, B, &fa, &fb, &vendor)) ;
+    if (vendor) GG_TRY (dense_vendor_ok (c, sr, A, B, &fa, &fb, &vendor)) ;
     if (vendor && sr->mul != GG_MUL_TIMES)
     {
         // FIRST: y [q] = sum_t A (i,t), SECOND: y [q] = sum_t B (j,t),
@@ -1817,10 +1821,10 @@ static int gemm_attempt (gg_call *c, const gg_semiring *sr, const gg_dense *A,
     void *sums = NULL ;
     void *dY ;
 
-    // cuBLAS (row sums for FIRST / SECOND, GEMM for TIMES) on finite values
-    // only, else our kernel (dense_vendor_finite)
+    // cuBLAS (row sums for FIRST / SECOND, GEMM for TIMES) on ordinary
+    // values only, else our kernel (dense_vendor_ok)
     bool vendor = use_vendor (sr) ;
-    if (vendor) GG_TRY (dense_vendor_finite (c, sr, A, B, &fa, &fb, &vendor)) ;
+    if (vendor) GG_TRY (dense_vendor_ok (c, sr, A, B, &fa, &fb, &vendor)) ;
     if (vendor && sr->mul != GG_MUL_TIMES)
     {
         // FIRST: Y (i,j) = sum_t A (i,t); SECOND: Y (i,j) = sum_t B (j,t);

@@ -155,13 +155,15 @@ int gg_cuda_spmv_push (const gg_semiring *sr, int64_t m, int64_t k,
     int64_t nnz, const int32_t *p, const int32_t *i, const void *x, bool iso,
     const void *u, void *w, cudaStream_t stream) ;
 
-// Whether any of the n values of type t at x (device) is not finite (an
-// infinity or a NaN): *flag (a device int) = 1 if so, else 0 (integer and
-// BOOL types: always 0, nothing launched but the clear).  backend/device.c
-// hands cuSPARSE and cuBLAS only finite values (their padding and
-// substituted values, 0 * INF, are not exact on the others); the own
-// kernels take every value.  Stream ordered, no synchronisation.
-int gg_cuda_nonfinite (gg_type t, const void *x, int64_t n, int *flag,
+// Whether any of the n values of type t at x (device) is special: an
+// infinity, a NaN or a subnormal.  *flag (a device int) = 1 if so, else 0
+// (integer and BOOL types: always 0, nothing launched but the clear; x must
+// be 16-byte aligned, else GG_ERR_UNSUPPORTED).  backend/device.c hands
+// cuSPARSE and cuBLAS only values without them (their padding and
+// substituted values, 0 * INF, are not exact on non-finite values, and they
+// do not document keeping subnormals); the own kernels take every value.
+// Stream ordered, no synchronisation.
+int gg_cuda_special_values (gg_type t, const void *x, int64_t n, int *flag,
     cudaStream_t stream) ;
 
 // The names of the SpMM variants, NULL-terminated (for tests and benchmarks).
