@@ -720,6 +720,8 @@ typedef struct
     int32_t *p, *i ;
     void *x ;                   // values (iso expanded), or NULL
     gg_type xtype ;
+    _Atomic int x_special ;     // x: 0 not yet known, 1 no special values,
+                                // 2 some (values_special)
     void *ones ;                // nnz ones of onestype, or NULL
     gg_type onestype ;
     void *spmv_plan ;           // the own SpMV kernels' plan of the pattern
@@ -746,6 +748,8 @@ typedef struct
     int64_t nrows, ncols ;
     size_t elem ;
     void *x ;
+    _Atomic int x_special ;     // x: 0 not yet known, 1 no special values,
+                                // 2 some (values_special)
 }
 dev_dense ;
 
@@ -1307,6 +1311,110 @@ static inline double get_value (const void *Y, size_t k, gg_type t)
 }
 
 //------------------------------------------------------------------------------
+// special values: the vendor libraries are handed ordinary values only
+//------------------------------------------------------------------------------
+
+// cuSPARSE and cuBLAS compute on substituted values (all-ones arrays for
+// SECOND and PAIR, row sums for FIRST) and may pad what they are given with
+// zeros (blocked and merge-based algorithms), and their documentation does
+// not say that a padded or substituted value never meets a real one: 0 * INF
+// or INF - INF there is NaN where the CPU library, which combines only the
+// real terms, answers INF (a PLUS_SECOND SpMM with an iso +INF dense operand
+// came back NaN everywhere).  Nor do they document keeping subnormals.  So a
+// call whose values read by a vendor library hold an infinity, a NaN or a
+// subnormal runs on grbgpu's own kernels, which combine exactly the terms the
+// CPU library does (kernels/gg_semiring.cuh, gg_identity; built without
+// flushing subnormals).  The check (gg_cuda_special_values) is one pass over
+// the device copy, made once per device form, so once per version of a
+// cached operand.
+
+// Whether the count values of type t at x (device) hold a special value;
+// *known remembers the answer in the form (0: not yet asked, 1: none, 2:
+// some).
+static int values_special (gg_call *c, gg_type t, const void *x, size_t count,
+    _Atomic int *known, bool *special)
+{
+    int rc = GG_OK ;
+    int k = atomic_load (known) ;
+    if (k == 0)
+    {
+        int *dflag, flag = 1 ;
+        GG_TRY (tmp_alloc (c, (void **) &dflag, sizeof (int))) ;
+        FAULT_TRY (GG_FAULT_LAUNCH) ;
+        int frc = gg_cuda_special_values (t, x, (int64_t) count, dflag, c->ctx->stream) ;
+        if (frc == GG_OK)
+        {
+            CU_TRY (cudaMemcpyAsync (&flag, dflag, sizeof (int),
+                cudaMemcpyDeviceToHost, c->ctx->stream)) ;
+            CU_TRY (cudaStreamSynchronize (c->ctx->stream)) ;
+        }
+        else if (frc != GG_ERR_UNSUPPORTED) GG_TRY (frc) ;
+        // (a layout the check does not take counts as special)
+        k = (frc == GG_OK && flag == 0) ? 1 : 2 ;
+        atomic_store (known, k) ;
+    }
+    *special = (k == 2) ;
+done:
+    return rc ;
+}
+
+// SpMM through cuSPARSE reads S's values (TIMES, FIRST) and X (TIMES,
+// SECOND): *ok = false when one of them holds a special value.  The forms
+// it got are handed to the caller (*fs: with S's values in the semiring's
+// type, as the vendor path asks for them; *fx), to be used and released
+// there.
+static int spmm_vendor_ok (gg_call *c, const gg_semiring *sr,
+    const gg_csr *S, const gg_dense *X, dev_csr **fs, dev_dense **fx, bool *ok)
+{
+    int rc = GG_OK ;
+    bool special = false ;
+    const gg_type t = sr->type ;
+    if (sr->mul == GG_MUL_TIMES || sr->mul == GG_MUL_FIRST)
+    {
+        csr_needs nd = { .x = true, .ones = false, .t = t } ;
+        GG_TRY (csr_get (c, S, &nd, fs)) ;
+        GG_TRY (values_special (c, t, (*fs)->x, (size_t) S->nnz, &(*fs)->x_special, &special)) ;
+    }
+    if (!special && (sr->mul == GG_MUL_TIMES || sr->mul == GG_MUL_SECOND))
+    {
+        GG_TRY (dense_get (c, X, gg_type_size (t), fx)) ;
+        GG_TRY (values_special (c, t, (*fx)->x, (size_t) X->nrows * (size_t) X->ncols,
+            &(*fx)->x_special, &special)) ;
+    }
+done:
+    *ok = !special ;
+    return rc ;
+}
+
+// SDDMM and GEMM through cuBLAS / cuSPARSE read A (TIMES, FIRST) and B
+// (TIMES, SECOND): *ok = false when one of them holds a special value; the
+// forms it got (*fa, *fb) go to the caller.
+static int dense_vendor_ok (gg_call *c, const gg_semiring *sr,
+    const gg_dense *A, const gg_dense *B, dev_dense **fa, dev_dense **fb,
+    bool *ok)
+{
+    int rc = GG_OK ;
+    bool special = false ;
+    const gg_type t = sr->type ;
+    const size_t elem = gg_type_size (t) ;
+    if (sr->mul == GG_MUL_TIMES || sr->mul == GG_MUL_FIRST)
+    {
+        GG_TRY (dense_get (c, A, elem, fa)) ;
+        GG_TRY (values_special (c, t, (*fa)->x, (size_t) A->nrows * (size_t) A->ncols,
+            &(*fa)->x_special, &special)) ;
+    }
+    if (!special && (sr->mul == GG_MUL_TIMES || sr->mul == GG_MUL_SECOND))
+    {
+        GG_TRY (dense_get (c, B, elem, fb)) ;
+        GG_TRY (values_special (c, t, (*fb)->x, (size_t) B->nrows * (size_t) B->ncols,
+            &(*fb)->x_special, &special)) ;
+    }
+done:
+    *ok = !special ;
+    return rc ;
+}
+
+//------------------------------------------------------------------------------
 // SpMM: Y = S (+.*) X
 //------------------------------------------------------------------------------
 
@@ -1446,7 +1554,10 @@ static int spmm_attempt (gg_call *c, const gg_semiring *sr, const gg_csr *S,
     dev_dense *fx = NULL ;
     void *dY = NULL ;
 
-    if (spmm_use_vendor (sr, S, n))
+    // cuSPARSE on ordinary values only, else our kernels (spmm_vendor_ok)
+    bool vendor = spmm_use_vendor (sr, S, n) ;
+    if (vendor) GG_TRY (spmm_vendor_ok (c, sr, S, X, &fs, &fx, &vendor)) ;
+    if (vendor)
     {
         // FIRST and PAIR: Y (i,:) = r (i) for every column, r = S_vals * 1
         // with S_vals = s (FIRST) or 1 (PAIR): one SpMV, and only m values
@@ -1454,7 +1565,7 @@ static int spmm_attempt (gg_call *c, const gg_semiring *sr, const gg_csr *S,
         bool rowsum = (sr->mul == GG_MUL_FIRST || sr->mul == GG_MUL_PAIR) ;
         bool use_x = (sr->mul == GG_MUL_TIMES || sr->mul == GG_MUL_FIRST) ;
         csr_needs nd = { .x = use_x, .ones = !use_x, .t = t } ;
-        GG_TRY (csr_get (c, S, &nd, &fs)) ;
+        if (fs == NULL) GG_TRY (csr_get (c, S, &nd, &fs)) ;
         const void *vals = use_x ? fs->x : fs->ones ;
         const void *dX ;
         int64_t nn = rowsum ? 1 : n ;
@@ -1467,7 +1578,7 @@ static int spmm_attempt (gg_call *c, const gg_semiring *sr, const gg_csr *S,
         }
         else
         {
-            GG_TRY (dense_get (c, X, elem, &fx)) ;
+            if (fx == NULL) GG_TRY (dense_get (c, X, elem, &fx)) ;
             dX = fx->x ;
         }
         GG_TRY (tmp_alloc (c, &dY, (size_t) m * (size_t) nn * elem)) ;
@@ -1497,13 +1608,14 @@ static int spmm_attempt (gg_call *c, const gg_semiring *sr, const gg_csr *S,
     else
     {
         // grbgpu's own kernels: any semiring and type
+        // (fs and fx may come from spmm_vendor_ok: S's values in type t)
         bool use_s = (S->x != NULL) ;
         csr_needs nd = { .x = use_s, .ones = false, .t = t } ;
-        GG_TRY (csr_get (c, S, &nd, &fs)) ;
+        if (fs == NULL) GG_TRY (csr_get (c, S, &nd, &fs)) ;
         const void *dX = NULL ;
         if (X->x != NULL)
         {
-            GG_TRY (dense_get (c, X, elem, &fx)) ;
+            if (fx == NULL) GG_TRY (dense_get (c, X, elem, &fx)) ;
             dX = fx->x ;
         }
         GG_TRY (tmp_alloc (c, &dY, (size_t) m * (size_t) n * elem)) ;
@@ -1598,7 +1710,11 @@ static int sddmm_attempt (gg_call *c, const gg_semiring *sr, const gg_csr *M,
     double *sums = NULL ;
     void *dy, *buf ;
 
-    if (use_vendor (sr) && sr->mul != GG_MUL_TIMES)
+    // the vendor libraries (row sums for FIRST / SECOND, cusparseSDDMM when
+    // asked for) on ordinary values only, else our kernel (dense_vendor_ok)
+    bool vendor = use_vendor (sr) && (sr->mul != GG_MUL_TIMES || kernel_is_vendor ()) ;
+    if (vendor) GG_TRY (dense_vendor_ok (c, sr, A, B, &fa, &fb, &vendor)) ;
+    if (vendor && sr->mul != GG_MUL_TIMES)
     {
         // FIRST: y [q] = sum_t A (i,t), SECOND: y [q] = sum_t B (j,t),
         // PAIR: y [q] = k.  Row sums on the device, spread on the host.
@@ -1606,10 +1722,11 @@ static int sddmm_attempt (gg_call *c, const gg_semiring *sr, const gg_csr *M,
         if (sr->mul != GG_MUL_PAIR && len > 0)
         {
             const gg_dense *R = (sr->mul == GG_MUL_FIRST) ? A : B ;
+            dev_dense **fr = (sr->mul == GG_MUL_FIRST) ? &fa : &fb ;
             void *dr ;
-            GG_TRY (dense_get (c, R, elem, &fa)) ;
+            if (*fr == NULL) GG_TRY (dense_get (c, R, elem, fr)) ;
             GG_TRY (tmp_alloc (c, &dr, (size_t) len * elem)) ;
-            GG_TRY (row_sums (c, t, fa->x, len, k, dr)) ;
+            GG_TRY (row_sums (c, t, (*fr)->x, len, k, dr)) ;
             sums = malloc ((size_t) len * elem) ;
             if (sums == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
             GG_TRY (download (c, sums, dr, (size_t) len * elem)) ;
@@ -1630,14 +1747,14 @@ static int sddmm_attempt (gg_call *c, const gg_semiring *sr, const gg_csr *M,
     csr_needs nd = { .x = false, .ones = false, .t = t } ;
     GG_TRY (csr_get (c, M, &nd, &fm)) ;
     const void *dA = NULL, *dB = NULL ;
-    if (A->x != NULL) { GG_TRY (dense_get (c, A, elem, &fa)) ; dA = fa->x ; }
-    if (B->x != NULL) { GG_TRY (dense_get (c, B, elem, &fb)) ; dB = fb->x ; }
+    if (A->x != NULL) { if (fa == NULL) GG_TRY (dense_get (c, A, elem, &fa)) ; dA = fa->x ; }
+    if (B->x != NULL) { if (fb == NULL) GG_TRY (dense_get (c, B, elem, &fb)) ; dB = fb->x ; }
     GG_TRY (tmp_alloc (c, &dy, (size_t) nnz * elem)) ;
 
     // cusparseSDDMM fuses multiply-adds (one rounding where the CPU library
     // has two), so exact mode uses our own SDDMM; GRBGPU_KERNEL=cusparse
     // asks for the vendor's
-    if (use_vendor (sr) && kernel_is_vendor ())
+    if (vendor)
     {
         // y = (A * B') .* spy (M): A m x k row-major; B (n x k row-major) is
         // B' (k x n) column-major with leading dimension k
@@ -1704,7 +1821,11 @@ static int gemm_attempt (gg_call *c, const gg_semiring *sr, const gg_dense *A,
     void *sums = NULL ;
     void *dY ;
 
-    if (use_vendor (sr) && sr->mul != GG_MUL_TIMES)
+    // cuBLAS (row sums for FIRST / SECOND, GEMM for TIMES) on ordinary
+    // values only, else our kernel (dense_vendor_ok)
+    bool vendor = use_vendor (sr) ;
+    if (vendor) GG_TRY (dense_vendor_ok (c, sr, A, B, &fa, &fb, &vendor)) ;
+    if (vendor && sr->mul != GG_MUL_TIMES)
     {
         // FIRST: Y (i,j) = sum_t A (i,t); SECOND: Y (i,j) = sum_t B (j,t);
         // PAIR: Y (i,j) = k
@@ -1712,10 +1833,11 @@ static int gemm_attempt (gg_call *c, const gg_semiring *sr, const gg_dense *A,
         if (sr->mul != GG_MUL_PAIR && len > 0)
         {
             const gg_dense *R = (sr->mul == GG_MUL_FIRST) ? A : B ;
+            dev_dense **fr = (sr->mul == GG_MUL_FIRST) ? &fa : &fb ;
             void *dr ;
-            GG_TRY (dense_get (c, R, elem, &fa)) ;
+            if (*fr == NULL) GG_TRY (dense_get (c, R, elem, fr)) ;
             GG_TRY (tmp_alloc (c, &dr, (size_t) len * elem)) ;
-            GG_TRY (row_sums (c, t, fa->x, len, k, dr)) ;
+            GG_TRY (row_sums (c, t, (*fr)->x, len, k, dr)) ;
             sums = malloc ((size_t) len * elem) ;
             if (sums == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
             GG_TRY (download (c, sums, dr, (size_t) len * elem)) ;
@@ -1734,10 +1856,10 @@ static int gemm_attempt (gg_call *c, const gg_semiring *sr, const gg_dense *A,
     }
 
     const void *dA = NULL, *dB = NULL ;
-    if (A->x != NULL) { GG_TRY (dense_get (c, A, elem, &fa)) ; dA = fa->x ; }
-    if (B->x != NULL) { GG_TRY (dense_get (c, B, elem, &fb)) ; dB = fb->x ; }
+    if (A->x != NULL) { if (fa == NULL) GG_TRY (dense_get (c, A, elem, &fa)) ; dA = fa->x ; }
+    if (B->x != NULL) { if (fb == NULL) GG_TRY (dense_get (c, B, elem, &fb)) ; dB = fb->x ; }
     GG_TRY (tmp_alloc (c, &dY, (size_t) m * (size_t) n * elem)) ;
-    if (use_vendor (sr))
+    if (vendor)
     {
         // row-major Y = A B' is column-major Y' = B A', with A' (k x m, ld k)
         // and B' (k x n, ld k) as cuBLAS sees the row-major arrays:

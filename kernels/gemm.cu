@@ -11,7 +11,8 @@
 // shared memory, stored t-major.  The monoid and multiply are runtime
 // switches taken once per 4 products.  Out-of-range rows and columns are
 // computed on padding and not stored; out-of-range t are never combined (an
-// identity-free padding would be wrong for MIN_PLUS and the like).
+// identity-free padding would be wrong for MIN_PLUS and the like, and a zero
+// padding times an infinite value is NaN).
 
 #include <cstring>
 #include "kernels/gg_cuda.h"
@@ -32,7 +33,9 @@ gemm_tiled_kernel (int64_t m, int64_t n, int64_t k, const T *A, const T *B,
     const int tx = threadIdx.x % 16, ty = threadIdx.x / 16 ;
     const int64_t i0 = (int64_t) blockIdx.y * GEMM_TILE ;
     const int64_t j0 = (int64_t) blockIdx.x * GEMM_TILE ;
-    const T id = gg_identity<T> (mon) ;
+    // every term is combined into a value neutral for all operands (NaN for
+    // FP MIN / MAX, -0 for FP PLUS); no terms at all (k == 0): the identity
+    const T id = (k > 0) ? gg_identity<T> (mon) : gg_empty_value<T> (mon) ;
     T acc [GEMM_SUB][GEMM_SUB] ;
     #pragma unroll
     for (int u = 0 ; u < GEMM_SUB ; u++)

@@ -110,7 +110,8 @@ int gg_cuda_spmv_hot (const gg_semiring *sr, int64_t m, int64_t k,
 // semiring whose multiply reads x, for the type size the form was built
 // for (else GG_ERR_UNSUPPORTED, as when the multiply reads S's values and the
 // form kept none).  x: S's values as for gg_cuda_spmm (read when iso).  Every
-// row of Y is written: rows without entries hold the monoid's identity.
+// row of Y is written: rows without entries hold the kernels' start value
+// (the monoid's identity, but -0 for FP PLUS and NaN for FP MIN / MAX).
 #define GG_SPMV_BAND_MAX 30
 typedef struct gg_spmv_band_form gg_spmv_band_form ;
 typedef struct
@@ -145,12 +146,25 @@ int gg_cuda_gemm (const gg_semiring *sr, int64_t m, int64_t n, int64_t k,
     const void *A, const void *B, void *Y, cudaStream_t stream) ;
 
 // w (k) = A' (+.*) u from A's own CSR (m x k, p/i/x), one monoid atomic per
-// entry ("push"; kernels/spmv_push.cu).  w is filled with the monoid's
-// identity first, so a column of A without entries reads as the identity.
+// entry ("push"; kernels/spmv_push.cu).  w is filled with the kernels' start
+// value first (the monoid's identity, but -0 for FP PLUS and NaN for FP MIN /
+// MAX: neutral for non-finite terms too), which a column of A without
+// entries keeps.
 // Measured against the pull on a transposed CSR in bench/spmm_bench (vxm).
 int gg_cuda_spmv_push (const gg_semiring *sr, int64_t m, int64_t k,
     int64_t nnz, const int32_t *p, const int32_t *i, const void *x, bool iso,
     const void *u, void *w, cudaStream_t stream) ;
+
+// Whether any of the n values of type t at x (device) is special: an
+// infinity, a NaN or a subnormal.  *flag (a device int) = 1 if so, else 0
+// (integer and BOOL types: always 0, nothing launched but the clear; x must
+// be 16-byte aligned, else GG_ERR_UNSUPPORTED).  backend/device.c hands
+// cuSPARSE and cuBLAS only values without them (their padding and
+// substituted values, 0 * INF, are not exact on non-finite values, and they
+// do not document keeping subnormals); the own kernels take every value.
+// Stream ordered, no synchronisation.
+int gg_cuda_special_values (gg_type t, const void *x, int64_t n, int *flag,
+    cudaStream_t stream) ;
 
 // The names of the SpMM variants, NULL-terminated (for tests and benchmarks).
 const char *const *gg_cuda_spmm_variants (void) ;

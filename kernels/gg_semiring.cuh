@@ -19,7 +19,10 @@
 //    "have a value" flag in every reduction.)
 // What is left: monoids PLUS, TIMES, MIN, MAX with an identity each, and the
 // nine multiplies.  Integers wrap (computed in the unsigned type); FP MIN and
-// MAX are fmin / fmax (a NaN loses against a number).
+// MAX are fmin / fmax (a NaN loses against a number), as in SuiteSparse
+// (GraphBLAS 2.3 and later: C11's fmin / fmax, "omitnan").  Reductions start
+// from a value neutral for every operand, non-finite ones included
+// (gg_identity), so that an absent term never changes a result.
 
 #ifndef GG_SEMIRING_CUH
 #define GG_SEMIRING_CUH
@@ -118,7 +121,46 @@ GG_TRAITS (double,   uint64_t, -(double) INFINITY, (double) INFINITY, true)
 // scalar operators
 //------------------------------------------------------------------------------
 
+// The value a reduction starts from: x (+) gg_identity = x for EVERY value
+// x of the type, non-finite ones included.  The kernels start every
+// accumulator, every lane without entries and every cut row here, so that a
+// result is exactly the one of the CPU library, which starts from the first
+// term.  For the FP types this is not the monoid's GraphBLAS identity:
+//  - PLUS starts from -0: -0 + x = x for x = -0 too (+0 + -0 = +0 would turn
+//    a sum of -0 terms into +0);
+//  - MIN / MAX start from NaN: fmin (NaN, x) = x for every x, NaN included,
+//    whereas fmin (+INF, NaN) = +INF would turn a reduction whose terms are
+//    all NaN (the CPU library: NaN) into +INF.
+// A reduction over no terms (inner dimension 0) is the monoid's identity,
+// gg_empty_value.
 template <typename T> __device__ __forceinline__ T gg_identity (int mon)
+{
+    if constexpr (gg_traits<T>::is_fp)
+    {
+        switch (mon)
+        {
+            case GG_MON_PLUS:  return -T (0) ;
+            case GG_MON_TIMES: return T (1) ;
+            default:                                   // MIN, MAX: NaN
+                if constexpr (sizeof (T) == 4) return (T) __int_as_float (0x7fffffff) ;
+                else return (T) __longlong_as_double (0x7fffffffffffffffll) ;
+        }
+    }
+    else
+    {
+        switch (mon)
+        {
+            case GG_MON_PLUS:  return T (0) ;
+            case GG_MON_TIMES: return T (1) ;
+            case GG_MON_MIN:   return gg_traits<T>::highest () ;
+            default:           return gg_traits<T>::lowest () ;
+        }
+    }
+}
+
+// The monoid's identity as GraphBLAS defines it: the value of a reduction
+// over no terms (0, 1, +INF / the type's maximum, -INF / its minimum).
+template <typename T> __device__ __forceinline__ T gg_empty_value (int mon)
 {
     switch (mon)
     {
@@ -435,9 +477,13 @@ __device__ __forceinline__ void gg_atomic_cas_op (int mon, T *addr, T v)
 // it is an unsigned atomicMax (a larger magnitude is a smaller value, and
 // every value with the sign clear reads smaller and is replaced).  MAX is the
 // mirror image.  fmin / fmax semantics: a NaN candidate loses, so it is not
-// applied at all; *addr is never NaN unless a NaN was stored there plainly
-// (the kernels start cut rows at the identity).  -0 and +0 compare as -0 <
-// +0 here; fmin may return either, and the two are equal as values.
+// applied at all, and a NaN in *addr (the kernels' start value, gg_identity,
+// or a part whose terms were all NaN, stored plainly) loses to any
+// candidate: it is replaced by a compare-and-swap first (its bits, of either
+// sign, are not ordered like a value).  Nothing writes a NaN into *addr while
+// these atomics run, so once it holds a number the integer atomics apply.
+// -0 and +0 compare as -0 < +0 here; fmin may return either, and the two are
+// equal as values.
 template <typename T>
 __device__ __forceinline__ void gg_atomic_fminmax (int mon, T *addr, T v)
 {
@@ -447,6 +493,19 @@ __device__ __forceinline__ void gg_atomic_fminmax (int mon, T *addr, T v)
         unsigned int>::type U ;
     S bits ;
     memcpy (&bits, &v, sizeof (T)) ;
+    {
+        // a NaN in *addr: replace it by v
+        U cur = *((volatile U *) addr) ;
+        for (;;)
+        {
+            T c ;
+            memcpy (&c, &cur, sizeof (T)) ;
+            if (c == c) break ;             // a number: the integer atomics
+            const U old = atomicCAS ((U *) addr, cur, (U) bits) ;
+            if (old == cur) return ;        // v replaced the NaN
+            cur = old ;
+        }
+    }
     const bool neg = (bits < 0) ;
     if (mon == GG_MON_MIN)
     {

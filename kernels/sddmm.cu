@@ -43,7 +43,9 @@ sddmm_group_kernel (const sddmm_args<T> a)
     if (q1 > a.nnz) q1 = a.nnz ;
     const int64_t row_lo = gg_warp_find_row (a.p, 0, a.m, q0) ;
     const int64_t row_hi = gg_warp_find_row (a.p, row_lo, a.m, q1 - 1) + 1 ;
-    const T id = gg_identity<T> (a.mon) ;
+    // lanes past k combine nothing: they hold a value neutral for every
+    // operand (gg_identity); k == 0 (no terms): the monoid's identity
+    const T id = (a.k > 0) ? gg_identity<T> (a.mon) : gg_empty_value<T> (a.mon) ;
 
     for (int it = 0 ; it < SDDMM_ITER ; it++)
     {

@@ -36,9 +36,12 @@
 // completes the rows cut between lanes with a segmented warp scan, puts each
 // row's sum in the warp's shared memory, and adds them into y with one monoid
 // atomic per row (a row is in several bands and several chunks).  FP sums are
-// reordered, not lowered in precision; FP PLUS starts from -0 (the identity
-// that keeps a sum of -0 values -0).  Rows without entries keep the identity
-// (they are not in the result).
+// reordered, not lowered in precision; y starts from gg_identity (FP PLUS
+// from -0, which keeps a sum of -0 values -0; FP MIN / MAX from NaN, which
+// keeps a row whose terms are all NaN NaN).  Rows without entries keep it
+// (they are not in the result).  The padding entries (value 0, slot or
+// column 0) form a dummy row whose sum is never added, so 0 * x (col 0) is
+// never combined into a real row even when x (col 0) is infinite.
 //
 // Bytes per entry: 2 + 4 (FP32) in a band against 8 in CSR, plus 4 per
 // (row, band) pair; x leaves the L2 once per band per block that stages it.
@@ -130,15 +133,15 @@ static int64_t band_width (int ts)
 // the product
 //------------------------------------------------------------------------------
 
-// Y [r] = the monoid's identity, -0 for FP PLUS (r < m); xb [s] = X [order
+// Y [r] = the kernels' start value (gg_identity: -0 for FP PLUS, NaN for FP
+// MIN / MAX, neutral for every operand) (r < m); xb [s] = X [order
 // [s]] (s < nx); the cold chunks' counter = 0
 template <typename T>
 __global__ void band_prep_kernel (T *Y, int64_t m, int mon, T *xb,
     const T *X, const int32_t *order, int64_t nx, unsigned long long *ctr)
 {
     if (blockIdx.x == 0 && threadIdx.x == 0) *ctr = 0 ;
-    T init = gg_identity<T> (mon) ;
-    if (gg_traits<T>::is_fp && mon == GG_MON_PLUS) init = -init ;
+    const T init = gg_identity<T> (mon) ;      // -0 for FP PLUS, NaN for FP MIN / MAX
     // y 16 bytes a store (Y is 16-byte aligned: a device allocation), the
     // gathers beside them
     constexpr int V = 16 / sizeof (T) ;

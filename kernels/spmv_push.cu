@@ -12,7 +12,9 @@
 //
 // Semantics: as gg_cuda_spmm with n = 1 and S = A' (k x m) given by A's CSR
 // (m x k, p/i/x), except that w [j] of a column without entries holds the
-// monoid's identity (the launcher fills w first).
+// kernels' start value (gg_identity: the launcher fills w with it first;
+// -0 for FP PLUS and NaN for FP MIN / MAX, so that every term combines
+// exactly, non-finite ones included).
 
 #include <cstring>
 #include "kernels/gg_cuda.h"

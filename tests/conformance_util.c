@@ -7,11 +7,13 @@
 // |ref - got| <= rtol * (mag + |ref| + |C_old|), where mag is the sum of the
 // magnitudes of the terms of that entry (computed by the CPU library on the
 // absolute values of the operands), so that a different order of summation
-// passes and a wrong term does not.
+// passes and a wrong term does not.  Always: NaN matches NaN (any sign or
+// payload), an infinity only itself, and -0 equals +0.
 
 #include "tests/conformance_util.h"
 #include "grbgpu.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -277,6 +279,33 @@ static double cu_value (cu_rng *r, int t, int vals)
         }
         case CU_V_HUGE:
             return 1 ;      // a marker: the value is drawn as an integer later
+        case CU_V_NONFINITE:
+        {
+            static const double f [ ] = { -2, -1, 1, 2, 3 } ;
+            switch (cu_int (r, 0, 19))
+            {
+                case 0:  return INFINITY ;
+                case 1:  return -INFINITY ;
+                case 2:  return NAN ;
+                case 3:  return -0.0 ;
+                case 4:  return 0.0 ;
+                default: return f [cu_int (r, 0, 4)] ;
+            }
+        }
+        case CU_V_EXTREME:
+        {
+            const bool f32 = (t == CU_FP32) ;
+            switch (flt ? cu_int (r, 0, 11) : 11)
+            {
+                case 0:  return f32 ? FLT_MAX : DBL_MAX ;
+                case 1:  return f32 ? 0x1p-149 : 0x1p-1074 ;
+                case 2:  return f32 ? 0x3p-149 : 0x3p-1074 ;
+                case 3:  return -0.0 ;
+                case 4:  return f32 ? FLT_MIN : DBL_MIN ;
+                case 5:  return 0.5 ;
+                default: return (double) cu_int (r, 1, 3) ;
+            }
+        }
         case CU_V_POS:
         default:
             return (double) cu_int (r, 1, 9) ;
@@ -705,9 +734,11 @@ static int cu_compare_tuples (const char *name, GrB_Type tref, GrB_Type tgot,
             case K_FP:
             {
                 double a = ((double *) R->X) [p], b = ((double *) G->X) [q] ;
+                // NaN matches NaN; infinities are exact even with a
+                // tolerance (|INF - x| <= rtol * INF would pass anything)
                 if (isnan (a) || isnan (b)) ok = isnan (a) && isnan (b) ;
                 else if (a == b) ok = true ;
-                else if (rtol == 0) ok = false ;
+                else if (rtol == 0 || isinf (a) || isinf (b)) ok = false ;
                 else
                 {
                     double m = cu_lookup (mag, R->I [p], R->J [p])

@@ -89,8 +89,15 @@ typedef enum
     CU_V_ONE,       // all ones
     CU_V_POS,       // 1..9
     CU_V_FRAC,      // moderate fractions and negatives (-3.7, 2.9, 100.25 ...)
-    CU_V_HUGE       // integers over the whole range of the type (built from
+    CU_V_HUGE,      // integers over the whole range of the type (built from
                     // INT64 / UINT64, so beyond 2^53: no trip through double)
+    CU_V_NONFINITE, // +INF, -INF, NaN, -0, +0 (one in 20 each) among small
+                    // integers: every sum, product, min and max of them is
+                    // the same in any order
+    CU_V_EXTREME    // non-negative: the type's largest finite value, its
+                    // smallest subnormal (and 3 of it), its smallest normal,
+                    // -0, 0.5, 1..3 (sums overflow, or not, in any order;
+                    // compare with a tolerance: subnormals round)
 }
 cu_vals ;
 

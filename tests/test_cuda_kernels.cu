@@ -15,6 +15,10 @@
 // matrix (bands of 16, 64 and the device's width of columns; see
 // test_spmm_case) whenever the multiply reads x and the type has 4 bytes
 // (the build must refuse the others).
+// Then the FP types with special values (+-INF, NaN, -0 among the values,
+// or every value one of them: FILL_SPECIAL, FILL_CONST) on every variant,
+// SDDMM and GEMM, compared exactly (NaN matching NaN): absent and padded
+// entries must never meet them.
 // The MIN / MAX semirings run the FP32 fast paths (compile-time monoid) and,
 // on rows cut by chunk boundaries, the integer-ordered FP atomics (nnz_k, and
 // warp's fix-up) or the carry fix-up (merge).  The reference below is a
@@ -211,11 +215,19 @@ static val get (gg_type t, const void *arr, int64_t k)
     return v ;
 }
 
+// the special-value runs: FP values with +-INF, NaN and -0 among them
+// (fill_random), compared exactly (every result is then the same in any
+// order: the other values are small integers, or +-1 under TIMES monoids)
+enum { FILL_PLAIN = 0, FILL_SPECIAL, FILL_CONST } ;
+static int fill_mode = FILL_PLAIN ;
+static double fill_const = 0 ;          // FILL_CONST: every FP value
+
 static bool same (gg_type t, gg_add add, val got, val want)
 {
     if (!is_fp (t)) return got.u == want.u ;
     if (got.d == want.d) return true ;
     if (std::isnan (got.d) && std::isnan (want.d)) return true ;
+    if (fill_mode != FILL_PLAIN) return false ;
     if (add == GG_ADD_TIMES)
     {
         // the order of a long product decides overflow (inf, or 0 * inf)
@@ -233,6 +245,17 @@ static void fill_random (gg_type t, void *arr, int64_t n, bool times_monoid)
     for (int64_t k = 0 ; k < n ; k++)
     {
         uint64_t r = rng () ;
+        if (is_fp (t) && fill_mode != FILL_PLAIN)
+        {
+            // one in 16 each: +INF, -INF, NaN, -0; else as below
+            static const double special [4] = { INFINITY, -INFINITY, NAN, -0.0 } ;
+            double v = (fill_mode == FILL_CONST) ? fill_const
+                : ((r >> 40) % 16 < 4) ? special [(r >> 40) % 16]
+                : times_monoid ? ((r & 1) ? 1.0 : -1.0) : (double) ((int) (r % 7) - 3) ;
+            if (t == GG_FP32) ((float *) arr) [k] = (float) v ;
+            else ((double *) arr) [k] = v ;
+            continue ;
+        }
         switch (t)
         {
             case GG_BOOL:   ((uint8_t  *) arr) [k] = r & 1 ; break ;
@@ -861,6 +884,55 @@ int main (int argc, char **argv)
             const char *gs [] = { "g4", "g8", "g16", "g32" } ;
             for (const char *g : gs) if (!quick) test_sddmm_case (A, sr, 64, d_p, d_i, g) ;
         }
+        // special values (+-INF, NaN, -0) on every variant: absent and padded
+        // entries must never meet them (0 * INF, INF - INF), an all-NaN MIN
+        // is NaN, and cut rows combine through the NaN-aware atomics
+        if (!quick)
+        {
+            const gg_semiring special_srs [] =
+            {
+                { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP32 }, { GG_ADD_PLUS, GG_MUL_SECOND, GG_FP32 },
+                { GG_ADD_PLUS, GG_MUL_FIRST, GG_FP32 }, { GG_ADD_MIN, GG_MUL_SECOND, GG_FP32 },
+                { GG_ADD_MAX, GG_MUL_TIMES, GG_FP32 }, { GG_ADD_MIN, GG_MUL_PLUS, GG_FP32 },
+                { GG_ADD_MAX, GG_MUL_MIN, GG_FP32 }, { GG_ADD_TIMES, GG_MUL_FIRST, GG_FP32 },
+                { GG_ADD_ANY, GG_MUL_SECOND, GG_FP32 }, { GG_ADD_MAX, GG_MUL_SECOND, GG_FP32 },
+            } ;
+            const int nss = (int) (sizeof (special_srs) / sizeof (special_srs [0])) ;
+            const int64_t sns [] = { 1, 3, 32 } ;
+            for (int t = GG_FP32 ; t <= GG_FP64 ; t++)
+            {
+                for (int s = 0 ; s < nss ; s++)
+                {
+                    gg_semiring sr = special_srs [s] ;
+                    sr.type = (gg_type) t ;
+                    fill_mode = FILL_SPECIAL ;
+                    for (int64_t n : sns) test_spmm_case (A, sr, n, false, d_p, d_i, d_plan, hots) ;
+                    test_spmm_case (A, sr, 1, true, d_p, d_i, d_plan, hots) ;
+                    if (s % 2 == 0)
+                    {
+                        const int64_t ks [] = { 1, 3, 32, 100 } ;
+                        for (int64_t k : ks) test_sddmm_case (A, sr, k, d_p, d_i, NULL) ;
+                    }
+                    // every value the same special one (the report's case: a
+                    // PLUS_SECOND with X all +INF; MIN / MAX of all NaN)
+                    const double consts [] = { INFINITY, -INFINITY, NAN, -0.0 } ;
+                    for (double cv : consts)
+                    {
+                        fill_mode = FILL_CONST ;
+                        fill_const = cv ;
+                        test_spmm_case (A, sr, 1, false, d_p, d_i, d_plan, hots) ;
+                        test_spmm_case (A, sr, 4, false, d_p, d_i, d_plan, hots) ;
+                        if (s < 4) test_spmm_case (A, sr, 3, true, d_p, d_i, d_plan, hots) ;
+                        if (s < 4) test_sddmm_case (A, sr, 5, d_p, d_i, NULL) ;
+                    }
+                }
+                fill_mode = FILL_SPECIAL ;
+                gg_semiring pt = { GG_ADD_MIN, GG_MUL_SECOND, (gg_type) t } ;
+                const char *gs [] = { "g4", "g8", "g16", "g32" } ;
+                for (const char *g : gs) test_sddmm_case (A, pt, 64, d_p, d_i, g) ;
+            }
+            fill_mode = FILL_PLAIN ;
+        }
         printf ("matrix %-22s m=%5lld nnz=%6lld: %s\n", A.name, (long long) A.m,
             (long long) A.nnz, failures == f0 ? "ok" : "FAILED") ;
         cudaFree (d_p) ; cudaFree (d_i) ; cudaFree (d_plan) ;
@@ -875,6 +947,24 @@ int main (int argc, char **argv)
             test_gemm_case (sr, 70, 130, 37) ;
             if (s < 3) test_gemm_case (sr, 1, 65, 200) ;
         }
+    // GEMM with special values (the other values: small integers, +-1
+    // under TIMES monoids), and with every value one special value
+    for (int t = GG_FP32 ; t <= GG_FP64 && !quick ; t++)
+        for (int s = 0 ; s < nsr ; s++)
+        {
+            gg_semiring sr = { all_types [s].add, all_types [s].mul, (gg_type) t } ;
+            fill_mode = FILL_SPECIAL ;
+            test_gemm_case (sr, 70, 130, 37) ;
+            test_gemm_case (sr, 1, 65, 200) ;
+            fill_mode = FILL_CONST ;
+            const double consts [] = { INFINITY, NAN, -0.0 } ;
+            for (double cv : consts)
+            {
+                fill_const = cv ;
+                test_gemm_case (sr, 33, 17, 9) ;
+            }
+        }
+    fill_mode = FILL_PLAIN ;
     printf ("gemm: %s\n", failures ? "see above" : "ok") ;
 
     // unsupported combinations are declined, not run
