@@ -6,6 +6,11 @@
 // string literals from classify.c / dispatch.c, counted in a small table keyed
 // by the literal's address (a reason is compared by text when first seen, so
 // the same text from two places is one reason).
+//
+// A declined call must cost little (bench/decline_overhead), so nothing on its
+// path takes a lock or formats text: a known reason is counted with one
+// atomic add, and the last decision is kept as its two strings and written
+// out only when it changes.
 
 #include "config.h"
 #include "backend/grbgpu_internal.h"
@@ -32,40 +37,109 @@ void grbgpu_count_seconds (int which, double seconds)
 // decline reasons
 //------------------------------------------------------------------------------
 
+// A reason's slot (its text and count) is never given to another text, not
+// even by grbgpu_stats_reset, so a thread that found a slot without a lock
+// can always count into it: slots and aliases are appended under the lock
+// and published by their counts (release), read without it (acquire).
+// There are a few dozen reasons in the code, far fewer than the slots.
 #define MAX_REASONS 64
+#define MAX_ALIASES 128
 static pthread_mutex_t reasons_lock = PTHREAD_MUTEX_INITIALIZER ;
-static const char *reason_text [MAX_REASONS] ;
-static uint64_t reason_count [MAX_REASONS] ;
-static int nreasons = 0 ;
+static const char *reason_text [MAX_REASONS] ;      // the first address seen
+static _Atomic uint64_t reason_count [MAX_REASONS] ;
+// the order in which reasons were first counted since the last reset
+// (1, 2, ...; 0: not yet), which is the order grbgpu_stats_declines reports
+static _Atomic uint64_t reason_rank [MAX_REASONS] ;
+static _Atomic uint64_t next_rank = 0 ;
+static _Atomic int nreasons = 0 ;
+// every address a reason's text was counted from, and its slot
+static const char *alias_addr [MAX_ALIASES] ;
+static int alias_slot [MAX_ALIASES] ;
+static _Atomic int naliases = 0 ;
+
+// The slot of reason (by its address), or -1.
+static int find_alias (const char *reason)
+{
+    int n = atomic_load_explicit (&naliases, memory_order_acquire) ;
+    for (int k = 0 ; k < n ; k++) if (alias_addr [k] == reason) return alias_slot [k] ;
+    return -1 ;
+}
+
+// The slot of reason's text, added if new (and if there is room); -1 when
+// the table is full.  A new address is remembered as an alias of its text.
+static int find_or_add_reason (const char *reason)
+{
+    pthread_mutex_lock (&reasons_lock) ;
+    int slot = find_alias (reason) ;
+    if (slot < 0)
+    {
+        int n = atomic_load_explicit (&nreasons, memory_order_relaxed) ;
+        for (int k = 0 ; k < n ; k++)
+        {
+            if (!strcmp (reason_text [k], reason)) { slot = k ; break ; }
+        }
+        if (slot < 0 && n < MAX_REASONS)
+        {
+            slot = n ;
+            reason_text [slot] = reason ;
+            atomic_store_explicit (&nreasons, n + 1, memory_order_release) ;
+        }
+        int na = atomic_load_explicit (&naliases, memory_order_relaxed) ;
+        if (slot >= 0 && na < MAX_ALIASES)
+        {
+            // (when the aliases are full, this address takes the lock and
+            // compares texts every time: slower, still counted right)
+            alias_addr [na] = reason ;
+            alias_slot [na] = slot ;
+            atomic_store_explicit (&naliases, na + 1, memory_order_release) ;
+        }
+    }
+    pthread_mutex_unlock (&reasons_lock) ;
+    return slot ;
+}
 
 void grbgpu_count_decline (const char *reason)
 {
-    pthread_mutex_lock (&reasons_lock) ;
-    int k ;
-    for (k = 0 ; k < nreasons ; k++)
+    int slot = find_alias (reason) ;
+    if (slot < 0) slot = find_or_add_reason (reason) ;
+    if (slot < 0) return ;      // more distinct reasons than slots: not counted
+    if (atomic_fetch_add_explicit (&reason_count [slot], 1, memory_order_relaxed) == 0)
     {
-        if (reason_text [k] == reason || !strcmp (reason_text [k], reason)) break ;
+        // first time since the last reset: it is listed after those before it
+        uint64_t rank = atomic_fetch_add_explicit (&next_rank, 1, memory_order_relaxed) + 1 ;
+        atomic_store_explicit (&reason_rank [slot], rank, memory_order_relaxed) ;
     }
-    if (k == nreasons && nreasons < MAX_REASONS)
-    {
-        reason_text [nreasons] = reason ;
-        reason_count [nreasons] = 0 ;
-        nreasons++ ;
-    }
-    if (k < nreasons) reason_count [k]++ ;
-    pthread_mutex_unlock (&reasons_lock) ;
 }
 
 GG_EXPORT int grbgpu_stats_declines (const char **reasons, uint64_t *counts, int max)
 {
-    pthread_mutex_lock (&reasons_lock) ;
-    int n = nreasons ;
+    // the reasons counted since the last reset, in the order first counted
+    // (a reason being counted for the first time right now, its rank not yet
+    // written, goes last)
+    int order [MAX_REASONS] ;
+    uint64_t rank [MAX_REASONS], count [MAX_REASONS] ;
+    int n = 0 ;
+    int nr = atomic_load_explicit (&nreasons, memory_order_acquire) ;
+    for (int k = 0 ; k < nr ; k++)
+    {
+        uint64_t c = atomic_load_explicit (&reason_count [k], memory_order_relaxed) ;
+        if (c == 0) continue ;
+        uint64_t r = atomic_load_explicit (&reason_rank [k], memory_order_relaxed) ;
+        // insertion sort by rank (a handful of entries)
+        int j = n++ ;
+        uint64_t rk = (r == 0) ? UINT64_MAX : r ;
+        while (j > 0 && rank [j-1] > rk)
+        {
+            order [j] = order [j-1] ; rank [j] = rank [j-1] ; count [j] = count [j-1] ;
+            j-- ;
+        }
+        order [j] = k ; rank [j] = rk ; count [j] = c ;
+    }
     for (int k = 0 ; k < n && k < max ; k++)
     {
-        if (reasons != NULL) reasons [k] = reason_text [k] ;
-        if (counts != NULL) counts [k] = reason_count [k] ;
+        if (reasons != NULL) reasons [k] = reason_text [order [k]] ;
+        if (counts != NULL) counts [k] = count [k] ;
     }
-    pthread_mutex_unlock (&reasons_lock) ;
     return n ;
 }
 
@@ -73,12 +147,34 @@ GG_EXPORT int grbgpu_stats_declines (const char **reasons, uint64_t *counts, int
 // last decision of this thread
 //------------------------------------------------------------------------------
 
+// what and reason are string literals (or a backend's constant name), so the
+// pair of addresses names the text: the same decision as last time, the
+// common case of a loop of declined calls, leaves the buffer as it is.
 static _Thread_local char last_decision [160] = "none" ;
+static _Thread_local const char *last_what = NULL, *last_reason = NULL ;
+
+// Append text at buf [n] (buf holds len bytes), truncating as snprintf
+// would; returns the new length.
+static size_t append (char *buf, size_t n, size_t len, const char *text)
+{
+    size_t k = strlen (text) ;
+    if (n + k >= len) k = (n + 1 < len) ? len - 1 - n : 0 ;
+    memcpy (buf + n, text, k) ;
+    buf [n + k] = '\0' ;
+    return n + k ;
+}
 
 void grbgpu_set_last_decision (const char *what, const char *reason)
 {
-    if (reason == NULL) snprintf (last_decision, sizeof (last_decision), "%s", what) ;
-    else snprintf (last_decision, sizeof (last_decision), "%s: %s", what, reason) ;
+    if (what == last_what && reason == last_reason) return ;
+    size_t n = append (last_decision, 0, sizeof (last_decision), what) ;
+    if (reason != NULL)
+    {
+        n = append (last_decision, n, sizeof (last_decision), ": ") ;
+        append (last_decision, n, sizeof (last_decision), reason) ;
+    }
+    last_what = what ;
+    last_reason = reason ;
 }
 
 GG_EXPORT const char *grbgpu_last_decision (void)
@@ -119,8 +215,16 @@ GG_EXPORT void grbgpu_stats_reset (void)
 {
     for (int k = 0 ; k < GG_STAT_NCOUNTERS ; k++) atomic_store (&counters [k], 0) ;
     for (int k = 0 ; k < 3 ; k++) atomic_store (&seconds_ns [k], 0) ;
+    // the slots stay (a concurrent count may hold one): their counts and
+    // ranks start again
     pthread_mutex_lock (&reasons_lock) ;
-    nreasons = 0 ;
+    int nr = atomic_load_explicit (&nreasons, memory_order_relaxed) ;
+    for (int k = 0 ; k < nr ; k++)
+    {
+        atomic_store_explicit (&reason_count [k], 0, memory_order_relaxed) ;
+        atomic_store_explicit (&reason_rank [k], 0, memory_order_relaxed) ;
+    }
+    atomic_store_explicit (&next_rank, 0, memory_order_relaxed) ;
     pthread_mutex_unlock (&reasons_lock) ;
 }
 
