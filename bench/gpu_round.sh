@@ -11,7 +11,7 @@
 # summary last.  Steps are selected with STEPS (default: all).
 set -u
 OUT=${OUT:-$PWD/gpu-out}
-STEPS=${STEPS:-build check conformance sanitizer profile xfer kbench bench e2e demo}
+STEPS=${STEPS:-build check conformance sanitizer profile xfer kbench bench e2e tc xpose demo}
 mkdir -p "$OUT"
 root=$PWD
 summary="$OUT/summary.txt"
@@ -99,6 +99,24 @@ if has e2e; then
     grep -E " (mxm|mxv|vxm) " "$OUT/e2e.log" | sed 's/ | / |\n    /g' | tee -a "$summary"
 fi
 
+if has tc; then
+    # the tensor-core hybrid SpMM (kernels/tc_spmm): its test, then its benchmark
+    timeout 150 ./tests/test_tc_spmm > "$OUT/test_tc_spmm.log" 2>&1
+    say "test_tc_spmm: exit $? : $(grep -E 'checks,' "$OUT/test_tc_spmm.log" | tail -1)"
+    grep -E '^FAIL' "$OUT/test_tc_spmm.log" | head -10 | tee -a "$summary"
+    timeout ${TC_TIMEOUT:-240} ./bench/tc_bench --csv "$OUT/tc_bench.csv" ${TC_ARGS:-} > "$OUT/tc_bench.log" 2>&1
+    say "tc_bench: exit $?"
+fi
+
+if has xpose; then
+    # the CSR transpose built on the device (kernels/csr_transpose)
+    timeout 120 ./tests/test_csr_transpose > "$OUT/test_csr_transpose.log" 2>&1
+    say "test_csr_transpose: exit $? : $(tail -1 "$OUT/test_csr_transpose.log")"
+    timeout 120 ./bench/transpose_bench > "$OUT/transpose_bench.log" 2>&1
+    say "transpose_bench: exit $?"
+    tail -12 "$OUT/transpose_bench.log" | tee -a "$summary"
+fi
+
 if has demo; then
     timeout ${DEMO_TIMEOUT:-200} make demo > "$OUT/demo.log" 2>&1
     say "demo: exit $?"
@@ -108,5 +126,6 @@ echo "================ logs: $OUT ================"
 [ -f "$OUT/kernels_bench.log" ] && tail -30 "$OUT/kernels_bench.log"
 [ -f "$OUT/bench/spmm_bench.log" ] && tail -40 "$OUT/bench/spmm_bench.log"
 [ -f "$OUT/demo.log" ] && tail -12 "$OUT/demo.log"
+[ -f "$OUT/tc_bench.log" ] && sed -n '/# TABLE/,$p' "$OUT/tc_bench.log" | head -60
 echo "================ summary ================"
 cat "$summary"
