@@ -2,7 +2,8 @@
 // backend/device.c: the CUDA backend (memory, copies, streams, cuSPARSE/cuBLAS)
 //------------------------------------------------------------------------------
 
-// grbgpu_cuda_backend () returns the gg_backend that runs products on the GPU:
+// gg_cuda_start () (grbgpu_cuda_backend through the module's table) returns
+// the gg_backend that runs products on the GPU:
 //   spmm:  Y = S (+.*) X    cusparseSpMM (cusparseSpMV when n == 1)
 //   sddmm: y = M .* (A B')  cusparseSDDMM
 //   gemm:  Y = A (+.*) B'   cublasSgemm / cublasDgemm
@@ -33,18 +34,12 @@
 // Exact precision only: cuBLAS runs in CUBLAS_PEDANTIC_MATH (no TF32), and
 // cuSPARSE computes in the operands' own type.
 
+// This file is part of the CUDA module, libgrbgpu-cuda.so, which libgrbgpu.so
+// opens on first use (backend/cuda_module.h, backend/cuda_loader.c); it is
+// built only when configure found CUDA.
+
 #include "config.h"
 #include "backend/grbgpu_internal.h"
-
-#ifndef GRBGPU_HAVE_CUDA
-
-// Built without CUDA: there is no device backend.
-const gg_backend *grbgpu_cuda_backend (void)
-{
-    return NULL ;
-}
-
-#else
 
 #include <errno.h>
 #include <limits.h>
@@ -64,7 +59,7 @@ const gg_backend *grbgpu_cuda_backend (void)
 #include <cublas_v2.h>
 
 #include "backend/cache.h"
-#include "backend/device.h"
+#include "backend/cuda_module.h"
 #include "backend/hostcopy.h"
 #include "kernels/gg_cuda.h"
 
@@ -261,7 +256,7 @@ static void register_atfork (void)
 // Bring CUDA up in this process: returns the backend or NULL (logged once).
 static const gg_backend *device_start (void)
 {
-    grbgpu_settings_init () ;
+    const gg_settings *settings = grbgpu_settings_get () ;
     int count = 0 ;
     cudaError_t e = cudaGetDeviceCount (&count) ;
     if (e != cudaSuccess || count <= 0)
@@ -271,7 +266,7 @@ static const gg_backend *device_start (void)
         (void) cudaGetLastError () ;
         return NULL ;
     }
-    dev_id = grbgpu_settings.device_id ;
+    dev_id = settings->device_id ;
     if (dev_id < 0 || dev_id >= count)
     {
         grbgpu_log (1, "cuda: GRBGPU_DEVICE_ID=%d but %d device(s)", dev_id,
@@ -308,8 +303,8 @@ static const gg_backend *device_start (void)
 
     // device budget of the cache: GRBGPU_DEVICE_MEMORY, else a fraction of
     // the memory free now (the rest is for per-call operands and libraries)
-    dev_budget = (grbgpu_settings.device_memory > 0)
-        ? (size_t) grbgpu_settings.device_memory
+    dev_budget = (settings->device_memory > 0)
+        ? (size_t) settings->device_memory
         : (size_t) (GG_BUDGET_FRACTION * (double) free_b) ;
     grbgpu_cache_set_device_budget (dev_budget) ;
     atomic_fetch_add (&generation, 1) ;
@@ -350,7 +345,7 @@ static void device_teardown (void)
     pthread_mutex_unlock (&pool_lock) ;
 }
 
-const gg_backend *grbgpu_cuda_backend (void)
+const gg_backend *gg_cuda_start (void)
 {
     pthread_once (&atfork_once, register_atfork) ;
     pid_t me = getpid () ;
@@ -1077,7 +1072,7 @@ static int dense_get (gg_call *c, const gg_dense *X, size_t elem,
 // 1M entries; else ALG2.  GRBGPU_KERNEL=cusparse:alg1|alg2|alg3 forces one.
 static cusparseSpMMAlg_t spmm_alg (int64_t n, int64_t nnz, gg_type t)
 {
-    const char *k = grbgpu_settings.kernel ;
+    const char *k = grbgpu_settings_get ()->kernel ;
     if (strcmp (k, "cusparse:alg1") == 0) return CUSPARSE_SPMM_CSR_ALG1 ;
     if (strcmp (k, "cusparse:alg2") == 0) return CUSPARSE_SPMM_CSR_ALG2 ;
     if (strcmp (k, "cusparse:alg3") == 0) return CUSPARSE_SPMM_CSR_ALG3 ;
@@ -1221,12 +1216,12 @@ static bool plus_times_family (const gg_semiring *sr)
 // can, any other name = that variant of grbgpu's own kernels.
 static bool kernel_is_vendor (void)
 {
-    return strncmp (grbgpu_settings.kernel, "cusparse", 8) == 0 ;
+    return strncmp (grbgpu_settings_get ()->kernel, "cusparse", 8) == 0 ;
 }
 
 static const char *own_kernel_name (void)
 {
-    const char *k = grbgpu_settings.kernel ;
+    const char *k = grbgpu_settings_get ()->kernel ;
     return (k [0] == '\0' || kernel_is_vendor ()) ? NULL : k ;
 }
 
@@ -1938,7 +1933,7 @@ static int attempt (gg_call *c, const op_args *a)
 
 static int run_op (const op_args *a)
 {
-    if (grbgpu_cuda_backend () == NULL) return GG_ERR_DEVICE ;
+    if (gg_cuda_start () == NULL) return GG_ERR_DEVICE ;
     if (atomic_load (&dev_broken)) return GG_ERR_DEVICE ;
     int old = 0 ;
     (void) cudaGetDevice (&old) ;
@@ -2025,7 +2020,7 @@ static const gg_backend cuda_backend =
 // for tests and benchmarks (backend/device.h)
 //------------------------------------------------------------------------------
 
-void grbgpu_cuda_sync (void)
+void gg_cuda_sync (void)
 {
     if (atomic_load (&started_pid) != getpid () || started_result == NULL)
         return ;
@@ -2036,19 +2031,17 @@ void grbgpu_cuda_sync (void)
     (void) cudaSetDevice (old) ;
 }
 
-void grbgpu_cuda_timing (bool on)
+void gg_cuda_timing (bool on)
 {
     atomic_store (&timing_on, on) ;
 }
 
-double grbgpu_cuda_last_product_ms (void)
+double gg_cuda_last_product_ms (void)
 {
     return last_product_ms ;
 }
 
-size_t grbgpu_cuda_budget (void)
+size_t gg_cuda_budget (void)
 {
     return dev_budget ;
 }
-
-#endif

@@ -10,6 +10,7 @@
 #define GRBGPU_INTERNAL_H
 
 #include <GraphBLAS.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -61,6 +62,9 @@ gg_settings ;
 // single fields are racy-but-benign: settings change rarely, from one thread.
 GG_INTERNAL extern gg_settings grbgpu_settings ;
 GG_INTERNAL void grbgpu_settings_init (void) ;     // idempotent, thread-safe
+// The settings in force, read first if need be (the CUDA module reads them
+// through this, backend/cuda_module.h).
+GG_INTERNAL const gg_settings *grbgpu_settings_get (void) ;
 
 //------------------------------------------------------------------------------
 // statistics (backend/stats.c)
@@ -88,6 +92,8 @@ GG_INTERNAL void grbgpu_set_last_decision (const char *what, const char *reason)
 // Printed to stderr when GRBGPU_VERBOSE >= level, prefixed "grbgpu: ".
 GG_INTERNAL void grbgpu_log (int level, const char *fmt, ...)
     __attribute__ ((format (printf, 2, 3))) ;
+GG_INTERNAL void grbgpu_vlog (int level, const char *fmt, va_list ap)
+    __attribute__ ((format (printf, 2, 0))) ;
 
 //------------------------------------------------------------------------------
 // fault injection (backend/fault.c): GRBGPU_FAULT=alloc:0.1,kernel:0.05,...
@@ -138,7 +144,8 @@ GG_INTERNAL void *grbgpu_real (const char *name) ;
 GG_INTERNAL extern const gg_backend grbgpu_host_backend ;
 
 // The CUDA backend, or NULL when it is not built or no device is usable.
-// Starts CUDA lazily on the first call (never at load time).
+// Opens the CUDA module and starts CUDA lazily on the first call (never at
+// load time): backend/cuda_loader.c, backend/cuda_module.h.
 GG_INTERNAL const gg_backend *grbgpu_cuda_backend (void) ;
 
 #endif

@@ -190,6 +190,12 @@ void grbgpu_settings_init (void)
     pthread_once (&settings_once, settings_init_once) ;
 }
 
+const gg_settings *grbgpu_settings_get (void)
+{
+    grbgpu_settings_init () ;
+    return &grbgpu_settings ;
+}
+
 //------------------------------------------------------------------------------
 // public API
 //------------------------------------------------------------------------------
@@ -240,13 +246,19 @@ GG_EXPORT const char *grbgpu_version (void)
 // logging
 //------------------------------------------------------------------------------
 
-void grbgpu_log (int level, const char *fmt, ...)
+void grbgpu_vlog (int level, const char *fmt, va_list ap)
 {
     if (grbgpu_settings.verbose < level) return ;
     char line [1024] ;
+    vsnprintf (line, sizeof (line), fmt, ap) ;
+    fprintf (stderr, "grbgpu: %s\n", line) ;
+}
+
+void grbgpu_log (int level, const char *fmt, ...)
+{
+    if (grbgpu_settings.verbose < level) return ;
     va_list ap ;
     va_start (ap, fmt) ;
-    vsnprintf (line, sizeof (line), fmt, ap) ;
+    grbgpu_vlog (level, fmt, ap) ;
     va_end (ap) ;
-    fprintf (stderr, "grbgpu: %s\n", line) ;
 }

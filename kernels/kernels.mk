@@ -8,7 +8,7 @@ EXTRA_DIST += kernels/gg_cuda.h kernels/gg_semiring.cuh \
 	tests/test_cuda_kernels.cu bench/kernels_bench.cu
 
 if HAVE_CUDA
-libgrbgpu_la_SOURCES += kernels/spmm.cu kernels/sddmm.cu kernels/gemm.cu \
+libgrbgpu_cuda_la_SOURCES += kernels/spmm.cu kernels/sddmm.cu kernels/gemm.cu \
 	kernels/spmv_push.cu kernels/spmv_band.cu
 
 # Programs built from .cu: plain objects through nvcc, linked by libtool as C

@@ -3,7 +3,8 @@
 # They drive backend/device.c through internal interfaces, which are hidden in
 # libgrbgpu.so, so they link the library's objects themselves (the whole
 # library: the cache, settings, statistics, fault injection, object versions
-# and the interposer come with it).  Without a GPU the test exits 77 (SKIP).
+# and the interposer come with it) and the CUDA module's (without its shim:
+# backend/device.mk).  Without a GPU the test exits 77 (SKIP).
 if HAVE_CUDA
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_cuda_backend
@@ -11,9 +12,9 @@ TESTS += tests/test_cuda_backend
 tests_test_cuda_backend_SOURCES = tests/test_cuda_backend.c
 tests_test_cuda_backend_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_cuda_backend_LDADD = $(libgrbgpu_la_OBJECTS) \
-	$(libgrbgpu_la_LIBADD) $(CMOCKA_LIBS)
+	$(libgrbgpu_la_LIBADD) $(GG_CUDA_MODULE_OBJS) $(CUDA_LIBS) $(CMOCKA_LIBS)
 tests_test_cuda_backend_LDFLAGS = $(OPENMP_CFLAGS) $(AX_PTHREAD_FLAGS)
-tests_test_cuda_backend_DEPENDENCIES = libgrbgpu.la
+tests_test_cuda_backend_DEPENDENCIES = libgrbgpu.la libgrbgpu-cuda.la
 endif
 
 # bench/spmm_bench: the backend vs cuSPARSE, and GrB_mxm / GrB_mxv end to end
@@ -22,9 +23,10 @@ endif
 noinst_PROGRAMS += bench/spmm_bench
 bench_spmm_bench_SOURCES = bench/spmm_bench.c
 bench_spmm_bench_CPPFLAGS = $(AM_CPPFLAGS) -DGG_BENCH_E2E
-bench_spmm_bench_LDADD = $(libgrbgpu_la_OBJECTS) $(libgrbgpu_la_LIBADD)
+bench_spmm_bench_LDADD = $(libgrbgpu_la_OBJECTS) $(libgrbgpu_la_LIBADD) \
+	$(GG_CUDA_MODULE_OBJS) $(CUDA_LIBS)
 bench_spmm_bench_LDFLAGS = $(OPENMP_CFLAGS) $(AX_PTHREAD_FLAGS)
-bench_spmm_bench_DEPENDENCIES = libgrbgpu.la
+bench_spmm_bench_DEPENDENCIES = libgrbgpu.la libgrbgpu-cuda.la
 
 # bench/xfer_bench: the pieces of a staged host<->device copy (DMA, host copy
 # variants, registering the caller's buffer), behind device.c's copy design.

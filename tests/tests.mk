@@ -52,6 +52,11 @@ tests_preload_prog_badorder_LDADD = libgrbgpu.la -lm
 TESTS += tests/test_preload.sh
 EXTRA_DIST += tests/test_preload.sh
 
+# libgrbgpu.so maps no CUDA library until a call wants the GPU (the CUDA
+# backend is a module opened on first use: backend/cuda_loader.c)
+TESTS += tests/test_linkage.sh
+EXTRA_DIST += tests/test_linkage.sh
+
 # The per-call cost of a declined call (a benchmark, not a test).
 noinst_PROGRAMS += bench/decline_overhead
 bench_decline_overhead_SOURCES = bench/decline_overhead.c

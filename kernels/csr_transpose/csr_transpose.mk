@@ -8,7 +8,7 @@ EXTRA_DIST += kernels/csr_transpose/csr_transpose.h \
 	tests/test_csr_transpose.cu bench/transpose_bench.cu
 
 if HAVE_CUDA
-libgrbgpu_la_SOURCES += kernels/csr_transpose/csr_transpose.cu
+libgrbgpu_cuda_la_SOURCES += kernels/csr_transpose/csr_transpose.cu
 GG_CSR_TRANSPOSE_OBJS = kernels/csr_transpose/csr_transpose.lo
 
 # linked as C by libtool against the kernel's object only (as in kernels.mk)
