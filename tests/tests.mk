@@ -57,6 +57,12 @@ EXTRA_DIST += tests/test_preload.sh
 TESTS += tests/test_linkage.sh
 EXTRA_DIST += tests/test_linkage.sh
 
+# What preloading libgrbgpu.so adds to a process start (a benchmark, not a
+# test; linked -lgraphblas only, grbgpu comes by LD_PRELOAD).
+noinst_PROGRAMS += bench/startup_bench
+bench_startup_bench_SOURCES = bench/startup_bench.c
+bench_startup_bench_LDADD = -lgraphblas
+
 # The per-call cost of a declined call (a benchmark, not a test).
 noinst_PROGRAMS += bench/decline_overhead
 bench_decline_overhead_SOURCES = bench/decline_overhead.c
