@@ -11,7 +11,7 @@
 # summary last.  Steps are selected with STEPS (default: all).
 set -u
 OUT=${OUT:-$PWD/gpu-out}
-STEPS=${STEPS:-build check conformance sanitizer profile xfer kbench bench e2e tc xpose demo}
+STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e tc xpose demo}
 mkdir -p "$OUT"
 root=$PWD
 summary="$OUT/summary.txt"
@@ -61,6 +61,15 @@ if has sanitizer; then
             > "$OUT/sanitizer_$(basename "$t").log" 2>&1
         say "compute-sanitizer $t: exit $? : $(grep -E 'ERROR SUMMARY' "$OUT/sanitizer_$(basename "$t").log" | tail -1)"
     done
+fi
+
+if has overhead; then
+    # what preloading grbgpu adds to a process start, and to a declined call
+    timeout 60 ./bench/startup_bench "$PWD/.libs/libgrbgpu.so" 40 > "$OUT/startup_bench.log" 2>&1
+    say "startup_bench: exit $?"
+    grep -E "^[A-Za-z/]|median" "$OUT/startup_bench.log" | tee -a "$summary"
+    timeout 60 ./bench/decline_overhead > "$OUT/decline_overhead.log" 2>&1
+    say "decline_overhead: exit $? : $(grep -E 'overhead' "$OUT/decline_overhead.log" | tail -2 | tr '\n' ' ')"
 fi
 
 if has xfer; then
