@@ -13,9 +13,58 @@
 #include "config.h"
 #include "backend/classify.h"
 
+#include <link.h>
 #include <math.h>
 #include <pthread.h>
 #include <string.h>
+
+//------------------------------------------------------------------------------
+// the library's own objects
+//------------------------------------------------------------------------------
+
+// The library's built-in objects (semirings, monoids, operators, types) are
+// static: they lie in the loaded segments of the library itself (found once,
+// from GrB_PLUS_TIMES_SEMIRING_FP64, by dl_iterate_phdr), never change and
+// are never freed.  No object the program creates can lie there: those come
+// from malloc or from the memory functions the program gave GxB_init.  When
+// the library is part of the program's own image (linked statically), the
+// program's memory functions could hand out memory from that image: then no
+// address counts as the library's.
+
+#define MAX_SEGMENTS 16
+static uintptr_t lib_lo [MAX_SEGMENTS], lib_hi [MAX_SEGMENTS] ;
+static int n_segments = 0 ;
+
+static int find_library (struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void) size ;
+    const uintptr_t p = (uintptr_t) data ;
+    bool inside = false ;
+    for (int k = 0 ; k < info->dlpi_phnum ; k++)
+    {
+        const ElfW (Phdr) *ph = &info->dlpi_phdr [k] ;
+        uintptr_t lo = (uintptr_t) (info->dlpi_addr + ph->p_vaddr) ;
+        if (ph->p_type == PT_LOAD && p >= lo && p - lo < ph->p_memsz) inside = true ;
+    }
+    if (!inside) return 0 ;
+    if (info->dlpi_name == NULL || info->dlpi_name [0] == '\0') return 1 ;  // the program
+    for (int k = 0 ; k < info->dlpi_phnum && n_segments < MAX_SEGMENTS ; k++)
+    {
+        const ElfW (Phdr) *ph = &info->dlpi_phdr [k] ;
+        if (ph->p_type != PT_LOAD) continue ;
+        lib_lo [n_segments] = (uintptr_t) (info->dlpi_addr + ph->p_vaddr) ;
+        lib_hi [n_segments] = lib_lo [n_segments] + ph->p_memsz ;
+        n_segments++ ;
+    }
+    return 1 ;
+}
+
+static bool in_library (const void *object)
+{
+    const uintptr_t p = (uintptr_t) object ;
+    for (int k = 0 ; k < n_segments ; k++) if (p >= lib_lo [k] && p < lib_hi [k]) return true ;
+    return false ;
+}
 
 //------------------------------------------------------------------------------
 // operator tables
@@ -27,6 +76,33 @@ typedef struct { GrB_BinaryOp op ; int kind ; gg_type type ; } op_entry ;
 static op_entry mul_table [MAX_OPS], add_table [MAX_OPS] ;
 static int n_mul = 0, n_add = 0 ;
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT ;
+
+// Each table is looked up through a small open-addressing index keyed by the
+// operator's address: a linear search of the ~80 entries was a fifth of the
+// instructions of classifying a declined call.  The index holds each
+// address's first entry, as the search did.
+#define OP_INDEX_SIZE 512       // a power of 2, over twice MAX_OPS
+static uint16_t mul_index [OP_INDEX_SIZE], add_index [OP_INDEX_SIZE] ;  // entry + 1; 0: empty
+
+static inline uint32_t op_hash (GrB_BinaryOp op)
+{
+    // Fibonacci hashing: the top 9 bits of the address times 2^64/phi
+    return (uint32_t) (((uint64_t) (uintptr_t) op * 0x9E3779B97F4A7C15ULL) >> 55) ;
+}
+
+static void build_index (const op_entry *table, int n, uint16_t *index)
+{
+    for (int k = 0 ; k < n ; k++)
+    {
+        if (table [k].op == NULL) continue ;    // (found by a search instead)
+        uint32_t h = op_hash (table [k].op) ;
+        while (index [h] != 0 && table [index [h] - 1].op != table [k].op)
+        {
+            h = (h + 1) & (OP_INDEX_SIZE - 1) ;
+        }
+        if (index [h] == 0) index [h] = (uint16_t) (k + 1) ;
+    }
+}
 
 static void add_mul (GrB_BinaryOp op, gg_mul kind, gg_type t)
 {
@@ -85,11 +161,23 @@ static void build_tables (void)
     add_add (GxB_LAND_BOOL, GG_ADD_LAND, GG_BOOL) ;
     add_add (GrB_LAND, GG_ADD_LAND, GG_BOOL) ;
     add_add (GxB_ANY_BOOL, GG_ADD_ANY, GG_BOOL) ;
+    build_index (mul_table, n_mul, mul_index) ;
+    build_index (add_table, n_add, add_index) ;
+    dl_iterate_phdr (find_library, (void *) GrB_PLUS_TIMES_SEMIRING_FP64) ;
 }
 
-static const op_entry *find_op (const op_entry *table, int n, GrB_BinaryOp op)
+static const op_entry *find_op (const op_entry *table, int n,
+    const uint16_t *index, GrB_BinaryOp op)
 {
-    for (int k = 0 ; k < n ; k++) if (table [k].op == op) return &table [k] ;
+    if (op == NULL)
+    {
+        for (int k = 0 ; k < n ; k++) if (table [k].op == op) return &table [k] ;
+        return NULL ;
+    }
+    for (uint32_t h = op_hash (op) ; index [h] != 0 ; h = (h + 1) & (OP_INDEX_SIZE - 1))
+    {
+        if (table [index [h] - 1].op == op) return &table [index [h] - 1] ;
+    }
     return NULL ;
 }
 
@@ -135,20 +223,45 @@ static bool standard_value (gg_add add, gg_type t, int which, gg_scalar *v)
     return true ;
 }
 
+//------------------------------------------------------------------------------
+// the semiring
+//------------------------------------------------------------------------------
+
+// What the semiring alone decides, as a verdict: its text is the reason to
+// decline.
+typedef enum
+{
+    SR_OK = 0, SR_MUL_UNSUPPORTED, SR_MONOID_UNSUPPORTED, SR_TYPES,
+    SR_IDENTITY, SR_TERMINAL, SR_INVALID, SR_MONOID_INVALID, SR_NVERDICTS
+}
+sr_verdict ;
+
+static const char *const sr_why [SR_NVERDICTS] =
+{
+    NULL,
+    "multiply operator not supported",
+    "monoid not supported",
+    "invalid arguments (semiring types)",
+    "monoid has a non-standard identity",
+    "monoid has a non-standard terminal value",
+    "invalid arguments (semiring)",
+    "monoid is not valid"
+} ;
+
 // Is this monoid the standard one for its operator?
-static const char *check_monoid (GrB_Monoid monoid, gg_add add, gg_type t)
+static sr_verdict check_monoid (GrB_Monoid monoid, gg_add add, gg_type t)
 {
     const size_t sz = gg_type_size (t) ;
     gg_scalar id, want, term ;
     memset (&id, 0, sizeof (id)) ;
     memset (&term, 0, sizeof (term)) ;
     bool has_terminal = false ;
-    if (GxB_Monoid_identity (&id, monoid) != GrB_SUCCESS) return "monoid is not valid" ;
-    if (GxB_Monoid_terminal (&has_terminal, &term, monoid) != GrB_SUCCESS) return "monoid is not valid" ;
-    if (add == GG_ADD_ANY) return NULL ;    // any identity/terminal: any value will do
+    if (GxB_Monoid_identity (&id, monoid) != GrB_SUCCESS) return SR_MONOID_INVALID ;
+    if (GxB_Monoid_terminal (&has_terminal, &term, monoid) != GrB_SUCCESS) return SR_MONOID_INVALID ;
+    if (add == GG_ADD_ANY) return SR_OK ;   // any identity/terminal: any value will do
     if (standard_value (add, t, 0, &want) && memcmp (&id, &want, sz) != 0)
     {
-        return "monoid has a non-standard identity" ;
+        return SR_IDENTITY ;
     }
     if (has_terminal)
     {
@@ -156,10 +269,84 @@ static const char *check_monoid (GrB_Monoid monoid, gg_add add, gg_type t)
         // standard one, or results would differ
         if (!standard_value (add, t, 1, &want) || memcmp (&term, &want, sz) != 0)
         {
-            return "monoid has a non-standard terminal value" ;
+            return SR_TERMINAL ;
         }
     }
-    return NULL ;
+    return SR_OK ;
+}
+
+// The semiring's operators and monoid, asked of GraphBLAS (sr is set when
+// the verdict is SR_OK).
+static sr_verdict check_semiring (GrB_Semiring semiring, gg_semiring *sr)
+{
+    GrB_Monoid monoid = NULL ;
+    GrB_BinaryOp mulop = NULL, addop = NULL ;
+    if (GxB_Semiring_add (&monoid, semiring) != GrB_SUCCESS
+        || GxB_Semiring_multiply (&mulop, semiring) != GrB_SUCCESS
+        || GxB_Monoid_operator (&addop, monoid) != GrB_SUCCESS)
+    {
+        return SR_INVALID ;
+    }
+    const op_entry *me = find_op (mul_table, n_mul, mul_index, mulop) ;
+    const op_entry *ae = find_op (add_table, n_add, add_index, addop) ;
+    if (me == NULL) return SR_MUL_UNSUPPORTED ;
+    if (ae == NULL) return SR_MONOID_UNSUPPORTED ;
+    if (ae->type != me->type) return SR_TYPES ;
+    sr_verdict v = check_monoid (monoid, (gg_add) ae->kind, ae->type) ;
+    if (v != SR_OK) return v ;
+    sr->add = (gg_add) ae->kind ;
+    sr->mul = (gg_mul) me->kind ;
+    sr->type = me->type ;
+    return SR_OK ;
+}
+
+//------------------------------------------------------------------------------
+// the verdicts of the library's own semirings, remembered
+//------------------------------------------------------------------------------
+
+// Asking GraphBLAS about a semiring and its monoid takes five calls (two of
+// them with a memory fence) on every product.  The library's built-in
+// semirings are static objects that never change and are never freed, so
+// their verdict is remembered, keyed by address.  A semiring the program
+// made (GrB_Semiring_new) is never remembered: it may be freed and another,
+// with other operators, made at the same address.
+//
+// One word per entry, read and written whole (no lock; a lost or overwritten
+// entry is only asked again): the semiring's address << 16 | 1 << 15 | the
+// verdict | add << 3 | mul << 6 | type << 10; 0 is empty.  Addresses must fit
+// in 48 bits (user space on x86-64 and AArch64 with 4-level page tables;
+// others are not remembered).
+#define SR_MEMO 64              // a power of 2
+static _Atomic uint64_t sr_memo [SR_MEMO] ;
+_Static_assert (SR_NVERDICTS <= 8 && GG_NADD <= 8 && GG_NMUL <= 16 && GG_NTYPES <= 8,
+    "a semiring's verdict must fit in its 15 bits") ;
+
+static sr_verdict semiring_verdict (GrB_Semiring semiring, gg_semiring *sr)
+{
+    const uint64_t key = (uint64_t) (uintptr_t) semiring ;
+    const uint32_t h = (uint32_t) ((key * 0x9E3779B97F4A7C15ULL) >> 58) ;
+    uint64_t e = atomic_load_explicit (&sr_memo [h], memory_order_relaxed) ;
+    if (e != 0 && (e >> 16) == key)
+    {
+        sr->add = (gg_add) ((e >> 3) & 7) ;
+        sr->mul = (gg_mul) ((e >> 6) & 15) ;
+        sr->type = (gg_type) ((e >> 10) & 7) ;
+        return (sr_verdict) (e & 7) ;
+    }
+    sr_verdict v = check_semiring (semiring, sr) ;
+    // (an invalid semiring or monoid is not remembered: before GrB_init every
+    // query fails)
+    if (v != SR_INVALID && v != SR_MONOID_INVALID && key < ((uint64_t) 1 << 48)
+        && in_library (semiring))
+    {
+        e = (key << 16) | ((uint64_t) 1 << 15) | (uint64_t) v ;
+        if (v == SR_OK)
+        {
+            e |= ((uint64_t) sr->add << 3) | ((uint64_t) sr->mul << 6) | ((uint64_t) sr->type << 10) ;
+        }
+        atomic_store_explicit (&sr_memo [h], e, memory_order_relaxed) ;
+    }
+    return v ;
 }
 
 //------------------------------------------------------------------------------
@@ -173,6 +360,25 @@ typedef struct
     bool dense ;
 }
 obj_info ;
+
+// Is type a built-in real type (grbgpu_src_code >= 0)?  Built-in types are
+// static objects of the library, so an address once found to be one is one
+// for good: the last few found are remembered (user types, whose addresses
+// may be reused, are never remembered, and take the full comparison).
+#define KNOWN_TYPES 16          // a power of 2
+static _Atomic (GrB_Type) known_types [KNOWN_TYPES] ;
+
+static bool type_supported (GrB_Type type)
+{
+    uint32_t h = (uint32_t) (((uint64_t) (uintptr_t) type * 0x9E3779B97F4A7C15ULL) >> 60) ;
+    if (type != NULL && atomic_load_explicit (&known_types [h], memory_order_relaxed) == type)
+    {
+        return true ;
+    }
+    if (grbgpu_src_code (type) < 0) return false ;
+    atomic_store_explicit (&known_types [h], type, memory_order_relaxed) ;
+    return true ;
+}
 
 static const char *inspect (GrB_Matrix A, bool is_vector, obj_info *o)
 {
@@ -193,7 +399,7 @@ static const char *inspect (GrB_Matrix A, bool is_vector, obj_info *o)
         if (info == GrB_SUCCESS) info = GxB_Matrix_type (&o->type, A) ;
     }
     if (info != GrB_SUCCESS) return "invalid arguments (object)" ;
-    if (grbgpu_src_code (o->type) < 0) return "user-defined or complex type" ;
+    if (!type_supported (o->type)) return "user-defined or complex type" ;
     unsigned __int128 full = (unsigned __int128) o->nrows * o->ncols ;
     o->dense = (o->nrows > 0 && o->ncols > 0 && (unsigned __int128) o->nvals == full) ;
     return NULL ;
@@ -242,24 +448,9 @@ const char *grbgpu_classify (const gg_call *call, gg_plan *plan)
     //--------------------------------------------------------------------------
 
     if (call->semiring == NULL) return "invalid arguments (NULL semiring)" ;
-    GrB_Monoid monoid = NULL ;
-    GrB_BinaryOp mulop = NULL, addop = NULL ;
-    if (GxB_Semiring_add (&monoid, call->semiring) != GrB_SUCCESS
-        || GxB_Semiring_multiply (&mulop, call->semiring) != GrB_SUCCESS
-        || GxB_Monoid_operator (&addop, monoid) != GrB_SUCCESS)
-    {
-        return "invalid arguments (semiring)" ;
-    }
-    const op_entry *me = find_op (mul_table, n_mul, mulop) ;
-    const op_entry *ae = find_op (add_table, n_add, addop) ;
-    if (me == NULL) return "multiply operator not supported" ;
-    if (ae == NULL) return "monoid not supported" ;
-    if (ae->type != me->type) return "invalid arguments (semiring types)" ;
-    if ((why = check_monoid (monoid, (gg_add) ae->kind, ae->type)) != NULL) return why ;
-    plan->sr.add = (gg_add) ae->kind ;
-    plan->sr.mul = (gg_mul) me->kind ;
-    plan->sr.type = me->type ;
-    plan->ztype = grbgpu_grb_type (me->type) ;
+    sr_verdict verdict = semiring_verdict (call->semiring, &plan->sr) ;
+    if (verdict != SR_OK) return sr_why [verdict] ;
+    plan->ztype = grbgpu_grb_type (plan->sr.type) ;
 
     //--------------------------------------------------------------------------
     // objects, types, dimensions
@@ -280,7 +471,7 @@ const char *grbgpu_classify (const gg_call *call, gg_plan *plan)
         {
             return "invalid arguments (accumulator)" ;
         }
-        if (grbgpu_src_code (xt) < 0 || grbgpu_src_code (yt) < 0 || grbgpu_src_code (zt) < 0)
+        if (!type_supported (xt) || !type_supported (yt) || !type_supported (zt))
         {
             return "accumulator not supported" ;
         }
