@@ -20,6 +20,9 @@
 //   col [8b + GG_HYB_COL_POS (s)]          S's column of slot s (-1: padding)
 //   val [64b + GG_HYB_VAL_POS (r, s)]      S (8w + r, col of slot s), 0 where
 //                                          that entry is absent
+// An explicit zero of S is stored as 0 too: the values do not tell an entry
+// from an absent position (the product does not need to; S's pattern and
+// col do).
 // The positions are those of the mma.sync m16n8k8 B fragment (k = slot, n =
 // window row): lane 4r + (s & 3) holds the values of slots s & 3 and
 // (s & 3) + 4 of row r as one pair, and the columns of its slots t and t + 4
