@@ -101,26 +101,39 @@ struct dev_csr
     void *x = NULL ;
 } ;
 
-static void *dev_copy (const void *h, size_t bytes)
+// Every upload and fill below is queued on the test's stream s, the one the
+// launcher runs on: s is non-blocking, so work on the legacy default stream
+// (a plain cudaMemcpy / cudaMemset) would not be ordered before the launch
+// (such a fill of x_t landing after the launcher's copy of the iso value,
+// or of p_t after its memset, showed as intermittent "values differ" and
+// "row pointers differ").
+static void *dev_copy (const void *h, size_t bytes, cudaStream_t s)
 {
     void *d = NULL ;
     CHECK_CUDA (cudaMalloc (&d, bytes > 0 ? bytes : 1)) ;
-    if (bytes > 0) CHECK_CUDA (cudaMemcpy (d, h, bytes, cudaMemcpyHostToDevice)) ;
+    if (bytes > 0)
+    {
+        CHECK_CUDA (cudaMemcpyAsync (d, h, bytes, cudaMemcpyHostToDevice, s)) ;
+        CHECK_CUDA (cudaStreamSynchronize (s)) ;     // h is pageable
+    }
     return d ;
 }
 
-// Device buffers of T's shape, filled with garbage
-static dev_csr dev_alloc_like (int64_t rows, int64_t nnz, size_t xbytes)
+// Device buffers of T's shape, filled with garbage (on s).  values: T keeps
+// values (x_t set exactly when x is, as the contract asks, even when it holds
+// no bytes: nnz = 0 without iso)
+static dev_csr dev_alloc_like (int64_t rows, int64_t nnz, bool values,
+    size_t xbytes, cudaStream_t s)
 {
     dev_csr D ;
     CHECK_CUDA (cudaMalloc ((void **) &D.p, (size_t) (rows + 1) * 4)) ;
     CHECK_CUDA (cudaMalloc ((void **) &D.i, (size_t) (nnz > 0 ? nnz : 1) * 4)) ;
-    CHECK_CUDA (cudaMemset (D.p, 0xA5, (size_t) (rows + 1) * 4)) ;
-    CHECK_CUDA (cudaMemset (D.i, 0xA5, (size_t) (nnz > 0 ? nnz : 1) * 4)) ;
-    if (xbytes > 0)
+    CHECK_CUDA (cudaMemsetAsync (D.p, 0xA5, (size_t) (rows + 1) * 4, s)) ;
+    CHECK_CUDA (cudaMemsetAsync (D.i, 0xA5, (size_t) (nnz > 0 ? nnz : 1) * 4, s)) ;
+    if (values)
     {
-        CHECK_CUDA (cudaMalloc (&D.x, xbytes)) ;
-        CHECK_CUDA (cudaMemset (D.x, 0xA5, xbytes)) ;
+        CHECK_CUDA (cudaMalloc (&D.x, xbytes > 0 ? xbytes : 1)) ;
+        CHECK_CUDA (cudaMemsetAsync (D.x, 0xA5, xbytes > 0 ? xbytes : 1, s)) ;
     }
     return D ;
 }
@@ -154,26 +167,32 @@ static bool same (const dev_csr &D, const xp_csr &R, std::string *why)
     return true ;
 }
 
-// T = A' on the device by `method`; false (with a message) on a launcher error
-static bool transpose_dev (const xp_csr &A, const dev_csr &S, dev_csr &T,
-    const char *method, void **scratch, size_t *scratch_bytes, cudaStream_t s)
+// T = A' on the device by `method`; false (with a message naming `what`) on
+// a launcher error
+static bool transpose_dev (const char *what, const xp_csr &A, const dev_csr &S,
+    dev_csr &T, const char *method, void **scratch, size_t *scratch_bytes,
+    cudaStream_t s)
 {
+    const char *mname = method ? method : "(default)" ;
     const bool has_x = (A.elem > 0) ;
     const int moving = (has_x && !A.iso) ? A.elem : 0 ;
     size_t need = gg_cuda_csr_transpose_scratch_bytes (A.m, A.k, A.nnz, moving, method) ;
-    EXPECT (need > 0, "%s: scratch query refused m %lld k %lld nnz %lld", method,
-        (long long) A.m, (long long) A.k, (long long) A.nnz) ;
+    EXPECT (need > 0, "%s %s: scratch query refused m %lld k %lld nnz %lld",
+        what, mname, (long long) A.m, (long long) A.k, (long long) A.nnz) ;
     if (need == 0) return false ;
     if (*scratch == NULL || *scratch_bytes != need)
     {
-        // exactly the size asked for: an overrun shows under compute-sanitizer
+        // exactly the size asked for: an overrun shows under compute-sanitizer;
+        // garbage in it, as the contract allows
         cudaFree (*scratch) ;
         CHECK_CUDA (cudaMalloc (scratch, need)) ;
+        CHECK_CUDA (cudaMemsetAsync (*scratch, 0xA5, need, s)) ;
         *scratch_bytes = need ;
     }
     int rc = gg_cuda_csr_transpose (A.m, A.k, A.nnz, S.p, S.i, S.x, A.elem,
         A.iso, T.p, T.i, T.x, *scratch, need, method, s) ;
-    EXPECT (rc == GG_OK, "%s: launcher returned %d", method, rc) ;
+    EXPECT (rc == GG_OK, "%s %s: launcher returned %d (m %lld k %lld nnz %lld)",
+        what, mname, rc, (long long) A.m, (long long) A.k, (long long) A.nnz) ;
     CHECK_CUDA (cudaStreamSynchronize (s)) ;
     CHECK_CUDA (cudaGetLastError ()) ;
     return rc == GG_OK ;
@@ -185,11 +204,16 @@ static void check_case (const char *name, xp_csr A, int elem, bool iso,
 {
     xp_fill_values (A, elem, iso, &seed_state) ;
     const xp_csr R = xp_transpose_ref (A) ;
+    // value bytes: nnz elem, or elem if iso, or none (also nnz = 0 without
+    // iso, where x and x_t are still set: 1-byte buffers, never written)
     const size_t xb = A.x.size () ;
+    const bool values = (elem > 0) ;
+    char what [128] ;
+    snprintf (what, sizeof (what), "%s elem %d%s", name, elem, iso ? " iso" : "") ;
     dev_csr S ;
-    S.p = (int32_t *) dev_copy (A.p.data (), A.p.size () * 4) ;
-    S.i = (int32_t *) dev_copy (A.i.data (), A.i.size () * 4) ;
-    if (elem > 0) S.x = dev_copy (A.x.data (), xb) ;
+    S.p = (int32_t *) dev_copy (A.p.data (), A.p.size () * 4, s) ;
+    S.i = (int32_t *) dev_copy (A.i.data (), A.i.size () * 4, s) ;
+    if (values) S.x = dev_copy (A.x.data (), xb, s) ;
     void *scratch = NULL ;
     size_t scratch_bytes = 0 ;
     const char *methods [3] = { "sort", "scatter", NULL } ;
@@ -197,42 +221,41 @@ static void check_case (const char *name, xp_csr A, int elem, bool iso,
     {
         const char *meth = methods [mi] ;
         const char *mname = meth ? meth : "(default)" ;
-        dev_csr T = dev_alloc_like (A.k, A.nnz, xb) ;
+        dev_csr T = dev_alloc_like (A.k, A.nnz, values, xb, s) ;
         std::string why ;
 
         // T = A', twice on the same (now used) scratch
-        for (int rep = 0 ; rep < 2 ; rep++)
+        bool t_ok = true ;
+        for (int rep = 0 ; rep < 2 && t_ok ; rep++)
         {
-            if (!transpose_dev (A, S, T, meth, &scratch, &scratch_bytes, s)) break ;
-            bool ok = same (T, R, &why) ;
-            EXPECT (ok, "%s %s elem %d%s run %d: %s", name, mname, elem,
-                iso ? " iso" : "", rep, why.c_str ()) ;
-            if (!ok) break ;
+            t_ok = transpose_dev (what, A, S, T, meth, &scratch, &scratch_bytes, s) ;
+            if (!t_ok) break ;
+            t_ok = same (T, R, &why) ;
+            EXPECT (t_ok, "%s %s run %d: %s", what, mname, rep, why.c_str ()) ;
         }
 
-        // (A')' = A
-        if (mi < 2)
+        // (A')' = A (only from a correct T: a garbage one is no CSR)
+        if (mi < 2 && t_ok)
         {
-            dev_csr B = dev_alloc_like (A.m, A.nnz, xb) ;
+            dev_csr B = dev_alloc_like (A.m, A.nnz, values, xb, s) ;
             xp_csr At = R ;
-            if (transpose_dev (At, T, B, meth, &scratch, &scratch_bytes, s))
+            if (transpose_dev (what, At, T, B, meth, &scratch, &scratch_bytes, s))
             {
                 bool ok = same (B, A, &why) ;
-                EXPECT (ok, "%s %s elem %d%s back: %s", name, mname, elem,
-                    iso ? " iso" : "", why.c_str ()) ;
+                EXPECT (ok, "%s %s back: %s", what, mname, why.c_str ()) ;
             }
             dev_free (B) ;
         }
 
         // row statistics of T (A's column counts)
-        if (mi == 0)
+        if (mi == 0 && t_ok)
         {
             int8_t *present ;
             int64_t *stats ;
             CHECK_CUDA (cudaMalloc ((void **) &present, (size_t) (R.m > 0 ? R.m : 1))) ;
             CHECK_CUDA (cudaMalloc ((void **) &stats, 2 * sizeof (int64_t))) ;
             int rc = gg_cuda_csr_row_stats (R.m, T.p, present, stats, s) ;
-            EXPECT (rc == GG_OK, "row_stats returned %d", rc) ;
+            EXPECT (rc == GG_OK, "%s row_stats returned %d", what, rc) ;
             CHECK_CUDA (cudaStreamSynchronize (s)) ;
             std::vector<int8_t> hp = download<int8_t> (present, (size_t) R.m) ;
             std::vector<int64_t> hs = download<int64_t> (stats, 2) ;
@@ -247,7 +270,7 @@ static void check_case (const char *name, xp_csr A, int elem, bool iso,
             }
             EXPECT (pres_ok && hs [0] == longest && hs [1] == nonempty,
                 "%s row_stats: present %s, max_row %lld (want %lld), nonempty "
-                "%lld (want %lld)", name, pres_ok ? "ok" : "wrong",
+                "%lld (want %lld)", what, pres_ok ? "ok" : "wrong",
                 (long long) hs [0], (long long) longest, (long long) hs [1],
                 (long long) nonempty) ;
             cudaFree (present) ; cudaFree (stats) ;
@@ -264,10 +287,10 @@ static void check_refusals (cudaStream_t s)
     xp_csr A = random_csr (40, 30, { 3.0, 1.0, false, false }) ;
     xp_fill_values (A, 4, false, &seed_state) ;
     dev_csr S, T ;
-    S.p = (int32_t *) dev_copy (A.p.data (), A.p.size () * 4) ;
-    S.i = (int32_t *) dev_copy (A.i.data (), A.i.size () * 4) ;
-    S.x = dev_copy (A.x.data (), A.x.size ()) ;
-    T = dev_alloc_like (A.k, A.nnz, A.x.size ()) ;
+    S.p = (int32_t *) dev_copy (A.p.data (), A.p.size () * 4, s) ;
+    S.i = (int32_t *) dev_copy (A.i.data (), A.i.size () * 4, s) ;
+    S.x = dev_copy (A.x.data (), A.x.size (), s) ;
+    T = dev_alloc_like (A.k, A.nnz, true, A.x.size (), s) ;
     size_t need = gg_cuda_csr_transpose_scratch_bytes (A.m, A.k, A.nnz, 4, "sort") ;
     void *scratch = NULL ;
     CHECK_CUDA (cudaMalloc (&scratch, need)) ;
@@ -290,6 +313,14 @@ static void check_refusals (cudaStream_t s)
     EXPECT (gg_cuda_csr_transpose (A.m, A.k, A.nnz, S.p, S.i, S.x, 4, false,
         T.p, T.i, NULL, scratch, need, "sort", s) == GG_ERR_UNSUPPORTED,
         "x without x_t must be refused") ;
+    EXPECT (gg_cuda_csr_transpose (A.m, A.k, A.nnz, S.p, S.i, NULL, 4, false,
+        T.p, T.i, T.x, scratch, need, "sort", s) == GG_ERR_UNSUPPORTED,
+        "x_t without x must be refused") ;
+    // no entries: x and x_t still both set or both NULL (nothing is queued
+    // on a refusal, so T.p keeps its garbage)
+    EXPECT (gg_cuda_csr_transpose (A.m, A.k, 0, S.p, S.i, S.x, 4, false,
+        T.p, T.i, NULL, NULL, 0, "sort", s) == GG_ERR_UNSUPPORTED,
+        "nnz = 0: x without x_t must be refused") ;
     EXPECT (gg_cuda_csr_row_stats (-1, T.p, NULL, (int64_t *) scratch, s) == GG_ERR_UNSUPPORTED,
         "row_stats n < 0 must be refused") ;
     CHECK_CUDA (cudaStreamSynchronize (s)) ;

@@ -346,20 +346,22 @@ static cudaError_t cub_scan (void *tmp, size_t *bytes, const int32_t *cnt,
 }
 
 // each of the k segments [off [c], off [c+1]) of (rows, vals) sorted by row
-// into (rows_out, vals_out); E = 0: rows only
+// into (rows_out, vals_out); E = 0: rows only.  off NULL (the size query):
+// no offsets are read, and off + 1 is not formed from NULL.
 template <int E>
 static cudaError_t cub_segsort (void *tmp, size_t *bytes, const int32_t *rows,
     int32_t *rows_out, const void *vals, void *vals_out, int64_t nnz,
     int64_t k, const int32_t *off, cudaStream_t stream)
 {
+    const int32_t *off_end = (off == NULL) ? NULL : off + 1 ;
     if (E == 0)
     {
         return cub::DeviceSegmentedSort::SortKeys (tmp, *bytes, rows, rows_out,
-            (int) nnz, (int) k, off, off + 1, stream) ;
+            (int) nnz, (int) k, off, off_end, stream) ;
     }
     typedef typename val_bits<(E > 0 ? E : 1)>::t vt ;
     return cub::DeviceSegmentedSort::SortPairs (tmp, *bytes, rows, rows_out,
-        (const vt *) vals, (vt *) vals_out, (int) nnz, (int) k, off, off + 1,
+        (const vt *) vals, (vt *) vals_out, (int) nnz, (int) k, off, off_end,
         stream) ;
 }
 
@@ -442,6 +444,17 @@ extern "C" size_t gg_cuda_csr_transpose_scratch_bytes (int64_t m, int64_t k,
 
 #define XP_CUDA(call) do { if ((call) != cudaSuccess) return GG_ERR_DEVICE ; } while (0)
 #define XP_LAUNCHED() XP_CUDA (cudaGetLastError ())
+
+// Launch failures are read with cudaGetLastError (and CUB reads them with
+// cudaPeekAtLastError), which also returns an error left by any earlier
+// runtime call of this thread that failed (a cudaMalloc that an eviction
+// and a retry then satisfied, say): that error was returned to its caller
+// already, so it is cleared before the first launch, not taken for ours.
+// A sticky error (the context is lost) comes back from every later call.
+static void xp_clear_stale_error (void)
+{
+    (void) cudaGetLastError () ;
+}
 
 // Blocks for a grid-stride loop over n items
 static unsigned grid_of (int64_t n)
@@ -541,7 +554,12 @@ extern "C" int gg_cuda_csr_transpose (int64_t m, int64_t k, int64_t nnz,
 
     const xp_method meth = method_of (method) ;
     if (!sizes_ok (m, k, nnz) || meth == XP_UNKNOWN) return GG_ERR_UNSUPPORTED ;
+    // x and x_t both set or both NULL, whatever nnz (nnz = 0 included)
     if ((x == NULL) != (x_t == NULL)) return GG_ERR_UNSUPPORTED ;
+    if (p_t == NULL || (nnz > 0 && (p == NULL || i == NULL || i_t == NULL)))
+    {
+        return GG_ERR_UNSUPPORTED ;
+    }
     if (x != NULL && !(elem == 1 || elem == 2 || elem == 4 || elem == 8))
     {
         return GG_ERR_UNSUPPORTED ;
@@ -556,14 +574,18 @@ extern "C" int gg_cuda_csr_transpose (int64_t m, int64_t k, int64_t nnz,
     // iso value, empty matrix
     //--------------------------------------------------------------------------
 
+    xp_clear_stale_error () ;
     if (x != NULL && iso)
     {
-        // x_t [0] = x [0]: the one value of every entry
+        // x_t [0] = x [0]: the one value of every entry, copied once (also
+        // when nnz = 0); the sort and the scatter then move rows only (e = 0)
         XP_CUDA (cudaMemcpyAsync (x_t, x, (size_t) elem, cudaMemcpyDeviceToDevice, stream)) ;
     }
     if (nnz == 0)
     {
-        // every row of T empty
+        // every row of T empty (k+1 >= 1 pointers); p, i, i_t, the scratch
+        // and, without iso, x and x_t are not touched, and no kernel is
+        // launched (a grid of 0 blocks would be a launch failure)
         XP_CUDA (cudaMemsetAsync (p_t, 0, (size_t) (k + 1) * sizeof (int32_t), stream)) ;
         return GG_OK ;
     }
@@ -586,7 +608,11 @@ extern "C" int gg_cuda_csr_transpose (int64_t m, int64_t k, int64_t nnz,
 extern "C" int gg_cuda_csr_row_stats (int64_t n, const int32_t *p,
     int8_t *present, int64_t *stats, cudaStream_t stream)
 {
-    if (n < 0 || n >= XP_MAX) return GG_ERR_UNSUPPORTED ;
+    if (n < 0 || n >= XP_MAX || stats == NULL || (n > 0 && p == NULL))
+    {
+        return GG_ERR_UNSUPPORTED ;
+    }
+    xp_clear_stale_error () ;
     XP_CUDA (cudaMemsetAsync (stats, 0, 2 * sizeof (int64_t), stream)) ;
     if (n == 0) return GG_OK ;
     unsigned blocks = grid_of (n) ;

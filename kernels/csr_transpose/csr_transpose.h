@@ -26,7 +26,12 @@
 //
 // Both launch on `stream` only: no allocation, no synchronisation, no copy
 // to or from the host.  The caller owns every buffer, including a scratch
-// of gg_cuda_csr_transpose_scratch_bytes bytes.
+// of gg_cuda_csr_transpose_scratch_bytes bytes.  The inputs must be complete
+// in `stream`'s order, and nothing may touch the outputs from elsewhere until
+// T is read: an upload or a fill queued on another stream (the legacy
+// default stream too, as a plain cudaMemcpy or cudaMemset is, when `stream`
+// was created cudaStreamNonBlocking) needs an event or a synchronisation
+// first.
 
 #ifndef GG_CSR_TRANSPOSE_H
 #define GG_CSR_TRANSPOSE_H
@@ -62,12 +67,18 @@ size_t gg_cuda_csr_transpose_scratch_bytes (int64_t m, int64_t k,
 //              none are kept (a pattern-only form)
 //  elem        bytes of one value: 1, 2, 4 or 8 (ignored when x == NULL)
 //  iso         x holds one value shared by every entry: x_t [0] = x [0]
-//              and nothing else moves (a copy of elem bytes on the device)
-//  p_t         device, k+1 int32: T's row pointers (written)
+//              (copied once, not broadcast: x_t holds that one value) and
+//              nothing else moves (a copy of elem bytes on the device, done
+//              whatever nnz, also when nnz = 0); iso with x == NULL: nothing
+//  p_t         device, k+1 int32: T's row pointers (written; nnz = 0: all
+//              zero)
 //  i_t         device, nnz int32: T's column indices = S's row of each
-//              entry, ascending within each row of T (written)
+//              entry, ascending within each row of T (written; not touched,
+//              may be NULL, when nnz = 0; p and i are then not read either)
 //  x_t         device: nnz values of elem bytes (1 if iso) in T's order, or
-//              NULL exactly when x == NULL (written)
+//              NULL exactly when x == NULL (written).  Also when nnz = 0
+//              without iso: x and x_t are both set (neither is read nor
+//              written then) or both NULL, as for any nnz
 //  scratch     device, at least scratch_bytes = the query above with the
 //              same m, k, nnz, method and elem (0 if x == NULL or iso);
 //              256-byte aligned (cudaMalloc's); contents are garbage after
@@ -76,8 +87,9 @@ size_t gg_cuda_csr_transpose_scratch_bytes (int64_t m, int64_t k,
 //              (an event recorded on it) has passed
 //  method      as in the query
 // Returns GG_OK (all queued), GG_ERR_UNSUPPORTED (sizes out of range, an
-// elem not in 1/2/4/8, an unknown method, scratch too small, or x_t and x
-// not both NULL or both set), or GG_ERR_DEVICE (a CUB call or a launch
+// elem not in 1/2/4/8, an unknown method, scratch too small, x_t and x
+// not both NULL or both set, or p_t NULL, or p, i or i_t NULL with nnz > 0;
+// nothing is queued then), or GG_ERR_DEVICE (a CUB call or a launch
 // failed, as cudaGetLastError reports it; T is then undefined).  Inputs
 // are only read; the outputs must not overlap the inputs or the scratch.
 int gg_cuda_csr_transpose (int64_t m, int64_t k, int64_t nnz,
@@ -98,7 +110,8 @@ int gg_cuda_csr_transpose (int64_t m, int64_t k, int64_t nnz,
 //              rows with an entry (gg_csr.nonempty; no_empty_rows is
 //              stats [1] == n)
 //  stream      as above (a memset and one kernel; no synchronisation)
-// Returns GG_OK, GG_ERR_UNSUPPORTED (n out of range) or GG_ERR_DEVICE.
+// Returns GG_OK, GG_ERR_UNSUPPORTED (n out of range, stats NULL, or p NULL
+// with n > 0) or GG_ERR_DEVICE.
 int gg_cuda_csr_row_stats (int64_t n, const int32_t *p, int8_t *present,
     int64_t *stats, cudaStream_t stream) ;
 
