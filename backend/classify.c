@@ -380,9 +380,55 @@ static bool type_supported (GrB_Type type)
     return true ;
 }
 
-static const char *inspect (GrB_Matrix A, bool is_vector, obj_info *o)
+// What inspect found, for the last few objects this thread looked at, by
+// (handle, version): an object's dimensions, type and number of entries
+// change only through the calls that bump its version (the wrappers of
+// backend/objver_wrappers.c, and the products themselves), and a version is
+// never handed out twice, not even to a new object made at a freed one's
+// address.  So an operand used again unchanged, the common case in an
+// iterative algorithm, costs one version look-up instead of four GraphBLAS
+// calls, three of them with a memory fence.  An unknown handle (version 0)
+// is always asked.  (Were the object to have pending work, the first
+// inspection, through GrB_Matrix_nvals, finished it, and nothing has changed
+// since.)
+//
+// The memo is searched whole (a product has at most three such operands, so
+// a few products' worth fit) and refilled in turn.
+#define OBJ_MEMO 8
+typedef struct
+{
+    const void *handle ;
+    uint64_t version ;
+    bool is_vector ;
+    obj_info info ;
+}
+obj_memo ;
+static _Thread_local obj_memo obj_memos [OBJ_MEMO] ;
+static _Thread_local unsigned obj_memo_next ;
+
+// A's dimensions, type, entries and dense-ness; remember: look A up in (and
+// add it to) this thread's memo.  The output of a call is not worth looking
+// up: every call that writes it bumps its version.
+static const char *inspect (GrB_Matrix A, bool is_vector, bool remember, obj_info *o)
 {
     if (A == NULL) return "invalid arguments (NULL object)" ;
+    obj_memo *memo = NULL ;
+    uint64_t version = 0 ;
+    if (remember && (version = grbgpu_objver_get (A)) != 0)
+    {
+        for (int k = 0 ; k < OBJ_MEMO ; k++)
+        {
+            if (obj_memos [k].handle != A) continue ;
+            memo = &obj_memos [k] ;     // found: refreshed in place if stale
+            if (memo->version == version && memo->is_vector == is_vector)
+            {
+                *o = memo->info ;
+                return NULL ;
+            }
+            break ;
+        }
+        if (memo == NULL) memo = &obj_memos [obj_memo_next++ % OBJ_MEMO] ;
+    }
     GrB_Info info ;
     if (is_vector)
     {
@@ -402,6 +448,13 @@ static const char *inspect (GrB_Matrix A, bool is_vector, obj_info *o)
     if (!type_supported (o->type)) return "user-defined or complex type" ;
     unsigned __int128 full = (unsigned __int128) o->nrows * o->ncols ;
     o->dense = (o->nrows > 0 && o->ncols > 0 && (unsigned __int128) o->nvals == full) ;
+    if (memo != NULL)
+    {
+        memo->handle = A ;
+        memo->version = version ;
+        memo->is_vector = is_vector ;
+        memo->info = *o ;
+    }
     return NULL ;
 }
 
@@ -458,10 +511,10 @@ const char *grbgpu_classify (const gg_call *call, gg_plan *plan)
 
     // argument order as in the call: mxm (A, B), mxv (A, u), vxm (u, A)
     obj_info c, a, b, m ;
-    if ((why = inspect (call->C, vec_out, &c)) != NULL) return why ;
-    if ((why = inspect (call->A, call->kind == GG_CALL_VXM, &a)) != NULL) return why ;
-    if ((why = inspect (call->B, call->kind == GG_CALL_MXV, &b)) != NULL) return why ;
-    if (call->M != NULL && (why = inspect (call->M, vec_out, &m)) != NULL) return why ;
+    if ((why = inspect (call->C, vec_out, false, &c)) != NULL) return why ;
+    if ((why = inspect (call->A, call->kind == GG_CALL_VXM, true, &a)) != NULL) return why ;
+    if ((why = inspect (call->B, call->kind == GG_CALL_MXV, true, &b)) != NULL) return why ;
+    if (call->M != NULL && (why = inspect (call->M, vec_out, true, &m)) != NULL) return why ;
     if (call->accum != NULL)
     {
         GrB_Type xt = NULL, yt = NULL, zt = NULL ;
