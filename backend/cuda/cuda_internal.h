@@ -1,0 +1,305 @@
+//------------------------------------------------------------------------------
+// backend/cuda/cuda_internal.h: what the CUDA module's files share
+//------------------------------------------------------------------------------
+
+// The CUDA backend (libgrbgpu-cuda.so, backend/cuda_module.h) in files by
+// concern; all of it is internal to the module:
+//   runtime.c   start-up (lazy, per process), the context pool (stream,
+//               cuSPARSE / cuBLAS handles, pinned buffers), a call's device
+//               temporaries, errors, the retry loop around one product
+//   copies.c    uploads / downloads through the pinned staging buffers
+//   forms.c     device forms of operands attached to cache entries (CSR with
+//               its plans and staged SpMV forms, dense)
+//   vendor.c    cuSPARSE plans and products, the vendor libraries' value check
+//   choose.c    which family runs a product (GRBGPU_KERNEL, measured rules)
+//   spmm.c, dense.c   the products: SpMM / SpMV, SDDMM, GEMM
+//   backend.c   the gg_backend table and its entry points
+// Arrows point down: backend.c -> spmm.c / dense.c -> choose.c, vendor.c,
+// forms.c -> copies.c -> runtime.c -> kernels/ (kernels/gg_cuda.h).
+
+#ifndef GRBGPU_CUDA_INTERNAL_H
+#define GRBGPU_CUDA_INTERNAL_H
+
+#include "config.h"
+#include "backend/grbgpu_internal.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include <cuda_runtime_api.h>
+// cusparse.h marks its legacy API deprecated in its own declarations
+#define DISABLE_CUSPARSE_DEPRECATED
+#include <cusparse.h>
+#include <cublas_v2.h>
+
+#include "backend/cache.h"
+#include "backend/cuda_module.h"
+#include "kernels/gg_cuda.h"
+
+//------------------------------------------------------------------------------
+// tuning constants
+//------------------------------------------------------------------------------
+
+#define GG_CTX_MAX        4                 // contexts (streams) in the pool
+#define GG_STAGE_BUFS     4                 // pinned staging buffers per context
+#define GG_STAGE_BYTES    ((size_t) 16 << 20)  // each one (one chunk of a copy)
+// (bench/xfer_bench on the H200 host, 512 MiB: 2 x 32 MiB staged at 49.8 GB/s
+// up and 46.7 down; 4 x 16 MiB at 52.4 up and, with non-temporal stores into
+// the destination, 53.7 down; pinned DMA alone 54-55.  Chunks of 8 MiB or
+// less lose to the per-chunk event round trip: 4 MiB in 1 MiB chunks came
+// down at 6.9 GB/s.)
+#define GG_PAR_COPY_MIN   ((size_t) 256 << 10) // host memcpy: bytes per thread
+#define GG_BUDGET_FRACTION 0.75             // of free memory, when not set
+#define GG_PLANS          4                 // cuSPARSE plans kept per form
+#define GG_HOT_MIN_NNZ    ((int64_t) 12 << 20) // hot/cold SpMV from this many
+                                            // entries (R-MAT 2^20, 16.1M, 1.2x
+                                            // cuSPARSE; smaller not measured)
+#define GG_OWN_SPMV_MAX_NNZ ((int64_t) 300000) // own row-split SpMV for
+#define GG_OWN_SPMV_MIN_ROWS ((int64_t) 2000)  // small matrices, see
+                                               // spmm_use_vendor
+#define GG_HOT_MIN_SHARE  0.55              // ... when its hot columns hold at
+                                            // least this share of the entries
+#define GG_BAND_MIN_SHARE 0.60              // band SpMV (same floor of entries)
+                                            // when its bands hold at least
+                                            // this share (R-MAT 2^20: 99.7 %,
+                                            // 2^22: 99.2 %, 2.2-2.5x cuSPARSE)
+#define GG_FORM_MAGIC_CSR   0x67674353u     // "ggCS"
+#define GG_FORM_MAGIC_DENSE 0x6767444eu     // "ggDN"
+
+//------------------------------------------------------------------------------
+// one execution context, one call
+//------------------------------------------------------------------------------
+
+// One execution context: a thread borrows it for the duration of one call.
+typedef struct
+{
+    bool busy ;
+    cudaStream_t stream ;
+    cusparseHandle_t sparse ;
+    cublasHandle_t blas ;
+    void *stage [GG_STAGE_BUFS] ;       // pinned staging buffers (NULL: not
+                                        // yet made)
+    cudaEvent_t staged [GG_STAGE_BUFS] ; // last copy through stage [b] done
+    cudaEvent_t t0, t1 ;        // around the product (benchmarks only)
+}
+gg_ctx ;
+
+#define GG_CALL_TMP 8
+
+typedef struct
+{
+    gg_ctx *ctx ;
+    bool timed ;                // t0 / t1 were recorded around the product
+    void *tmp [GG_CALL_TMP] ;   // stream-ordered temporaries, freed at the end
+    int ntmp ;
+    size_t bytes ;              // device bytes this call allocated
+}
+gg_devcall ;
+
+//------------------------------------------------------------------------------
+// checked calls
+//------------------------------------------------------------------------------
+
+// Checked calls: on failure set rc and jump to the function's `done` label,
+// where everything taken is released.
+#define CU_TRY(expr) do { cudaError_t e_ = (expr) ; if (e_ != cudaSuccess) \
+    { rc = cuda_fail (e_, #expr, __LINE__) ; goto done ; } } while (0)
+#define SP_TRY(expr) do { cusparseStatus_t s_ = (expr) ; \
+    if (s_ != CUSPARSE_STATUS_SUCCESS) \
+    { rc = sparse_fail (s_, #expr, __LINE__) ; goto done ; } } while (0)
+#define BL_TRY(expr) do { cublasStatus_t s_ = (expr) ; \
+    if (s_ != CUBLAS_STATUS_SUCCESS) \
+    { rc = blas_fail (s_, #expr, __LINE__) ; goto done ; } } while (0)
+#define GG_TRY(expr) do { rc = (expr) ; if (rc != GG_OK) goto done ; } while (0)
+
+// An injected fault at point `pt` (GRBGPU_FAULT) fails like the real thing.
+#define FAULT_TRY(pt) do { if (grbgpu_fault (pt)) \
+    { grbgpu_log (2, "cuda: injected fault at line %d", __LINE__) ; \
+      rc = GG_ERR_FAULT ; goto done ; } } while (0)
+
+//------------------------------------------------------------------------------
+// device forms of operands (backend/cuda/forms.c)
+//------------------------------------------------------------------------------
+
+// A form is reference counted: the cache entry holds one reference while it
+// is attached, and each call using it holds one, so an eviction while a call
+// runs frees the memory only when that call is done.
+
+typedef enum { PLAN_SPMM, PLAN_SPMV } plan_kind ;
+
+// A cuSPARSE plan for S (descriptor + buffer, preprocessed), reusable for
+// products with the same values array, type, N and algorithm.
+typedef struct
+{
+    bool valid ;
+    plan_kind kind ;
+    const void *vals ;
+    gg_type type ;
+    int64_t n ;
+    int alg ;
+    cusparseConstSpMatDescr_t A ;
+    void *buf ;
+    cudaEvent_t last ;          // the last product that used buf
+}
+gg_sp_plan ;
+
+// What every device form starts with: kind, references (the cache entry's
+// and each call's), the CUDA start-up it belongs to, size, and an event that
+// marks the end of its uploads.
+typedef struct dev_form dev_form ;
+struct dev_form
+{
+    unsigned magic ;            // GG_FORM_MAGIC_CSR or _DENSE
+    _Atomic int refs ;
+    unsigned generation ;       // CUDA start-up it belongs to
+    size_t bytes ;
+    cudaEvent_t ready ;         // uploads into this form are done
+    void (*destroy) (dev_form *) ;
+} ;
+
+typedef struct
+{
+    dev_form h ;                // GG_FORM_MAGIC_CSR
+    int64_t m, k, nnz ;
+    int32_t *p, *i ;
+    void *x ;                   // values (iso expanded), or NULL
+    gg_type xtype ;
+    _Atomic int x_special ;     // x: 0 not yet known, 1 no special values,
+                                // 2 some (values_special)
+    void *ones ;                // nnz ones of onestype, or NULL
+    gg_type onestype ;
+    void *spmv_plan ;           // the own SpMV kernels' plan of the pattern
+                                // (gg_cuda_spmv_plan_build), or NULL
+    // the hot/cold SpMV form (gg_cuda_spmv_hot_build), made at the first SpMV
+    // that wants it, under plan_lock: hot_K hot columns (hot), the column
+    // indices with hot ones replaced by their slots (ih)
+    bool hot_tried ;
+    int64_t hot_K ;
+    int32_t *hot, *ih ;
+    // the band SpMV form (gg_cuda_spmv_band_build), the same way: made with
+    // the form's values when it has them (4-byte types only)
+    bool band_tried ;
+    gg_spmv_band_form *band ;
+    pthread_mutex_t plan_lock ;
+    gg_sp_plan plan [GG_PLANS] ;
+    int next_plan ;
+}
+dev_csr ;
+
+typedef struct
+{
+    dev_form h ;                // GG_FORM_MAGIC_DENSE
+    int64_t nrows, ncols ;
+    size_t elem ;
+    void *x ;
+    _Atomic int x_special ;     // x: 0 not yet known, 1 no special values,
+                                // 2 some (values_special)
+}
+dev_dense ;
+
+// What a product needs from S's device form.
+typedef struct
+{
+    bool x ;            // S's values, in type t
+    bool ones ;         // nnz ones of type t (cuSPARSE SECOND / PAIR)
+    gg_type t ;
+}
+csr_needs ;
+
+// Write the value v (type t) into Y [k].
+static inline void put_value (void *Y, size_t k, gg_type t, double v)
+{
+    if (t == GG_FP32) ((float *) Y) [k] = (float) v ;
+    else ((double *) Y) [k] = v ;
+}
+
+static inline double get_value (const void *Y, size_t k, gg_type t)
+{
+    return (t == GG_FP32) ? (double) ((const float *) Y) [k]
+        : ((const double *) Y) [k] ;
+}
+
+//------------------------------------------------------------------------------
+// process-wide state (runtime.c)
+//------------------------------------------------------------------------------
+
+GG_INTERNAL extern _Atomic unsigned gg_cuda_generation ;  // bumped by every start-up
+GG_INTERNAL extern _Atomic pid_t gg_cuda_started_pid ;  // the process that ran start-up
+GG_INTERNAL extern int gg_cuda_dev_id ;
+GG_INTERNAL extern cudaStream_t gg_cuda_free_stream ;  // where forms are freed from
+GG_INTERNAL extern _Atomic bool gg_cuda_broken ;  // a sticky CUDA error was seen
+GG_INTERNAL extern _Thread_local double gg_cuda_last_ms ;
+GG_INTERNAL extern const gg_backend gg_cuda_backend_table ;
+
+// runtime.c
+GG_INTERNAL double now_seconds (void) ;
+GG_INTERNAL int cuda_fail (cudaError_t e, const char *what, int line) ;
+GG_INTERNAL int sparse_fail (cusparseStatus_t s, const char *what, int line) ;
+GG_INTERNAL int blas_fail (cublasStatus_t s, const char *what, int line) ;
+GG_INTERNAL cudaDataType cuda_type (gg_type t) ;
+GG_INTERNAL int ctx_acquire (gg_ctx **out) ;
+GG_INTERNAL void ctx_release (gg_ctx *c) ;
+GG_INTERNAL int dev_alloc (gg_devcall *c, void **p, size_t bytes) ;
+GG_INTERNAL int tmp_alloc (gg_devcall *c, void **p, size_t bytes) ;
+GG_INTERNAL void mark_start (gg_devcall *c) ;
+GG_INTERNAL void mark_end (gg_devcall *c) ;
+GG_INTERNAL void call_free_tmp (gg_devcall *c) ;
+GG_INTERNAL void stream_finish (gg_devcall *c, int *rc) ;
+
+// copies.c
+GG_INTERNAL int upload (gg_devcall *c, void *dst, const void *src, size_t bytes) ;
+GG_INTERNAL int download (gg_devcall *c, void *dst, const void *src, size_t bytes) ;
+GG_INTERNAL int fill_value (gg_devcall *c, void *dst, const void *value, size_t elem,
+    size_t count) ;
+GG_INTERNAL int fill_one (gg_devcall *c, void *dst, gg_type t, size_t count) ;
+
+// forms.c
+GG_INTERNAL void plan_clear (gg_sp_plan *pl, cudaStream_t s) ;
+GG_INTERNAL void csr_unref (dev_csr *f) ;
+GG_INTERNAL void dense_unref (dev_dense *f) ;
+GG_INTERNAL int csr_get (gg_devcall *c, const gg_csr *S, const csr_needs *nd,
+    dev_csr **out) ;
+GG_INTERNAL int dense_get (gg_devcall *c, const gg_dense *X, size_t elem,
+    dev_dense **out) ;
+GG_INTERNAL int band_form (gg_devcall *c, const gg_csr *S, dev_csr *f, size_t elem,
+    const gg_spmv_band_form **band) ;
+GG_INTERNAL int hot_form (gg_devcall *c, const gg_csr *S, dev_csr *f, size_t elem,
+    int64_t *K) ;
+
+// vendor.c
+GG_INTERNAL int sparse_product (gg_devcall *c, dev_csr *f, const void *vals,
+    gg_type t, int64_t n, const void *X, void *Y) ;
+GG_INTERNAL int spmm_vendor_ok (gg_devcall *c, const gg_semiring *sr,
+    const gg_csr *S, const gg_dense *X, dev_csr **fs, dev_dense **fx, bool *ok) ;
+GG_INTERNAL int dense_vendor_ok (gg_devcall *c, const gg_semiring *sr,
+    const gg_dense *A, const gg_dense *B, dev_dense **fa, dev_dense **fb,
+    bool *ok) ;
+
+// choose.c
+GG_INTERNAL bool kernel_is_vendor (void) ;
+GG_INTERNAL const char *own_kernel_name (void) ;
+GG_INTERNAL bool use_vendor (const gg_semiring *sr) ;
+GG_INTERNAL bool spmv_use_hot (const gg_semiring *sr, const gg_csr *S, int64_t n) ;
+GG_INTERNAL bool spmv_use_band (const gg_semiring *sr, const gg_csr *S, int64_t n) ;
+GG_INTERNAL const char *spmm_kernel_name (const gg_csr *S, int64_t n) ;
+GG_INTERNAL bool spmm_use_vendor (const gg_semiring *sr, const gg_csr *S, int64_t n) ;
+
+// spmm.c
+GG_INTERNAL int spmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *S,
+    const gg_dense *X, void *Y) ;
+
+// dense.c
+GG_INTERNAL int sddmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *M,
+    const gg_dense *A, const gg_dense *B, void *y) ;
+GG_INTERNAL int gemm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_dense *A,
+    const gg_dense *B, void *Y) ;
+
+#endif

@@ -1,0 +1,406 @@
+//------------------------------------------------------------------------------
+// backend/cuda/runtime.c: start-up, contexts, a call's temporaries, the retry loop
+//------------------------------------------------------------------------------
+
+// Part of the CUDA module (backend/cuda/cuda_internal.h says which file holds
+// what).
+
+#include "backend/cuda/cuda_internal.h"
+
+//------------------------------------------------------------------------------
+// process-wide state
+//------------------------------------------------------------------------------
+
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT ;
+static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER ;
+_Atomic pid_t gg_cuda_started_pid = 0 ;     // the process that ran start-up
+static const gg_backend *gg_cuda_started_result ;  // its outcome
+_Atomic unsigned gg_cuda_generation = 0 ;   // bumped by every start-up
+int gg_cuda_dev_id = 0 ;
+cudaStream_t gg_cuda_free_stream ;          // where forms are freed from
+static size_t gg_cuda_dev_budget ;
+_Atomic bool gg_cuda_broken = false ;   // a sticky CUDA error was seen
+
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER ;
+static pthread_cond_t pool_cond = PTHREAD_COND_INITIALIZER ;
+static gg_ctx pool [GG_CTX_MAX] ;
+static int pool_count = 0 ;
+
+// benchmarks: time the product itself with CUDA events (grbgpu_cuda_timing)
+static _Atomic bool gg_cuda_timing_on = false ;
+_Thread_local double gg_cuda_last_ms = -1 ;
+
+//------------------------------------------------------------------------------
+// small helpers
+//------------------------------------------------------------------------------
+
+double now_seconds (void)
+{
+    struct timespec t ;
+    clock_gettime (CLOCK_MONOTONIC, &t) ;
+    return (double) t.tv_sec + 1e-9 * (double) t.tv_nsec ;
+}
+
+
+// Errors that leave the CUDA context unusable: no retry will help.
+static bool cuda_sticky (cudaError_t e)
+{
+    switch (e)
+    {
+        case cudaErrorIllegalAddress :
+        case cudaErrorLaunchFailure :
+        case cudaErrorHardwareStackError :
+        case cudaErrorIllegalInstruction :
+        case cudaErrorMisalignedAddress :
+        case cudaErrorInvalidAddressSpace :
+        case cudaErrorInvalidPc :
+        case cudaErrorECCUncorrectable :
+            return true ;
+        default :
+            return false ;
+    }
+}
+
+// Log a failed CUDA call and turn it into a GG_ERR_* code.
+int cuda_fail (cudaError_t e, const char *what, int line)
+{
+    (void) cudaGetLastError () ;    // clear a non-sticky error
+    if (cuda_sticky (e)) atomic_store (&gg_cuda_broken, true) ;
+    grbgpu_log (1, "cuda: %s failed (line %d): %s", what, line,
+        cudaGetErrorString (e)) ;
+    return (e == cudaErrorMemoryAllocation) ? GG_ERR_DEVMEM : GG_ERR_DEVICE ;
+}
+
+int sparse_fail (cusparseStatus_t s, const char *what, int line)
+{
+    grbgpu_log (1, "cuda: %s failed (line %d): %s", what, line,
+        cusparseGetErrorString (s)) ;
+    return (s == CUSPARSE_STATUS_ALLOC_FAILED ||
+            s == CUSPARSE_STATUS_INSUFFICIENT_RESOURCES) ? GG_ERR_DEVMEM
+         : (s == CUSPARSE_STATUS_NOT_SUPPORTED) ? GG_ERR_UNSUPPORTED
+         : GG_ERR_DEVICE ;
+}
+
+int blas_fail (cublasStatus_t s, const char *what, int line)
+{
+    grbgpu_log (1, "cuda: %s failed (line %d): cublas status %d", what, line,
+        (int) s) ;
+    return (s == CUBLAS_STATUS_ALLOC_FAILED) ? GG_ERR_DEVMEM
+         : (s == CUBLAS_STATUS_NOT_SUPPORTED) ? GG_ERR_UNSUPPORTED
+         : GG_ERR_DEVICE ;
+}
+
+cudaDataType cuda_type (gg_type t)
+{
+    return (t == GG_FP32) ? CUDA_R_32F : CUDA_R_64F ;
+}
+
+//------------------------------------------------------------------------------
+// start-up
+//------------------------------------------------------------------------------
+
+// In a forked child nothing of the parent's CUDA state is usable: forget it
+// (leaking the parent's host-side structs) and start afresh on first use.
+static void atfork_child (void)
+{
+    pthread_mutex_init (&start_lock, NULL) ;
+    pthread_mutex_init (&pool_lock, NULL) ;
+    pthread_cond_init (&pool_cond, NULL) ;
+    memset (pool, 0, sizeof (pool)) ;
+    pool_count = 0 ;
+    atomic_store (&gg_cuda_started_pid, 0) ;
+    atomic_store (&gg_cuda_broken, false) ;
+    gg_cuda_started_result = NULL ;
+}
+
+static void register_atfork (void)
+{
+    pthread_atfork (NULL, NULL, atfork_child) ;
+}
+
+// Bring CUDA up in this process: returns the backend or NULL (logged once).
+static const gg_backend *device_start (void)
+{
+    const gg_settings *settings = grbgpu_settings_get () ;
+    int count = 0 ;
+    cudaError_t e = cudaGetDeviceCount (&count) ;
+    if (e != cudaSuccess || count <= 0)
+    {
+        grbgpu_log (1, "cuda: no usable device (%s)", (e != cudaSuccess) ?
+            cudaGetErrorString (e) : "device count is 0") ;
+        (void) cudaGetLastError () ;
+        return NULL ;
+    }
+    gg_cuda_dev_id = settings->device_id ;
+    if (gg_cuda_dev_id < 0 || gg_cuda_dev_id >= count)
+    {
+        grbgpu_log (1, "cuda: GRBGPU_DEVICE_ID=%d but %d device(s)", gg_cuda_dev_id,
+            count) ;
+        return NULL ;
+    }
+    int old = 0 ;
+    (void) cudaGetDevice (&old) ;
+    struct cudaDeviceProp prop ;
+    size_t free_b = 0, total_b = 0 ;
+    if ((e = cudaSetDevice (gg_cuda_dev_id)) != cudaSuccess ||
+        (e = cudaGetDeviceProperties (&prop, gg_cuda_dev_id)) != cudaSuccess ||
+        (e = cudaMemGetInfo (&free_b, &total_b)) != cudaSuccess ||
+        (e = cudaStreamCreateWithFlags (&gg_cuda_free_stream, cudaStreamNonBlocking))
+            != cudaSuccess)
+    {
+        grbgpu_log (1, "cuda: device %d unusable: %s", gg_cuda_dev_id,
+            cudaGetErrorString (e)) ;
+        (void) cudaGetLastError () ;
+        (void) cudaSetDevice (old) ;
+        return NULL ;
+    }
+
+    // keep freed stream-ordered memory in the pool (re-mapping is slow); it
+    // is trimmed when an allocation fails
+    cudaMemPool_t mempool ;
+    if (cudaDeviceGetDefaultMemPool (&mempool, gg_cuda_dev_id) == cudaSuccess)
+    {
+        uint64_t keep = UINT64_MAX ;
+        (void) cudaMemPoolSetAttribute (mempool,
+            cudaMemPoolAttrReleaseThreshold, &keep) ;
+    }
+    (void) cudaGetLastError () ;
+
+    // device budget of the cache: GRBGPU_DEVICE_MEMORY, else a fraction of
+    // the memory free now (the rest is for per-call operands and libraries)
+    gg_cuda_dev_budget = (settings->device_memory > 0)
+        ? (size_t) settings->device_memory
+        : (size_t) (GG_BUDGET_FRACTION * (double) free_b) ;
+    grbgpu_cache_set_device_budget (gg_cuda_dev_budget) ;
+    atomic_fetch_add (&gg_cuda_generation, 1) ;
+    grbgpu_log (1, "cuda: device %d: %s, %d SMs, %.1f GiB free of %.1f, "
+        "cache budget %.1f GiB", gg_cuda_dev_id, prop.name, prop.multiProcessorCount,
+        free_b / 1073741824.0, total_b / 1073741824.0,
+        gg_cuda_dev_budget / 1073741824.0) ;
+    (void) cudaSetDevice (old) ;
+    return &gg_cuda_backend_table ;
+}
+
+// At exit, in the process that started CUDA: free the cache's device copies
+// and the context pool while the CUDA runtime is still alive (this handler is
+// registered after the runtime's own, so it runs first), so that nothing is
+// left for compute-sanitizer to report as leaked.
+static void ctx_destroy (gg_ctx *c) ;
+
+static void device_teardown (void)
+{
+    if (atomic_load (&gg_cuda_started_pid) != getpid () || gg_cuda_started_result == NULL) return ;
+    grbgpu_cache_clear () ;
+    pthread_mutex_lock (&pool_lock) ;
+    bool idle = true ;
+    for (int k = 0 ; k < pool_count ; k++) idle = idle && !pool [k].busy ;
+    if (idle)
+    {
+        (void) cudaSetDevice (gg_cuda_dev_id) ;
+        for (int k = 0 ; k < pool_count ; k++) ctx_destroy (&pool [k]) ;
+        pool_count = 0 ;
+        if (gg_cuda_free_stream != NULL)
+        {
+            (void) cudaStreamSynchronize (gg_cuda_free_stream) ;
+            (void) cudaStreamDestroy (gg_cuda_free_stream) ;
+            gg_cuda_free_stream = NULL ;
+        }
+        (void) cudaGetLastError () ;
+    }
+    pthread_mutex_unlock (&pool_lock) ;
+}
+
+const gg_backend *gg_cuda_start (void)
+{
+    pthread_once (&atfork_once, register_atfork) ;
+    pid_t me = getpid () ;
+    if (atomic_load (&gg_cuda_started_pid) == me) return gg_cuda_started_result ;
+    pthread_mutex_lock (&start_lock) ;
+    if (atomic_load (&gg_cuda_started_pid) != me)
+    {
+        gg_cuda_started_result = device_start () ;
+        atomic_store (&gg_cuda_started_pid, me) ;
+        if (gg_cuda_started_result != NULL) atexit (device_teardown) ;
+    }
+    pthread_mutex_unlock (&start_lock) ;
+    return gg_cuda_started_result ;
+}
+
+//------------------------------------------------------------------------------
+// contexts
+//------------------------------------------------------------------------------
+
+static void ctx_destroy (gg_ctx *c)
+{
+    for (int b = 0 ; b < GG_STAGE_BUFS ; b++)
+    {
+        if (c->stage [b] != NULL) cudaFreeHost (c->stage [b]) ;
+        if (c->staged [b] != NULL) cudaEventDestroy (c->staged [b]) ;
+    }
+    if (c->t0 != NULL) cudaEventDestroy (c->t0) ;
+    if (c->t1 != NULL) cudaEventDestroy (c->t1) ;
+    if (c->blas != NULL) cublasDestroy (c->blas) ;
+    if (c->sparse != NULL) cusparseDestroy (c->sparse) ;
+    if (c->stream != NULL) cudaStreamDestroy (c->stream) ;
+    memset (c, 0, sizeof (*c)) ;
+}
+
+static int ctx_create (gg_ctx *c)
+{
+    int rc = GG_OK ;
+    memset (c, 0, sizeof (*c)) ;
+    CU_TRY (cudaStreamCreateWithFlags (&c->stream, cudaStreamNonBlocking)) ;
+    SP_TRY (cusparseCreate (&c->sparse)) ;
+    SP_TRY (cusparseSetStream (c->sparse, c->stream)) ;
+    BL_TRY (cublasCreate (&c->blas)) ;
+    BL_TRY (cublasSetStream (c->blas, c->stream)) ;
+    // exact FP32 / FP64: no TF32 or other reduced-precision shortcuts
+    BL_TRY (cublasSetMathMode (c->blas, CUBLAS_PEDANTIC_MATH)) ;
+    for (int b = 0 ; b < GG_STAGE_BUFS ; b++)
+    {
+        CU_TRY (cudaEventCreateWithFlags (&c->staged [b],
+            cudaEventDisableTiming)) ;
+    }
+    CU_TRY (cudaEventCreate (&c->t0)) ;
+    CU_TRY (cudaEventCreate (&c->t1)) ;
+done:
+    if (rc != GG_OK) ctx_destroy (c) ;
+    return rc ;
+}
+
+// Borrow a context (waits while all GG_CTX_MAX are busy).
+int ctx_acquire (gg_ctx **out)
+{
+    int rc = GG_OK ;
+    *out = NULL ;
+    pthread_mutex_lock (&pool_lock) ;
+    for (;;)
+    {
+        for (int k = 0 ; k < pool_count ; k++)
+        {
+            if (!pool [k].busy)
+            {
+                pool [k].busy = true ;
+                *out = &pool [k] ;
+                goto found ;
+            }
+        }
+        if (pool_count < GG_CTX_MAX)
+        {
+            rc = ctx_create (&pool [pool_count]) ;
+            if (rc != GG_OK) goto found ;
+            pool [pool_count].busy = true ;
+            *out = &pool [pool_count++] ;
+            goto found ;
+        }
+        pthread_cond_wait (&pool_cond, &pool_lock) ;
+    }
+found:
+    pthread_mutex_unlock (&pool_lock) ;
+    return rc ;
+}
+
+void ctx_release (gg_ctx *c)
+{
+    pthread_mutex_lock (&pool_lock) ;
+    c->busy = false ;
+    pthread_cond_signal (&pool_cond) ;
+    pthread_mutex_unlock (&pool_lock) ;
+}
+
+//------------------------------------------------------------------------------
+// one call: the context and the device temporaries it took
+//------------------------------------------------------------------------------
+
+// A device allocation.  Stream-ordered (cudaMallocAsync): cheap when the pool
+// has room, and freeing it does not synchronise the device.
+int dev_alloc (gg_devcall *c, void **p, size_t bytes)
+{
+    int rc = GG_OK ;
+    *p = NULL ;
+    FAULT_TRY (GG_FAULT_ALLOC) ;
+    CU_TRY (cudaMallocAsync (p, bytes > 0 ? bytes : 1, c->ctx->stream)) ;
+    c->bytes += bytes ;
+done:
+    return rc ;
+}
+
+// A temporary for this call only.
+int tmp_alloc (gg_devcall *c, void **p, size_t bytes)
+{
+    int rc = dev_alloc (c, p, bytes) ;
+    if (rc == GG_OK)
+    {
+        if (c->ntmp == GG_CALL_TMP)
+        {
+            cudaFreeAsync (*p, c->ctx->stream) ;
+            *p = NULL ;
+            return GG_ERR_DEVICE ;
+        }
+        c->tmp [c->ntmp++] = *p ;
+    }
+    return rc ;
+}
+
+// Mark the start / end of the product on the stream (benchmarks only).
+void mark_start (gg_devcall *c)
+{
+    if (atomic_load_explicit (&gg_cuda_timing_on, memory_order_relaxed))
+    {
+        c->timed = (cudaEventRecord (c->ctx->t0, c->ctx->stream) == cudaSuccess) ;
+    }
+}
+
+void mark_end (gg_devcall *c)
+{
+    if (c->timed && cudaEventRecord (c->ctx->t1, c->ctx->stream) != cudaSuccess)
+    {
+        c->timed = false ;
+    }
+}
+
+void call_free_tmp (gg_devcall *c)
+{
+    for (int k = 0 ; k < c->ntmp ; k++) cudaFreeAsync (c->tmp [k],
+        c->ctx->stream) ;
+    c->ntmp = 0 ;
+}
+
+//------------------------------------------------------------------------------
+// for tests and benchmarks (backend/device.h)
+//------------------------------------------------------------------------------
+
+void gg_cuda_sync (void)
+{
+    if (atomic_load (&gg_cuda_started_pid) != getpid () || gg_cuda_started_result == NULL)
+        return ;
+    int old = 0 ;
+    (void) cudaGetDevice (&old) ;
+    (void) cudaSetDevice (gg_cuda_dev_id) ;
+    (void) cudaStreamSynchronize (gg_cuda_free_stream) ;
+    (void) cudaSetDevice (old) ;
+}
+
+void gg_cuda_timing (bool on)
+{
+    atomic_store (&gg_cuda_timing_on, on) ;
+}
+
+double gg_cuda_last_product_ms (void)
+{
+    return gg_cuda_last_ms ;
+}
+
+size_t gg_cuda_budget (void)
+{
+    return gg_cuda_dev_budget ;
+}
+
+// Wait for the call's stream: forms may lose this call's reference only once
+// the GPU is done with them.
+void stream_finish (gg_devcall *c, int *rc)
+{
+    cudaError_t e = cudaStreamSynchronize (c->ctx->stream) ;
+    if (e != cudaSuccess && *rc == GG_OK) *rc = cuda_fail (e,
+        "cudaStreamSynchronize", __LINE__) ;
+}
