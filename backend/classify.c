@@ -76,6 +76,7 @@ typedef struct { GrB_BinaryOp op ; int kind ; gg_type type ; } op_entry ;
 static op_entry mul_table [MAX_OPS], add_table [MAX_OPS] ;
 static int n_mul = 0, n_add = 0 ;
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT ;
+static GrB_Type ztypes [GG_NTYPES] ;    // grbgpu_grb_type, looked up once
 
 // Each table is looked up through a small open-addressing index keyed by the
 // operator's address: a linear search of the ~80 entries was a fifth of the
@@ -164,6 +165,7 @@ static void build_tables (void)
     build_index (mul_table, n_mul, mul_index) ;
     build_index (add_table, n_add, add_index) ;
     dl_iterate_phdr (find_library, (void *) GrB_PLUS_TIMES_SEMIRING_FP64) ;
+    for (int t = 0 ; t < GG_NTYPES ; t++) ztypes [t] = grbgpu_grb_type ((gg_type) t) ;
 }
 
 static const op_entry *find_op (const op_entry *table, int n,
@@ -393,41 +395,46 @@ static bool type_supported (GrB_Type type)
 // since.)
 //
 // The memo is searched whole (a product has at most three such operands, so
-// a few products' worth fit) and refilled in turn.
+// a few products' worth fit) and refilled in turn.  Its handles are kept
+// together, so that a search reads one cache line.
 #define OBJ_MEMO 8
 typedef struct
 {
-    const void *handle ;
-    uint64_t version ;
-    bool is_vector ;
-    obj_info info ;
+    const void *handle [OBJ_MEMO] ;
+    struct
+    {
+        uint64_t version ;
+        bool is_vector ;
+        obj_info info ;
+    }
+    entry [OBJ_MEMO] ;
+    unsigned next ;             // the entry refilled next
 }
 obj_memo ;
-static _Thread_local obj_memo obj_memos [OBJ_MEMO] ;
-static _Thread_local unsigned obj_memo_next ;
+static _Thread_local obj_memo thread_memo ;
 
-// A's dimensions, type, entries and dense-ness; remember: look A up in (and
-// add it to) this thread's memo.  The output of a call is not worth looking
-// up: every call that writes it bumps its version.
-static const char *inspect (GrB_Matrix A, bool is_vector, bool remember, obj_info *o)
+// A's dimensions, type, entries and dense-ness.  With memo (this thread's),
+// A is looked up in it and added to it; the output of a call is not worth
+// looking up: every call that writes it bumps its version.
+static const char *inspect (GrB_Matrix A, bool is_vector, obj_memo *memo, obj_info *o)
 {
     if (A == NULL) return "invalid arguments (NULL object)" ;
-    obj_memo *memo = NULL ;
+    int slot = -1 ;
     uint64_t version = 0 ;
-    if (remember && (version = grbgpu_objver_get (A)) != 0)
+    if (memo != NULL && (version = grbgpu_objver_get (A)) != 0)
     {
         for (int k = 0 ; k < OBJ_MEMO ; k++)
         {
-            if (obj_memos [k].handle != A) continue ;
-            memo = &obj_memos [k] ;     // found: refreshed in place if stale
-            if (memo->version == version && memo->is_vector == is_vector)
+            if (memo->handle [k] != A) continue ;
+            slot = k ;                  // found: refreshed in place if stale
+            if (memo->entry [k].version == version && memo->entry [k].is_vector == is_vector)
             {
-                *o = memo->info ;
+                *o = memo->entry [k].info ;
                 return NULL ;
             }
             break ;
         }
-        if (memo == NULL) memo = &obj_memos [obj_memo_next++ % OBJ_MEMO] ;
+        if (slot < 0) slot = (int) (memo->next++ % OBJ_MEMO) ;
     }
     GrB_Info info ;
     if (is_vector)
@@ -448,21 +455,65 @@ static const char *inspect (GrB_Matrix A, bool is_vector, bool remember, obj_inf
     if (!type_supported (o->type)) return "user-defined or complex type" ;
     unsigned __int128 full = (unsigned __int128) o->nrows * o->ncols ;
     o->dense = (o->nrows > 0 && o->ncols > 0 && (unsigned __int128) o->nvals == full) ;
-    if (memo != NULL)
+    if (slot >= 0)
     {
-        memo->handle = A ;
-        memo->version = version ;
-        memo->is_vector = is_vector ;
-        memo->info = *o ;
+        memo->handle [slot] = A ;
+        memo->entry [slot].version = version ;
+        memo->entry [slot].is_vector = is_vector ;
+        memo->entry [slot].info = *o ;
     }
     return NULL ;
 }
+
+//------------------------------------------------------------------------------
+// the descriptor
+//------------------------------------------------------------------------------
 
 static GrB_Desc_Value desc_field (GrB_Descriptor desc, GrB_Desc_Field f, bool *ok)
 {
     GrB_Desc_Value v = GxB_DEFAULT ;
     if (desc != NULL && GxB_Desc_get (desc, f, &v) != GrB_SUCCESS) *ok = false ;
     return v ;
+}
+
+// The four fields a product reads (OUTP, MASK, INP0, INP1, in that order);
+// false if the descriptor cannot be read.  The library's predefined
+// descriptors (GrB_DESC_T0, ...) cannot be changed (GrB_Descriptor_set
+// refuses them), so their fields are remembered by address, as semirings
+// are: one word per entry, address << 16 | the four values, 4 bits each.
+// A descriptor the program made may be changed or freed: always asked.
+#define DESC_MEMO 32            // a power of 2
+static _Atomic uint64_t desc_memo [DESC_MEMO] ;
+
+static bool read_descriptor (GrB_Descriptor desc, GrB_Desc_Value v [4])
+{
+    const uint64_t key = (uint64_t) (uintptr_t) desc ;
+    const uint32_t h = (uint32_t) ((key * 0x9E3779B97F4A7C15ULL) >> 59) ;
+    if (desc != NULL)
+    {
+        uint64_t e = atomic_load_explicit (&desc_memo [h], memory_order_relaxed) ;
+        if (e != 0 && (e >> 16) == key)
+        {
+            for (int k = 0 ; k < 4 ; k++) v [k] = (GrB_Desc_Value) ((e >> (4 * k)) & 15) ;
+            return true ;
+        }
+    }
+    bool ok = true ;
+    v [0] = desc_field (desc, GrB_OUTP, &ok) ;
+    v [1] = desc_field (desc, GrB_MASK, &ok) ;
+    v [2] = desc_field (desc, GrB_INP0, &ok) ;
+    v [3] = desc_field (desc, GrB_INP1, &ok) ;
+    if (ok && desc != NULL && key < ((uint64_t) 1 << 48) && in_library (desc))
+    {
+        uint64_t e = key << 16 ;
+        for (int k = 0 ; k < 4 ; k++)
+        {
+            if (v [k] < 0 || v [k] > 15) return ok ;    // (not seen in 7.4)
+            e |= (uint64_t) v [k] << (4 * k) ;
+        }
+        atomic_store_explicit (&desc_memo [h], e, memory_order_relaxed) ;
+    }
+    return ok ;
 }
 
 static gg_mul swap_mul (gg_mul m)
@@ -485,12 +536,9 @@ const char *grbgpu_classify (const gg_call *call, gg_plan *plan)
     // descriptor
     //--------------------------------------------------------------------------
 
-    bool ok = true ;
-    GrB_Desc_Value outp = desc_field (call->desc, GrB_OUTP, &ok) ;
-    GrB_Desc_Value mask = desc_field (call->desc, GrB_MASK, &ok) ;
-    GrB_Desc_Value in0 = desc_field (call->desc, GrB_INP0, &ok) ;
-    GrB_Desc_Value in1 = desc_field (call->desc, GrB_INP1, &ok) ;
-    if (!ok) return "invalid arguments (descriptor)" ;
+    GrB_Desc_Value dv [4] ;
+    if (!read_descriptor (call->desc, dv)) return "invalid arguments (descriptor)" ;
+    const GrB_Desc_Value outp = dv [0], mask = dv [1], in0 = dv [2], in1 = dv [3] ;
     plan->out.replace = (outp == GrB_REPLACE) ;
     plan->out.mask_comp = (mask == GrB_COMP || mask == GrB_COMP + GrB_STRUCTURE) ;
     plan->out.mask_struct = (mask == GrB_STRUCTURE || mask == GrB_COMP + GrB_STRUCTURE) ;
@@ -503,7 +551,7 @@ const char *grbgpu_classify (const gg_call *call, gg_plan *plan)
     if (call->semiring == NULL) return "invalid arguments (NULL semiring)" ;
     sr_verdict verdict = semiring_verdict (call->semiring, &plan->sr) ;
     if (verdict != SR_OK) return sr_why [verdict] ;
-    plan->ztype = grbgpu_grb_type (plan->sr.type) ;
+    plan->ztype = ztypes [plan->sr.type] ;
 
     //--------------------------------------------------------------------------
     // objects, types, dimensions
@@ -511,10 +559,11 @@ const char *grbgpu_classify (const gg_call *call, gg_plan *plan)
 
     // argument order as in the call: mxm (A, B), mxv (A, u), vxm (u, A)
     obj_info c, a, b, m ;
-    if ((why = inspect (call->C, vec_out, false, &c)) != NULL) return why ;
-    if ((why = inspect (call->A, call->kind == GG_CALL_VXM, true, &a)) != NULL) return why ;
-    if ((why = inspect (call->B, call->kind == GG_CALL_MXV, true, &b)) != NULL) return why ;
-    if (call->M != NULL && (why = inspect (call->M, vec_out, true, &m)) != NULL) return why ;
+    obj_memo *memo = &thread_memo ;
+    if ((why = inspect (call->C, vec_out, NULL, &c)) != NULL) return why ;
+    if ((why = inspect (call->A, call->kind == GG_CALL_VXM, memo, &a)) != NULL) return why ;
+    if ((why = inspect (call->B, call->kind == GG_CALL_MXV, memo, &b)) != NULL) return why ;
+    if (call->M != NULL && (why = inspect (call->M, vec_out, memo, &m)) != NULL) return why ;
     if (call->accum != NULL)
     {
         GrB_Type xt = NULL, yt = NULL, zt = NULL ;
