@@ -1,5 +1,5 @@
 //------------------------------------------------------------------------------
-// kernels/gemm.cu: Y = A (+.*) B' for dense A (m x k) and B (n x k), any semiring
+// kernels/gemm/gemm.cu: Y = A (+.*) B' for dense A (m x k) and B (n x k), any semiring
 //------------------------------------------------------------------------------
 
 // Y (i,j) = (+) over t < k of mul (A (i,t), B (j,t)); all row-major.  For the

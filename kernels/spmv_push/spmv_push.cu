@@ -1,5 +1,5 @@
 //------------------------------------------------------------------------------
-// kernels/spmv_push.cu: w = A' (+.*) u from A's own CSR, with atomics ("push")
+// kernels/spmv_push/spmv_push.cu: w = A' (+.*) u from A's own CSR, with atomics ("push")
 //------------------------------------------------------------------------------
 
 // GrB_vxm (w = u' A) is A' u.  grbgpu answers it with a pull SpMV on the

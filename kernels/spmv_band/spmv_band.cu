@@ -1,5 +1,5 @@
 //------------------------------------------------------------------------------
-// kernels/spmv_band.cu: SpMV with x served from shared memory, band by band
+// kernels/spmv_band/spmv_band.cu: SpMV with x served from shared memory, band by band
 //------------------------------------------------------------------------------
 
 // Why: on a power-law matrix (R-MAT 2^22, 65M entries) every CSR SpMV kernel

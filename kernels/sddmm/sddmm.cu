@@ -1,5 +1,5 @@
 //------------------------------------------------------------------------------
-// kernels/sddmm.cu: y (q) = A (i,:) (+.*) B (j,:) for each entry q = (i,j) of M
+// kernels/sddmm/sddmm.cu: y (q) = A (i,:) (+.*) B (j,:) for each entry q = (i,j) of M
 //------------------------------------------------------------------------------
 
 // M: m x n CSR pattern (values never read); A: m x k and B: n x k, row-major,

@@ -1,5 +1,5 @@
 //------------------------------------------------------------------------------
-// kernels/spmm.cu: Y = S (+.*) X on CUDA cores, any supported semiring
+// kernels/spmm/spmm.cu: Y = S (+.*) X on CUDA cores, any supported semiring
 //------------------------------------------------------------------------------
 
 // S: m x k CSR (32-bit p / i, values in the semiring type or none), X: k x n
