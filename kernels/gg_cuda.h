@@ -86,7 +86,7 @@ int gg_cuda_spmv_hot (const gg_semiring *sr, int64_t m, int64_t k,
     const void *X, void *Y, const void *plan, const int32_t *hot, int64_t K,
     cudaStream_t stream) ;
 
-// Band SpMV (issue #5; kernels/spmv_band.cu): the columns ranked by their
+// Band SpMV (issue #5; kernels/spmv_band/): the columns ranked by their
 // number of entries and cut into bands of W (what one block's shared memory
 // holds of x); each band a compact CSR with 16-bit column slots, served from
 // shared memory band after band; the columns after the last band ("cold")
@@ -146,7 +146,7 @@ int gg_cuda_gemm (const gg_semiring *sr, int64_t m, int64_t n, int64_t k,
     const void *A, const void *B, void *Y, cudaStream_t stream) ;
 
 // w (k) = A' (+.*) u from A's own CSR (m x k, p/i/x), one monoid atomic per
-// entry ("push"; kernels/spmv_push.cu).  w is filled with the kernels' start
+// entry ("push"; kernels/spmv_push/).  w is filled with the kernels' start
 // value first (the monoid's identity, but -0 for FP PLUS and NaN for FP MIN /
 // MAX: neutral for non-finite terms too), which a column of A without
 // entries keeps.

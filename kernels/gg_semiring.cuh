@@ -2,7 +2,7 @@
 // kernels/gg_semiring.cuh: semiring arithmetic, atomics and tile helpers
 //------------------------------------------------------------------------------
 
-// Shared by kernels/spmm.cu, sddmm.cu and gemm.cu.  Kernels are templated on
+// Shared by every family in kernels/<family>/.  Kernels are templated on
 // the value type (and a vector width); the monoid and the multiply are runtime
 // codes.  Every lane of a launch sees the same codes, so the switches below are
 // uniform branches (no divergence), resolved once per nonzero and amortised
@@ -620,13 +620,13 @@ template <> struct gg_ctype<GG_FP64>   { typedef double   type ; } ;
         default:        return GG_ERR_UNSUPPORTED ;                         \
     }
 
-// The kernels' scratch pool (kernels/spmm.cu): a device memory pool that
+// The kernels' scratch pool (kernels/gg_device.cu): a device memory pool that
 // keeps its memory between calls, so a launcher neither synchronises nor
 // pays cudaMalloc for its scratch.  NULL if it cannot be made.
 cudaMemPool_t gg_kernel_pool (void) ;
 
-// The current device's number of SMs, asked once per device (kernels/spmm.cu;
-// 0 if unknown).
+// The current device's number of SMs, asked once per device
+// (kernels/gg_device.cu; 0 if unknown).
 int gg_device_sms (void) ;
 
 static inline int gg_launch_status (void)

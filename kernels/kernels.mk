@@ -1,16 +1,27 @@
 # kernels/kernels.mk: grbgpu's own CUDA kernels, one folder per family, each
-# with its fragment (kernels/<family>/<family>.mk, included from
-# Makefile.am after this one).  Here: what the families share (the launcher
-# contract kernels/gg_cuda.h and kernels/gg_kernels.h, the semiring device
-# code kernels/gg_semiring.cuh), the list of the families' objects, and the
-# test and benchmark that cover them all (tests/test_cuda_kernels,
+# with its fragment (kernels/<family>/<family>.mk, included from Makefile.am
+# after this one, saying which file is what):
+#   spmm/        CUDA-core SpMM / SpMV schedules, variants, chooser
+#   spmv_hot/    hot/cold SpMV (builds on spmm's warp_t8)
+#   spmv_band/   band SpMV
+#   spmv_push/   push SpMV (w = A' u with atomics; not used by the backend)
+#   sddmm/       SDDMM
+#   gemm/        dense GEMM for the semirings cuBLAS lacks
+#   special/     infinities, NaNs, subnormals in an array
+#   tc_spmm/, csr_transpose/  (their fragments keep their own object lists)
+# Here: what the families share, namely the launcher contract
+# (kernels/gg_cuda.h, kernels/gg_kernels.h), the semiring device code
+# (kernels/gg_semiring.cuh) and the device services it declares (scratch
+# pool, SM count: kernels/gg_device.cu); the families' objects; the test and
+# the benchmark that cover them (tests/test_cuda_kernels,
 # bench/kernels_bench).  Built only when configure found nvcc (HAVE_CUDA);
 # the .cu.lo rule and NVCCFLAGS are in the top Makefile.am.
 #
 # Arrows point down: backend/ -> formats/ -> kernels/<family>/ -> the shared
-# headers here; a family includes no other family's files.
+# files here.  A family includes no other family's files, except spmv_hot,
+# which builds on spmm (kernels/spmm/spmm_internal.cuh).
 EXTRA_DIST += kernels/gg_cuda.h kernels/gg_kernels.h kernels/gg_semiring.cuh \
-	tests/test_cuda_kernels.cu bench/kernels_bench.cu
+	kernels/gg_device.cu tests/test_cuda_kernels.cu bench/kernels_bench.cu
 
 if HAVE_CUDA
 # Programs built from .cu: plain objects through nvcc, linked by libtool as C
@@ -19,10 +30,13 @@ if HAVE_CUDA
 .cu.o:
 	$(AM_V_CC)$(NVCC) $(filter-out -prefer-non-pic,$(NVCCFLAGS)) -c $< -o $@
 
+libgrbgpu_cuda_la_SOURCES += kernels/gg_device.cu
+
 # The families' libtool objects, in the CUDA module (backend/device.mk adds
 # them to GG_CUDA_MODULE_OBJS) and linked alone by the programs below.
-GG_CUDA_KERNEL_OBJS = $(GG_SPMM_OBJS) $(GG_SPMV_BAND_OBJS) \
-	$(GG_SPMV_PUSH_OBJS) $(GG_SDDMM_OBJS) $(GG_GEMM_OBJS)
+GG_CUDA_KERNEL_OBJS = kernels/gg_device.lo $(GG_SPMM_OBJS) \
+	$(GG_SPMV_HOT_OBJS) $(GG_SPMV_BAND_OBJS) $(GG_SPMV_PUSH_OBJS) \
+	$(GG_SDDMM_OBJS) $(GG_GEMM_OBJS) $(GG_SPECIAL_OBJS)
 
 check_PROGRAMS += tests/test_cuda_kernels
 TESTS += tests/test_cuda_kernels
@@ -41,5 +55,6 @@ bench_kernels_bench_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC --mode=link $(CCLD) \
 # (each family's fragment names its objects' own)
 GG_CUDA_INCS = $(srcdir)/kernels/gg_cuda.h $(srcdir)/kernels/gg_semiring.cuh \
 	$(srcdir)/kernels/gg_kernels.h
-tests/test_cuda_kernels.o bench/kernels_bench.o: $(GG_CUDA_INCS)
+kernels/gg_device.lo tests/test_cuda_kernels.o bench/kernels_bench.o: \
+	$(GG_CUDA_INCS)
 endif

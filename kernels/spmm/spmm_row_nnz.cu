@@ -1,0 +1,339 @@
+//------------------------------------------------------------------------------
+// kernels/spmm/spmm_row_nnz.cu: SpMM row_gG (row-split) and nnz_kK (nnz-split)
+//------------------------------------------------------------------------------
+
+// What they compute and when the chooser takes them: spmm_internal.cuh.
+
+#include "kernels/spmm/spmm_internal.cuh"
+
+// x = X (col, j .. j+VEC-1), or unread when the multiply ignores X
+template <typename T, int VEC>
+__device__ __forceinline__ void spmm_load_x (T (&xv) [VEC], const T *X,
+    int64_t col, int64_t n, int64_t j)
+{
+    if (X != NULL) gg_load_vec<T, VEC> (xv, X + col * n + j) ;
+    else
+    {
+        #pragma unroll
+        for (int v = 0 ; v < VEC ; v++) xv [v] = T (0) ;
+    }
+}
+
+template <typename T, int VEC>
+__device__ __forceinline__ void spmm_fill (T (&a) [VEC], T val)
+{
+    #pragma unroll
+    for (int v = 0 ; v < VEC ; v++) a [v] = val ;
+}
+
+template <typename T, int VEC>
+__device__ __forceinline__ void spmm_atomic_vec (int mon, T *y, const T (&a) [VEC])
+{
+    #pragma unroll
+    for (int v = 0 ; v < VEC ; v++) gg_atomic (mon, y + v, a [v]) ;
+}
+
+//------------------------------------------------------------------------------
+// row_gG: a group of G lanes per row
+//------------------------------------------------------------------------------
+
+template <typename T, int VEC, int OP>
+__global__ void __launch_bounds__ (256)
+spmm_row_kernel (const spmm_args<T> a)
+{
+    const int64_t tid = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ;
+    const int G = a.G, C = a.C, R = G / C ;
+    const int g = (int) (tid % G) ;     // lane within the group
+    const int c = g % C, r = g / C ;
+    const int64_t row = tid / G ;
+    // rows past m and empty rows still take part in the shuffles
+    int64_t start = 0, end = 0 ;
+    if (row < a.m) { start = a.p [row] ; end = a.p [row+1] ; }
+    const T id = gg_identity<T> (gg_op_mon<OP> (a.mon)) ;
+
+    for (int64_t strip = 0 ; strip < a.n ; strip += (int64_t) C * VEC)
+    {
+        const int64_t j = strip + (int64_t) c * VEC ;
+        const bool colok = (j < a.n) ;
+        T acc [VEC] ;
+        spmm_fill<T, VEC> (acc, id) ;
+        if (colok)
+        {
+            #pragma unroll 4
+            for (int64_t e = start + r ; e < end ; e += R)
+            {
+                int64_t col = (a.X != NULL) ? a.ci [e] : 0 ;
+                T s = gg_sval (a.smode, a.sx, e) ;
+                T xv [VEC] ;
+                spmm_load_x<T, VEC> (xv, a.X, col, a.n, j) ;
+                gg_fma_vec<T, VEC, OP> (a.mon, a.mul, acc, s, xv) ;
+            }
+        }
+        // acc = (+) over the R nonzero lanes of this column vector
+        for (int off = C ; off < G ; off *= 2)
+        {
+            T o [VEC] ;
+            #pragma unroll
+            for (int v = 0 ; v < VEC ; v++) o [v] = gg_shfl_xor (acc [v], off) ;
+            gg_combine_vec<T, VEC, OP> (a.mon, acc, o) ;
+        }
+        if (r == 0 && colok && end > start)
+            gg_store_vec<T, VEC> (a.Y + row * a.n + j, acc) ;
+    }
+}
+
+//------------------------------------------------------------------------------
+// nnz_kK: chunks of nonzeros per warp, cut rows combined by scan and atomics
+//------------------------------------------------------------------------------
+
+// Before spmm_nnz_kernel: Y (r, :) = identity for every row r cut by a chunk
+// boundary (p [r] < w * CH < p [r+1] for some w), the only rows it combines
+// with atomics.  A group of GI lanes (a power of 2, GI <= 32, about n) per
+// boundary; each lane finds the row itself (binary search, cached).
+template <typename T>
+__global__ void spmm_nnz_init_kernel (const spmm_args<T> a, int64_t CH,
+    int64_t nbound, int GI)
+{
+    const int64_t tid = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ;
+    const int64_t w = tid / GI + 1 ;
+    if (w > nbound) return ;
+    const int g = (int) (tid % GI) ;
+    const int64_t e = w * CH ;
+    const int64_t r = gg_find_row (a.p, 0, a.m, e) ;
+    if ((int64_t) a.p [r] == e) return ;            // row starts at the cut
+    const T id = gg_identity<T> (a.mon) ;
+    for (int64_t j = g ; j < a.n ; j += GI) a.Y [r * a.n + j] = id ;
+}
+
+// shared memory per warp of spmm_nnz_kernel: stage_n values, then stage_n
+// column indices, each part 16-byte aligned
+template <typename T>
+__host__ __device__ static inline size_t spmm_stage_bytes (int64_t stage_n)
+{
+    return spmm_round16 ((size_t) stage_n * sizeof (T))
+         + spmm_round16 ((size_t) stage_n * sizeof (int32_t)) ;
+}
+
+// The walk takes SPMM_BATCH entries at a time: their X loads are issued
+// together (independent), then the entries are combined in order.
+#define SPMM_BATCH 4
+
+template <typename T, int VEC, int OP>
+__global__ void __launch_bounds__ (256)
+spmm_nnz_kernel (const spmm_args<T> a)
+{
+    extern __shared__ __align__ (16) unsigned char spmm_smem [] ;
+    const int lane = threadIdx.x & 31 ;
+    const int warp_in_block = threadIdx.x / 32 ;
+    const int C = a.C, R = 32 / C, K = a.K ;
+    const int c = lane % C, r = lane / C ;
+    const int64_t CH = (int64_t) R * K ;
+    const int64_t warp = ((int64_t) blockIdx.x * blockDim.x + threadIdx.x) / 32 ;
+    const int64_t e0 = warp * CH ;
+    if (e0 >= a.nnz) return ;                       // whole warp
+    const int64_t e1 = (e0 + CH < a.nnz) ? e0 + CH : a.nnz ;
+
+    // stage the chunk's column indices and values, coalesced; entry t of the
+    // chunk goes to t + t / K so that R lanes reading entry q of their own K
+    // (stride K + 1, odd) hit distinct banks
+    const int64_t stage_n = CH + R ;
+    T *sval = (T *) (spmm_smem + (size_t) warp_in_block * spmm_stage_bytes<T> (stage_n)) ;
+    int32_t *scol = (int32_t *) ((unsigned char *) sval
+        + spmm_round16 (stage_n * sizeof (T))) ;
+    for (int64_t t = lane ; t < e1 - e0 ; t += 32)
+    {
+        int64_t q = t + t / K ;
+        if (a.X != NULL) scol [q] = a.ci [e0 + t] ;
+        sval [q] = gg_sval (a.smode, a.sx, e0 + t) ;
+    }
+    __syncwarp () ;
+
+    // rows of the chunk: row_lo holds e0, row_hi - 1 holds e1 - 1
+    const int64_t row_lo = gg_warp_find_row (a.p, 0, a.m, e0) ;
+    const int64_t row_hi = gg_warp_find_row (a.p, row_lo, a.m, e1 - 1) + 1 ;
+
+    // this nonzero lane's entries [s, s_end), the row r0 holding s
+    const int64_t s = e0 + (int64_t) r * K ;
+    const int64_t s_end = (s + K < e1) ? s + K : e1 ;
+    const bool active = (s < e1) ;
+    const int64_t r0 = active ? gg_find_row (a.p, row_lo, row_hi, s) : -1 ;
+    const bool have_head = active && ((int64_t) a.p [r0] < s) ;
+    const int r_last = (int) ((e1 - 1 - e0) / K) ;
+    const T id = gg_identity<T> (gg_op_mon<OP> (a.mon)) ;
+    const int64_t n = a.n ;
+
+    for (int64_t strip = 0 ; strip < n ; strip += (int64_t) C * VEC)
+    {
+        const int64_t j = strip + (int64_t) c * VEC ;
+        const bool colok = (j < n) ;
+        T acc [VEC], hv [VEC] ;
+        spmm_fill<T, VEC> (acc, id) ;
+        spmm_fill<T, VEC> (hv, id) ;
+        bool head_closed = false ;
+        int64_t carry_row = -1 ;
+
+        if (active)
+        {
+            int64_t row = r0 ;
+            int64_t rowend = a.p [row+1] ;
+            for (int64_t tb = s ; tb < s_end ; tb += SPMM_BATCH)
+            {
+                T xs [SPMM_BATCH][VEC], ss [SPMM_BATCH] ;
+                #pragma unroll
+                for (int u = 0 ; u < SPMM_BATCH ; u++)
+                {
+                    const int64_t t = tb + u ;
+                    if (t < s_end && colok)
+                    {
+                        int64_t q = (int64_t) r * (K + 1) + (t - s) ;
+                        int64_t col = (a.X != NULL) ? scol [q] : 0 ;
+                        ss [u] = sval [q] ;
+                        spmm_load_x<T, VEC> (xs [u], a.X, col, n, j) ;
+                    }
+                }
+                #pragma unroll
+                for (int u = 0 ; u < SPMM_BATCH ; u++)
+                {
+                    const int64_t t = tb + u ;
+                    if (t >= s_end) break ;
+                    while (t >= rowend)
+                    {
+                        // row closes inside this lane's entries
+                        if (row == r0 && have_head)
+                        {
+                            #pragma unroll
+                            for (int v = 0 ; v < VEC ; v++) hv [v] = acc [v] ;
+                            head_closed = true ;
+                        }
+                        else if (colok)
+                        {
+                            gg_store_vec<T, VEC> (a.Y + row * n + j, acc) ;
+                        }
+                        row++ ;
+                        while ((int64_t) a.p [row+1] <= t) row++ ;    // empty rows
+                        rowend = a.p [row+1] ;
+                        spmm_fill<T, VEC> (acc, id) ;
+                    }
+                    if (colok) gg_fma_vec<T, VEC, OP> (a.mon, a.mul, acc, ss [u], xs [u]) ;
+                }
+            }
+            if (rowend <= s_end)
+            {
+                // the last row closes exactly at this lane's end
+                if (row == r0 && have_head)
+                {
+                    #pragma unroll
+                    for (int v = 0 ; v < VEC ; v++) hv [v] = acc [v] ;
+                    head_closed = true ;
+                }
+                else if (colok)
+                {
+                    gg_store_vec<T, VEC> (a.Y + row * n + j, acc) ;
+                }
+            }
+            else
+            {
+                carry_row = row ;       // open past this lane (may be r0)
+            }
+        }
+        if (carry_row < 0) spmm_fill<T, VEC> (acc, id) ;
+
+        // segmented inclusive scan of the carries over the nonzero lanes, keyed
+        // by row (rows are non-decreasing in lane order, so equal rows are
+        // contiguous)
+        for (int off = C ; off < 32 ; off *= 2)
+        {
+            T o [VEC] ;
+            #pragma unroll
+            for (int v = 0 ; v < VEC ; v++) o [v] = gg_shfl_up (acc [v], off) ;
+            int64_t orow = __shfl_up_sync (0xffffffffu, carry_row, off) ;
+            if (lane >= off && orow == carry_row && carry_row >= 0)
+                gg_combine_vec<T, VEC, OP> (a.mon, acc, o) ;
+        }
+        // what flows into this lane: the scanned carry of the lane before
+        T in [VEC] ;
+        #pragma unroll
+        for (int v = 0 ; v < VEC ; v++) in [v] = gg_shfl_up (acc [v], C) ;
+
+        if (head_closed && colok)
+        {
+            // the row r0 ends here; lanes before hold the rest of it (if it
+            // started before this chunk, the previous chunk holds more: atomic)
+            if (r > 0) gg_combine_vec<T, VEC, OP> (a.mon, hv, in) ;
+            if ((int64_t) a.p [r0] >= e0)
+                gg_store_vec<T, VEC> (a.Y + r0 * n + j, hv) ;
+            else
+                spmm_atomic_vec<T, VEC> (gg_op_mon<OP> (a.mon), a.Y + r0 * n + j, hv) ;
+        }
+        if (r == r_last && carry_row >= 0 && colok)
+        {
+            // the row runs on into the next chunk
+            spmm_atomic_vec<T, VEC> (gg_op_mon<OP> (a.mon), a.Y + carry_row * n + j, acc) ;
+        }
+    }
+}
+
+//------------------------------------------------------------------------------
+// launch
+//------------------------------------------------------------------------------
+
+// Column lanes: enough to cover n with VEC-wide vectors, a power of 2 <= cap.
+static int spmm_col_lanes (int64_t n, int vec, int cap)
+{
+    int64_t nv = (n + vec - 1) / vec ;
+    int c = 1 ;
+    while (c < cap && c < nv) c *= 2 ;
+    return c ;
+}
+
+template <typename T, int VEC, int OP>
+int spmm_launch_vec (const spmm_variant *var, spmm_args<T> a,
+    cudaStream_t stream)
+{
+    if (var->sched == SCHED_ROW)
+    {
+        a.G = var->param ;
+        a.C = spmm_col_lanes (a.n, VEC, a.G) ;
+        int64_t threads = a.m * a.G ;
+        int64_t blocks = (threads + 255) / 256 ;
+        spmm_row_kernel<T, VEC, OP> <<<(unsigned) blocks, 256, 0, stream>>> (a) ;
+    }
+    else
+    {
+        a.K = var->param ;
+        a.C = spmm_col_lanes (a.n, VEC, 32) ;
+        int64_t R = 32 / a.C ;
+        // a warp's stage must fit in 48 KB (nnz_k128 with C = 1 on 8-byte
+        // types would not): halve K until it does
+        while (a.K > 8 && spmm_stage_bytes<T> (R * a.K + R) > 48 * 1024) a.K /= 2 ;
+        int64_t CH = R * a.K ;
+        int64_t nchunks = (a.nnz + CH - 1) / CH ;
+        // cut rows to the identity first (stream order makes it complete
+        // before the main kernel)
+        if (nchunks > 1)
+        {
+            int64_t nb = nchunks - 1 ;
+            int GI = 1 ;
+            while (GI < 32 && GI < a.n) GI *= 2 ;
+            int64_t blocks = (nb * GI + 255) / 256 ;
+            spmm_nnz_init_kernel<T> <<<(unsigned) blocks, 256, 0, stream>>> (a, CH, nb, GI) ;
+        }
+        size_t per_warp = spmm_stage_bytes<T> (CH + R) ;
+        int wpb = 8 ;
+        while (wpb > 1 && per_warp * wpb > 48 * 1024) wpb /= 2 ;
+        int64_t blocks = (nchunks + wpb - 1) / wpb ;
+        spmm_nnz_kernel<T, VEC, OP> <<<(unsigned) blocks, 32 * wpb,
+            per_warp * wpb, stream>>> (a) ;
+    }
+    return gg_launch_status () ;
+}
+
+// the dispatch's variants, VEC = 4, 2, 1 for each (type, OP)
+#define SPMM_INST_VEC(T, OP)                                                \
+    template int spmm_launch_vec<T, 1, OP> (const spmm_variant *,          \
+        spmm_args<T>, cudaStream_t) ;                                       \
+    template int spmm_launch_vec<T, 2, OP> (const spmm_variant *,          \
+        spmm_args<T>, cudaStream_t) ;                                       \
+    template int spmm_launch_vec<T, 4, OP> (const spmm_variant *,          \
+        spmm_args<T>, cudaStream_t) ;
+SPMM_TYPE_OPS (SPMM_INST_VEC)
