@@ -55,6 +55,8 @@ typedef struct
     int device_id ;             // GRBGPU_DEVICE_ID
     uint64_t device_memory ;    // GRBGPU_DEVICE_MEMORY (0 = a safe fraction of free)
     char fault [128] ;          // GRBGPU_FAULT, parsed by backend/fault.c
+    bool tune ;                 // GRBGPU_TUNE: time the candidate kernel
+                                // families once per operand and shape
 }
 gg_settings ;
 

@@ -24,7 +24,7 @@ gg_settings grbgpu_settings =
     .disable = false, .device = GG_DEVICE_AUTO, .min_work = -1,
     .verbose = 0, .stats = false, .cache_bytes = 0,
     .precision = GG_PRECISION_EXACT, .kernel = "", .device_id = 0,
-    .device_memory = 0, .fault = ""
+    .device_memory = 0, .fault = "", .tune = true
 } ;
 
 //------------------------------------------------------------------------------
@@ -121,6 +121,7 @@ static int set_one (const char *name, const char *v)
     if (!strcasecmp (name, "STATS"))    return parse_bool (v, &s->stats) ;
     if (!strcasecmp (name, "VERBOSE"))  return parse_int (v, &s->verbose) ;
     if (!strcasecmp (name, "DEVICE_ID")) return parse_int (v, &s->device_id) ;
+    if (!strcasecmp (name, "TUNE"))     return parse_bool (v, &s->tune) ;
     if (!strcasecmp (name, "MIN_WORK"))
     {
         if (!strcasecmp (v, "auto")) { s->min_work = -1 ; return 0 ; }
@@ -155,7 +156,7 @@ static int set_one (const char *name, const char *v)
 static const char *setting_names [] =
 {
     "DISABLE", "DEVICE", "MIN_WORK", "VERBOSE", "STATS", "CACHE_BYTES",
-    "PRECISION", "KERNEL", "DEVICE_ID", "DEVICE_MEMORY", "FAULT"
+    "PRECISION", "KERNEL", "DEVICE_ID", "DEVICE_MEMORY", "FAULT", "TUNE"
 } ;
 #define NSETTINGS ((int) (sizeof (setting_names) / sizeof (setting_names [0])))
 
@@ -218,6 +219,7 @@ GG_EXPORT int grbgpu_get (const char *name, char *buf, size_t len)
     else if (!strcasecmp (name, "STATS")) snprintf (buf, len, "%d", s->stats) ;
     else if (!strcasecmp (name, "VERBOSE")) snprintf (buf, len, "%d", s->verbose) ;
     else if (!strcasecmp (name, "DEVICE_ID")) snprintf (buf, len, "%d", s->device_id) ;
+    else if (!strcasecmp (name, "TUNE")) snprintf (buf, len, "%d", s->tune) ;
     else if (!strcasecmp (name, "MIN_WORK"))
     {
         if (s->min_work < 0) snprintf (buf, len, "auto") ;

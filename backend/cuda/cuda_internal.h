@@ -151,6 +151,18 @@ typedef struct
 }
 gg_sp_plan ;
 
+// What the chooser measured for one product shape on one form.
+#define GG_TUNED 8                  // shapes remembered per form
+#define GG_SPMM_NFAM 4              // families in the SpMM table
+typedef struct
+{
+    int64_t n ;
+    int add, mul, type, precision ;
+    int family ;                    // the winner (index in the table)
+    float ms [GG_SPMM_NFAM] ;       // each family's timed run (< 0: not run)
+}
+gg_tuned ;
+
 // What every device form starts with: kind, references (the cache entry's
 // and each call's), the CUDA start-up it belongs to, size, and an event that
 // marks the end of its uploads.
@@ -191,6 +203,10 @@ typedef struct
     pthread_mutex_t plan_lock ;
     gg_sp_plan plan [GG_PLANS] ;
     int next_plan ;
+    // the chooser's measurements (backend/cuda/spmm.c), under plan_lock: the
+    // family that won for each (N, semiring, type, precision) tuned so far
+    gg_tuned tuned [GG_TUNED] ;
+    int ntuned, next_tuned ;
 }
 dev_csr ;
 

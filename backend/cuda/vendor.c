@@ -199,7 +199,8 @@ done:
 // SECOND): *ok = false when one of them holds a special value.  The forms
 // it got are handed to the caller (*fs: with S's values in the semiring's
 // type, as the vendor path asks for them; *fx), to be used and released
-// there.
+// there; forms the caller already has (non-NULL, with those values) are
+// checked as they are.
 int spmm_vendor_ok (gg_devcall *c, const gg_semiring *sr,
     const gg_csr *S, const gg_dense *X, dev_csr **fs, dev_dense **fx, bool *ok)
 {
@@ -209,12 +210,12 @@ int spmm_vendor_ok (gg_devcall *c, const gg_semiring *sr,
     if (sr->mul == GG_MUL_TIMES || sr->mul == GG_MUL_FIRST)
     {
         csr_needs nd = { .x = true, .ones = false, .t = t } ;
-        GG_TRY (csr_get (c, S, &nd, fs)) ;
+        if (*fs == NULL) GG_TRY (csr_get (c, S, &nd, fs)) ;
         GG_TRY (values_special (c, t, (*fs)->x, (size_t) S->nnz, &(*fs)->x_special, &special)) ;
     }
     if (!special && (sr->mul == GG_MUL_TIMES || sr->mul == GG_MUL_SECOND))
     {
-        GG_TRY (dense_get (c, X, gg_type_size (t), fx)) ;
+        if (*fx == NULL) GG_TRY (dense_get (c, X, gg_type_size (t), fx)) ;
         GG_TRY (values_special (c, t, (*fx)->x, (size_t) X->nrows * (size_t) X->ncols,
             &(*fx)->x_special, &special)) ;
     }

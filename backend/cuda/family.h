@@ -1,0 +1,79 @@
+//------------------------------------------------------------------------------
+// backend/cuda/family.h: the contract every SpMM kernel family signs
+//------------------------------------------------------------------------------
+
+// A kernel family is one way to compute Y = S (+.*) X on the device: the
+// vendor library, grbgpu's CUDA-core schedules, the band and hot/cold SpMV
+// kernels, and the ones to come (tensor cores, reordered forms, N:M).  Each
+// declares, in one row of the table in backend/cuda/spmm.c:
+//   supports   whether it can compute this product exactly (semiring, type,
+//              shape, precision mode, the values it would read), NULL when
+//              it can, else a named reason (printed at GRBGPU_VERBOSE=2);
+//              it may make the converted form it needs (kept with S's device
+//              form in the cache, so once per version of S);
+//   prefer     the measured static rule: true where it beat the families
+//              after it in the table on the GPUs measured (bench/NOTES.md);
+//              the choice without tuning is the first family that supports
+//              and prefers the product, the last row (grbgpu's own kernels)
+//              taking the rest;
+//   run        the product into the op's device Y, on the call's stream.
+// Adding a family is a new folder under kernels/ (its kernels and launcher)
+// plus one row in the table.
+//
+// The chooser that measures (GRBGPU_TUNE, on by default): the first time a
+// device form of S meets a product of enough work with a given (N, semiring,
+// type, precision), every family that supports it runs once to warm up and
+// once timed with CUDA events; the fastest is remembered in the form (so
+// until S changes), and later products go straight to it.  Its cost is
+// bounded: at most GG_SPMM_NFAM - 1 extra runs of each kernel, paid once per
+// (version of S, shape), against calls that also move X and Y over PCIe.
+
+#ifndef GRBGPU_CUDA_FAMILY_H
+#define GRBGPU_CUDA_FAMILY_H
+
+#include "backend/cuda/cuda_internal.h"
+
+// One SpMM on the device: its operands, their device forms and its result.
+typedef struct
+{
+    gg_devcall *c ;
+    const gg_semiring *sr ;
+    const gg_csr *S ;
+    const gg_dense *X ;
+    int64_t m, k, n ;
+    gg_type t ;
+    size_t elem ;
+    gg_precision precision ;
+    dev_csr *fs ;           // S's device form (values when S has them, and
+                            // ones when the vendor library may run SECOND /
+                            // PAIR), taken by the caller
+    dev_dense *fx ;         // X's device form, or NULL (a multiply that
+                            // never reads X)
+    const void *dX ;        // fx->x or NULL
+    bool exploring ;        // the chooser will time every supporting family
+                            // (else only the preferred ones need asking)
+    int vendor_ok ;         // no special value where the vendor reads:
+                            // 0 not yet checked, 1 none, -1 some
+    void *dY ;              // m x n, row-major, on the device
+    bool rowsum ;           // set by run: dY holds r (m values) and
+                            // Y (i,:) = r (i) (the vendor's FIRST / PAIR)
+    // staged SpMV forms, made by supports when a family asks for them
+    const gg_spmv_band_form *band ;
+    int64_t hot_K ;
+}
+gg_spmm_op ;
+
+typedef struct
+{
+    const char *name ;
+    const char *(*supports) (gg_spmm_op *o) ;
+    bool (*prefer) (const gg_spmm_op *o) ;
+    int (*run) (gg_spmm_op *o) ;
+}
+gg_spmm_family ;
+
+// The families, in order of the static choice (backend/cuda/spmm.c).
+GG_INTERNAL extern const gg_spmm_family gg_spmm_families [] ;
+GG_INTERNAL extern const int gg_spmm_nfamilies ;
+
+#endif
