@@ -2,29 +2,24 @@
 // backend/stats.c: counters, decline reasons, the last decision per thread
 //------------------------------------------------------------------------------
 
-// Counters are relaxed atomics (any thread may count).  Decline reasons are
-// string literals from classify.c / dispatch.c, counted in a small table keyed
-// by the literal's address (a reason is compared by text when first seen, so
-// the same text from two places is one reason).
+// Counters and decline reasons (string literals from classify.c / dispatch.c,
+// counted in a small table keyed by the literal's address; a reason is
+// compared by text when first seen, so the same text from two places is one
+// reason), and the last decision of each thread.
 //
 // A declined call must cost little (bench/decline_overhead), so nothing on its
-// path takes a lock or formats text: a known reason is counted with one
-// atomic add, and the last decision is kept as its two strings and written
-// out only when it changes.
+// path takes a lock, makes a locked (read-modify-write) access to memory, or
+// formats text: each thread counts in a block of its own, and the last
+// decision is kept as its two strings and written out only when it changes.
 
 #include "config.h"
 #include "backend/grbgpu_internal.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
-static _Atomic uint64_t counters [GG_STAT_NCOUNTERS] ;
 static _Atomic uint64_t seconds_ns [3] ;     // convert, h2d, d2h (nanoseconds)
-
-void grbgpu_count (gg_stat which, uint64_t n)
-{
-    atomic_fetch_add_explicit (&counters [which], n, memory_order_relaxed) ;
-}
 
 void grbgpu_count_seconds (int which, double seconds)
 {
@@ -34,21 +29,155 @@ void grbgpu_count_seconds (int which, double seconds)
 }
 
 //------------------------------------------------------------------------------
+// per-thread counts
+//------------------------------------------------------------------------------
+
+// Each product counts two or three things (intercepted; declined, and why).
+// With one shared counter per thing, every count would be a locked add (three
+// of them were ~15 ns of a declined call), and threads making products at
+// once would pass the counters' cache line back and forth.  Instead each
+// thread counts in a block of its own, with a plain load and store (relaxed
+// atomics: a reader never sees a torn value), and a reader sums the blocks of
+// all threads, under blocks_lock.  A thread's block is folded into `retired`
+// when the thread exits.  grbgpu_stats_reset cannot zero counts that other
+// threads are adding to: it records the sums of the moment (`base`), which
+// readers subtract.
+
+#define MAX_REASONS 64
+
+typedef struct gg_counts
+{
+    _Atomic uint64_t stat [GG_STAT_NCOUNTERS] ;
+    _Atomic uint64_t reason [MAX_REASONS] ;     // by slot (below)
+    struct gg_counts *next ;
+}
+gg_counts ;
+
+static pthread_mutex_t blocks_lock = PTHREAD_MUTEX_INITIALIZER ;
+static gg_counts *blocks = NULL ;       // the blocks of live threads
+static gg_counts retired ;              // the counts of exited threads
+static gg_counts shared ;               // the counts of threads without a
+                                        // block (out of memory): atomic adds
+static gg_counts base ;                 // the sums at the last reset
+static pthread_key_t block_key ;
+static bool block_key_ok = false ;
+static pthread_once_t block_key_once = PTHREAD_ONCE_INIT ;
+// (initial-exec: one load, where the general model costs a call per count)
+static __thread gg_counts *my_block __attribute__ ((tls_model ("initial-exec"))) ;
+
+// A thread exits: its counts go to `retired`.
+static void block_exit (void *p)
+{
+    gg_counts *b = (gg_counts *) p ;
+    pthread_mutex_lock (&blocks_lock) ;
+    for (gg_counts **q = &blocks ; *q != NULL ; q = &(*q)->next)
+    {
+        if (*q == b) { *q = b->next ; break ; }
+    }
+    for (int k = 0 ; k < GG_STAT_NCOUNTERS ; k++)
+    {
+        atomic_fetch_add_explicit (&retired.stat [k],
+            atomic_load_explicit (&b->stat [k], memory_order_relaxed), memory_order_relaxed) ;
+    }
+    for (int k = 0 ; k < MAX_REASONS ; k++)
+    {
+        atomic_fetch_add_explicit (&retired.reason [k],
+            atomic_load_explicit (&b->reason [k], memory_order_relaxed), memory_order_relaxed) ;
+    }
+    pthread_mutex_unlock (&blocks_lock) ;
+    my_block = NULL ;       // (a count made later in the thread's exit makes a new one)
+    free (b) ;
+}
+
+static void block_key_make (void)
+{
+    block_key_ok = (pthread_key_create (&block_key, block_exit) == 0) ;
+}
+
+// This thread's block, made on its first count; NULL when out of memory.
+static gg_counts *block_new (void)
+{
+    pthread_once (&block_key_once, block_key_make) ;
+    if (!block_key_ok) return NULL ;
+    gg_counts *b = calloc (1, sizeof (gg_counts)) ;
+    if (b == NULL) return NULL ;
+    if (pthread_setspecific (block_key, b) != 0) { free (b) ; return NULL ; }
+    pthread_mutex_lock (&blocks_lock) ;
+    b->next = blocks ;
+    blocks = b ;
+    pthread_mutex_unlock (&blocks_lock) ;
+    my_block = b ;
+    return b ;
+}
+
+static inline gg_counts *counts_of_thread (void)
+{
+    gg_counts *b = my_block ;
+    if (__builtin_expect (b == NULL, 0)) b = block_new () ;
+    return (b != NULL) ? b : &shared ;
+}
+
+// c += n: by its owner (one thread), or in `shared` by any thread
+static inline void add (gg_counts *b, _Atomic uint64_t *c, uint64_t n)
+{
+    if (__builtin_expect (b == &shared, 0))
+    {
+        atomic_fetch_add_explicit (c, n, memory_order_relaxed) ;
+    }
+    else
+    {
+        atomic_store_explicit (c, atomic_load_explicit (c, memory_order_relaxed) + n,
+            memory_order_relaxed) ;
+    }
+}
+
+void grbgpu_count (gg_stat which, uint64_t n)
+{
+    gg_counts *b = counts_of_thread () ;
+    add (b, &b->stat [which], n) ;
+}
+
+// The counts since the last reset, summed over all threads (under blocks_lock).
+static void sum_counts (uint64_t stat [GG_STAT_NCOUNTERS], uint64_t reason [MAX_REASONS])
+{
+    for (int k = 0 ; k < GG_STAT_NCOUNTERS ; k++)
+    {
+        uint64_t c = atomic_load_explicit (&retired.stat [k], memory_order_relaxed)
+            + atomic_load_explicit (&shared.stat [k], memory_order_relaxed) ;
+        for (gg_counts *b = blocks ; b != NULL ; b = b->next)
+        {
+            c += atomic_load_explicit (&b->stat [k], memory_order_relaxed) ;
+        }
+        stat [k] = c - atomic_load_explicit (&base.stat [k], memory_order_relaxed) ;
+    }
+    for (int k = 0 ; k < MAX_REASONS ; k++)
+    {
+        uint64_t c = atomic_load_explicit (&retired.reason [k], memory_order_relaxed)
+            + atomic_load_explicit (&shared.reason [k], memory_order_relaxed) ;
+        for (gg_counts *b = blocks ; b != NULL ; b = b->next)
+        {
+            c += atomic_load_explicit (&b->reason [k], memory_order_relaxed) ;
+        }
+        reason [k] = c - atomic_load_explicit (&base.reason [k], memory_order_relaxed) ;
+    }
+}
+
+//------------------------------------------------------------------------------
 // decline reasons
 //------------------------------------------------------------------------------
 
-// A reason's slot (its text and count) is never given to another text, not
-// even by grbgpu_stats_reset, so a thread that found a slot without a lock
-// can always count into it: slots and aliases are appended under the lock
-// and published by their counts (release), read without it (acquire).
-// There are a few dozen reasons in the code, far fewer than the slots.
-#define MAX_REASONS 64
+// A reason's slot (its text, and its count in each block) is never given to
+// another text, not even by grbgpu_stats_reset, so a thread that found a
+// slot without a lock can always count into it: slots and aliases are
+// appended under the lock and published by their counts (release), read
+// without it (acquire).  There are a few dozen reasons in the code, far fewer
+// than the slots.
 #define MAX_ALIASES 128
 static pthread_mutex_t reasons_lock = PTHREAD_MUTEX_INITIALIZER ;
 static const char *reason_text [MAX_REASONS] ;      // the first address seen
-static _Atomic uint64_t reason_count [MAX_REASONS] ;
 // the order in which reasons were first counted since the last reset
 // (1, 2, ...; 0: not yet), which is the order grbgpu_stats_declines reports
+// (read on every count, written once per reason and reset)
 static _Atomic uint64_t reason_rank [MAX_REASONS] ;
 static _Atomic uint64_t next_rank = 0 ;
 static _Atomic int nreasons = 0 ;
@@ -103,11 +232,16 @@ void grbgpu_count_decline (const char *reason)
     int slot = find_alias (reason) ;
     if (slot < 0) slot = find_or_add_reason (reason) ;
     if (slot < 0) return ;      // more distinct reasons than slots: not counted
-    if (atomic_fetch_add_explicit (&reason_count [slot], 1, memory_order_relaxed) == 0)
+    gg_counts *b = counts_of_thread () ;
+    add (b, &b->reason [slot], 1) ;
+    if (atomic_load_explicit (&reason_rank [slot], memory_order_relaxed) == 0)
     {
         // first time since the last reset: it is listed after those before it
+        // (one thread ranks it)
         uint64_t rank = atomic_fetch_add_explicit (&next_rank, 1, memory_order_relaxed) + 1 ;
-        atomic_store_explicit (&reason_rank [slot], rank, memory_order_relaxed) ;
+        uint64_t unranked = 0 ;
+        atomic_compare_exchange_strong_explicit (&reason_rank [slot], &unranked, rank,
+            memory_order_relaxed, memory_order_relaxed) ;
     }
 }
 
@@ -118,11 +252,15 @@ GG_EXPORT int grbgpu_stats_declines (const char **reasons, uint64_t *counts, int
     // written, goes last)
     int order [MAX_REASONS] ;
     uint64_t rank [MAX_REASONS], count [MAX_REASONS] ;
+    uint64_t stat [GG_STAT_NCOUNTERS], since_reset [MAX_REASONS] ;
+    pthread_mutex_lock (&blocks_lock) ;
+    sum_counts (stat, since_reset) ;
+    pthread_mutex_unlock (&blocks_lock) ;
     int n = 0 ;
     int nr = atomic_load_explicit (&nreasons, memory_order_acquire) ;
     for (int k = 0 ; k < nr ; k++)
     {
-        uint64_t c = atomic_load_explicit (&reason_count [k], memory_order_relaxed) ;
+        uint64_t c = since_reset [k] ;
         if (c == 0) continue ;
         uint64_t r = atomic_load_explicit (&reason_rank [k], memory_order_relaxed) ;
         // insertion sort by rank (a handful of entries)
@@ -189,11 +327,10 @@ GG_EXPORT const char *grbgpu_last_decision (void)
 GG_EXPORT void grbgpu_stats_get (grbgpu_stats *s)
 {
     if (s == NULL) return ;
-    uint64_t c [GG_STAT_NCOUNTERS] ;
-    for (int k = 0 ; k < GG_STAT_NCOUNTERS ; k++)
-    {
-        c [k] = atomic_load_explicit (&counters [k], memory_order_relaxed) ;
-    }
+    uint64_t c [GG_STAT_NCOUNTERS], reason [MAX_REASONS] ;
+    pthread_mutex_lock (&blocks_lock) ;
+    sum_counts (c, reason) ;
+    pthread_mutex_unlock (&blocks_lock) ;
     s->intercepted = c [GG_STAT_INTERCEPTED] ;
     s->offloaded_host = c [GG_STAT_OFFLOADED_HOST] ;
     s->offloaded_cuda = c [GG_STAT_OFFLOADED_CUDA] ;
@@ -213,18 +350,24 @@ GG_EXPORT void grbgpu_stats_get (grbgpu_stats *s)
 
 GG_EXPORT void grbgpu_stats_reset (void)
 {
-    for (int k = 0 ; k < GG_STAT_NCOUNTERS ; k++) atomic_store (&counters [k], 0) ;
     for (int k = 0 ; k < 3 ; k++) atomic_store (&seconds_ns [k], 0) ;
-    // the slots stay (a concurrent count may hold one): their counts and
-    // ranks start again
+    // counts start again from the sums of the moment; the reasons' slots
+    // stay (a concurrent count may hold one), their ranks start again
     pthread_mutex_lock (&reasons_lock) ;
-    int nr = atomic_load_explicit (&nreasons, memory_order_relaxed) ;
-    for (int k = 0 ; k < nr ; k++)
+    pthread_mutex_lock (&blocks_lock) ;
+    uint64_t stat [GG_STAT_NCOUNTERS], reason [MAX_REASONS] ;
+    sum_counts (stat, reason) ;
+    for (int k = 0 ; k < GG_STAT_NCOUNTERS ; k++)
     {
-        atomic_store_explicit (&reason_count [k], 0, memory_order_relaxed) ;
+        atomic_fetch_add_explicit (&base.stat [k], stat [k], memory_order_relaxed) ;
+    }
+    for (int k = 0 ; k < MAX_REASONS ; k++)
+    {
+        atomic_fetch_add_explicit (&base.reason [k], reason [k], memory_order_relaxed) ;
         atomic_store_explicit (&reason_rank [k], 0, memory_order_relaxed) ;
     }
     atomic_store_explicit (&next_rank, 0, memory_order_relaxed) ;
+    pthread_mutex_unlock (&blocks_lock) ;
     pthread_mutex_unlock (&reasons_lock) ;
 }
 
