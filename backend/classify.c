@@ -76,6 +76,7 @@ typedef struct { GrB_BinaryOp op ; int kind ; gg_type type ; } op_entry ;
 static op_entry mul_table [MAX_OPS], add_table [MAX_OPS] ;
 static int n_mul = 0, n_add = 0 ;
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT ;
+static _Atomic bool tables_built = false ;  // (spares later calls pthread_once)
 static GrB_Type ztypes [GG_NTYPES] ;    // grbgpu_grb_type, looked up once
 
 // Each table is looked up through a small open-addressing index keyed by the
@@ -527,7 +528,11 @@ static gg_mul swap_mul (gg_mul m)
 
 const char *grbgpu_classify (const gg_call *call, gg_plan *plan)
 {
-    pthread_once (&tables_once, build_tables) ;
+    if (!atomic_load_explicit (&tables_built, memory_order_acquire))
+    {
+        pthread_once (&tables_once, build_tables) ;
+        atomic_store_explicit (&tables_built, true, memory_order_release) ;
+    }
     memset (plan, 0, sizeof (gg_plan)) ;
     const char *why ;
     const bool vec_out = (call->kind != GG_CALL_MXM) ;

@@ -322,17 +322,26 @@ static const char *error_name (int rc)
     }
 }
 
+// (the verbosity is tested here, so that a quiet decline makes no varargs call)
 static void decline (const char *reason)
 {
     grbgpu_count (GG_STAT_DECLINED, 1) ;
     grbgpu_count_decline (reason) ;
     grbgpu_set_last_decision ("declined", reason) ;
-    grbgpu_log (1, "declined: %s", reason) ;
+    if (grbgpu_settings.verbose >= 1) grbgpu_log (1, "declined: %s", reason) ;
 }
+
+// The settings are read once (grbgpu_settings_init); this flag spares every
+// later call the trip to pthread_once.
+static _Atomic bool settings_read = false ;
 
 bool grbgpu_dispatch (const gg_call *call, GrB_Info *info)
 {
-    grbgpu_settings_init () ;
+    if (!atomic_load_explicit (&settings_read, memory_order_acquire))
+    {
+        grbgpu_settings_init () ;
+        atomic_store_explicit (&settings_read, true, memory_order_release) ;
+    }
     const gg_settings *s = &grbgpu_settings ;
     if (s->disable) return false ;
     grbgpu_count (GG_STAT_INTERCEPTED, 1) ;
