@@ -372,6 +372,17 @@ bool grbgpu_dispatch (const gg_call *call, GrB_Info *info)
     // choose the backend
     //--------------------------------------------------------------------------
 
+    // the work first: a call too small to offload must not open the CUDA
+    // module nor start CUDA (~0.4 s), in a process that may never offload
+    if (s->min_work >= 0)
+    {
+        if (plan.flops < s->min_work) { decline ("below GRBGPU_MIN_WORK") ; return false ; }
+    }
+    else if (s->device == GG_DEVICE_AUTO && !worth_offloading (&plan, &why))
+    {
+        decline (why) ;
+        return false ;
+    }
     const gg_backend *be = NULL ;
     if (s->device == GG_DEVICE_HOST)
     {
@@ -381,15 +392,6 @@ bool grbgpu_dispatch (const gg_call *call, GrB_Info *info)
     {
         be = grbgpu_cuda_backend () ;
         if (be == NULL) { decline ("no usable CUDA device") ; return false ; }
-    }
-    if (s->min_work >= 0)
-    {
-        if (plan.flops < s->min_work) { decline ("below GRBGPU_MIN_WORK") ; return false ; }
-    }
-    else if (s->device == GG_DEVICE_AUTO && !worth_offloading (&plan, &why))
-    {
-        decline (why) ;
-        return false ;
     }
 
     //--------------------------------------------------------------------------
