@@ -533,7 +533,8 @@ const char *grbgpu_classify (const gg_call *call, gg_plan *plan)
         pthread_once (&tables_once, build_tables) ;
         atomic_store_explicit (&tables_built, true, memory_order_release) ;
     }
-    memset (plan, 0, sizeof (gg_plan)) ;
+    // (the plan is zeroed and filled only once no reason to decline is left:
+    // a declined call does not pay for it)
     const char *why ;
     const bool vec_out = (call->kind != GG_CALL_MXM) ;
 
@@ -544,9 +545,9 @@ const char *grbgpu_classify (const gg_call *call, gg_plan *plan)
     GrB_Desc_Value dv [4] ;
     if (!read_descriptor (call->desc, dv)) return "invalid arguments (descriptor)" ;
     const GrB_Desc_Value outp = dv [0], mask = dv [1], in0 = dv [2], in1 = dv [3] ;
-    plan->out.replace = (outp == GrB_REPLACE) ;
-    plan->out.mask_comp = (mask == GrB_COMP || mask == GrB_COMP + GrB_STRUCTURE) ;
-    plan->out.mask_struct = (mask == GrB_STRUCTURE || mask == GrB_COMP + GrB_STRUCTURE) ;
+    const bool replace = (outp == GrB_REPLACE) ;
+    const bool mask_comp = (mask == GrB_COMP || mask == GrB_COMP + GrB_STRUCTURE) ;
+    const bool mask_struct = (mask == GrB_STRUCTURE || mask == GrB_COMP + GrB_STRUCTURE) ;
     const bool tA = (in0 == GrB_TRAN), tB = (in1 == GrB_TRAN) ;
 
     //--------------------------------------------------------------------------
@@ -554,9 +555,9 @@ const char *grbgpu_classify (const gg_call *call, gg_plan *plan)
     //--------------------------------------------------------------------------
 
     if (call->semiring == NULL) return "invalid arguments (NULL semiring)" ;
-    sr_verdict verdict = semiring_verdict (call->semiring, &plan->sr) ;
+    gg_semiring sr ;
+    sr_verdict verdict = semiring_verdict (call->semiring, &sr) ;
     if (verdict != SR_OK) return sr_why [verdict] ;
-    plan->ztype = ztypes [plan->sr.type] ;
 
     //--------------------------------------------------------------------------
     // objects, types, dimensions
@@ -615,12 +616,8 @@ const char *grbgpu_classify (const gg_call *call, gg_plan *plan)
     // masks
     //--------------------------------------------------------------------------
 
-    plan->out.C = call->C ;
-    plan->out.is_vector = vec_out ;
-    plan->out.M = call->M ;
-    plan->out.accum = call->accum ;
-    if (call->M == NULL && plan->out.mask_comp) return "complemented empty mask" ;
-    if (call->M != NULL && call->accum != NULL && !plan->out.mask_comp)
+    if (call->M == NULL && mask_comp) return "complemented empty mask" ;
+    if (call->M != NULL && call->accum != NULL && !mask_comp)
     {
         int status = 0 ;
         GrB_Info info = vec_out
@@ -634,11 +631,29 @@ const char *grbgpu_classify (const gg_call *call, gg_plan *plan)
     // the canonical product
     //--------------------------------------------------------------------------
 
-    gg_mul mul = plan->sr.mul ;
+    // the last reasons to decline
+    switch (call->kind)
+    {
+        case GG_CALL_MXV: if (!b.dense) return "sparse input vector" ; break ;
+        case GG_CALL_VXM: if (!a.dense) return "sparse input vector" ; break ;
+        default:          if (!a.dense && !b.dense) return "sparse x sparse" ; break ;
+    }
+
+    memset (plan, 0, sizeof (gg_plan)) ;
+    plan->sr = sr ;
+    plan->ztype = ztypes [sr.type] ;
+    plan->out.C = call->C ;
+    plan->out.is_vector = vec_out ;
+    plan->out.M = call->M ;
+    plan->out.accum = call->accum ;
+    plan->out.replace = replace ;
+    plan->out.mask_comp = mask_comp ;
+    plan->out.mask_struct = mask_struct ;
+
+    gg_mul mul = sr.mul ;
     switch (call->kind)
     {
         case GG_CALL_MXV:
-            if (!b.dense) return "sparse input vector" ;
             plan->op = GG_OP_SPMM ;
             plan->S = (gg_operand) { call->A, tA, false } ;
             plan->X = (gg_operand) { call->B, false, false } ;
@@ -648,7 +663,6 @@ const char *grbgpu_classify (const gg_call *call, gg_plan *plan)
 
         case GG_CALL_VXM:
             // w = op(A)' * u, with the multiply's operands swapped
-            if (!a.dense) return "sparse input vector" ;
             plan->op = GG_OP_SPMM ;
             mul = swap_mul (mul) ;
             plan->S = (gg_operand) { call->B, !tB, false } ;
@@ -665,7 +679,7 @@ const char *grbgpu_classify (const gg_call *call, gg_plan *plan)
                 plan->L = (gg_operand) { call->A, tA, false } ;
                 plan->R = (gg_operand) { call->B, !tB, false } ;
                 plan->m = (int64_t) ra ; plan->n = (int64_t) cb ; plan->k = (int64_t) ca ;
-                if (call->M != NULL && !plan->out.mask_comp)
+                if (call->M != NULL && !mask_comp)
                 {
                     plan->op = GG_OP_SDDMM ;
                     plan->P = (gg_operand) { call->M, false, false } ;
@@ -685,9 +699,9 @@ const char *grbgpu_classify (const gg_call *call, gg_plan *plan)
                 plan->m = (int64_t) ra ; plan->k = (int64_t) ca ; plan->n = (int64_t) cb ;
                 plan->flops = 2.0 * (double) a.nvals * (double) cb ;
             }
-            else if (a.dense)
+            else
             {
-                // C' = op(B)' * op(A)': the sparse operand goes left
+                // a.dense: C' = op(B)' * op(A)': the sparse operand goes left
                 plan->op = GG_OP_SPMM ;
                 plan->flipped = true ;
                 mul = swap_mul (mul) ;
@@ -695,10 +709,6 @@ const char *grbgpu_classify (const gg_call *call, gg_plan *plan)
                 plan->X = (gg_operand) { call->A, !tA, false } ;
                 plan->m = (int64_t) cb ; plan->k = (int64_t) rb ; plan->n = (int64_t) ra ;
                 plan->flops = 2.0 * (double) b.nvals * (double) ra ;
-            }
-            else
-            {
-                return "sparse x sparse" ;
             }
             break ;
     }

@@ -53,8 +53,8 @@ typedef struct
 gg_plan ;
 
 // Classify a call: returns NULL and fills plan, or returns the reason to
-// decline (a string literal).  Never changes any object (dense-ness is read
-// from nvals).
+// decline (a string literal; plan is then left unset).  Never changes any
+// object (dense-ness is read from nvals).
 GG_INTERNAL const char *grbgpu_classify (const gg_call *call, gg_plan *plan) ;
 
 // Run the call through grbgpu if it can and should (backend/dispatch.c).
