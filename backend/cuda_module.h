@@ -2,7 +2,7 @@
 // backend/cuda_module.h: the contract between libgrbgpu.so and its CUDA module
 //------------------------------------------------------------------------------
 
-// The CUDA backend (backend/device.c, the kernels, cuSPARSE, cuBLAS and the
+// The CUDA backend (backend/cuda/, the kernels, cuSPARSE, cuBLAS and the
 // CUDA runtime) lives in a module of its own, libgrbgpu-cuda.so, which
 // libgrbgpu.so opens with dlopen the first time a call wants a GPU
 // (backend/cuda_loader.c).  libgrbgpu.so itself names no CUDA library among
@@ -13,7 +13,7 @@
 // fault injection, the cache's device accounting, the settings); their
 // symbols are hidden in libgrbgpu.so, so the loader hands them over as a
 // table of function pointers, and the module's backend/cuda_shim.c turns the
-// table back into the usual grbgpu_* functions for device.c.  Programs that
+// table back into the usual grbgpu_* functions for backend/cuda/.  Programs that
 // link the module's objects directly (the GPU tests and benchmarks) need no
 // table: the loader finds grbgpu_cuda_module_open linked in and calls it.
 //
@@ -74,7 +74,7 @@ extern "C"
 GG_EXPORT const gg_cuda_module *grbgpu_cuda_module_open
     (const gg_host_services *host) ;
 
-// The module's side of device.c (defined there, used by the module's table).
+// The module's side (backend/cuda/runtime.c; used by the module's table).
 GG_INTERNAL const gg_backend *gg_cuda_start (void) ;
 GG_INTERNAL void gg_cuda_sync (void) ;
 GG_INTERNAL size_t gg_cuda_budget (void) ;

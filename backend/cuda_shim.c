@@ -3,7 +3,7 @@
 //------------------------------------------------------------------------------
 
 // Linked into the CUDA module only (never into a program that also links the
-// host's objects): the grbgpu_* functions that backend/device.c calls, each
+// host's objects): the grbgpu_* functions that backend/cuda/ calls, each
 // forwarding to the table libgrbgpu.so handed to grbgpu_cuda_module_open
 // (backend/cuda_module.h).  The loader opens the module only to call that
 // function, so the table is set before any of these runs.

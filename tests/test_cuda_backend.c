@@ -2,7 +2,7 @@
 // tests/test_cuda_backend.c: the CUDA backend through the gg_backend interface
 //------------------------------------------------------------------------------
 
-// Drives grbgpu_cuda_backend ()->spmm / sddmm / gemm directly (backend/device.c
+// Drives grbgpu_cuda_backend ()->spmm / sddmm / gemm directly (backend/cuda/
 // is linked into this program: its symbols are hidden in the library) on fresh
 // random operands and compares with a plain C reference computed here, for the
 // plus-times family over FP32 / FP64 (TIMES, FIRST, SECOND, PAIR, iso values,
