@@ -739,7 +739,10 @@ static double vec_diff (const void *a, const void *b, int64_t k, bool fp32)
     {
         double x = fp32 ? ((const float *) a) [j] : ((const double *) a) [j] ;
         double y = fp32 ? ((const float *) b) [j] : ((const double *) b) [j] ;
-        double e = (x == y) ? 0 : fabs (x - y) / (fabs (y) + 1) ;
+        // both NaN: equal (MIN / MAX kernels start from NaN, so a column
+        // without entries holds it in both results; a NaN on one side only
+        // is an error, and NaN compares false below)
+        double e = (x == y || (isnan (x) && isnan (y))) ? 0 : fabs (x - y) / (fabs (y) + 1) ;
         if (!(e <= d)) d = e ;
     }
     return d ;
@@ -806,7 +809,10 @@ static void bench_vxm (cusparseHandle_t h, const csr *A, bool fp32)
                 if (ms > 0 && (vpush < 0 || ms < vpush)) { vpush = ms ; vpush_alg = algs [a] ; }
             }
         }
-        bool ok = err <= (fp32 ? 1e-4 : 1e-12) ;
+        // push (atomics, any order) against pull: two FP32 summation orders
+        // of columns with up to ~10^6 positive terms (R-MAT 2^22) differ by
+        // ~sqrt (terms) ulps of the sum, 1.1e-4 relative measured once
+        bool ok = err <= (fp32 ? 1e-3 : 1e-12) ;
         if (!ok) failures++ ;
         double minb = (double) (A->m + 1) * 4 + (double) A->nnz * (4 + es)
             + (double) (A->m + A->k) * es ;
@@ -1008,7 +1014,10 @@ static void bench_e2e (const csr *A, bool fp32)
             GRB_OK (GrB_Col_assign (C2, NULL, NULL, y2, GrB_ALL, ylen, 0, NULL)) ;
         }
         err = compare_matrices (C1, C2, T) ;
-        bool ok = err <= (fp32 ? 1e-4 : 1e-12) ;
+        // push (atomics, any order) against pull: two FP32 summation orders
+        // of columns with up to ~10^6 positive terms (R-MAT 2^22) differ by
+        // ~sqrt (terms) ulps of the sum, 1.1e-4 relative measured once
+        bool ok = err <= (fp32 ? 1e-3 : 1e-12) ;
         if (!ok) failures++ ;
         double cpu = median (tcpu, 3), warm = median (tw, 5) ;
         double up1 = (double) (st1.bytes_h2d - st0.bytes_h2d) ;
