@@ -23,10 +23,12 @@
 // The chooser that measures (GRBGPU_TUNE, on by default): the first time a
 // device form of S meets a product of enough work with a given (N, semiring,
 // type, precision), every family that supports it runs once to warm up and
-// once timed with CUDA events; the fastest is remembered in the form (so
-// until S changes), and later products go straight to it.  Its cost is
-// bounded: at most GG_SPMM_NFAM - 1 extra runs of each kernel, paid once per
-// (version of S, shape), against calls that also move X and Y over PCIe.
+// is then timed with CUDA events (the mean of as many runs as fill 0.25 ms,
+// at most 16, at least one); the fastest is remembered in the form (so until
+// S changes), and later products go straight to it.  Its cost is bounded:
+// per family two runs of a kernel of 0.25 ms or more, or at most 0.5 ms of
+// runs of a shorter one, paid once per (version of S, shape), against calls
+// that also move X and Y over PCIe.
 
 #ifndef GRBGPU_CUDA_FAMILY_H
 #define GRBGPU_CUDA_FAMILY_H

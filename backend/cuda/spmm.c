@@ -174,11 +174,18 @@ static void tuned_keep (dev_csr *f, const gg_spmm_op *o, int fam, const float *m
     pthread_mutex_unlock (&f->plan_lock) ;
 }
 
-// Run family f once, timed with the events (warm: plans and forms made).
+// Run family f warm (plans and forms made by a first run), timed with the
+// events: *ms = the mean of enough runs to fill GG_TUNE_MIN_MS (one run of a
+// 20 us kernel varies by a third from launch to launch: the first H100 run
+// of the chooser, timing one run each, picked the slower family on a few
+// small matrices), at most GG_TUNE_MAX_REPS.
+#define GG_TUNE_MIN_MS 0.25
+#define GG_TUNE_MAX_REPS 16
 static int timed_run (gg_spmm_op *o, int f, cudaEvent_t e0, cudaEvent_t e1, float *ms)
 {
     int rc = GG_OK ;
     cudaStream_t s = o->c->ctx->stream ;
+    float first = 0 ;
     *ms = -1 ;
     FAULT_TRY (GG_FAULT_LAUNCH) ;
     GG_TRY (gg_spmm_families [f].run (o)) ;         // warm-up
@@ -186,7 +193,20 @@ static int timed_run (gg_spmm_op *o, int f, cudaEvent_t e0, cudaEvent_t e1, floa
     GG_TRY (gg_spmm_families [f].run (o)) ;
     CU_TRY (cudaEventRecord (e1, s)) ;
     CU_TRY (cudaEventSynchronize (e1)) ;
-    CU_TRY (cudaEventElapsedTime (ms, e0, e1)) ;
+    CU_TRY (cudaEventElapsedTime (&first, e0, e1)) ;
+    int reps = (first > 0) ? (int) (GG_TUNE_MIN_MS / first) : GG_TUNE_MAX_REPS ;
+    if (reps > GG_TUNE_MAX_REPS) reps = GG_TUNE_MAX_REPS ;
+    *ms = first ;
+    if (reps > 1)
+    {
+        float total = 0 ;
+        CU_TRY (cudaEventRecord (e0, s)) ;
+        for (int r = 0 ; r < reps ; r++) GG_TRY (gg_spmm_families [f].run (o)) ;
+        CU_TRY (cudaEventRecord (e1, s)) ;
+        CU_TRY (cudaEventSynchronize (e1)) ;
+        CU_TRY (cudaEventElapsedTime (&total, e0, e1)) ;
+        *ms = total / (float) reps ;
+    }
 done:
     return rc ;
 }
