@@ -65,7 +65,7 @@ gg_settings ;
 GG_INTERNAL extern gg_settings grbgpu_settings ;
 GG_INTERNAL void grbgpu_settings_init (void) ;     // idempotent, thread-safe
 // The settings in force, read first if need be (the CUDA module reads them
-// through this, backend/cuda_module.h).
+// through this, backend/cuda/cuda_module.h).
 GG_INTERNAL const gg_settings *grbgpu_settings_get (void) ;
 
 //------------------------------------------------------------------------------
@@ -118,13 +118,13 @@ GG_INTERNAL bool grbgpu_fault (gg_fault_point point) ;
 GG_INTERNAL int grbgpu_fault_configure (const char *spec) ;  // 0 ok, -1 bad spec
 
 //------------------------------------------------------------------------------
-// object versions (backend/objver.c)
+// object versions (backend/interpose/objver.c)
 //------------------------------------------------------------------------------
 
 // Every exported GraphBLAS function that creates, changes or frees a matrix
-// or vector is wrapped (backend/objver_wrappers.c, generated); the wrappers
-// keep a version per handle.  Versions come from one global counter, so a
-// (handle, version) pair is never reused, not even when a freed handle's
+// or vector is wrapped (backend/interpose/objver_wrappers.c, generated); the
+// wrappers keep a version per handle.  Versions come from one global counter,
+// so a (handle, version) pair is never reused, not even when a freed handle's
 // address is given to a new object.  0 means "unknown handle": such an object
 // is never served from the cache.
 GG_INTERNAL uint64_t grbgpu_objver_get (const void *handle) ;
@@ -147,7 +147,7 @@ GG_INTERNAL extern const gg_backend grbgpu_host_backend ;
 
 // The CUDA backend, or NULL when it is not built or no device is usable.
 // Opens the CUDA module and starts CUDA lazily on the first call (never at
-// load time): backend/cuda_loader.c, backend/cuda_module.h.
+// load time): backend/cuda/cuda_loader.c, backend/cuda/cuda_module.h.
 GG_INTERNAL const gg_backend *grbgpu_cuda_backend (void) ;
 
 #endif

@@ -3,9 +3,9 @@
 //------------------------------------------------------------------------------
 
 // Times GrB_Matrix_setElement_FP64 through the exported wrapper (which bumps
-// the matrix's version, backend/objver_wrappers.c) and the real function
-// (looked up in libgraphblas.so.7 itself), on entries that already exist (the
-// cheapest setElement there is, so the overhead shows most), and
+// the matrix's version, backend/interpose/objver_wrappers.c) and the real
+// function (looked up in libgraphblas.so.7 itself), on entries that already
+// exist (the cheapest setElement there is, so the overhead shows most), and
 // grbgpu_objver_bump alone.  Rounds alternate and the best of each is kept.
 // With threads > 1, each thread does the same on its own matrix.
 //

@@ -45,8 +45,8 @@
 #include <cusparse.h>
 
 #include "backend/grbgpu_internal.h"
-#include "backend/cache.h"
-#include "backend/device.h"
+#include "backend/cache/cache.h"
+#include "backend/cuda/device.h"
 #include "kernels/gg_cuda.h"
 
 #define CHECK_CUDA(x) do { cudaError_t e_ = (x) ; if (e_ != cudaSuccess) { \

@@ -23,7 +23,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
-#include "backend/hostcopy.h"
+#include "backend/cuda/hostcopy.h"
 
 #define REPS 5
 
@@ -50,7 +50,7 @@ static double median (double *t, int n)
     return t [n / 2] ;
 }
 
-// the library's own host copy (backend/hostcopy.h: SSE2 streaming stores)
+// the library's own host copy (backend/cuda/hostcopy.h: SSE2 streaming stores)
 static void copy_par (void *dst, const void *src, size_t bytes, int nt,
     bool nt_stores)
 {

@@ -3,8 +3,9 @@
 //------------------------------------------------------------------------------
 
 // One interface, two implementations: the host emulation backend
-// (backend/host_backend.c, plain C) and the CUDA backend (kernels/*.cu behind
-// backend/device.c).  The dispatcher hands both the same converted operands.
+// (backend/host/host_backend.c, plain C) and the CUDA backend (kernels/*.cu
+// behind backend/device.c).  The dispatcher hands both the same converted
+// operands.
 //
 // Conventions (all backends):
 //  - Every product is canonical: the sparse operand is on the left, in CSR
@@ -93,8 +94,8 @@ typedef struct
     int64_t nonempty ;      // not kept), and how many rows have one
     // cache: the cache entry that owns this form, or NULL when the form was
     // built for this call only.  A device backend may attach its device copy
-    // to it (see backend/cache.h) so the next call with the same unchanged
-    // matrix finds it on the device.
+    // to it (see backend/cache/cache.h) so the next call with the same
+    // unchanged matrix finds it on the device.
     void *cache ;
 }
 gg_csr ;

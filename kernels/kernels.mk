@@ -32,7 +32,7 @@ if HAVE_CUDA
 
 libgrbgpu_cuda_la_SOURCES += kernels/gg_device.cu
 
-# The families' libtool objects, in the CUDA module (backend/device.mk adds
+# The families' libtool objects, in the CUDA module (backend/cuda/cuda.mk adds
 # them to GG_CUDA_MODULE_OBJS) and linked alone by the programs below.
 GG_CUDA_KERNEL_OBJS = kernels/gg_device.lo $(GG_SPMM_OBJS) \
 	$(GG_SPMV_HOT_OBJS) $(GG_SPMV_BAND_OBJS) $(GG_SPMV_PUSH_OBJS) \

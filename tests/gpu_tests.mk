@@ -4,7 +4,7 @@
 # libgrbgpu.so, so they link the library's objects themselves (the whole
 # library: the cache, settings, statistics, fault injection, object versions
 # and the interposer come with it) and the CUDA module's (without its shim:
-# backend/device.mk).  Without a GPU the test exits 77 (SKIP).
+# backend/cuda/cuda.mk).  Without a GPU the test exits 77 (SKIP).
 if HAVE_CUDA
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_cuda_backend

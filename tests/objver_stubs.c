@@ -2,11 +2,11 @@
 // tests/objver_stubs.c: what objver/cache/fault need from the rest of backend/
 //------------------------------------------------------------------------------
 
-// The unit tests of backend/objver.c, objver_wrappers.c, cache.c and fault.c
-// link those files directly (their functions are hidden in libgrbgpu.so).
-// This file stands in for settings.c, stats.c and interpose.c: weak, so that
-// the real definitions win wherever they are linked too.  The counters are
-// kept here so that tests can read them (gg_test_counts).
+// The unit tests of backend/interpose/objver.c, objver_wrappers.c, cache.c and
+// fault.c link those files directly (their functions are hidden in
+// libgrbgpu.so).  This file stands in for settings.c, stats.c and interpose.c:
+// weak, so that the real definitions win wherever they are linked too.  The
+// counters are kept here so that tests can read them (gg_test_counts).
 
 #include <dlfcn.h>
 #include <stdarg.h>

@@ -10,7 +10,8 @@
 TESTS += tests/test_objver_gen.sh
 EXTRA_DIST += tests/test_objver_gen.sh
 
-OBJVER_TEST_CORE = backend/objver.c backend/cache.c tests/objver_stubs.c
+OBJVER_TEST_CORE = backend/interpose/objver.c backend/cache/cache.c \
+	tests/objver_stubs.c
 
 if HAVE_CMOCKA
 OBJVER_TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -21,8 +22,8 @@ check_PROGRAMS += tests/test_objver tests/test_cache tests/test_threads \
 TESTS += tests/test_objver tests/test_cache tests/test_threads \
 	tests/test_fault
 
-tests_test_objver_SOURCES = tests/test_objver.c backend/objver_wrappers.c \
-	$(OBJVER_TEST_CORE)
+tests_test_objver_SOURCES = tests/test_objver.c \
+	backend/interpose/objver_wrappers.c $(OBJVER_TEST_CORE)
 tests_test_objver_CFLAGS = $(OBJVER_TEST_CFLAGS)
 tests_test_objver_LDADD = $(OBJVER_TEST_LIBS)
 
@@ -30,8 +31,8 @@ tests_test_cache_SOURCES = tests/test_cache.c $(OBJVER_TEST_CORE)
 tests_test_cache_CFLAGS = $(OBJVER_TEST_CFLAGS)
 tests_test_cache_LDADD = $(OBJVER_TEST_LIBS)
 
-tests_test_threads_SOURCES = tests/test_threads.c backend/objver_wrappers.c \
-	$(OBJVER_TEST_CORE)
+tests_test_threads_SOURCES = tests/test_threads.c \
+	backend/interpose/objver_wrappers.c $(OBJVER_TEST_CORE)
 tests_test_threads_CFLAGS = $(OBJVER_TEST_CFLAGS)
 tests_test_threads_LDADD = $(OBJVER_TEST_LIBS)
 
@@ -44,7 +45,7 @@ endif
 # the cost of a wrapped GrB_Matrix_setElement_FP64 (built, not run)
 check_PROGRAMS += bench/objver_overhead
 bench_objver_overhead_SOURCES = bench/objver_overhead.c \
-	backend/objver_wrappers.c $(OBJVER_TEST_CORE)
+	backend/interpose/objver_wrappers.c $(OBJVER_TEST_CORE)
 bench_objver_overhead_CFLAGS = $(AM_CFLAGS)
 bench_objver_overhead_LDADD = -lgraphblas -ldl -lm
 

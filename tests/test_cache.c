@@ -1,5 +1,5 @@
 //------------------------------------------------------------------------------
-// tests/test_cache.c: the cache of converted operands (backend/cache.c)
+// tests/test_cache.c: the cache of converted operands (backend/cache/cache.c)
 //------------------------------------------------------------------------------
 
 // Handles here are plain addresses registered with grbgpu_objver_bump, as the
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "backend/cache.h"
+#include "backend/cache/cache.h"
 
 extern atomic_uint_fast64_t gg_test_counts [GG_STAT_NCOUNTERS] ;
 

@@ -33,8 +33,8 @@
 #include <cuda_runtime_api.h>
 
 #include "backend/grbgpu_internal.h"
-#include "backend/cache.h"
-#include "backend/device.h"
+#include "backend/cache/cache.h"
+#include "backend/cuda/device.h"
 #include "kernels/gg_cuda.h"
 
 //------------------------------------------------------------------------------

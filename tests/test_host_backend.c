@@ -13,7 +13,7 @@
 // 4, n wider than one column slice, iso values, NULL value arrays (as the
 // dispatcher passes them) and 32- and 64-bit indices.  Also: the empty sum
 // (k == 0), FP MIN/MAX with NaN, -0 sums, unsupported semirings, and fault
-// injection.  backend/host_backend.c is compiled into this program (its
+// injection.  backend/host/host_backend.c is compiled into this program (its
 // symbols are hidden in libgrbgpu.so); grbgpu_fault is stubbed below.
 
 #include "backend/grbgpu_internal.h"

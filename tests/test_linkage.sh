@@ -4,7 +4,7 @@
 #-------------------------------------------------------------------------------
 
 # The CUDA backend is a module (libgrbgpu-cuda.so) opened on the first call
-# that wants a GPU (backend/cuda_loader.c).  Checked here:
+# that wants a GPU (backend/cuda/cuda_loader.c).  Checked here:
 #   1. libgrbgpu.so names no CUDA library (nor the C++ runtime the kernels
 #      bring) among its DT_NEEDED entries;
 #   2. an ordinary GraphBLAS program under LD_PRELOAD, offloading to the host

@@ -2,12 +2,12 @@
 // tests/test_objver.c: every family of mutating GraphBLAS calls bumps versions
 //------------------------------------------------------------------------------
 
-// Linked with backend/objver_wrappers.c (the generated wrappers), objver.c and
-// the real libgraphblas.  For each family: make an object, note its version,
-// change it through that call, and check that the version changed (and, for
-// a few, that the call really happened: the wrapper forwards).  Inputs and
-// read-only calls must leave versions alone; a freed handle's address, given
-// to a new object, gets a version never seen before.
+// Linked with backend/interpose/objver_wrappers.c (the generated wrappers),
+// objver.c and the real libgraphblas.  For each family: make an object, note
+// its version, change it through that call, and check that the version changed
+// (and, for a few, that the call really happened: the wrapper forwards).
+// Inputs and read-only calls must leave versions alone; a freed handle's
+// address, given to a new object, gets a version never seen before.
 
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/test_objver_gen.sh: scripts/gen_objver.py, run on the installed
-# GraphBLAS.h, reproduces the committed backend/objver_wrappers.c.
+# GraphBLAS.h, reproduces the committed backend/interpose/objver_wrappers.c.
 # Skips (77) without python3, without the header, or for a GraphBLAS other
 # than the one the committed file was generated from.
 srcdir=${top_srcdir:-$(dirname "$0")/..}
@@ -11,7 +11,7 @@ for h in ${GRAPHBLAS_H:-} /usr/include/GraphBLAS.h /usr/include/suitesparse/Grap
     if [ -f "$h" ]; then header=$h; break; fi
 done
 [ -n "$header" ] || { echo "no GraphBLAS.h"; exit 77; }
-committed="$srcdir/backend/objver_wrappers.c"
+committed="$srcdir/backend/interpose/objver_wrappers.c"
 want=$(sed -n 's/^\/\/ \([0-9][0-9.]*\)); do not edit.*/\1/p' "$committed")
 have=$(sed -n 's/^#define GxB_IMPLEMENTATION_\(MAJOR\|MINOR\|SUB\) *\([0-9]*\).*/\2/p' "$header" | paste -sd. -)
 if [ "$want" != "$have" ]; then
@@ -22,7 +22,7 @@ tmp=$(mktemp) || exit 99
 trap 'rm -f "$tmp"' EXIT
 python3 "$srcdir/scripts/gen_objver.py" "$header" "$tmp" || exit 1
 if ! diff -u "$committed" "$tmp"; then
-    echo "backend/objver_wrappers.c differs from the generator's output: run make regen-objver"
+    echo "backend/interpose/objver_wrappers.c differs from the generator's output: run make regen-objver"
     exit 1
 fi
 echo "objver_wrappers.c is up to date ($(grep -c '^GG_EXPORT' "$tmp") wrappers, GraphBLAS $have)"

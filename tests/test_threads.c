@@ -26,7 +26,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "backend/cache.h"
+#include "backend/cache/cache.h"
 
 GG_INTERNAL size_t grbgpu_objver_live (void) ;
 

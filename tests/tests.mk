@@ -53,7 +53,7 @@ TESTS += tests/test_preload.sh
 EXTRA_DIST += tests/test_preload.sh
 
 # libgrbgpu.so maps no CUDA library until a call wants the GPU (the CUDA
-# backend is a module opened on first use: backend/cuda_loader.c)
+# backend is a module opened on first use: backend/cuda/cuda_loader.c)
 TESTS += tests/test_linkage.sh
 EXTRA_DIST += tests/test_linkage.sh
 

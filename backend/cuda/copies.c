@@ -6,10 +6,10 @@
 // what).
 
 #include "backend/cuda/cuda_internal.h"
-#include "backend/hostcopy.h"
+#include "backend/cuda/hostcopy.h"
 
-// memcpy, split over OpenMP threads when large (backend/hostcopy.h): up to 16
-// threads, 256 KiB or more each.
+// memcpy, split over OpenMP threads when large (backend/cuda/hostcopy.h): up to
+// 16 threads, 256 KiB or more each.
 static void copy_host (void *dst, const void *src, size_t bytes, bool nt)
 {
 #ifdef _OPENMP

@@ -2,7 +2,7 @@
 // backend/cuda/cuda_internal.h: what the CUDA module's files share
 //------------------------------------------------------------------------------
 
-// The CUDA backend (libgrbgpu-cuda.so, backend/cuda_module.h) in files by
+// The CUDA backend (libgrbgpu-cuda.so, backend/cuda/cuda_module.h) in files by
 // concern; all of it is internal to the module:
 //   runtime.c   start-up (lazy, per process), the context pool (stream,
 //               cuSPARSE / cuBLAS handles, pinned buffers), a call's device
@@ -40,8 +40,8 @@
 #include <cusparse.h>
 #include <cublas_v2.h>
 
-#include "backend/cache.h"
-#include "backend/cuda_module.h"
+#include "backend/cache/cache.h"
+#include "backend/cuda/cuda_module.h"
 #include "kernels/gg_cuda.h"
 
 //------------------------------------------------------------------------------

@@ -367,7 +367,7 @@ void call_free_tmp (gg_devcall *c)
 }
 
 //------------------------------------------------------------------------------
-// for tests and benchmarks (backend/device.h)
+// for tests and benchmarks (backend/cuda/device.h)
 //------------------------------------------------------------------------------
 
 void gg_cuda_sync (void)

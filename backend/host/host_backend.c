@@ -1,5 +1,5 @@
 //------------------------------------------------------------------------------
-// backend/host_backend.c: the host emulation backend (SpMM, SpMV, SDDMM, GEMM in C)
+// backend/host/host_backend.c: the host emulation backend, in plain C
 //------------------------------------------------------------------------------
 
 // grbgpu_host_backend implements the launcher contract of kernels/gg_kernels.h
@@ -12,7 +12,7 @@
 // FP MIN/MAX are fmin/fmax, BOOL PLUS/MAX are LOR and TIMES/MIN are LAND, and
 // each sum takes its terms in index order starting from the first term.
 //
-// Structure: backend/host_kernels.h, included once per type, gives row
+// Structure: backend/host/host_kernels.h, included once per type, gives row
 // kernels that take (add, mul) as arguments; below, one small function per
 // (type, add, mul) calls them with constants, so every semiring has its own
 // inner loop with no switch in it.  A table indexed by (type, add, mul) holds
@@ -89,7 +89,7 @@ static inline bool host_mul_reads_x (gg_mul mul)
 #define GG_KIND HOST_KIND_BOOL
 #define GG_TMIN 0
 #define GG_TMAX 1
-#include "backend/host_kernels.h"
+#include "backend/host/host_kernels.h"
 
 #define GG_TN INT32
 #define GG_T int32_t
@@ -97,7 +97,7 @@ static inline bool host_mul_reads_x (gg_mul mul)
 #define GG_KIND HOST_KIND_INT
 #define GG_TMIN INT32_MIN
 #define GG_TMAX INT32_MAX
-#include "backend/host_kernels.h"
+#include "backend/host/host_kernels.h"
 
 #define GG_TN INT64
 #define GG_T int64_t
@@ -105,7 +105,7 @@ static inline bool host_mul_reads_x (gg_mul mul)
 #define GG_KIND HOST_KIND_INT
 #define GG_TMIN INT64_MIN
 #define GG_TMAX INT64_MAX
-#include "backend/host_kernels.h"
+#include "backend/host/host_kernels.h"
 
 #define GG_TN UINT32
 #define GG_T uint32_t
@@ -113,7 +113,7 @@ static inline bool host_mul_reads_x (gg_mul mul)
 #define GG_KIND HOST_KIND_INT
 #define GG_TMIN 0
 #define GG_TMAX UINT32_MAX
-#include "backend/host_kernels.h"
+#include "backend/host/host_kernels.h"
 
 #define GG_TN UINT64
 #define GG_T uint64_t
@@ -121,7 +121,7 @@ static inline bool host_mul_reads_x (gg_mul mul)
 #define GG_KIND HOST_KIND_INT
 #define GG_TMIN 0
 #define GG_TMAX UINT64_MAX
-#include "backend/host_kernels.h"
+#include "backend/host/host_kernels.h"
 
 #define GG_TN FP32
 #define GG_T float
@@ -131,7 +131,7 @@ static inline bool host_mul_reads_x (gg_mul mul)
 #define GG_TMAX INFINITY
 #define GG_FMIN fminf
 #define GG_FMAX fmaxf
-#include "backend/host_kernels.h"
+#include "backend/host/host_kernels.h"
 
 #define GG_TN FP64
 #define GG_T double
@@ -141,7 +141,7 @@ static inline bool host_mul_reads_x (gg_mul mul)
 #define GG_TMAX INFINITY
 #define GG_FMIN fmin
 #define GG_FMAX fmax
-#include "backend/host_kernels.h"
+#include "backend/host/host_kernels.h"
 
 //------------------------------------------------------------------------------
 // one function per (type, add, mul): the kernels with constant (add, mul)

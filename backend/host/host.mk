@@ -1,14 +1,15 @@
-# backend/host.mk: the host emulation backend (plain-C SpMM, SpMV, SDDMM, GEMM)
-# and its test against SuiteSparse:GraphBLAS.
-libgrbgpu_la_SOURCES += backend/host_backend.c backend/host_kernels.h
+# backend/host/host.mk: the host emulation backend (plain-C SpMM, SpMV, SDDMM,
+# GEMM) and its test against SuiteSparse:GraphBLAS.
+libgrbgpu_la_SOURCES += backend/host/host_backend.c backend/host/host_kernels.h
 
 if HAVE_CMOCKA
 # The backend's symbols are hidden in libgrbgpu.so, so the test compiles
-# backend/host_backend.c itself and links GraphBLAS directly (no interposer).
+# backend/host/host_backend.c itself and links GraphBLAS directly (no
+# interposer).
 check_PROGRAMS += tests/test_host_backend
 TESTS += tests/test_host_backend
 tests_test_host_backend_SOURCES = tests/test_host_backend.c \
-	backend/host_backend.c backend/host_kernels.h
+	backend/host/host_backend.c backend/host/host_kernels.h
 tests_test_host_backend_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_host_backend_LDFLAGS = $(OPENMP_CFLAGS)
 tests_test_host_backend_LDADD = -lgraphblas $(CMOCKA_LIBS) -lm

@@ -1,12 +1,12 @@
 //------------------------------------------------------------------------------
-// backend/classify.h: what is this call?  A plan, or a named reason to decline
+// backend/dispatch/classify.h: a call -> a plan, or a named reason to decline
 //------------------------------------------------------------------------------
 
 #ifndef GG_CLASSIFY_H
 #define GG_CLASSIFY_H
 
 #include "backend/grbgpu_internal.h"
-#include "backend/storage.h"
+#include "backend/storage/storage.h"
 
 typedef enum { GG_CALL_MXM = 0, GG_CALL_MXV, GG_CALL_VXM } gg_call_kind ;
 
@@ -57,9 +57,10 @@ gg_plan ;
 // object (dense-ness is read from nvals).
 GG_INTERNAL const char *grbgpu_classify (const gg_call *call, gg_plan *plan) ;
 
-// Run the call through grbgpu if it can and should (backend/dispatch.c).
-// Returns true when it answered the call (*info is then the answer), false
-// when the caller must forward the call to the CPU library.
+// Run the call through grbgpu if it can and should
+// (backend/dispatch/dispatch.c).  Returns true when it answered the call (*info
+// is then the answer), false when the caller must forward the call to the CPU
+// library.
 GG_INTERNAL bool grbgpu_dispatch (const gg_call *call, GrB_Info *info) ;
 
 #endif

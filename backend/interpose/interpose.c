@@ -1,5 +1,5 @@
 //------------------------------------------------------------------------------
-// backend/interpose.c: the exported GrB_mxm, GrB_mxv, GrB_vxm and GxB_init
+// backend/interpose/interpose.c: exported GrB_mxm, GrB_mxv, GrB_vxm, GxB_init
 //------------------------------------------------------------------------------
 
 // These three functions take the place of SuiteSparse:GraphBLAS's, either by
@@ -7,9 +7,9 @@
 // asks the dispatcher to answer the call; when it does not, the call goes,
 // unchanged, to the real function (dlsym RTLD_NEXT).  Either way the output's
 // version is bumped afterwards (the object-version wrappers of every other
-// mutating call live in backend/objver_wrappers.c).  GxB_init is taken too,
-// only to learn the memory functions the program gives GraphBLAS
-// (backend/galloc.h): GraphBLAS frees what grbgpu packs with them.
+// mutating call live in backend/interpose/objver_wrappers.c).  GxB_init is
+// taken too, only to learn the memory functions the program gives GraphBLAS
+// (backend/interpose/galloc.h): GraphBLAS frees what grbgpu packs with them.
 //
 // Nothing heavy happens at load time: the constructor only checks, with one
 // dlsym, that the program's GrB_mxm is ours, and warns once if link order
@@ -17,8 +17,8 @@
 // the CPU library's symbols and grbgpu never sees a call).
 
 #include "config.h"
-#include "backend/classify.h"
-#include "backend/galloc.h"
+#include "backend/dispatch/classify.h"
+#include "backend/interpose/galloc.h"
 
 #include <dlfcn.h>
 #include <stdlib.h>

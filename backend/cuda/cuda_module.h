@@ -1,21 +1,21 @@
 //------------------------------------------------------------------------------
-// backend/cuda_module.h: the contract between libgrbgpu.so and its CUDA module
+// backend/cuda/cuda_module.h: the contract of libgrbgpu.so and its CUDA module
 //------------------------------------------------------------------------------
 
 // The CUDA backend (backend/cuda/, the kernels, cuSPARSE, cuBLAS and the
 // CUDA runtime) lives in a module of its own, libgrbgpu-cuda.so, which
 // libgrbgpu.so opens with dlopen the first time a call wants a GPU
-// (backend/cuda_loader.c).  libgrbgpu.so itself names no CUDA library among
-// its DT_NEEDED entries, so a process that preloads it pays nothing for CUDA
-// until it offloads (the CUDA libraries take ~0.4 s to map and relocate).
+// (backend/cuda/cuda_loader.c).  libgrbgpu.so itself names no CUDA library
+// among its DT_NEEDED entries, so a process that preloads it pays nothing for
+// CUDA until it offloads (the CUDA libraries take ~0.4 s to map and relocate).
 //
 // The module needs a few services of the host library (logging, statistics,
 // fault injection, the cache's device accounting, the settings); their
 // symbols are hidden in libgrbgpu.so, so the loader hands them over as a
-// table of function pointers, and the module's backend/cuda_shim.c turns the
-// table back into the usual grbgpu_* functions for backend/cuda/.  Programs that
-// link the module's objects directly (the GPU tests and benchmarks) need no
-// table: the loader finds grbgpu_cuda_module_open linked in and calls it.
+// table of function pointers, and the module's backend/cuda/cuda_shim.c turns
+// the table back into the usual grbgpu_* functions for backend/cuda/.  Programs
+// that link the module's objects directly (the GPU tests and benchmarks) need
+// no table: the loader finds grbgpu_cuda_module_open linked in and calls it.
 //
 // The ABI number changes with any change to either struct: a module of
 // another build is refused (logged), and the CPU library answers.
@@ -28,7 +28,7 @@
 #include <stddef.h>
 
 #include "backend/grbgpu_internal.h"
-#include "backend/cache.h"
+#include "backend/cache/cache.h"
 
 #define GG_CUDA_MODULE_ABI 2
 #define GG_CUDA_MODULE_NAME "libgrbgpu-cuda.so"
@@ -50,7 +50,7 @@ typedef struct
 }
 gg_host_services ;
 
-// What the module offers (see backend/device.h for the last four).
+// What the module offers (see backend/cuda/device.h for the last four).
 typedef struct
 {
     int abi ;                                   // GG_CUDA_MODULE_ABI

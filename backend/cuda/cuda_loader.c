@@ -1,13 +1,14 @@
 //------------------------------------------------------------------------------
-// backend/cuda_loader.c: open the CUDA module on first use
+// backend/cuda/cuda_loader.c: open the CUDA module on first use
 //------------------------------------------------------------------------------
 
 // grbgpu_cuda_backend () is what the dispatcher calls when a call wants the
-// GPU.  The first such call opens libgrbgpu-cuda.so (backend/cuda_module.h),
-// hands it the host's services and keeps its table; CUDA itself starts inside
-// the module, also lazily.  Until then nothing of CUDA is in the process: a
-// program that preloads libgrbgpu.so and never offloads (or runs with
-// GRBGPU_DEVICE=host or cpu, or GRBGPU_DISABLE=1) never maps a CUDA library.
+// GPU.  The first such call opens libgrbgpu-cuda.so
+// (backend/cuda/cuda_module.h), hands it the host's services and keeps its
+// table; CUDA itself starts inside the module, also lazily.  Until then nothing
+// of CUDA is in the process: a program that preloads libgrbgpu.so and never
+// offloads (or runs with GRBGPU_DEVICE=host or cpu, or GRBGPU_DISABLE=1) never
+// maps a CUDA library.
 //
 // Where the module is looked for, first found wins:
 //  1. GRBGPU_CUDA_MODULE (a path), when set;
@@ -22,8 +23,8 @@
 // GRBGPU_VERBOSE=1, once).
 
 #include "config.h"
-#include "backend/cuda_module.h"
-#include "backend/device.h"
+#include "backend/cuda/cuda_module.h"
+#include "backend/cuda/device.h"
 
 #include <dlfcn.h>
 #include <limits.h>
@@ -139,7 +140,7 @@ const gg_backend *grbgpu_cuda_backend (void)
 }
 
 //------------------------------------------------------------------------------
-// for tests and benchmarks (backend/device.h)
+// for tests and benchmarks (backend/cuda/device.h)
 //------------------------------------------------------------------------------
 
 void grbgpu_cuda_sync (void)

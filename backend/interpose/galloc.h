@@ -1,5 +1,5 @@
 //------------------------------------------------------------------------------
-// backend/galloc.h: the memory functions GraphBLAS was given (GxB_init)
+// backend/interpose/galloc.h: the memory functions GraphBLAS was given
 //------------------------------------------------------------------------------
 
 // A program may give SuiteSparse:GraphBLAS its own malloc / calloc / realloc
@@ -10,8 +10,8 @@
 // Arrays grbgpu keeps to itself (cached forms, scratch) use the C library.
 //
 // GraphBLAS 7.4 has no getter for these functions, so the exported GxB_init
-// (backend/interpose.c) records them before they reach the real one.  Until
-// then (GrB_init, or no init yet) they are the C library's.
+// (backend/interpose/interpose.c) records them before they reach the real one.
+// Until then (GrB_init, or no init yet) they are the C library's.
 
 #ifndef GG_GALLOC_H
 #define GG_GALLOC_H

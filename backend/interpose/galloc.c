@@ -1,5 +1,5 @@
 //------------------------------------------------------------------------------
-// backend/galloc.c: the memory functions GraphBLAS was given (GxB_init)
+// backend/interpose/galloc.c: the memory functions GraphBLAS was given
 //------------------------------------------------------------------------------
 
 // See galloc.h.  The four functions are recorded once, by the exported
@@ -9,7 +9,7 @@
 // synchronisation); they are read on every result buffer.
 
 #include "config.h"
-#include "backend/galloc.h"
+#include "backend/interpose/galloc.h"
 
 #include <dlfcn.h>
 #include <stdatomic.h>

@@ -1,15 +1,15 @@
 //------------------------------------------------------------------------------
-// backend/cuda_shim.c: the host's services inside libgrbgpu-cuda.so
+// backend/cuda/cuda_shim.c: the host's services inside libgrbgpu-cuda.so
 //------------------------------------------------------------------------------
 
 // Linked into the CUDA module only (never into a program that also links the
 // host's objects): the grbgpu_* functions that backend/cuda/ calls, each
 // forwarding to the table libgrbgpu.so handed to grbgpu_cuda_module_open
-// (backend/cuda_module.h).  The loader opens the module only to call that
+// (backend/cuda/cuda_module.h).  The loader opens the module only to call that
 // function, so the table is set before any of these runs.
 
 #include "config.h"
-#include "backend/cuda_module.h"
+#include "backend/cuda/cuda_module.h"
 
 GG_INTERNAL extern const gg_host_services *gg_host ;
 

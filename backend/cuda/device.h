@@ -1,5 +1,5 @@
 //------------------------------------------------------------------------------
-// backend/device.h: what the CUDA backend offers besides grbgpu_cuda_backend
+// backend/cuda/device.h: what the CUDA module offers beyond grbgpu_cuda_backend
 //------------------------------------------------------------------------------
 
 // grbgpu_cuda_backend () itself is declared in backend/grbgpu_internal.h.

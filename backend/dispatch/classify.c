@@ -1,5 +1,5 @@
 //------------------------------------------------------------------------------
-// backend/classify.c: what is this call?  A plan, or a named reason to decline
+// backend/dispatch/classify.c: a call -> a plan, or a named reason to decline
 //------------------------------------------------------------------------------
 
 // A semiring is recognised by its (monoid operator, multiply operator) pair,
@@ -11,7 +11,7 @@
 // so the CPU library answers it and its GrB_Info is the answer.
 
 #include "config.h"
-#include "backend/classify.h"
+#include "backend/dispatch/classify.h"
 
 #include <link.h>
 #include <math.h>
@@ -386,14 +386,13 @@ static bool type_supported (GrB_Type type)
 // What inspect found, for the last few objects this thread looked at, by
 // (handle, version): an object's dimensions, type and number of entries
 // change only through the calls that bump its version (the wrappers of
-// backend/objver_wrappers.c, and the products themselves), and a version is
-// never handed out twice, not even to a new object made at a freed one's
-// address.  So an operand used again unchanged, the common case in an
+// backend/interpose/objver_wrappers.c, and the products themselves), and a
+// version is never handed out twice, not even to a new object made at a freed
+// one's address.  So an operand used again unchanged, the common case in an
 // iterative algorithm, costs one version look-up instead of four GraphBLAS
-// calls, three of them with a memory fence.  An unknown handle (version 0)
-// is always asked.  (Were the object to have pending work, the first
-// inspection, through GrB_Matrix_nvals, finished it, and nothing has changed
-// since.)
+// calls, three of them with a memory fence.  An unknown handle (version 0) is
+// always asked.  (Were the object to have pending work, the first inspection,
+// through GrB_Matrix_nvals, finished it, and nothing has changed since.)
 //
 // The memo is searched whole (a product has at most three such operands, so
 // a few products' worth fit) and refilled in turn.  Its handles are kept

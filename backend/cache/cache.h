@@ -1,14 +1,14 @@
 //------------------------------------------------------------------------------
-// backend/cache.h: converted operands, keyed by object version, never stale
+// backend/cache/cache.h: converted operands keyed by version, never stale
 //------------------------------------------------------------------------------
 
 // A converted form of a GraphBLAS object (a CSR with 32-bit indices and values
 // cast to a semiring type, a dense row-major copy, ...) is expensive to build.
 // The cache keeps it, keyed by (handle, version, form), and hands it out while
 // the object's version is unchanged.  The version changes with every call that
-// changes the object (backend/objver.c), so an entry can never be stale; it is
-// dropped when its object changes or is freed, or, least recently used first,
-// when the cache is over its byte budget (GRBGPU_CACHE_BYTES).
+// changes the object (backend/interpose/objver.c), so an entry can never be
+// stale; it is dropped when its object changes or is freed, or, least recently
+// used first, when the cache is over its byte budget (GRBGPU_CACHE_BYTES).
 //
 // An entry may also own a device copy (set by a device backend): it counts
 // against the device budget, and is freed with the entry.

@@ -1,5 +1,5 @@
 //------------------------------------------------------------------------------
-// backend/storage.h: reading operands without copying, writing results back
+// backend/storage/storage.h: read operands without copying, write results back
 //------------------------------------------------------------------------------
 
 #ifndef GG_STORAGE_H
@@ -21,10 +21,10 @@ GG_INTERNAL GrB_Type grbgpu_grb_type (gg_type t) ;
 GG_INTERNAL GrB_Info grbgpu_view (gg_view *v, GrB_Matrix A) ;
 
 // A buffer for a result that GraphBLAS will own, from the memory functions
-// GraphBLAS was given (backend/galloc.h; free it with grbgpu_gb_free).  With
-// the C library's functions, large ones are 2 MiB aligned and advised for
-// huge pages, so that writing them the first time does not stall on a page
-// fault every 4 KiB.
+// GraphBLAS was given (backend/interpose/galloc.h; free it with
+// grbgpu_gb_free).  With the C library's functions, large ones are 2 MiB
+// aligned and advised for huge pages, so that writing them the first time does
+// not stall on a page fault every 4 KiB.
 GG_INTERNAL void *grbgpu_alloc_result (size_t bytes) ;
 
 // The result T of a product, in one of three layouts, to be written to C.

@@ -1,15 +1,15 @@
 //------------------------------------------------------------------------------
-// backend/cuda_module.c: the CUDA module's entry point
+// backend/cuda/cuda_module.c: the CUDA module's entry point
 //------------------------------------------------------------------------------
 
 // grbgpu_cuda_module_open is the one symbol libgrbgpu.so looks up in
-// libgrbgpu-cuda.so (backend/cuda_module.h).  It keeps the host's services
-// for backend/cuda_shim.c and returns the module's table.  Programs that link
-// the module's objects beside the host's (GPU tests, benchmarks) reach it
+// libgrbgpu-cuda.so (backend/cuda/cuda_module.h).  It keeps the host's services
+// for backend/cuda/cuda_shim.c and returns the module's table.  Programs that
+// link the module's objects beside the host's (GPU tests, benchmarks) reach it
 // directly, with no services: the grbgpu_* functions are then the host's own.
 
 #include "config.h"
-#include "backend/cuda_module.h"
+#include "backend/cuda/cuda_module.h"
 
 #include <stdio.h>
 

@@ -1,13 +1,13 @@
 //------------------------------------------------------------------------------
-// backend/objver.c: a version per GrB_Matrix / GrB_Vector handle
+// backend/interpose/objver.c: a version per GrB_Matrix / GrB_Vector handle
 //------------------------------------------------------------------------------
 
-// The wrappers in backend/objver_wrappers.c (and backend/interpose.c for the
-// products) call grbgpu_objver_bump after every call that changes an object,
-// and grbgpu_objver_drop when it is freed.  The cache (backend/cache.c) keys
-// converted operands on (handle, version), so a version must never be handed
-// out twice for the same handle, not even after the handle is freed and its
-// address is given to a new object.
+// The wrappers in backend/interpose/objver_wrappers.c (and
+// backend/interpose/interpose.c for the products) call grbgpu_objver_bump after
+// every call that changes an object, and grbgpu_objver_drop when it is freed.
+// The cache (backend/cache/cache.c) keys converted operands on (handle,
+// version), so a version must never be handed out twice for the same handle,
+// not even after the handle is freed and its address is given to a new object.
 //
 // Versions: one global atomic counter, taken by each thread in blocks of
 // GG_VERSION_BLOCK (so the common bump costs no shared write).  Every version
@@ -35,9 +35,9 @@
 #include <stdlib.h>
 
 #include "backend/grbgpu_internal.h"
-#include "backend/cache.h"
+#include "backend/cache/cache.h"
 
-// shared with backend/cache.c only (not part of grbgpu_internal.h)
+// shared with backend/cache/cache.c only (not part of grbgpu_internal.h)
 GG_INTERNAL bool grbgpu_objver_mark_cached (const void *handle,
     uint64_t version) ;
 GG_INTERNAL size_t grbgpu_objver_live (void) ;

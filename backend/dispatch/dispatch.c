@@ -1,5 +1,5 @@
 //------------------------------------------------------------------------------
-// backend/dispatch.c: decide, convert (through the cache), compute, write back
+// backend/dispatch/dispatch.c: decide, convert (cached), compute, write back
 //------------------------------------------------------------------------------
 
 // grbgpu_dispatch is the whole life of one intercepted call:
@@ -11,8 +11,8 @@
 // caller forwards the call to the CPU library, whose answer is the answer.
 
 #include "config.h"
-#include "backend/cache.h"
-#include "backend/classify.h"
+#include "backend/cache/cache.h"
+#include "backend/dispatch/classify.h"
 
 #include <dlfcn.h>
 #include <pthread.h>

@@ -1,5 +1,5 @@
 //------------------------------------------------------------------------------
-// backend/storage.c: operand views (iterator attach) and exact write-back
+// backend/storage/storage.c: operand views and the exact write-back
 //------------------------------------------------------------------------------
 
 // Reading: GxB_Matrix_Iterator_attach finishes pending work and exposes the
@@ -7,18 +7,17 @@
 // without changing the matrix.  Inputs are never unpacked.
 //
 // Writing: the result T is built in buffers from the memory functions
-// GraphBLAS was given (backend/galloc.h), since GraphBLAS frees them once
-// they are packed; arrays unpacked from C go back through the same free.
-// When the call is plain
-// (no mask, no accumulator, C of the semiring's type, C held in T's
-// orientation) T is packed straight into C; otherwise T becomes a temporary
-// matrix and GrB_*_apply (C, M, accum, IDENTITY, T, desc') reproduces mask,
-// complement, structure, replace, accumulation and typecasting exactly, since
-// GrB_mxm ends with the same step (C<M> = accum (C, T)).
+// GraphBLAS was given (backend/interpose/galloc.h), since GraphBLAS frees them
+// once they are packed; arrays unpacked from C go back through the same free.
+// When the call is plain (no mask, no accumulator, C of the semiring's type, C
+// held in T's orientation) T is packed straight into C; otherwise T becomes a
+// temporary matrix and GrB_*_apply (C, M, accum, IDENTITY, T, desc') reproduces
+// mask, complement, structure, replace, accumulation and typecasting exactly,
+// since GrB_mxm ends with the same step (C<M> = accum (C, T)).
 
 #include "config.h"
-#include "backend/storage.h"
-#include "backend/galloc.h"
+#include "backend/storage/storage.h"
+#include "backend/interpose/galloc.h"
 
 #include <math.h>
 #include <pthread.h>

@@ -1,5 +1,5 @@
 //------------------------------------------------------------------------------
-// backend/hostcopy.h: the host side of a staged copy (shared with xfer_bench)
+// backend/cuda/hostcopy.h: the host side of a staged copy (also xfer_bench's)
 //------------------------------------------------------------------------------
 
 // A copy into or out of a pinned staging buffer must keep up with the ~55 GB/s

@@ -1,8 +1,8 @@
 //------------------------------------------------------------------------------
-// backend/cache.c: converted operands, keyed by (handle, version, form)
+// backend/cache/cache.c: converted operands, keyed by (handle, version, form)
 //------------------------------------------------------------------------------
 
-// The contract is in backend/cache.h.  How it is kept:
+// The contract is in backend/cache/cache.h.  How it is kept:
 //
 //  - One mutex (`cache_mutex`) guards the table, the LRU list, every entry's
 //    bookkeeping (refcount, linked, last_use) and the byte totals.  Cache
@@ -27,15 +27,15 @@
 //    takes that entry's lock with trylock (a busy lock means the copy is in
 //    use), detaches it, and frees it after the cache mutex is released.
 //  - Versions: an entry is linked only while its version is the handle's
-//    current one (grbgpu_objver_mark_cached, see backend/objver.c), so a bump
-//    or free always finds and drops it.
+//    current one (grbgpu_objver_mark_cached, see backend/interpose/objver.c),
+//    so a bump or free always finds and drops it.
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/cache.h"
+#include "backend/cache/cache.h"
 
-// shared with backend/objver.c only
+// shared with backend/interpose/objver.c only
 GG_INTERNAL bool grbgpu_objver_mark_cached (const void *handle,
     uint64_t version) ;
 
@@ -374,8 +374,8 @@ gg_cache_entry *grbgpu_cache_insert (const gg_cache_key *key, void *host,
     pthread_mutex_unlock (&cache_mutex) ;
     free_list (victims) ;
 
-    // link only while the version is current (see backend/objver.c); if it
-    // is not, the object changed meanwhile and the entry can never be hit
+    // link only while the version is current (see backend/interpose/objver.c);
+    // if it is not, the object changed meanwhile and the entry can never be hit
     if (linked && !grbgpu_objver_mark_cached (key->handle, key->version))
     {
         pthread_mutex_lock (&cache_mutex) ;

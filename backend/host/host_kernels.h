@@ -1,9 +1,9 @@
 //------------------------------------------------------------------------------
-// backend/host_kernels.h: the host backend's row kernels for one value type
+// backend/host/host_kernels.h: the host backend's row kernels, one value type
 //------------------------------------------------------------------------------
 
-// A generator header: backend/host_backend.c includes it once per value type,
-// with these macros defined (and undefined again here at the end):
+// A generator header: backend/host/host_backend.c includes it once per value
+// type, with these macros defined (and undefined again here at the end):
 //
 //  GG_TN        the type's token (INT32, FP64, ...), used in function names
 //  GG_T         the C type of a value

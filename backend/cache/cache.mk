@@ -1,0 +1,2 @@
+# backend/cache/cache.mk: converted operands, keyed by (handle, version, form).
+libgrbgpu_la_SOURCES += backend/cache/cache.c backend/cache/cache.h
