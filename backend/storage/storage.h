@@ -2,6 +2,9 @@
 // backend/storage/storage.h: read operands without copying, write results back
 //------------------------------------------------------------------------------
 
+// Operands are viewed in place (view.c), the result T gets its room
+// (result.c), and T is written into C exactly as GrB_mxm would (writeback.c).
+
 #ifndef GG_STORAGE_H
 #define GG_STORAGE_H
 

@@ -1,3 +1,9 @@
-# backend/storage/storage.mk: views of GraphBLAS storage (O(1)), room for the
-# result T, and the exact write-back.
-libgrbgpu_la_SOURCES += backend/storage/storage.c backend/storage/storage.h
+# backend/storage/storage.mk: GraphBLAS storage, read and written (storage.h):
+#   view.c        operands read in place (iterator attach), O(1)
+#   result.c      room for the result T (C's own arrays, scratch, fresh)
+#   writeback.c   the exact write-back, C<M,replace> = accum (C, T)
+libgrbgpu_la_SOURCES += backend/storage/storage.h \
+	backend/storage/storage_private.h \
+	backend/storage/view.c \
+	backend/storage/result.c \
+	backend/storage/writeback.c

@@ -1,60 +1,21 @@
 //------------------------------------------------------------------------------
-// backend/storage/storage.c: operand views and the exact write-back
+// backend/storage/writeback.c: the exact write-back, C<M> = accum (C, T)
 //------------------------------------------------------------------------------
 
-// Reading: GxB_Matrix_Iterator_attach finishes pending work and exposes the
-// internal arrays (p, h, b, i, x), sparsity, iso and orientation in O(1),
-// without changing the matrix.  Inputs are never unpacked.
-//
-// Writing: the result T is built in buffers from the memory functions
-// GraphBLAS was given (backend/interpose/galloc.h), since GraphBLAS frees them
-// once they are packed; arrays unpacked from C go back through the same free.
-// When the call is plain (no mask, no accumulator, C of the semiring's type, C
-// held in T's orientation) T is packed straight into C; otherwise T becomes a
-// temporary matrix and GrB_*_apply (C, M, accum, IDENTITY, T, desc') reproduces
-// mask, complement, structure, replace, accumulation and typecasting exactly,
-// since GrB_mxm ends with the same step (C<M> = accum (C, T)).
+// Arrays unpacked from C go back through the free GraphBLAS was given
+// (backend/interpose/galloc.h).  When the call is plain (no mask, no
+// accumulator, C of the semiring's type, C held in T's orientation) T is
+// packed straight into C; otherwise T becomes a temporary matrix and
+// GrB_*_apply (C, M, accum, IDENTITY, T, desc') reproduces mask, complement,
+// structure, replace, accumulation and typecasting exactly, since GrB_mxm
+// ends with the same step (C<M> = accum (C, T)).  One exception, for speed: a
+// built-in accumulator into a full C is applied to C's values in place.
 
 #include "config.h"
-#include "backend/storage/storage.h"
-#include "backend/interpose/galloc.h"
+#include "backend/storage/storage_private.h"
 
 #include <math.h>
-#include <pthread.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-
-//------------------------------------------------------------------------------
-// types
-//------------------------------------------------------------------------------
-
-int grbgpu_src_code (GrB_Type type)
-{
-    if (type == NULL) return -1 ;
-    const GrB_Type builtin [GG_NSRC] =
-    {
-        GrB_BOOL, GrB_INT8, GrB_INT16, GrB_INT32, GrB_INT64, GrB_UINT8,
-        GrB_UINT16, GrB_UINT32, GrB_UINT64, GrB_FP32, GrB_FP64
-    } ;
-    for (int k = 0 ; k < GG_NSRC ; k++) if (type == builtin [k]) return k ;
-    return -1 ;
-}
-
-GrB_Type grbgpu_grb_type (gg_type t)
-{
-    switch (t)
-    {
-        case GG_BOOL:   return GrB_BOOL ;
-        case GG_INT32:  return GrB_INT32 ;
-        case GG_INT64:  return GrB_INT64 ;
-        case GG_UINT32: return GrB_UINT32 ;
-        case GG_UINT64: return GrB_UINT64 ;
-        case GG_FP32:   return GrB_FP32 ;
-        case GG_FP64:   return GrB_FP64 ;
-        default:        return NULL ;
-    }
-}
 
 static GrB_UnaryOp identity_op (gg_type t)
 {
@@ -72,79 +33,8 @@ static GrB_UnaryOp identity_op (gg_type t)
 }
 
 //------------------------------------------------------------------------------
-// grbgpu_view
+// packing T
 //------------------------------------------------------------------------------
-
-GrB_Info grbgpu_view (gg_view *v, GrB_Matrix A)
-{
-    memset (v, 0, sizeof (gg_view)) ;
-    GrB_Type type ;
-    GrB_Info info = GxB_Matrix_type (&type, A) ;
-    if (info != GrB_SUCCESS) return info ;
-    int src = grbgpu_src_code (type) ;
-    if (src < 0) return GrB_NOT_IMPLEMENTED ;
-    GxB_Iterator it = NULL ;
-    info = GxB_Iterator_new (&it) ;
-    if (info != GrB_SUCCESS) return info ;
-    info = GxB_Matrix_Iterator_attach (it, A, NULL) ;   // finishes pending work
-    if (info == GrB_SUCCESS)
-    {
-        GrB_Index nvals ;
-        info = GrB_Matrix_nvals (&nvals, A) ;
-        v->nvals = (int64_t) nvals ;
-    }
-    if (info == GrB_SUCCESS)
-    {
-        switch (it->A_sparsity)
-        {
-            case GxB_HYPERSPARSE: v->storage = GG_STORE_HYPER ; break ;
-            case GxB_SPARSE:      v->storage = GG_STORE_SPARSE ; break ;
-            case GxB_BITMAP:      v->storage = GG_STORE_BITMAP ; break ;
-            case GxB_FULL:        v->storage = GG_STORE_FULL ; break ;
-            default:              info = GrB_NOT_IMPLEMENTED ; break ;
-        }
-        v->by_col = it->by_col ;
-        v->iso = it->iso ;
-        v->vlen = it->avlen ;
-        v->vdim = it->avdim ;
-        v->nvec = it->anvec ;
-        v->p = it->Ap ;
-        v->h = it->Ah ;
-        v->i = it->Ai ;
-        v->b = it->Ab ;
-        v->x = it->Ax ;
-        v->src = (gg_src_type) src ;
-    }
-    GxB_Iterator_free (&it) ;
-    return info ;
-}
-
-//------------------------------------------------------------------------------
-// building T's arrays
-//------------------------------------------------------------------------------
-
-// Large buffers (8 MiB and more) from the C library, 2 MiB aligned and
-// advised for huge pages; smaller ones plain malloc.  Freed with free ().
-static void *alloc_huge (size_t bytes)
-{
-    if (bytes < ((size_t) 8 << 20)) return malloc (bytes > 0 ? bytes : 1) ;
-    const size_t huge = (size_t) 2 << 20 ;
-    size_t rounded = (bytes + huge - 1) / huge * huge ;
-    void *p = NULL ;
-    if (posix_memalign (&p, huge, rounded) != 0) return NULL ;
-#ifdef MADV_HUGEPAGE
-    (void) madvise (p, rounded, MADV_HUGEPAGE) ;
-#endif
-    return p ;
-}
-
-// GraphBLAS frees this buffer with the free it was given: aligned huge
-// pages only when that free is the C library's (posix_memalign's blocks are
-// then its blocks); a program's own allocator gives what its malloc gives.
-void *grbgpu_alloc_result (size_t bytes)
-{
-    return grbgpu_gb_is_libc ( ) ? alloc_huge (bytes) : grbgpu_gb_malloc (bytes) ;
-}
 
 static int64_t csr_row_count (const gg_csr *S, int64_t r)
 {
@@ -223,8 +113,8 @@ static GrB_Info pack_full (GrB_Matrix X, bool is_vector, bool by_col, void **x,
 
 // Unpack the full value array of X (a vector, or a matrix held by column or
 // by row): the twin of pack_full.
-static GrB_Info unpack_full (GrB_Matrix X, bool is_vector, bool by_col, void **x,
-    GrB_Index *xsize, bool *iso)
+GrB_Info grbgpu_storage_unpack_full (GrB_Matrix X, bool is_vector, bool by_col,
+    void **x, GrB_Index *xsize, bool *iso)
 {
     if (is_vector) return GxB_Vector_unpack_Full ((GrB_Vector) X, x, xsize, iso, NULL) ;
     if (by_col) return GxB_Matrix_unpack_FullC (X, x, xsize, iso, NULL) ;
@@ -241,7 +131,7 @@ static GrB_Info pack_bitmap (GrB_Matrix X, bool is_vector, bool by_col,
     return GxB_Matrix_pack_BitmapR (X, b, x, bsize, xsize, iso, nvals, NULL) ;
 }
 
-static GrB_Info unpack_bitmap (GrB_Matrix X, bool is_vector, bool by_col,
+GrB_Info grbgpu_storage_unpack_bitmap (GrB_Matrix X, bool is_vector, bool by_col,
     int8_t **b, void **x, GrB_Index *bsize, GrB_Index *xsize, bool *iso,
     GrB_Index *nvals)
 {
@@ -308,21 +198,12 @@ static GrB_Info pack_result (GrB_Matrix X, bool is_vector, gg_result *r,
     return info ;
 }
 
-// Free T's values unless they live in the thread's scratch buffer (they
-// came from grbgpu_alloc_result or from C).
-static void result_free_x (gg_result *r)
-{
-    if (!r->x_scratch) grbgpu_gb_free (r->x) ;
-    r->x = NULL ;
-}
-
 //------------------------------------------------------------------------------
 // C's storage options, kept across a pack or unpack
 //------------------------------------------------------------------------------
 
-typedef struct { int control ; double hyper, bitmap ; } c_options ;
-
-static GrB_Info options_get (GrB_Matrix C, bool is_vector, c_options *o)
+GrB_Info grbgpu_storage_options_get (GrB_Matrix C, bool is_vector,
+    gg_c_options *o)
 {
     GrB_Info info ;
     o->control = GxB_AUTO_SPARSITY ; o->hyper = 0 ; o->bitmap = 0 ;
@@ -340,10 +221,10 @@ static GrB_Info options_get (GrB_Matrix C, bool is_vector, c_options *o)
 
 // Setting an option makes GraphBLAS conform C to it (a conversion of the
 // whole matrix): restore only what the pack actually changed.
-static GrB_Info options_restore (GrB_Matrix C, bool is_vector, const c_options *o)
+static GrB_Info options_restore (GrB_Matrix C, bool is_vector, const gg_c_options *o)
 {
-    c_options now ;
-    GrB_Info info = options_get (C, is_vector, &now) ;
+    gg_c_options now ;
+    GrB_Info info = grbgpu_storage_options_get (C, is_vector, &now) ;
     if (info != GrB_SUCCESS) return info ;
     if (is_vector)
     {
@@ -361,8 +242,8 @@ static GrB_Info options_restore (GrB_Matrix C, bool is_vector, const c_options *
 // Will T be packed straight into C (*plain)?  No mask, no accumulator, C of
 // T's type and held in T's orientation (packing would change C's
 // orientation otherwise: GrB_apply then transposes).
-static GrB_Info plain_write (const gg_output *out, const gg_result *r, GrB_Type ctype,
-    bool *plain)
+GrB_Info grbgpu_storage_plain_write (const gg_output *out, const gg_result *r,
+    GrB_Type ctype, bool *plain)
 {
     *plain = (out->M == NULL && out->accum == NULL && !out->mask_comp
         && ctype == r->ztype && r->pattern == NULL) ;
@@ -377,8 +258,8 @@ static GrB_Info plain_write (const gg_output *out, const gg_result *r, GrB_Type 
 // those read before C was unpacked when grbgpu_result_prepare saved them.
 static GrB_Info pack_into_c (const gg_output *out, gg_result *r)
 {
-    c_options opt = { r->opt_control, r->opt_hyper, r->opt_bitmap } ;
-    GrB_Info info = r->opt_saved ? GrB_SUCCESS : options_get (out->C, out->is_vector, &opt) ;
+    gg_c_options opt = { r->opt_control, r->opt_hyper, r->opt_bitmap } ;
+    GrB_Info info = r->opt_saved ? GrB_SUCCESS : grbgpu_storage_options_get (out->C, out->is_vector, &opt) ;
     if (info == GrB_SUCCESS) info = pack_result (out->C, out->is_vector, r, true) ;
     if (info == GrB_SUCCESS) info = options_restore (out->C, out->is_vector, &opt) ;
     result_free_x (r) ;
@@ -492,7 +373,8 @@ static void fill_values (void *x, const void *v, size_t zsz, int64_t n)
 // Does accumulate_in_place take this write?  No mask, a built-in accumulator
 // of T's type, C full and held in T's orientation.  (grbgpu_result_prepare
 // asks too: then T can live in the scratch buffer.)
-static bool in_place_write (const gg_output *out, const gg_result *r, GrB_Type ctype)
+bool grbgpu_storage_in_place_write (const gg_output *out, const gg_result *r,
+    GrB_Type ctype)
 {
     if (out->M != NULL || out->accum == NULL || out->mask_comp
         || ctype != r->ztype || r->pattern != NULL
@@ -519,15 +401,15 @@ static bool accumulate_in_place (const gg_output *out, gg_result *r,
     GrB_Type ctype, GrB_Info *info)
 {
     // (an iso C is expanded below, as GraphBLAS would)
-    if (!in_place_write (out, r, ctype)) return false ;
+    if (!grbgpu_storage_in_place_write (out, r, ctype)) return false ;
     const acc_kind kind = accum_kind (out->accum, r->zt) ;
 
-    c_options opt ;
-    if (options_get (out->C, out->is_vector, &opt) != GrB_SUCCESS) return false ;
+    gg_c_options opt ;
+    if (grbgpu_storage_options_get (out->C, out->is_vector, &opt) != GrB_SUCCESS) return false ;
     void *cx = NULL ;
     GrB_Index cx_size = 0 ;
     bool c_iso = false ;
-    *info = unpack_full (out->C, out->is_vector, r->by_col, &cx, &cx_size, &c_iso) ;
+    *info = grbgpu_storage_unpack_full (out->C, out->is_vector, r->by_col, &cx, &cx_size, &c_iso) ;
     if (*info != GrB_SUCCESS) { result_free_x (r) ; return true ; }
 
     // C's values are now ours; T's stored vectors line up with C's
@@ -585,141 +467,6 @@ static bool accumulate_in_place (const gg_output *out, gg_result *r,
 }
 
 //------------------------------------------------------------------------------
-// room for T: C's own arrays when the write will overwrite C
-//------------------------------------------------------------------------------
-
-// Unpack C's arrays if C is held bitmap or full, not iso, with room for T.
-static void take_c_arrays (const gg_output *out, gg_result *r, size_t xbytes)
-{
-    GrB_Matrix C = out->C ;
-    int status = 0 ;
-    bool iso = true ;
-    GrB_Info info ;
-    if (out->is_vector)
-    {
-        info = GxB_Vector_Option_get ((GrB_Vector) C, GxB_SPARSITY_STATUS, &status) ;
-        if (info == GrB_SUCCESS) info = GxB_Vector_iso (&iso, (GrB_Vector) C) ;
-    }
-    else
-    {
-        info = GxB_Matrix_Option_get (C, GxB_SPARSITY_STATUS, &status) ;
-        if (info == GrB_SUCCESS) info = GxB_Matrix_iso (&iso, C) ;
-    }
-    if (info != GrB_SUCCESS || iso || (status != GxB_BITMAP && status != GxB_FULL)) return ;
-
-    void *x = NULL ;
-    int8_t *b = NULL ;
-    GrB_Index xsize = 0, bsize = 0, nvals = 0 ;
-    bool xiso = false ;
-    if (status == GxB_BITMAP)
-    {
-        info = unpack_bitmap (C, out->is_vector, r->by_col, &b, &x, &bsize,
-            &xsize, &xiso, &nvals) ;
-    }
-    else
-    {
-        info = unpack_full (C, out->is_vector, r->by_col, &x, &xsize, &xiso) ;
-    }
-    if (info != GrB_SUCCESS) return ;      // C is unchanged
-    // C is empty now; its old content is overwritten by this call anyway
-    if (xiso || (size_t) xsize < xbytes)
-    {
-        grbgpu_gb_free (x) ; grbgpu_gb_free (b) ;
-        return ;
-    }
-    r->x = x ;
-    r->x_size = (size_t) xsize ;
-    r->b = b ;
-    r->b_size = (size_t) bsize ;
-    grbgpu_count (GG_STAT_OUTPUTS_REUSED, 1) ;
-}
-
-// A per-thread scratch buffer for a T that is accumulated into C in place
-// and then dropped (PageRank's r += A'w, every iteration): its pages stay
-// mapped between calls.  At most GG_SCRATCH_MAX bytes are kept per thread.
-// It is grbgpu's own (never handed to GraphBLAS): C library memory.
-#define GG_SCRATCH_MAX ((size_t) 64 << 20)
-typedef struct { void *p ; size_t size ; } scratch_t ;
-static pthread_key_t scratch_key ;
-static pthread_once_t scratch_once = PTHREAD_ONCE_INIT ;
-static bool scratch_ok = false ;
-
-static void scratch_destroy (void *arg)
-{
-    scratch_t *sc = (scratch_t *) arg ;
-    free (sc->p) ;
-    free (sc) ;
-}
-
-static void scratch_init (void)
-{
-    scratch_ok = (pthread_key_create (&scratch_key, scratch_destroy) == 0) ;
-}
-
-static void *scratch_get (size_t bytes)
-{
-    if (bytes > GG_SCRATCH_MAX) return NULL ;
-    pthread_once (&scratch_once, scratch_init) ;
-    if (!scratch_ok) return NULL ;
-    scratch_t *sc = pthread_getspecific (scratch_key) ;
-    if (sc == NULL)
-    {
-        sc = calloc (1, sizeof (scratch_t)) ;
-        if (sc == NULL || pthread_setspecific (scratch_key, sc) != 0) { free (sc) ; return NULL ; }
-    }
-    if (sc->size < bytes)
-    {
-        free (sc->p) ;
-        sc->p = alloc_huge (bytes) ;
-        sc->size = (sc->p != NULL) ? bytes : 0 ;
-    }
-    return sc->p ;
-}
-
-void grbgpu_result_prepare (const gg_output *out, gg_result *r,
-    const GrB_Matrix *inputs, int ninputs)
-{
-    const size_t zsz = gg_type_size (r->zt) ;
-    const size_t xbytes = (size_t) (r->nrows * r->ncols > 0 ? r->nrows * r->ncols : 1) * zsz ;
-    r->x = NULL ; r->b = NULL ; r->x_size = 0 ; r->b_size = 0 ;
-    r->x_fresh = true ; r->x_scratch = false ; r->opt_saved = false ;
-    bool aliased = false ;
-    for (int k = 0 ; k < ninputs ; k++) aliased = aliased || (inputs [k] == out->C) ;
-    GrB_Type ctype ;
-    if (GxB_Matrix_type (&ctype, out->C) != GrB_SUCCESS) ctype = NULL ;
-    if (ctype != NULL && in_place_write (out, r, ctype))
-    {
-        r->x = scratch_get (xbytes) ;
-        if (r->x != NULL)
-        {
-            // absent values are never read by the in-place accumulation
-            r->x_size = xbytes ; r->x_scratch = true ; r->x_fresh = false ;
-            return ;
-        }
-    }
-    bool plain = false ;
-    if (!aliased && ctype != NULL && plain_write (out, r, ctype, &plain) == GrB_SUCCESS && plain)
-    {
-        c_options opt ;
-        if (options_get (out->C, out->is_vector, &opt) == GrB_SUCCESS)
-        {
-            r->opt_saved = true ;
-            r->opt_control = opt.control ; r->opt_hyper = opt.hyper ; r->opt_bitmap = opt.bitmap ;
-            take_c_arrays (out, r, xbytes) ;
-        }
-    }
-    if (r->x != NULL) { r->x_fresh = false ; return ; }
-    r->x = grbgpu_alloc_result (xbytes) ;
-    r->x_size = (r->x != NULL) ? xbytes : 0 ;
-}
-
-void grbgpu_result_discard (gg_result *r)
-{
-    result_free_x (r) ;
-    grbgpu_gb_free (r->b) ; r->b = NULL ;
-}
-
-//------------------------------------------------------------------------------
 // grbgpu_write_result
 //------------------------------------------------------------------------------
 
@@ -758,7 +505,7 @@ static GrB_Info write_result (const gg_output *out, gg_result *r)
     //--------------------------------------------------------------------------
 
     bool plain ;
-    info = plain_write (out, r, ctype, &plain) ;
+    info = grbgpu_storage_plain_write (out, r, ctype, &plain) ;
     if (info != GrB_SUCCESS) { result_free_x (r) ; return info ; }
     if (plain) return pack_into_c (out, r) ;
 

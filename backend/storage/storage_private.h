@@ -1,0 +1,48 @@
+//------------------------------------------------------------------------------
+// backend/storage/storage_private.h: shared by result.c and writeback.c only
+//------------------------------------------------------------------------------
+
+// Room for T (result.c) depends on the write-back it will get (writeback.c):
+// C's own arrays are taken only when the write will be plain, and the scratch
+// buffer only when T will be accumulated into C in place.  Both files unpack
+// C's arrays and keep C's storage options across a pack.
+
+#ifndef GG_STORAGE_PRIVATE_H
+#define GG_STORAGE_PRIVATE_H
+
+#include "backend/storage/storage.h"
+#include "backend/interpose/galloc.h"
+
+// C's storage options (a pack resets them; setting one converts C)
+typedef struct { int control ; double hyper, bitmap ; } gg_c_options ;
+
+GG_INTERNAL GrB_Info grbgpu_storage_options_get (GrB_Matrix C, bool is_vector,
+    gg_c_options *o) ;
+
+// Will T be packed straight into C (*plain)?  No mask, no accumulator, C of
+// T's type and held in T's orientation.
+GG_INTERNAL GrB_Info grbgpu_storage_plain_write (const gg_output *out,
+    const gg_result *r, GrB_Type ctype, bool *plain) ;
+
+// Will T be accumulated into C in place?  No mask, a built-in accumulator of
+// T's type, C full and held in T's orientation.
+GG_INTERNAL bool grbgpu_storage_in_place_write (const gg_output *out,
+    const gg_result *r, GrB_Type ctype) ;
+
+// Unpack X's value array (full), or its bitmap and values (bitmap): a
+// vector, or a matrix held by column or by row.
+GG_INTERNAL GrB_Info grbgpu_storage_unpack_full (GrB_Matrix X, bool is_vector,
+    bool by_col, void **x, GrB_Index *xsize, bool *iso) ;
+GG_INTERNAL GrB_Info grbgpu_storage_unpack_bitmap (GrB_Matrix X,
+    bool is_vector, bool by_col, int8_t **b, void **x, GrB_Index *bsize,
+    GrB_Index *xsize, bool *iso, GrB_Index *nvals) ;
+
+// Free T's values unless they live in the thread's scratch buffer (they
+// came from grbgpu_alloc_result or from C).
+static inline void result_free_x (gg_result *r)
+{
+    if (!r->x_scratch) grbgpu_gb_free (r->x) ;
+    r->x = NULL ;
+}
+
+#endif
