@@ -44,6 +44,36 @@ done:
     return rc ;
 }
 
+// FIRST / SECOND through the vendor library: the row sums of the operand
+// the multiply reads (A's rows for FIRST, B's for SECOND; each m or n sums
+// of k terms), computed on the device and brought to the host in *sums
+// (malloc'd, the caller frees; NULL for PAIR or no rows).  SDDMM and GEMM
+// then spread them over their outputs.
+static int vendor_sums (gg_devcall *c, const gg_semiring *sr, const gg_dense *A,
+    const gg_dense *B, dev_dense **fa, dev_dense **fb, void **sums)
+{
+    int rc = GG_OK ;
+    const gg_type t = sr->type ;
+    const size_t elem = gg_type_size (t) ;
+    const int64_t k = A->ncols ;
+    int64_t len = (sr->mul == GG_MUL_FIRST) ? A->nrows : B->nrows ;
+    *sums = NULL ;
+    if (sr->mul != GG_MUL_PAIR && len > 0)
+    {
+        const gg_dense *R = (sr->mul == GG_MUL_FIRST) ? A : B ;
+        dev_dense **fr = (sr->mul == GG_MUL_FIRST) ? fa : fb ;
+        void *dr ;
+        if (*fr == NULL) GG_TRY (dense_get (c, R, elem, fr)) ;
+        GG_TRY (tmp_alloc (c, &dr, (size_t) len * elem)) ;
+        GG_TRY (row_sums (c, t, (*fr)->x, len, k, dr)) ;
+        *sums = malloc ((size_t) len * elem) ;
+        if (*sums == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
+        GG_TRY (download (c, *sums, dr, (size_t) len * elem)) ;
+    }
+done:
+    return rc ;
+}
+
 int sddmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *M,
     const gg_dense *A, const gg_dense *B, void *y)
 {
@@ -55,7 +85,7 @@ int sddmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *M,
     dev_dense *fa = NULL, *fb = NULL ;
     cusparseConstDnMatDescr_t Ad = NULL, Bd = NULL ;
     cusparseSpMatDescr_t Cd = NULL ;
-    double *sums = NULL ;
+    void *sums = NULL ;
     void *dy, *buf ;
 
     // the vendor libraries (row sums for FIRST / SECOND, cusparseSDDMM when
@@ -66,19 +96,7 @@ int sddmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *M,
     {
         // FIRST: y [q] = sum_t A (i,t), SECOND: y [q] = sum_t B (j,t),
         // PAIR: y [q] = k.  Row sums on the device, spread on the host.
-        int64_t len = (sr->mul == GG_MUL_FIRST) ? m : n ;
-        if (sr->mul != GG_MUL_PAIR && len > 0)
-        {
-            const gg_dense *R = (sr->mul == GG_MUL_FIRST) ? A : B ;
-            dev_dense **fr = (sr->mul == GG_MUL_FIRST) ? &fa : &fb ;
-            void *dr ;
-            if (*fr == NULL) GG_TRY (dense_get (c, R, elem, fr)) ;
-            GG_TRY (tmp_alloc (c, &dr, (size_t) len * elem)) ;
-            GG_TRY (row_sums (c, t, (*fr)->x, len, k, dr)) ;
-            sums = malloc ((size_t) len * elem) ;
-            if (sums == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
-            GG_TRY (download (c, sums, dr, (size_t) len * elem)) ;
-        }
+        GG_TRY (vendor_sums (c, sr, A, B, &fa, &fb, &sums)) ;
         for (int64_t i = 0 ; i < m ; i++)
         {
             for (int64_t q = M->p32 [i] ; q < M->p32 [i+1] ; q++)
@@ -177,19 +195,7 @@ int gemm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_dense *A,
     {
         // FIRST: Y (i,j) = sum_t A (i,t); SECOND: Y (i,j) = sum_t B (j,t);
         // PAIR: Y (i,j) = k
-        int64_t len = (sr->mul == GG_MUL_FIRST) ? m : n ;
-        if (sr->mul != GG_MUL_PAIR && len > 0)
-        {
-            const gg_dense *R = (sr->mul == GG_MUL_FIRST) ? A : B ;
-            dev_dense **fr = (sr->mul == GG_MUL_FIRST) ? &fa : &fb ;
-            void *dr ;
-            if (*fr == NULL) GG_TRY (dense_get (c, R, elem, fr)) ;
-            GG_TRY (tmp_alloc (c, &dr, (size_t) len * elem)) ;
-            GG_TRY (row_sums (c, t, (*fr)->x, len, k, dr)) ;
-            sums = malloc ((size_t) len * elem) ;
-            if (sums == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
-            GG_TRY (download (c, sums, dr, (size_t) len * elem)) ;
-        }
+        GG_TRY (vendor_sums (c, sr, A, B, &fa, &fb, &sums)) ;
         for (int64_t i = 0 ; i < m ; i++)
         {
             for (int64_t j = 0 ; j < n ; j++)
