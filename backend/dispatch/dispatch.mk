@@ -1,5 +1,11 @@
-# backend/dispatch/dispatch.mk: what is this call (a plan, or a named reason
-# to decline), and the dispatcher that runs the plan.
+# backend/dispatch/dispatch.mk: what is this call, and what to do with it.
+#   semiring.c    the semirings the kernels run: operator tables, the standard
+#                 identity / terminal checks, built-in semirings remembered
+#   classify.c    a call -> a plan (canonical product) or a named reason to
+#                 decline: operands (and their memo), descriptor, shapes
+#   dispatch.c    cost model, backend choice, forms through the cache,
+#                 room for T, kernel, write-back
 libgrbgpu_la_SOURCES += \
+	backend/dispatch/semiring.c backend/dispatch/semiring.h \
 	backend/dispatch/classify.c backend/dispatch/classify.h \
 	backend/dispatch/dispatch.c
