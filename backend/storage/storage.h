@@ -3,7 +3,8 @@
 //------------------------------------------------------------------------------
 
 // Operands are viewed in place (view.c), the result T gets its room
-// (result.c), and T is written into C exactly as GrB_mxm would (writeback.c).
+// (result.c: C's own arrays, or a buffer from buffer.c), and T is written
+// into C exactly as GrB_mxm would (writeback.c).
 
 #ifndef GG_STORAGE_H
 #define GG_STORAGE_H

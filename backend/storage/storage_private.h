@@ -1,11 +1,12 @@
 //------------------------------------------------------------------------------
-// backend/storage/storage_private.h: shared by result.c and writeback.c only
+// backend/storage/storage_private.h: shared by the files of backend/storage/
 //------------------------------------------------------------------------------
 
 // Room for T (result.c) depends on the write-back it will get (writeback.c):
 // C's own arrays are taken only when the write will be plain, and the scratch
-// buffer only when T will be accumulated into C in place.  Both files unpack
-// C's arrays and keep C's storage options across a pack.
+// buffer (buffer.c) only when T will be accumulated into C in place.  Both
+// unpack C's arrays and keep C's storage options across a pack.  Arrows point
+// one way: result.c -> writeback.c -> buffer.c, and result.c -> buffer.c.
 
 #ifndef GG_STORAGE_PRIVATE_H
 #define GG_STORAGE_PRIVATE_H
@@ -36,6 +37,11 @@ GG_INTERNAL GrB_Info grbgpu_storage_unpack_full (GrB_Matrix X, bool is_vector,
 GG_INTERNAL GrB_Info grbgpu_storage_unpack_bitmap (GrB_Matrix X,
     bool is_vector, bool by_col, int8_t **b, void **x, GrB_Index *bsize,
     GrB_Index *xsize, bool *iso, GrB_Index *nvals) ;
+
+// The calling thread's scratch buffer of at least `bytes` (buffer.c), or NULL
+// (too large, or out of memory).  grbgpu's own memory, kept for the thread's
+// next call: never freed by the caller nor handed to GraphBLAS.
+GG_INTERNAL void *grbgpu_storage_scratch (size_t bytes) ;
 
 // Free T's values unless they live in the thread's scratch buffer (they
 // came from grbgpu_alloc_result or from C).
