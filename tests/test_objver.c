@@ -17,8 +17,7 @@
 #include <cmocka.h>
 
 #include "backend/grbgpu_internal.h"
-
-GG_INTERNAL size_t grbgpu_objver_live (void) ;
+#include "backend/interpose/objver.h"           // grbgpu_objver_live
 
 #define OK(call) assert_int_equal ((call), GrB_SUCCESS)
 #define VER(obj) grbgpu_objver_get ((const void *) (obj))

@@ -27,8 +27,7 @@
 #include <cmocka.h>
 
 #include "backend/cache/cache.h"
-
-GG_INTERNAL size_t grbgpu_objver_live (void) ;
+#include "backend/interpose/objver.h"           // grbgpu_objver_live
 
 #define NTHREADS 8
 

@@ -27,17 +27,16 @@
 //    takes that entry's lock with trylock (a busy lock means the copy is in
 //    use), detaches it, and frees it after the cache mutex is released.
 //  - Versions: an entry is linked only while its version is the handle's
-//    current one (grbgpu_objver_mark_cached, see backend/interpose/objver.c),
-//    so a bump or free always finds and drops it.
+//    current one (grbgpu_objver_mark_cached, see backend/interpose/objver.h),
+//    so a bump or free always finds and drops it: at its first insert the
+//    cache registers grbgpu_cache_invalidate as objver's change hook (objver
+//    does not call the cache itself).
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend/cache/cache.h"
-
-// shared with backend/interpose/objver.c only
-GG_INTERNAL bool grbgpu_objver_mark_cached (const void *handle,
-    uint64_t version) ;
+#include "backend/interpose/objver.h"
 
 typedef struct gg_cache_node gg_cache_node ;
 struct gg_cache_node
@@ -330,9 +329,18 @@ gg_cache_entry *grbgpu_cache_peek (const gg_cache_key *key)
 // grbgpu_cache_insert
 //------------------------------------------------------------------------------
 
+// A marked handle's bump or free drops its entries (objver.h)
+static pthread_once_t hook_once = PTHREAD_ONCE_INIT ;
+
+static void hook_register (void)
+{
+    grbgpu_objver_on_change (grbgpu_cache_invalidate) ;
+}
+
 gg_cache_entry *grbgpu_cache_insert (const gg_cache_key *key, void *host,
     size_t host_bytes, void (*host_free) (void *))
 {
+    pthread_once (&hook_once, hook_register) ;  // before any mark_cached
     gg_cache_node *node = calloc (1, sizeof (gg_cache_node)) ;
     if (node == NULL || key == NULL)
     {

@@ -3,7 +3,7 @@
 # and the memory functions GraphBLAS was given.
 libgrbgpu_la_SOURCES += \
 	backend/interpose/interpose.c \
-	backend/interpose/objver.c \
+	backend/interpose/objver.c backend/interpose/objver.h \
 	backend/interpose/objver_wrappers.c \
 	backend/interpose/galloc.c backend/interpose/galloc.h
 

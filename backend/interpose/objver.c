@@ -8,6 +8,8 @@
 // The cache (backend/cache/cache.c) keys converted operands on (handle,
 // version), so a version must never be handed out twice for the same handle,
 // not even after the handle is freed and its address is given to a new object.
+// This file does not call the cache: the cache registers its invalidation as
+// the change hook (backend/interpose/objver.h) before it marks any handle.
 //
 // Versions: one global atomic counter, taken by each thread in blocks of
 // GG_VERSION_BLOCK (so the common bump costs no shared write).  Every version
@@ -17,9 +19,9 @@
 // Table: GG_NSTRIPES independent open-addressing hash tables (linear probing,
 // tombstones), each behind its own spin lock; the handle's hash picks the
 // stripe.  A slot holds (handle, version << 1 | cached), where `cached` says
-// that the cache may hold entries of this handle: a bump or drop invalidates
-// the cache only then (most objects are never cached, and SuiteSparse frees
-// many temporaries through GrB_Matrix_free).
+// that the cache may hold entries of this handle: a bump or drop calls the
+// change hook (the cache's invalidation) only then (most objects are never
+// cached, and SuiteSparse frees many temporaries through GrB_Matrix_free).
 //
 // The race between a cache insert and a bump is closed by
 // grbgpu_objver_mark_cached (called by the cache after it links an entry):
@@ -34,13 +36,7 @@
 #include <sched.h>
 #include <stdlib.h>
 
-#include "backend/grbgpu_internal.h"
-#include "backend/cache/cache.h"
-
-// shared with backend/cache/cache.c only (not part of grbgpu_internal.h)
-GG_INTERNAL bool grbgpu_objver_mark_cached (const void *handle,
-    uint64_t version) ;
-GG_INTERNAL size_t grbgpu_objver_live (void) ;
+#include "backend/interpose/objver.h"
 
 #define GG_NSTRIPES 256             // a power of 2
 #define GG_VERSION_BLOCK 1024       // versions a thread takes at a time
@@ -83,6 +79,9 @@ static atomic_uint_fast64_t version_counter = 1 ;
 // This thread's block of versions [next, end).
 static __thread uint64_t tl_next __attribute__ ((tls_model ("initial-exec"))) ;
 static __thread uint64_t tl_end __attribute__ ((tls_model ("initial-exec"))) ;
+
+// Called when a marked handle changes or is freed (the cache's invalidation).
+static _Atomic (gg_objver_hook) change_hook = NULL ;
 
 //------------------------------------------------------------------------------
 // helpers
@@ -208,6 +207,25 @@ static gg_slot *slot_find_or_insert (gg_stripe *s, const void *handle,
     return &s->slots [k] ;
 }
 
+// Tell the watcher that handle changed or was freed.  (A marked slot was
+// marked after the hook was registered, and under the stripe lock this
+// thread took since: the hook is seen.)
+static void changed (const void *handle)
+{
+    gg_objver_hook hook = atomic_load_explicit (&change_hook,
+        memory_order_acquire) ;
+    if (hook != NULL) hook (handle) ;
+}
+
+//------------------------------------------------------------------------------
+// grbgpu_objver_on_change: register the watcher (the cache)
+//------------------------------------------------------------------------------
+
+void grbgpu_objver_on_change (gg_objver_hook hook)
+{
+    atomic_store_explicit (&change_hook, hook, memory_order_release) ;
+}
+
 //------------------------------------------------------------------------------
 // grbgpu_objver_get: the current version of handle (0: unknown)
 //------------------------------------------------------------------------------
@@ -246,7 +264,7 @@ void grbgpu_objver_bump (const void *handle)
     // 0, never cached), which is safe
     stripe_unlock (s) ;
     // entries of the old version can never be hit again: free them now
-    if (old & 1) grbgpu_cache_invalidate (handle) ;
+    if (old & 1) changed (handle) ;
 }
 
 //------------------------------------------------------------------------------
@@ -269,7 +287,7 @@ void grbgpu_objver_drop (const void *handle)
         s->used-- ;
     }
     stripe_unlock (s) ;
-    if (old & 1) grbgpu_cache_invalidate (handle) ;
+    if (old & 1) changed (handle) ;
 }
 
 //------------------------------------------------------------------------------
@@ -278,7 +296,7 @@ void grbgpu_objver_drop (const void *handle)
 
 // Returns true (and remembers that handle has cache entries) when version is
 // still handle's current version; false when it is not (the object changed or
-// was freed meanwhile: the caller must unlink its entry).
+// was freed meanwhile: the caller must unlink its entry).  See objver.h.
 bool grbgpu_objver_mark_cached (const void *handle, uint64_t version)
 {
     if (handle == NULL || version == 0) return false ;
