@@ -1,5 +1,6 @@
 # backend/backend.mk: what every part of the backend shares (settings,
-# statistics, fault injection; backend/grbgpu_internal.h).  Each concern has
+# statistics, fault injection, logging; backend/grbgpu_internal.h).  Arrows:
+# settings.c -> fault.c -> log.c, settings.c -> log.c, settings.c -> stats.c.  Each concern has
 # its folder and its fragment, all in libgrbgpu.so unless said otherwise:
 #   backend/interpose/  the exported GraphBLAS symbols, object versions,
 #                       GraphBLAS's memory functions      (interpose.mk)
@@ -17,4 +18,5 @@ libgrbgpu_la_SOURCES += \
 	backend/settings.c \
 	backend/stats.c \
 	backend/fault.c \
+	backend/log.c \
 	kernels/gg_kernels.h

@@ -12,11 +12,16 @@
 // points alloc, convert, launch (or kernel), copy, and all.  "", "off",
 // "none" and "0" turn injection off.  A bad spec is rejected whole.
 //
-// The configuration comes from grbgpu_fault_configure, or, if that was never
-// called, from grbgpu_settings.fault (GRBGPU_FAULT) at the first
-// grbgpu_fault call.  Draws use a per-thread splitmix64 stream; with
-// GRBGPU_FAULT_SEED set, the stream of each thread is reproducible (threads
-// are numbered in the order of their first draw after a configure).
+// The configuration comes from grbgpu_fault_configure only: settings.c calls
+// it with GRBGPU_FAULT when the settings are first read (every intercepted
+// call reads them before it can reach a fault point) and with the spec given
+// to grbgpu_set ("FAULT", ...).  This file reads no setting itself (it only
+// logs: backend/log.c), so the arrow points one way, settings -> fault.
+// Until a configure, nothing fires.
+//
+// Draws use a per-thread splitmix64 stream; with GRBGPU_FAULT_SEED set, the
+// stream of each thread is reproducible (threads are numbered in the order of
+// their first draw after a configure).
 //
 // Cost when nothing is configured: one relaxed atomic load.
 
@@ -30,9 +35,9 @@
 
 #include "backend/grbgpu_internal.h"
 
-enum { FAULT_UNREAD = 0, FAULT_OFF = 1, FAULT_ON = 2 } ;
+enum { FAULT_OFF = 0, FAULT_ON = 1 } ;
 
-static atomic_int fault_state = FAULT_UNREAD ;
+static atomic_int fault_state = FAULT_OFF ;
 
 // fire when a uniform 64-bit draw is below threshold; UINT64_MAX: always
 static atomic_uint_fast64_t fault_threshold [GG_NFAULTS] ;
@@ -171,25 +176,6 @@ int grbgpu_fault_configure (const char *spec)
     return 0 ;
 }
 
-// First grbgpu_fault call without a configure: take GRBGPU_FAULT.
-static void configure_from_settings (void)
-{
-    grbgpu_settings_init ( ) ;
-    pthread_mutex_lock (&fault_mutex) ;
-    if (atomic_load (&fault_state) == FAULT_UNREAD)
-    {
-        uint64_t thresholds [GG_NFAULTS] ;
-        if (parse_spec (grbgpu_settings.fault, thresholds) != 0)
-        {
-            grbgpu_log (1, "GRBGPU_FAULT=\"%s\" does not parse; no faults "
-                "injected", grbgpu_settings.fault) ;
-            for (int k = 0 ; k < GG_NFAULTS ; k++) thresholds [k] = 0 ;
-        }
-        install (thresholds) ;
-    }
-    pthread_mutex_unlock (&fault_mutex) ;
-}
-
 //------------------------------------------------------------------------------
 // grbgpu_fault
 //------------------------------------------------------------------------------
@@ -216,11 +202,6 @@ bool grbgpu_fault (gg_fault_point point)
 {
     int state = atomic_load_explicit (&fault_state, memory_order_relaxed) ;
     if (__builtin_expect (state == FAULT_OFF, 1)) return false ;
-    if (state == FAULT_UNREAD)
-    {
-        configure_from_settings ( ) ;
-        if (atomic_load (&fault_state) != FAULT_ON) return false ;
-    }
     if ((unsigned) point >= GG_NFAULTS) return false ;
     uint64_t t = atomic_load_explicit (&fault_threshold [point],
         memory_order_relaxed) ;

@@ -47,14 +47,14 @@ typedef struct
     bool disable ;              // GRBGPU_DISABLE: pure pass-through
     gg_device_mode device ;     // GRBGPU_DEVICE
     double min_work ;           // GRBGPU_MIN_WORK (flops); < 0: use the cost model
-    int verbose ;               // GRBGPU_VERBOSE (0, 1, 2)
+    int verbose ;               // GRBGPU_VERBOSE (0, 1, 2), pushed to log.c
     bool stats ;                // GRBGPU_STATS: summary line at exit
     uint64_t cache_bytes ;      // GRBGPU_CACHE_BYTES (host-side cache budget)
     gg_precision precision ;    // GRBGPU_PRECISION
     char kernel [64] ;          // GRBGPU_KERNEL ("" = chooser)
     int device_id ;             // GRBGPU_DEVICE_ID
     uint64_t device_memory ;    // GRBGPU_DEVICE_MEMORY (0 = a safe fraction of free)
-    char fault [128] ;          // GRBGPU_FAULT, parsed by backend/fault.c
+    char fault [128] ;          // GRBGPU_FAULT, pushed to backend/fault.c
     bool tune ;                 // GRBGPU_TUNE: time the candidate kernel
                                 // families once per operand and shape
 }
@@ -88,10 +88,12 @@ GG_INTERNAL void grbgpu_count_decline (const char *reason) ;  // reason: a strin
 GG_INTERNAL void grbgpu_set_last_decision (const char *what, const char *reason) ;
 
 //------------------------------------------------------------------------------
-// logging
+// logging (backend/log.c)
 //------------------------------------------------------------------------------
 
 // Printed to stderr when GRBGPU_VERBOSE >= level, prefixed "grbgpu: ".
+// settings.c sets the level (GRBGPU_VERBOSE, grbgpu_set).
+GG_INTERNAL void grbgpu_log_set_level (int level) ;
 GG_INTERNAL void grbgpu_log (int level, const char *fmt, ...)
     __attribute__ ((format (printf, 2, 3))) ;
 GG_INTERNAL void grbgpu_vlog (int level, const char *fmt, va_list ap)
@@ -113,7 +115,9 @@ typedef enum
 gg_fault_point ;
 
 // True when this call at this point should fail (by the configured fraction).
-// Cheap (one load) when no fault is configured.
+// Cheap (one load) when no fault is configured.  Nothing fires until a
+// configure: settings.c calls it with GRBGPU_FAULT when the settings are
+// first read, which every intercepted call does before any fault point.
 GG_INTERNAL bool grbgpu_fault (gg_fault_point point) ;
 GG_INTERNAL int grbgpu_fault_configure (const char *spec) ;  // 0 ok, -1 bad spec
 

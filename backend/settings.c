@@ -1,11 +1,13 @@
 //------------------------------------------------------------------------------
-// backend/settings.c: the GRBGPU_* settings, grbgpu_set / grbgpu_get, logging
+// backend/settings.c: the GRBGPU_* settings, grbgpu_set / grbgpu_get
 //------------------------------------------------------------------------------
 
 // Settings are read from the environment once, at the first intercepted call
 // (never at load time), and may be changed later through grbgpu_set.  Each
 // setting has one parser, shared by the environment and grbgpu_set, so both
-// accept exactly the same values.
+// accept exactly the same values.  Two settings are pushed into the files
+// that use them, which do not read the settings (arrows point one way):
+// GRBGPU_VERBOSE into log.c, GRBGPU_FAULT into fault.c.
 
 #include "config.h"
 #include "backend/grbgpu_internal.h"
@@ -13,7 +15,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -119,7 +120,12 @@ static int set_one (const char *name, const char *v)
     int k ;
     if (!strcasecmp (name, "DISABLE"))  return parse_bool (v, &s->disable) ;
     if (!strcasecmp (name, "STATS"))    return parse_bool (v, &s->stats) ;
-    if (!strcasecmp (name, "VERBOSE"))  return parse_int (v, &s->verbose) ;
+    if (!strcasecmp (name, "VERBOSE"))
+    {
+        if (parse_int (v, &s->verbose)) return -1 ;
+        grbgpu_log_set_level (s->verbose) ;
+        return 0 ;
+    }
     if (!strcasecmp (name, "DEVICE_ID")) return parse_int (v, &s->device_id) ;
     if (!strcasecmp (name, "TUNE"))     return parse_bool (v, &s->tune) ;
     if (!strcasecmp (name, "MIN_WORK"))
@@ -242,25 +248,4 @@ GG_EXPORT const char *grbgpu_version (void)
 #else
     return "grbgpu " PACKAGE_VERSION " (no cuda)" ;
 #endif
-}
-
-//------------------------------------------------------------------------------
-// logging
-//------------------------------------------------------------------------------
-
-void grbgpu_vlog (int level, const char *fmt, va_list ap)
-{
-    if (grbgpu_settings.verbose < level) return ;
-    char line [1024] ;
-    vsnprintf (line, sizeof (line), fmt, ap) ;
-    fprintf (stderr, "grbgpu: %s\n", line) ;
-}
-
-void grbgpu_log (int level, const char *fmt, ...)
-{
-    if (grbgpu_settings.verbose < level) return ;
-    va_list ap ;
-    va_start (ap, fmt) ;
-    grbgpu_vlog (level, fmt, ap) ;
-    va_end (ap) ;
 }

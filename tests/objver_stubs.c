@@ -4,9 +4,10 @@
 
 // The unit tests of backend/interpose/objver.c, objver_wrappers.c, cache.c and
 // fault.c link those files directly (their functions are hidden in
-// libgrbgpu.so).  This file stands in for settings.c, stats.c and interpose.c:
-// weak, so that the real definitions win wherever they are linked too.  The
-// counters are kept here so that tests can read them (gg_test_counts).
+// libgrbgpu.so).  This file stands in for settings.c, log.c, stats.c and
+// interpose.c: weak, so that the real definitions win wherever they are linked
+// too (test_fault links settings.c, log.c and stats.c).  The counters are
+// kept here so that tests can read them (gg_test_counts).
 
 #include <dlfcn.h>
 #include <stdarg.h>

@@ -2,7 +2,7 @@
 #
 # The internals are hidden in libgrbgpu.so, so these tests compile the files
 # they test themselves, with tests/objver_stubs.c in place of settings.c,
-# stats.c and interpose.c.  (Per-program CFLAGS keep their objects apart from
+# log.c, stats.c and interpose.c.  (Per-program CFLAGS keep their objects apart from
 # the library's.)
 
 # regenerating the wrappers reproduces the committed file (skips without
@@ -36,8 +36,10 @@ tests_test_threads_SOURCES = tests/test_threads.c \
 tests_test_threads_CFLAGS = $(OBJVER_TEST_CFLAGS)
 tests_test_threads_LDADD = $(OBJVER_TEST_LIBS)
 
+# (with the real settings, logging and statistics: settings.c pushes
+# GRBGPU_FAULT into fault.c)
 tests_test_fault_SOURCES = tests/test_fault.c backend/fault.c \
-	$(OBJVER_TEST_CORE)
+	backend/settings.c backend/log.c backend/stats.c $(OBJVER_TEST_CORE)
 tests_test_fault_CFLAGS = $(OBJVER_TEST_CFLAGS)
 tests_test_fault_LDADD = $(OBJVER_TEST_LIBS)
 endif

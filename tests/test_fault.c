@@ -4,8 +4,10 @@
 
 // Parsing, the rate at which each point fires, off means never, seeded
 // streams repeat, and concurrent draws.  The first test must stay first: it
-// checks that without a configure call the first grbgpu_fault reads
-// GRBGPU_FAULT (grbgpu_settings.fault).
+// checks that with no configure call of its own, GRBGPU_FAULT is what the
+// first grbgpu_fault after the settings are read goes by (settings.c, linked
+// here, pushes it into fault.c; every intercepted call reads the settings
+// before it can reach a fault point).
 //
 // (Fault injection during real offloads, checked against the CPU library,
 // belongs with the dispatcher's tests: see tests/test_mutation.c.)
@@ -28,17 +30,26 @@ static double rate (gg_fault_point point, int n)
     return (double) fired / n ;
 }
 
-static void test_lazy_from_settings (void **state)
+static void test_first_read_takes_env (void **state)
 {
     (void) state ;
-    strcpy (grbgpu_settings.fault, "copy:1, convert:0.5") ;
+    setenv ("GRBGPU_FAULT", "copy:1, convert:0.5", 1) ;
+    // nothing is configured before the settings are read: fault.c does not
+    // read them itself (settings -> fault, one way)
+    assert_false (grbgpu_fault (GG_FAULT_COPY)) ;
+    grbgpu_settings_init ( ) ;      // as each intercepted call does first
     assert_true (grbgpu_fault (GG_FAULT_COPY)) ;
     assert_false (grbgpu_fault (GG_FAULT_ALLOC)) ;
     double r = rate (GG_FAULT_CONVERT, 20000) ;
     assert_true (r > 0.47 && r < 0.53) ;
-    // read once: changing the setting later does nothing by itself
-    strcpy (grbgpu_settings.fault, "") ;
+    char spec [128] ;
+    assert_int_equal (grbgpu_get ("FAULT", spec, sizeof (spec)), 0) ;
+    assert_string_equal (spec, "copy:1, convert:0.5") ;
+    // read once: changing the environment later does nothing by itself
+    setenv ("GRBGPU_FAULT", "", 1) ;
+    grbgpu_settings_init ( ) ;
     assert_true (grbgpu_fault (GG_FAULT_COPY)) ;
+    unsetenv ("GRBGPU_FAULT") ;
 }
 
 static void test_parse (void **state)
@@ -173,7 +184,7 @@ int main (void)
 {
     const struct CMUnitTest tests [] =
     {
-        cmocka_unit_test (test_lazy_from_settings),     // first: see above
+        cmocka_unit_test (test_first_read_takes_env),   // first: see above
         cmocka_unit_test (test_parse),
         cmocka_unit_test (test_rates),
         cmocka_unit_test (test_off_never_fails),
