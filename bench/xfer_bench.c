@@ -3,14 +3,14 @@
 //------------------------------------------------------------------------------
 
 // Measures, on one buffer size (default 512 MiB), the pieces of a staged copy
-// so that backend/device.c's design rests on numbers from the same host:
+// so that backend/cuda/copies.c's design rests on numbers from the same host:
 //   dma       cudaMemcpy between pinned host memory and the device
 //   pageable  cudaMemcpy between pageable (touched) memory and the device
 //   host      host copies pageable <-> pinned with T threads, memcpy and
 //             non-temporal stores, into touched and untouched destinations
 //   register  cudaHostRegister of a caller's buffer, a DMA from/to it, and
 //             cudaHostUnregister (the alternative to staging)
-//   pipeline  staged copies, chunk size x buffers x copier (what device.c does)
+//   pipeline  staged copies, chunk size x buffers x copier (what copies.c does)
 // Medians of 5 after one warm-up.  Usage: xfer_bench [MiB] [max threads]
 // Not part of make check (needs a GPU).
 
@@ -66,7 +66,7 @@ static void *touched (size_t bytes)
     return p ;
 }
 
-// staged copy as in backend/device.c, with nbuf buffers of ch bytes
+// staged copy as in backend/cuda/copies.c, with nbuf buffers of ch bytes
 static double staged (bool up, char *dev, char *host, size_t bytes,
     char **stage, cudaEvent_t *ev, int nbuf, size_t ch, int nt, bool nts,
     cudaStream_t s)

@@ -3,7 +3,7 @@
 //------------------------------------------------------------------------------
 
 // These launch on device pointers and never copy to or from the host or
-// synchronise: backend/device.c owns memory, copies, streams and errors.  The
+// synchronise: backend/cuda/ owns memory, copies, streams and errors.  The
 // one exception to "never allocate": SpMM's merge and warp variants take a
 // small stream-ordered scratch (merge: about 12 bytes per 2048 nonzeros and
 // column; warp: 8 bytes per 256 nonzeros, plus 4 per 256 when no plan
@@ -158,7 +158,7 @@ int gg_cuda_spmv_push (const gg_semiring *sr, int64_t m, int64_t k,
 // Whether any of the n values of type t at x (device) is special: an
 // infinity, a NaN or a subnormal.  *flag (a device int) = 1 if so, else 0
 // (integer and BOOL types: always 0, nothing launched but the clear; x must
-// be 16-byte aligned, else GG_ERR_UNSUPPORTED).  backend/device.c hands
+// be 16-byte aligned, else GG_ERR_UNSUPPORTED).  backend/cuda/vendor.c hands
 // cuSPARSE and cuBLAS only values without them (their padding and
 // substituted values, 0 * INF, are not exact on non-finite values, and they
 // do not document keeping subnormals); the own kernels take every value.

@@ -4,7 +4,7 @@
 
 // One interface, two implementations: the host emulation backend
 // (backend/host/host_backend.c, plain C) and the CUDA backend (kernels/*.cu
-// behind backend/device.c).  The dispatcher hands both the same converted
+// behind backend/cuda/).  The dispatcher hands both the same converted
 // operands.
 //
 // Conventions (all backends):

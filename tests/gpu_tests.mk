@@ -1,6 +1,6 @@
 # tests/gpu_tests.mk: tests and benchmarks of the CUDA backend.
 #
-# They drive backend/device.c through internal interfaces, which are hidden in
+# They drive backend/cuda/ through internal interfaces, which are hidden in
 # libgrbgpu.so, so they link the library's objects themselves (the whole
 # library: the cache, settings, statistics, fault injection, object versions
 # and the interposer come with it) and the CUDA module's (without its shim:
@@ -29,7 +29,7 @@ bench_spmm_bench_LDFLAGS = $(OPENMP_CFLAGS) $(AX_PTHREAD_FLAGS)
 bench_spmm_bench_DEPENDENCIES = libgrbgpu.la libgrbgpu-cuda.la
 
 # bench/xfer_bench: the pieces of a staged host<->device copy (DMA, host copy
-# variants, registering the caller's buffer), behind device.c's copy design.
+# variants, registering the caller's buffer), behind backend/cuda/copies.c.
 noinst_PROGRAMS += bench/xfer_bench
 bench_xfer_bench_SOURCES = bench/xfer_bench.c
 bench_xfer_bench_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)

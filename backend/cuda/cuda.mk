@@ -25,7 +25,8 @@ GG_CUDA_MODULE_C = backend/cuda/runtime.c backend/cuda/copies.c \
 	backend/cuda/forms.c backend/cuda/vendor.c backend/cuda/choose.c \
 	backend/cuda/spmm.c backend/cuda/dense.c backend/cuda/backend.c
 EXTRA_DIST += $(GG_CUDA_MODULE_C) backend/cuda/cuda_internal.h \
-	backend/cuda/hostcopy.h backend/cuda/cuda_module.c backend/cuda/cuda_shim.c
+	backend/cuda/family.h backend/cuda/hostcopy.h backend/cuda/cuda_module.c \
+	backend/cuda/cuda_shim.c
 
 if HAVE_CUDA
 lib_LTLIBRARIES += libgrbgpu-cuda.la

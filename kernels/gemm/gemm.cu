@@ -4,7 +4,7 @@
 
 // Y (i,j) = (+) over t < k of mul (A (i,t), B (j,t)); all row-major.  For the
 // semirings cuBLAS cannot do (FP32 / FP64 PLUS_TIMES go to cuBLAS in
-// backend/device.c).  A plain shared-memory tiled kernel: a block of 16 x 16
+// backend/cuda/dense.c).  A shared-memory tiled kernel: a block of 16 x 16
 // threads computes a 64 x 64 tile of Y, each thread a 4 x 4 sub-tile at
 // stride 16 (so that a warp's shared-memory reads are one broadcast of A and
 // 16 consecutive words of B); the k dimension goes in slabs of 16 staged in
