@@ -28,6 +28,14 @@ TESTS += tests/test_review
 tests_test_review_SOURCES = tests/test_review.c
 tests_test_review_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_review_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
+
+# The declined-call fast paths (operand memo, semiring and descriptor tables,
+# per-thread decline counts) never change a decision.
+check_PROGRAMS += tests/test_decisions
+TESTS += tests/test_decisions
+tests_test_decisions_SOURCES = tests/test_decisions.c
+tests_test_decisions_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_decisions_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
 endif
 
 # An ordinary GraphBLAS program, three ways: linked with -lgraphblas only (run

@@ -2,8 +2,9 @@
 // backend/cuda/backend.c: the gg_backend table: one product, start to finish
 //------------------------------------------------------------------------------
 
-// gg_cuda_start () (runtime.c; grbgpu_cuda_backend through the module's
-// table) returns the gg_backend below, which runs products on the GPU:
+// gg_cuda_backend () (grbgpu_cuda_backend through the module's table)
+// starts CUDA (runtime.c) and returns the gg_backend below, which runs
+// products on the GPU:
 //   spmm:  Y = S (+.*) X    cusparseSpMM (cusparseSpMV when n == 1)
 //   sddmm: y = M .* (A B')  cusparseSDDMM
 //   gemm:  Y = A (+.*) B'   cublasSgemm / cublasDgemm
@@ -67,7 +68,7 @@ static int attempt (gg_devcall *c, const op_args *a)
 
 static int run_op (const op_args *a)
 {
-    if (gg_cuda_start () == NULL) return GG_ERR_DEVICE ;
+    if (!gg_cuda_start ()) return GG_ERR_DEVICE ;
     if (atomic_load (&gg_cuda_broken)) return GG_ERR_DEVICE ;
     int old = 0 ;
     (void) cudaGetDevice (&old) ;
@@ -142,10 +143,17 @@ static int cuda_gemm (const gg_semiring *sr, const gg_dense *A,
     return run_op (&a) ;
 }
 
-const gg_backend gg_cuda_backend_table =
+static const gg_backend cuda_backend_table =
 {
     .name = "cuda",
     .spmm = cuda_spmm,
     .sddmm = cuda_sddmm,
     .gemm = cuda_gemm,
 } ;
+
+// The module's backend (backend/cuda_module.h): CUDA started in this process,
+// or NULL when there is no usable device.
+const gg_backend *gg_cuda_backend (void)
+{
+    return gg_cuda_start () ? &cuda_backend_table : NULL ;
+}

@@ -253,7 +253,6 @@ GG_INTERNAL extern int gg_cuda_dev_id ;
 GG_INTERNAL extern cudaStream_t gg_cuda_free_stream ;  // where forms are freed from
 GG_INTERNAL extern _Atomic bool gg_cuda_broken ;  // a sticky CUDA error was seen
 GG_INTERNAL extern _Thread_local double gg_cuda_last_ms ;
-GG_INTERNAL extern const gg_backend gg_cuda_backend_table ;
 
 // runtime.c
 GG_INTERNAL double now_seconds (void) ;

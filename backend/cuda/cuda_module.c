@@ -18,7 +18,7 @@ GG_INTERNAL const gg_host_services *gg_host = NULL ;
 static const gg_cuda_module module =
 {
     .abi = GG_CUDA_MODULE_ABI,
-    .backend = gg_cuda_start,
+    .backend = gg_cuda_backend,
     .sync = gg_cuda_sync,
     .budget = gg_cuda_budget,
     .timing = gg_cuda_timing,

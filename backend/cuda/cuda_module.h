@@ -74,8 +74,9 @@ extern "C"
 GG_EXPORT const gg_cuda_module *grbgpu_cuda_module_open
     (const gg_host_services *host) ;
 
-// The module's side (backend/cuda/runtime.c; used by the module's table).
-GG_INTERNAL const gg_backend *gg_cuda_start (void) ;
+// The module's side (used by the module's table).
+GG_INTERNAL const gg_backend *gg_cuda_backend (void) ;   // backend.c
+GG_INTERNAL bool gg_cuda_start (void) ;                   // runtime.c
 GG_INTERNAL void gg_cuda_sync (void) ;
 GG_INTERNAL size_t gg_cuda_budget (void) ;
 GG_INTERNAL void gg_cuda_timing (bool on) ;

@@ -14,7 +14,7 @@
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT ;
 static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER ;
 _Atomic pid_t gg_cuda_started_pid = 0 ;     // the process that ran start-up
-static const gg_backend *gg_cuda_started_result ;  // its outcome
+static bool gg_cuda_started_ok ;          // its outcome
 _Atomic unsigned gg_cuda_generation = 0 ;   // bumped by every start-up
 int gg_cuda_dev_id = 0 ;
 cudaStream_t gg_cuda_free_stream ;          // where forms are freed from
@@ -110,7 +110,7 @@ static void atfork_child (void)
     pool_count = 0 ;
     atomic_store (&gg_cuda_started_pid, 0) ;
     atomic_store (&gg_cuda_broken, false) ;
-    gg_cuda_started_result = NULL ;
+    gg_cuda_started_ok = false ;
 }
 
 static void register_atfork (void)
@@ -118,8 +118,8 @@ static void register_atfork (void)
     pthread_atfork (NULL, NULL, atfork_child) ;
 }
 
-// Bring CUDA up in this process: returns the backend or NULL (logged once).
-static const gg_backend *device_start (void)
+// Bring CUDA up in this process: true, or false when it cannot (logged once).
+static bool device_start (void)
 {
     const gg_settings *settings = grbgpu_settings_get () ;
     int count = 0 ;
@@ -129,14 +129,14 @@ static const gg_backend *device_start (void)
         grbgpu_log (1, "cuda: no usable device (%s)", (e != cudaSuccess) ?
             cudaGetErrorString (e) : "device count is 0") ;
         (void) cudaGetLastError () ;
-        return NULL ;
+        return false ;
     }
     gg_cuda_dev_id = settings->device_id ;
     if (gg_cuda_dev_id < 0 || gg_cuda_dev_id >= count)
     {
         grbgpu_log (1, "cuda: GRBGPU_DEVICE_ID=%d but %d device(s)", gg_cuda_dev_id,
             count) ;
-        return NULL ;
+        return false ;
     }
     int old = 0 ;
     (void) cudaGetDevice (&old) ;
@@ -152,7 +152,7 @@ static const gg_backend *device_start (void)
             cudaGetErrorString (e)) ;
         (void) cudaGetLastError () ;
         (void) cudaSetDevice (old) ;
-        return NULL ;
+        return false ;
     }
 
     // keep freed stream-ordered memory in the pool (re-mapping is slow); it
@@ -178,7 +178,7 @@ static const gg_backend *device_start (void)
         free_b / 1073741824.0, total_b / 1073741824.0,
         gg_cuda_dev_budget / 1073741824.0) ;
     (void) cudaSetDevice (old) ;
-    return &gg_cuda_backend_table ;
+    return true ;
 }
 
 // At exit, in the process that started CUDA: free the cache's device copies
@@ -189,7 +189,7 @@ static void ctx_destroy (gg_ctx *c) ;
 
 static void device_teardown (void)
 {
-    if (atomic_load (&gg_cuda_started_pid) != getpid () || gg_cuda_started_result == NULL) return ;
+    if (atomic_load (&gg_cuda_started_pid) != getpid () || !gg_cuda_started_ok) return ;
     grbgpu_cache_clear () ;
     pthread_mutex_lock (&pool_lock) ;
     bool idle = true ;
@@ -210,20 +210,20 @@ static void device_teardown (void)
     pthread_mutex_unlock (&pool_lock) ;
 }
 
-const gg_backend *gg_cuda_start (void)
+bool gg_cuda_start (void)
 {
     pthread_once (&atfork_once, register_atfork) ;
     pid_t me = getpid () ;
-    if (atomic_load (&gg_cuda_started_pid) == me) return gg_cuda_started_result ;
+    if (atomic_load (&gg_cuda_started_pid) == me) return gg_cuda_started_ok ;
     pthread_mutex_lock (&start_lock) ;
     if (atomic_load (&gg_cuda_started_pid) != me)
     {
-        gg_cuda_started_result = device_start () ;
+        gg_cuda_started_ok = device_start () ;
         atomic_store (&gg_cuda_started_pid, me) ;
-        if (gg_cuda_started_result != NULL) atexit (device_teardown) ;
+        if (gg_cuda_started_ok) atexit (device_teardown) ;
     }
     pthread_mutex_unlock (&start_lock) ;
-    return gg_cuda_started_result ;
+    return gg_cuda_started_ok ;
 }
 
 //------------------------------------------------------------------------------
@@ -372,7 +372,7 @@ void call_free_tmp (gg_devcall *c)
 
 void gg_cuda_sync (void)
 {
-    if (atomic_load (&gg_cuda_started_pid) != getpid () || gg_cuda_started_result == NULL)
+    if (atomic_load (&gg_cuda_started_pid) != getpid () || !gg_cuda_started_ok)
         return ;
     int old = 0 ;
     (void) cudaGetDevice (&old) ;
