@@ -1,0 +1,148 @@
+//------------------------------------------------------------------------------
+// bench/reorder_bench.c: what row reordering buys 8-row tensor-core windows
+//------------------------------------------------------------------------------
+
+// For each *.mtx.gz in $GRBGPU_TEST_DATA (or the folder given as the first
+// argument) and for R-MAT 2^16 and 2^18: rows, entries, the time of the
+// RSH-style reordering (reorder/reorder.c, default options, no budget) and
+// of the first-column baseline, and for the original order, the baseline
+// and RSH: distinct columns per non-empty 8-row window and the tensor-core
+// share at T = 3 (entries in 8x1 column vectors of >= 3 entries).  Host
+// only; timings are wall-clock on this machine, one run each.
+//
+// usage: reorder_bench [folder] [--no-rmat] [--threads n] [--alpha a]
+//     [--knn k] [--refine w] [--bands b] [--ring r]   (gg_reorder_options)
+
+#include "reorder/reorder.h"
+#include "reorder/reorder_util.h"
+
+#include <dirent.h>
+#include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+static double now_s (void)
+{
+    struct timespec ts ;
+    clock_gettime (CLOCK_MONOTONIC, &ts) ;
+    return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec ;
+}
+
+static int name_cmp (const void *x, const void *y)
+{
+    return strcmp (*(char *const *) x, *(char *const *) y) ;
+}
+
+static gg_reorder_options opt ;
+
+static void one (const char *name, const ru_csr *A)
+{
+    const int64_t m = A->m ;
+    int32_t *pr = malloc ((size_t) (m + 1) * sizeof (int32_t)) ;
+    int32_t *pb = malloc ((size_t) (m + 1) * sizeof (int32_t)) ;
+    if (pr == NULL || pb == NULL) { free (pr) ; free (pb) ; return ; }
+    gg_reorder_info info ;
+    double t = now_s () ;
+    int s1 = gg_reorder_rsh (A->p, A->i, m, A->k, &opt, pr, NULL, &info) ;
+    const double t_rsh = now_s () - t ;
+    t = now_s () ;
+    int s2 = gg_reorder_first_column (A->p, A->i, m, A->k, pb, NULL) ;
+    const double t_base = now_s () - t ;
+    gg_reorder_stats s0, sb, sr ;
+    if (s1 != GG_OK || s2 != GG_OK
+        || gg_reorder_window_stats (A->p, A->i, m, A->k, NULL, 8, &s0) != GG_OK
+        || gg_reorder_window_stats (A->p, A->i, m, A->k, pb, 8, &sb) != GG_OK
+        || gg_reorder_window_stats (A->p, A->i, m, A->k, pr, 8, &sr) != GG_OK)
+    {
+        printf ("%-16s failed\n", name) ;
+    }
+    else
+    {
+        printf ("| %-15s | %8lld | %9lld | %7.3f | %6.3f | %6.2f | %6.2f | %6.2f "
+            "| %5.1f | %5.1f | %5.1f | %5.3f %5.3f %5.3f %5.3f |\n",
+            name, (long long) m, (long long) A->p [m], t_rsh, t_base,
+            s0.avg_distinct, sb.avg_distinct, sr.avg_distinct,
+            100 * s0.tc_share [3], 100 * sb.tc_share [3], 100 * sr.tc_share [3],
+            info.t_sig, info.t_lsh, info.t_knn, info.t_forest + info.t_refine) ;
+    }
+    fflush (stdout) ;
+    free (pr) ; free (pb) ;
+}
+
+int main (int argc, char **argv)
+{
+    const char *dir = getenv ("GRBGPU_TEST_DATA") ;
+    bool rmat = true ;
+    gg_reorder_options_default (&opt) ;
+    for (int a = 1 ; a < argc ; a++)
+    {
+        if (strcmp (argv [a], "--no-rmat") == 0) rmat = false ;
+        else if (strcmp (argv [a], "--threads") == 0 && a + 1 < argc)
+        {
+            const int nt = atoi (argv [++a]) ;
+#ifdef _OPENMP
+            if (nt > 0) omp_set_num_threads (nt) ;
+#else
+            (void) nt ;
+#endif
+        }
+        else if (strcmp (argv [a], "--alpha") == 0 && a + 1 < argc) opt.alpha = atof (argv [++a]) ;
+        else if (strcmp (argv [a], "--knn") == 0 && a + 1 < argc) opt.knn = atoi (argv [++a]) ;
+        else if (strcmp (argv [a], "--refine") == 0 && a + 1 < argc) opt.refine_window = atoi (argv [++a]) ;
+        else if (strcmp (argv [a], "--bands") == 0 && a + 1 < argc) opt.nbands = atoi (argv [++a]) ;
+        else if (strcmp (argv [a], "--ring") == 0 && a + 1 < argc) opt.ring = atoi (argv [++a]) ;
+        else dir = argv [a] ;
+    }
+#ifdef _OPENMP
+    printf ("threads: %d\n", omp_get_max_threads ()) ;
+#endif
+    printf ("| matrix | rows | entries | RSH s | base s | cols/win orig | base | RSH "
+        "| TC%% T=3 orig | base | RSH | RSH stages s: sig lsh knn forest+2opt |\n") ;
+    printf ("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n") ;
+
+    // the shared matrices, in name order
+    DIR *d = (dir != NULL) ? opendir (dir) : NULL ;
+    if (d == NULL)
+    {
+        printf ("(no matrix folder: set GRBGPU_TEST_DATA or give it as argument)\n") ;
+    }
+    else
+    {
+        char *names [256] ;
+        int nn = 0 ;
+        struct dirent *e ;
+        while ((e = readdir (d)) != NULL && nn < 256)
+        {
+            const size_t len = strlen (e->d_name) ;
+            if (len > 7 && strcmp (e->d_name + len - 7, ".mtx.gz") == 0)
+            {
+                names [nn++] = strdup (e->d_name) ;
+            }
+        }
+        closedir (d) ;
+        qsort (names, (size_t) nn, sizeof (char *), name_cmp) ;
+        for (int x = 0 ; x < nn ; x++)
+        {
+            char path [4096] ;
+            snprintf (path, sizeof (path), "%s/%s", dir, names [x]) ;
+            ru_csr A = { 0 } ;
+            names [x][strlen (names [x]) - 7] = '\0' ;
+            if (ru_read_mtx_gz (&A, path)) one (names [x], &A) ;
+            else printf ("%-16s cannot be read\n", names [x]) ;
+            ru_free (&A) ;
+            free (names [x]) ;
+        }
+    }
+
+    // R-MAT
+    for (int scale = 16 ; rmat && scale <= 18 ; scale += 2)
+    {
+        ru_csr A = { 0 } ;
+        char name [32] ;
+        snprintf (name, sizeof (name), "rmat%d", scale) ;
+        if (ru_rmat (&A, scale, 20261125 + (uint64_t) scale)) one (name, &A) ;
+        ru_free (&A) ;
+    }
+    return 0 ;
+}
