@@ -1,2 +1,15 @@
 # formats/: conversions from a view of GraphBLAS storage to the kernels' forms.
 libgrbgpu_la_SOURCES += formats/convert.c formats/convert.h
+
+# N:M structured sparsity (issue 16): detection, packed form, unpacking.
+libgrbgpu_la_SOURCES += formats/nm.c formats/nm.h
+
+# Its test compiles formats/nm.c itself: no GraphBLAS, no library needed.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_nm
+TESTS += tests/test_nm
+tests_test_nm_SOURCES = tests/test_nm.c formats/nm.c formats/nm.h
+tests_test_nm_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_nm_LDADD = $(CMOCKA_LIBS)
+endif
+

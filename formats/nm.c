@@ -1,0 +1,594 @@
+//------------------------------------------------------------------------------
+// formats/nm.c: N:M detection (one early-exit pass), packing and unpacking
+//------------------------------------------------------------------------------
+
+// Detection follows every group size M = 2, 4, 8, 16, 32 at once.  The entries
+// of one 32-position window (of one row, or the union over a block of V rows)
+// become a 32-bit mask; the steps of a SWAR popcount of that mask are exactly
+// the entry counts of its aligned sub-windows of 2, 4, 8, 16 and 32 positions,
+// so one mask gives the group counts of every level.  A level dies as soon as
+// one group exceeds its cap (the most N it may have: M/2, and no more than
+// its fill allows); the pass stops when every level is dead.  What remains
+// says, per M, the smallest N that holds (the most entries in one group).
+//
+// See nm.h for the definitions (orientation, vector-wise blocks, partial last
+// group, packed layout).
+
+#include "formats/nm.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+void gg_nm_opts_default (gg_nm_opts *opts)
+{
+    opts->orient = GG_NM_ROWS ;
+    opts->v = 1 ;
+    opts->min_fill = GG_NM_MIN_FILL_DEFAULT ;
+}
+
+static inline int64_t ceil_div (int64_t a, int64_t b)
+{
+    return (a + b - 1) / b ;
+}
+
+// level of a group size m (2 << level == m), or -1
+static int level_of (int m)
+{
+    for (int l = 0 ; l < GG_NM_NLEVELS ; l++) if ((2 << l) == m) return l ;
+    return -1 ;
+}
+
+//------------------------------------------------------------------------------
+// group counts of a 32-position window
+//------------------------------------------------------------------------------
+
+// The largest field of x, fields of w bits (w divides 32).
+static inline int max_field (uint32_t x, int w)
+{
+    const uint32_t fmask = (w == 32) ? 0xFFFFFFFFu : ((1u << w) - 1) ;
+    int best = 0 ;
+    for (int sh = 0 ; sh < 32 ; sh += w)
+    {
+        int c = (int) ((x >> sh) & fmask) ;
+        if (c > best) best = c ;
+    }
+    return best ;
+}
+
+// mx [l] = max (mx [l], the most entries in one group of 2 << l positions
+// within the window whose entries are the bits of x); only live levels.
+static inline void window_counts (uint32_t x, int *mx, unsigned live)
+{
+    // c2: 2-bit fields counting pairs; c4: 4-bit fields counting quads, ...
+    const uint32_t c2 = x - ((x >> 1) & 0x55555555u) ;
+    const uint32_t c4 = (c2 & 0x33333333u) + ((c2 >> 2) & 0x33333333u) ;
+    const uint32_t c8 = (c4 + (c4 >> 4)) & 0x0F0F0F0Fu ;
+    const uint32_t c16 = (c8 + (c8 >> 8)) & 0x00FF00FFu ;
+    const uint32_t c32 = (c16 + (c16 >> 16)) & 0x0000FFFFu ;
+    if (live & 1u)
+    {
+        // a pair holds 2 exactly when its high bit of c2 is set
+        int c = (c2 & 0xAAAAAAAAu) ? 2 : (x != 0) ;
+        if (c > mx [0]) mx [0] = c ;
+    }
+    if (live & 2u)  { int c = max_field (c4, 4) ;   if (c > mx [1]) mx [1] = c ; }
+    if (live & 4u)  { int c = max_field (c8, 8) ;   if (c > mx [2]) mx [2] = c ; }
+    if (live & 8u)  { int c = max_field (c16, 16) ; if (c > mx [3]) mx [3] = c ; }
+    if (live & 16u) { int c = (int) c32 ;           if (c > mx [4]) mx [4] = c ; }
+}
+
+// the levels whose running maximum is still within their cap
+static inline unsigned live_levels (const int *mx, const int *cap)
+{
+    unsigned live = 0 ;
+    for (int l = 0 ; l < GG_NM_NLEVELS ; l++)
+    {
+        if (mx [l] <= cap [l]) live |= 1u << l ;
+    }
+    return live ;
+}
+
+//------------------------------------------------------------------------------
+// gg_nm_detect
+//------------------------------------------------------------------------------
+
+// The pass is cut into units of CSR rows: a block of V rows (GG_NM_ROWS: the
+// rows whose positions are united), or 32 rows (GG_NM_COLS: one window of the
+// reduction dimension).  Within a unit, each entry sets bit b of the window
+// mask with key w: GG_NM_ROWS: w = column / 32, b = column % 32; GG_NM_COLS:
+// w = column / V (the block of V columns), b = row % 32.  Every touched mask
+// is counted when the unit ends.  GG_NM_ROWS with V = 1 needs no masks: the
+// columns of a row are sorted, so its windows come one after another.
+
+typedef struct
+{
+    uint32_t *mask ;            // per key
+    int64_t *stamp ;            // the unit that last touched the key
+    int32_t *touched ;          // keys touched in this unit
+}
+scan_scratch ;
+
+int gg_nm_detect (gg_nm_info *info, const gg_csr *A, const gg_nm_opts *opts)
+{
+    memset (info, 0, sizeof (*info)) ;
+    for (int l = 0 ; l < GG_NM_NLEVELS ; l++) info->max_count [l] = -1 ;
+
+    //--------------------------------------------------------------------------
+    // check inputs
+    //--------------------------------------------------------------------------
+
+    if (A->p32 == NULL || A->i32 == NULL) return GG_ERR_UNSUPPORTED ;
+    if (opts->v < 1 || opts->v > GG_NM_MAX_V || opts->min_fill < 0
+        || opts->min_fill > 1) return GG_ERR_UNSUPPORTED ;
+    const bool by_rows = (opts->orient == GG_NM_ROWS) ;
+    const int64_t V = opts->v ;
+    const int64_t R = by_rows ? A->nrows : A->ncols ;   // output positions
+    const int64_t K = by_rows ? A->ncols : A->nrows ;   // reduction length
+    const int64_t nnz = A->p32 [A->nrows] ;
+    info->rows = R ;
+    info->k = K ;
+
+    //--------------------------------------------------------------------------
+    // caps: the largest N each M may still have
+    //--------------------------------------------------------------------------
+
+    // cap [l] = min (M/2, nnz / (min_fill * R * G)) for M = 2 << l, G its
+    // groups per row: no more than half of a group, and padding no more than
+    // min_fill allows.  A level is excluded (cap -1) when M > K, or when even
+    // that cap cannot hold nnz entries in R*G groups (too dense), or is < 1
+    // (too sparse).
+    int cap [GG_NM_NLEVELS] ;
+    bool any = false, too_dense = false ;
+    for (int l = 0 ; l < GG_NM_NLEVELS ; l++)
+    {
+        const int64_t M = 2 << l ;
+        cap [l] = -1 ;
+        if (M > K || R == 0 || nnz == 0) continue ;
+        const int64_t G = ceil_div (K, M) ;
+        int64_t c = M / 2 ;
+        if (opts->min_fill > 0)
+        {
+            double fill_cap = (double) nnz / (opts->min_fill * (double) R * (double) G) ;
+            if (fill_cap < (double) c) c = (int64_t) fill_cap ;
+        }
+        if (c < 1) continue ;
+        if ((double) nnz > (double) R * (double) G * (double) c)
+        {
+            too_dense = true ;
+            continue ;
+        }
+        cap [l] = (int) c ;
+        any = true ;
+    }
+    if (!any)
+    {
+        info->reason = (nnz == 0 || R == 0) ? "no entries"
+            : (K < 2) ? "reduction dimension shorter than 2"
+            : too_dense ? "too dense: more than half of the positions hold entries"
+            : "too sparse: packed groups would be mostly padding" ;
+        return GG_OK ;
+    }
+
+    //--------------------------------------------------------------------------
+    // the pass, split over threads by units, abandoned when every level died
+    //--------------------------------------------------------------------------
+
+    const bool stream = by_rows && V == 1 ;
+    const int64_t unit_rows = by_rows ? V : 32 ;
+    const int64_t nunits = ceil_div (A->nrows, unit_rows) ;
+    const int64_t nkeys = by_rows ? ceil_div (K, 32) : ceil_div (A->ncols, V) ;
+    int nthreads = 1 ;
+#ifdef _OPENMP
+    if (nnz > 1000000 && !omp_in_parallel ()) nthreads = omp_get_max_threads () ;
+#endif
+    atomic_int stop = 0 ;           // 1: every level died; 2: out of memory
+    int mx_all [GG_NM_NLEVELS] = { 0 } ;
+    const int32_t *Ap = A->p32, *Ai = A->i32 ;
+
+    #pragma omp parallel num_threads (nthreads)
+    {
+        int mx [GG_NM_NLEVELS] = { 0 } ;
+        unsigned live = live_levels (mx, cap) ;
+        scan_scratch s = { NULL, NULL, NULL } ;
+        if (!stream)
+        {
+            s.mask = malloc ((size_t) nkeys * sizeof (uint32_t)) ;
+            s.stamp = malloc ((size_t) nkeys * sizeof (int64_t)) ;
+            s.touched = malloc ((size_t) nkeys * sizeof (int32_t)) ;
+            if (s.mask == NULL || s.stamp == NULL || s.touched == NULL)
+            {
+                atomic_store (&stop, 2) ;
+            }
+            else
+            {
+                for (int64_t w = 0 ; w < nkeys ; w++) s.stamp [w] = -1 ;
+            }
+        }
+
+        #pragma omp for schedule (dynamic, 64)
+        for (int64_t u = 0 ; u < nunits ; u++)
+        {
+            if (atomic_load_explicit (&stop, memory_order_relaxed)) continue ;
+            const int64_t r0 = u * unit_rows ;
+            const int64_t r1 = (r0 + unit_rows < A->nrows) ? r0 + unit_rows : A->nrows ;
+            if (stream)
+            {
+                // one row: its sorted columns visit its windows in order
+                uint32_t mask = 0 ;
+                int64_t w = -1 ;
+                for (int64_t q = Ap [r0] ; q < Ap [r0+1] ; q++)
+                {
+                    const int64_t c = Ai [q] ;
+                    if ((c >> 5) != w)
+                    {
+                        if (mask) window_counts (mask, mx, live) ;
+                        w = c >> 5 ;
+                        mask = 0 ;
+                    }
+                    mask |= 1u << (c & 31) ;
+                }
+                if (mask) window_counts (mask, mx, live) ;
+            }
+            else
+            {
+                int64_t ntouched = 0 ;
+                for (int64_t r = r0 ; r < r1 ; r++)
+                {
+                    for (int64_t q = Ap [r] ; q < Ap [r+1] ; q++)
+                    {
+                        const int64_t c = Ai [q] ;
+                        const int64_t w = by_rows ? (c >> 5) : (c / V) ;
+                        const uint32_t bit = 1u << (by_rows ? (c & 31) : (r & 31)) ;
+                        if (s.stamp [w] != u)
+                        {
+                            s.stamp [w] = u ;
+                            s.mask [w] = 0 ;
+                            s.touched [ntouched++] = (int32_t) w ;
+                        }
+                        s.mask [w] |= bit ;
+                    }
+                }
+                for (int64_t t = 0 ; t < ntouched ; t++)
+                {
+                    window_counts (s.mask [s.touched [t]], mx, live) ;
+                }
+            }
+            live = live_levels (mx, cap) ;
+            if (live == 0) atomic_store (&stop, 1) ;
+        }
+
+        free (s.mask) ;
+        free (s.stamp) ;
+        free (s.touched) ;
+        #pragma omp critical (gg_nm_detect_merge)
+        for (int l = 0 ; l < GG_NM_NLEVELS ; l++)
+        {
+            if (mx [l] > mx_all [l]) mx_all [l] = mx [l] ;
+        }
+    }
+    if (atomic_load (&stop) == 2) return GG_ERR_NOMEM ;
+
+    //--------------------------------------------------------------------------
+    // the pair of least N/M among the levels that survived
+    //--------------------------------------------------------------------------
+
+    // (a level that survived was followed over every group: its maximum is
+    // exact; a dead one is reported as -1)
+    int best = -1, best_n = 0 ;
+    for (int l = 0 ; l < GG_NM_NLEVELS ; l++)
+    {
+        if (cap [l] < 0 || mx_all [l] > cap [l]) continue ;
+        const int n = mx_all [l] > 0 ? mx_all [l] : 1 ;
+        info->max_count [l] = mx_all [l] ;
+        // n / M < best_n / best_M, in integers; ties keep the smaller M
+        if (best < 0 || (int64_t) n * (2 << best) < (int64_t) best_n * (2 << l))
+        {
+            best = l ;
+            best_n = n ;
+        }
+    }
+    if (best < 0)
+    {
+        info->reason = "a group holds more entries than any N:M allows" ;
+        return GG_OK ;
+    }
+    const int64_t G = ceil_div (K, 2 << best) ;
+    info->is_nm = true ;
+    info->n = best_n ;
+    info->m = 2 << best ;
+    info->fill = (double) nnz / ((double) R * (double) G * (double) best_n) ;
+    return GG_OK ;
+}
+
+bool gg_nm_fits (const gg_nm_info *info, int n, int m)
+{
+    const int l = level_of (m) ;
+    if (l < 0 || n < 1 || 2 * n > m || info->max_count [l] < 0) return false ;
+    return info->max_count [l] <= n ;
+}
+
+//------------------------------------------------------------------------------
+// transposing a 32-bit CSR (for GG_NM_COLS): counting sort by column
+//------------------------------------------------------------------------------
+
+// Rows are walked in order, so each output row's columns come out sorted;
+// transposing twice gives back the same arrays.
+static int csr_transpose (gg_nm_csr **out, int64_t nrows, int64_t ncols,
+    const int32_t *p, const int32_t *i, const void *x, size_t esz, bool iso)
+{
+    *out = NULL ;
+    const int64_t nnz = p [nrows] ;
+    const bool values = (x != NULL && esz > 0) ;
+    const int64_t nx = !values ? 0 : (iso ? 1 : nnz) ;
+    gg_nm_csr *t = calloc (1, sizeof (gg_nm_csr)) ;
+    if (t == NULL) return GG_ERR_NOMEM ;
+    t->p = calloc ((size_t) ncols + 1, sizeof (int32_t)) ;
+    t->i = malloc ((size_t) (nnz > 0 ? nnz : 1) * sizeof (int32_t)) ;
+    if (values) t->x = malloc ((size_t) (nx > 0 ? nx : 1) * esz) ;
+    if (t->p == NULL || t->i == NULL || (values && t->x == NULL))
+    {
+        gg_nm_csr_free (t) ;
+        return GG_ERR_NOMEM ;
+    }
+    t->nrows = ncols ;
+    t->ncols = nrows ;
+    t->nnz = nnz ;
+    t->iso = iso && values ;
+    for (int64_t q = 0 ; q < nnz ; q++) t->p [i [q] + 1]++ ;
+    for (int64_t c = 0 ; c < ncols ; c++) t->p [c+1] += t->p [c] ;
+    // pos [c]: the next free slot of row c of the transpose (t->i as scratch
+    // is not possible, so a copy of p)
+    int32_t *pos = malloc ((size_t) (ncols > 0 ? ncols : 1) * sizeof (int32_t)) ;
+    if (pos == NULL)
+    {
+        gg_nm_csr_free (t) ;
+        return GG_ERR_NOMEM ;
+    }
+    memcpy (pos, t->p, (size_t) ncols * sizeof (int32_t)) ;
+    for (int64_t r = 0 ; r < nrows ; r++)
+    {
+        for (int64_t q = p [r] ; q < p [r+1] ; q++)
+        {
+            const int32_t d = pos [i [q]]++ ;
+            t->i [d] = (int32_t) r ;
+            if (values && !iso)
+            {
+                memcpy ((char *) t->x + (size_t) d * esz,
+                    (const char *) x + (size_t) q * esz, esz) ;
+            }
+        }
+    }
+    if (values && iso) memcpy (t->x, x, esz) ;
+    free (pos) ;
+    *out = t ;
+    return GG_OK ;
+}
+
+void gg_nm_csr_free (gg_nm_csr *c)
+{
+    if (c == NULL) return ;
+    free (c->p) ;
+    free (c->i) ;
+    free (c->x) ;
+    free (c) ;
+}
+
+//------------------------------------------------------------------------------
+// gg_nm_pack
+//------------------------------------------------------------------------------
+
+void gg_nm_form_free (gg_nm_form *f)
+{
+    if (f == NULL) return ;
+    free (f->offset) ;
+    free (f->present) ;
+    free (f->x) ;
+    free (f) ;
+}
+
+// The N slots of a group: the positions used (bits of used), then the lowest
+// unused positions until there are n (m >= 2n, so there always are).
+static inline uint32_t group_slots (uint32_t used, int n)
+{
+    int have = __builtin_popcount (used) ;
+    for (int o = 0 ; have < n ; o++)
+    {
+        if (!(used & (1u << o))) { used |= 1u << o ; have++ ; }
+    }
+    return used ;
+}
+
+// pack a GG_NM_ROWS CSR (R x K, arrays p, i, x)
+static int pack_rows (gg_nm_form *f, const int32_t *p, const int32_t *i,
+    const void *x)
+{
+    const int n = f->n, m = f->m ;
+    const int64_t R = f->rows, G = f->groups, V = f->v ;
+    const size_t esz = f->esz ;
+    const int64_t nslots = R * G * n ;
+    const bool copy_each = (x != NULL && esz > 0 && !f->iso) ;
+    uint32_t *slots = malloc ((size_t) (G > 0 ? G : 1) * sizeof (uint32_t)) ;
+    f->offset = malloc ((size_t) (f->blocks * G * n > 0 ? f->blocks * G * n : 1)) ;
+    f->present = calloc ((size_t) (nslots + 7) / 8 + 1, 1) ;
+    if (x != NULL && esz > 0)
+    {
+        f->x = f->iso ? malloc (esz)
+            : calloc ((size_t) (nslots > 0 ? nslots : 1), esz) ;
+    }
+    if (slots == NULL || f->offset == NULL || f->present == NULL
+        || (x != NULL && esz > 0 && f->x == NULL))
+    {
+        free (slots) ;
+        return GG_ERR_NOMEM ;
+    }
+    if (x != NULL && esz > 0 && f->iso) memcpy (f->x, x, esz) ;
+    f->bytes = (size_t) (f->blocks * G * n) + (size_t) (nslots + 7) / 8
+        + (x == NULL || esz == 0 ? 0 : (f->iso ? esz : (size_t) nslots * esz)) ;
+
+    for (int64_t b = 0 ; b < f->blocks ; b++)
+    {
+        const int64_t r0 = b * V, r1 = (r0 + V < R) ? r0 + V : R ;
+        // slots [g] = the positions the block uses in group g, padded to n
+        memset (slots, 0, (size_t) G * sizeof (uint32_t)) ;
+        for (int64_t q = p [r0] ; q < p [r1] ; q++)
+        {
+            slots [i [q] / m] |= 1u << (i [q] % m) ;
+        }
+        uint8_t *off = f->offset + b * G * n ;
+        for (int64_t g = 0 ; g < G ; g++)
+        {
+            if (__builtin_popcount (slots [g]) > n)
+            {
+                free (slots) ;
+                return GG_ERR_UNSUPPORTED ;     // not n:m
+            }
+            slots [g] = group_slots (slots [g], n) ;
+            int s = 0 ;
+            for (int o = 0 ; o < m ; o++)
+            {
+                if (slots [g] & (1u << o)) off [g * n + s++] = (uint8_t) o ;
+            }
+        }
+        // each entry goes to its slot: the rank of its position in the group
+        for (int64_t r = r0 ; r < r1 ; r++)
+        {
+            for (int64_t q = p [r] ; q < p [r+1] ; q++)
+            {
+                const int64_t g = i [q] / m ;
+                const int o = i [q] % m ;
+                const int s = __builtin_popcount (slots [g] & ((1u << o) - 1)) ;
+                const int64_t d = (r * G + g) * n + s ;
+                f->present [d >> 3] |= (uint8_t) (1u << (d & 7)) ;
+                if (copy_each)
+                {
+                    memcpy ((char *) f->x + (size_t) d * esz,
+                        (const char *) x + (size_t) q * esz, esz) ;
+                }
+            }
+        }
+    }
+    free (slots) ;
+    return GG_OK ;
+}
+
+int gg_nm_pack (gg_nm_form **out, const gg_csr *A, size_t esz, int n, int m,
+    int v, gg_nm_orient orient)
+{
+    *out = NULL ;
+    if (A->p32 == NULL || A->i32 == NULL || level_of (m) < 0 || n < 1
+        || 2 * n > m || v < 1 || v > GG_NM_MAX_V)
+    {
+        return GG_ERR_UNSUPPORTED ;
+    }
+    const bool by_rows = (orient == GG_NM_ROWS) ;
+    gg_nm_form *f = calloc (1, sizeof (gg_nm_form)) ;
+    if (f == NULL) return GG_ERR_NOMEM ;
+    f->n = n ;
+    f->m = m ;
+    f->v = v ;
+    f->orient = orient ;
+    f->rows = by_rows ? A->nrows : A->ncols ;
+    f->k = by_rows ? A->ncols : A->nrows ;
+    f->groups = ceil_div (f->k, m) ;
+    f->blocks = ceil_div (f->rows, v) ;
+    f->nnz = A->p32 [A->nrows] ;
+    f->esz = (A->x == NULL) ? 0 : esz ;
+    f->iso = A->iso && f->esz > 0 ;
+
+    int rc ;
+    if (by_rows)
+    {
+        rc = pack_rows (f, A->p32, A->i32, f->esz ? A->x : NULL) ;
+    }
+    else
+    {
+        // W (k x n) -> W' (n x k), whose rows are packed
+        gg_nm_csr *t ;
+        rc = csr_transpose (&t, A->nrows, A->ncols, A->p32, A->i32,
+            f->esz ? A->x : NULL, f->esz, f->iso) ;
+        if (rc == GG_OK)
+        {
+            rc = pack_rows (f, t->p, t->i, t->x) ;
+            gg_nm_csr_free (t) ;
+        }
+    }
+    if (rc != GG_OK)
+    {
+        gg_nm_form_free (f) ;
+        return rc ;
+    }
+    *out = f ;
+    return GG_OK ;
+}
+
+//------------------------------------------------------------------------------
+// gg_nm_unpack
+//------------------------------------------------------------------------------
+
+int gg_nm_unpack (gg_nm_csr **out, const gg_nm_form *f)
+{
+    *out = NULL ;
+    const int n = f->n, m = f->m ;
+    const int64_t R = f->rows, G = f->groups, V = f->v ;
+    const bool values = (f->x != NULL && f->esz > 0) ;
+    gg_nm_csr *c = calloc (1, sizeof (gg_nm_csr)) ;
+    if (c == NULL) return GG_ERR_NOMEM ;
+    c->nrows = R ;
+    c->ncols = f->k ;
+    c->nnz = f->nnz ;
+    c->iso = f->iso ;
+    c->p = malloc ((size_t) (R + 1) * sizeof (int32_t)) ;
+    c->i = malloc ((size_t) (f->nnz > 0 ? f->nnz : 1) * sizeof (int32_t)) ;
+    if (values)
+    {
+        c->x = malloc (f->iso ? f->esz : (size_t) (f->nnz > 0 ? f->nnz : 1) * f->esz) ;
+    }
+    if (c->p == NULL || c->i == NULL || (values && c->x == NULL))
+    {
+        gg_nm_csr_free (c) ;
+        return GG_ERR_NOMEM ;
+    }
+    if (values && f->iso) memcpy (c->x, f->x, f->esz) ;
+
+    // slots in order (groups ascending, offsets ascending within a group)
+    // are columns in order
+    int64_t q = 0 ;
+    c->p [0] = 0 ;
+    for (int64_t r = 0 ; r < R ; r++)
+    {
+        const uint8_t *off = f->offset + (r / V) * G * n ;
+        for (int64_t g = 0 ; g < G ; g++)
+        {
+            for (int s = 0 ; s < n ; s++)
+            {
+                const int64_t d = (r * G + g) * n + s ;
+                if (!(f->present [d >> 3] & (1u << (d & 7)))) continue ;
+                c->i [q] = (int32_t) (g * m + off [g * n + s]) ;
+                if (values && !f->iso)
+                {
+                    memcpy ((char *) c->x + (size_t) q * f->esz,
+                        (const char *) f->x + (size_t) d * f->esz, f->esz) ;
+                }
+                q++ ;
+            }
+        }
+        c->p [r+1] = (int32_t) q ;
+    }
+
+    if (f->orient == GG_NM_COLS)
+    {
+        // back from W' to W
+        gg_nm_csr *w ;
+        int rc = csr_transpose (&w, c->nrows, c->ncols, c->p, c->i, c->x,
+            f->esz, c->iso) ;
+        gg_nm_csr_free (c) ;
+        if (rc != GG_OK) return rc ;
+        c = w ;
+    }
+    *out = c ;
+    return GG_OK ;
+}
