@@ -7,11 +7,13 @@
 // RSH-style reordering (reorder/reorder.c, default options, no budget) and
 // of the first-column baseline, and for the original order, the baseline
 // and RSH: distinct columns per non-empty 8-row window and the tensor-core
-// share at T = 3 (entries in 8x1 column vectors of >= 3 entries).  Host
+// share at T = 3 (entries in 8x1 column vectors of >= 3 entries); and the
+// TC share of RSH with the other linearisation of the spanning forest
+// (GG_REORDER_CHAINS, or with --chains the default DFS; the header says).  Host
 // only; timings are wall-clock on this machine, one run each.
 //
 // usage: reorder_bench [folder] [--no-rmat] [--threads n] [--alpha a]
-//     [--knn k] [--refine w] [--bands b] [--ring r]   (gg_reorder_options)
+//     [--knn k] [--refine w] [--bands b] [--ring r] [--chains]   (gg_reorder_options)
 
 #include "reorder/reorder.h"
 #include "reorder/reorder_util.h"
@@ -40,34 +42,40 @@ static void one (const char *name, const ru_csr *A)
 {
     const int64_t m = A->m ;
     int32_t *pr = malloc ((size_t) (m + 1) * sizeof (int32_t)) ;
+    int32_t *pc = malloc ((size_t) (m + 1) * sizeof (int32_t)) ;
     int32_t *pb = malloc ((size_t) (m + 1) * sizeof (int32_t)) ;
-    if (pr == NULL || pb == NULL) { free (pr) ; free (pb) ; return ; }
-    gg_reorder_info info ;
+    if (pr == NULL || pc == NULL || pb == NULL) { free (pr) ; free (pc) ; free (pb) ; return ; }
+    gg_reorder_options oc = opt ;
+    oc.linear = (opt.linear == GG_REORDER_DFS) ? GG_REORDER_CHAINS : GG_REORDER_DFS ;
+    gg_reorder_info info, infoc ;
     double t = now_s () ;
     int s1 = gg_reorder_rsh (A->p, A->i, m, A->k, &opt, pr, NULL, &info) ;
     const double t_rsh = now_s () - t ;
+    int s3 = gg_reorder_rsh (A->p, A->i, m, A->k, &oc, pc, NULL, &infoc) ;
     t = now_s () ;
     int s2 = gg_reorder_first_column (A->p, A->i, m, A->k, pb, NULL) ;
     const double t_base = now_s () - t ;
-    gg_reorder_stats s0, sb, sr ;
-    if (s1 != GG_OK || s2 != GG_OK
+    gg_reorder_stats s0, sb, sr, sc ;
+    if (s1 != GG_OK || s2 != GG_OK || s3 != GG_OK
         || gg_reorder_window_stats (A->p, A->i, m, A->k, NULL, 8, &s0) != GG_OK
         || gg_reorder_window_stats (A->p, A->i, m, A->k, pb, 8, &sb) != GG_OK
-        || gg_reorder_window_stats (A->p, A->i, m, A->k, pr, 8, &sr) != GG_OK)
+        || gg_reorder_window_stats (A->p, A->i, m, A->k, pr, 8, &sr) != GG_OK
+        || gg_reorder_window_stats (A->p, A->i, m, A->k, pc, 8, &sc) != GG_OK)
     {
         printf ("%-16s failed\n", name) ;
     }
     else
     {
-        printf ("| %-15s | %8lld | %9lld | %7.3f | %6.3f | %6.2f | %6.2f | %6.2f "
-            "| %5.1f | %5.1f | %5.1f | %5.3f %5.3f %5.3f %5.3f |\n",
+        printf ("| %-14s | %7lld | %8lld | %6.3f | %6.3f | %6.1f | %6.1f | %6.1f "
+            "| %5.1f | %5.1f | %5.1f | %5.1f | %5.3f %5.3f %5.3f %5.3f |\n",
             name, (long long) m, (long long) A->p [m], t_rsh, t_base,
             s0.avg_distinct, sb.avg_distinct, sr.avg_distinct,
             100 * s0.tc_share [3], 100 * sb.tc_share [3], 100 * sr.tc_share [3],
+            100 * sc.tc_share [3],
             info.t_sig, info.t_lsh, info.t_knn, info.t_forest + info.t_refine) ;
     }
     fflush (stdout) ;
-    free (pr) ; free (pb) ;
+    free (pr) ; free (pc) ; free (pb) ;
 }
 
 int main (int argc, char **argv)
@@ -92,14 +100,16 @@ int main (int argc, char **argv)
         else if (strcmp (argv [a], "--refine") == 0 && a + 1 < argc) opt.refine_window = atoi (argv [++a]) ;
         else if (strcmp (argv [a], "--bands") == 0 && a + 1 < argc) opt.nbands = atoi (argv [++a]) ;
         else if (strcmp (argv [a], "--ring") == 0 && a + 1 < argc) opt.ring = atoi (argv [++a]) ;
+        else if (strcmp (argv [a], "--chains") == 0) opt.linear = GG_REORDER_CHAINS ;
         else dir = argv [a] ;
     }
 #ifdef _OPENMP
     printf ("threads: %d\n", omp_get_max_threads ()) ;
 #endif
     printf ("| matrix | rows | entries | RSH s | base s | cols/win orig | base | RSH "
-        "| TC%% T=3 orig | base | RSH | RSH stages s: sig lsh knn forest+2opt |\n") ;
-    printf ("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n") ;
+        "| TC%% T=3 orig | base | RSH | RSH (%s) | RSH stages s: sig lsh knn forest+2opt |\n",
+        opt.linear == GG_REORDER_DFS ? "chains" : "dfs") ;
+    printf ("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n") ;
 
     // the shared matrices, in name order
     DIR *d = (dir != NULL) ? opendir (dir) : NULL ;

@@ -45,6 +45,7 @@ void gg_reorder_options_default (gg_reorder_options *opt)
     opt->alpha = 0.5 ;
     opt->refine_window = 16 ;
     opt->budget_s = 0 ;
+    opt->linear = GG_REORDER_DFS ;
 }
 
 // perm -> iperm, both optional; order holds all m rows
@@ -274,7 +275,7 @@ int gg_reorder_rsh (const int32_t *p, const int32_t *i, int64_t m, int64_t k,
 
     gg_reorder_options o ;
     if (opt != NULL) o = *opt ; else gg_reorder_options_default (&o) ;
-    if (m < 0 || m >= INT32_MAX || k < 0 || k >= INT32_MAX
+    if ((o.linear != GG_REORDER_DFS && o.linear != GG_REORDER_CHAINS) || m < 0 || m >= INT32_MAX || k < 0 || k >= INT32_MAX
         || o.nbands < 1 || o.nbands > 64 || o.band_rows < 1 || o.band_rows > 8
         || o.ring < 1 || o.ring > 64 || o.knn < 1 || o.knn > 64
         || o.alpha < 0 || o.refine_window < 0 || o.refine_window > 256)
@@ -505,7 +506,60 @@ int gg_reorder_rsh (const int32_t *p, const int32_t *i, int64_t m, int64_t k,
     inf.tree_edges = nf ;
 
     //--------------------------------------------------------------------------
-    // DFS order of the forest, from a leaf, most similar child first
+    // GG_REORDER_CHAINS: the forest's edges replayed as path merges
+    //--------------------------------------------------------------------------
+
+    // Each cluster of Kruskal's union-find is kept as a path (a chain of
+    // rows); accepting an edge joins the two clusters' paths end to end, at
+    // the pair of ends (one of each) that is most similar.  Every cluster of
+    // the merge hierarchy is then contiguous in the final order, which a DFS
+    // of the tree does not give (it leaves a subtree to follow a weak edge
+    // and comes back).  The path edges replace the tree edges in fa/fb, and
+    // the DFS below, entering each path at an end, walks it.
+    stack = malloc ((size_t) (ne + 1) * sizeof (int32_t)) ; CHECK (stack) ;
+    stack_it = malloc ((size_t) (ne + 1) * sizeof (int32_t)) ; CHECK (stack_it) ;
+    if (o.linear == GG_REORDER_CHAINS && nf > 0)
+    {
+        // a path's ends, at its root (the DFS stack's room, not yet in use)
+        int32_t *e1 = stack, *e2 = stack_it ;
+        for (int64_t t = 0 ; t < ne ; t++)
+        {
+            parent [t] = (int32_t) t ; usize [t] = 1 ;
+            e1 [t] = e2 [t] = (int32_t) t ;
+        }
+        for (int64_t x = 0 ; x < nf ; x++)
+        {
+            int32_t ra = uf_find (parent, fa [x]), rb = uf_find (parent, fb [x]) ;
+            const int32_t ends_a [2] = { e1 [ra], e2 [ra] },
+                ends_b [2] = { e1 [rb], e2 [rb] } ;
+            int best_a = 0, best_b = 0 ;
+            float best = -1 ;
+            for (int qa = 0 ; qa < 2 ; qa++)
+            {
+                if (qa == 1 && ends_a [1] == ends_a [0]) break ;
+                for (int qb = 0 ; qb < 2 ; qb++)
+                {
+                    if (qb == 1 && ends_b [1] == ends_b [0]) break ;
+                    const float sm = wjaccard (p, i, w, rw, rows [ends_a [qa]],
+                        rows [ends_b [qb]]) ;
+                    if (sm > best) { best = sm ; best_a = qa ; best_b = qb ; }
+                }
+            }
+            // path edge: ends_a [best_a] -- ends_b [best_b]; the new
+            // path's ends are the two other ends
+            fa [x] = ends_a [best_a] ;
+            fb [x] = ends_b [best_b] ;
+            const int32_t other_a = ends_a [1 - best_a], other_b = ends_b [1 - best_b] ;
+            if (usize [ra] < usize [rb]) { int32_t sw = ra ; ra = rb ; rb = sw ; }
+            parent [rb] = ra ;
+            usize [ra] += usize [rb] ;
+            e1 [ra] = other_a ; e2 [ra] = other_b ;
+        }
+    }
+
+    //--------------------------------------------------------------------------
+    // DFS order of the forest (or walk of the paths), from a leaf, most
+    // similar child first
     //--------------------------------------------------------------------------
 
     // forest adjacency; edges were accepted by decreasing similarity, so
@@ -520,8 +574,6 @@ int gg_reorder_rsh (const int32_t *p, const int32_t *i, int64_t m, int64_t k,
         fadj [fptr [fb [x] + 1]++] = fa [x] ;
     }
     visited = calloc ((size_t) (ne + 1), 1) ; CHECK (visited) ;
-    stack = malloc ((size_t) (ne + 1) * sizeof (int32_t)) ; CHECK (stack) ;
-    stack_it = malloc ((size_t) (ne + 1) * sizeof (int32_t)) ; CHECK (stack_it) ;
     int64_t no = 0 ;
     for (int pass = 0 ; pass < 2 ; pass++)
     {

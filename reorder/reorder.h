@@ -23,8 +23,16 @@
 //        sim (r,u) = sum_{j in S_r & S_u} w_j / sum_{j in S_r | S_u} w_j
 //      on the candidates only, and the knn most similar of each row;
 //   4. a maximum spanning forest of the kNN graph (Kruskal, union-find),
-//      visited depth first from a leaf, most similar child first: the
-//      initial order; rows with no neighbour follow, sorted by first column;
+//      made an order in one of two ways: GG_REORDER_DFS (default) visits
+//      each tree depth first from a leaf, most similar child first (the
+//      paper); GG_REORDER_CHAINS keeps each union-find cluster as a path
+//      and joins two paths at their most similar ends when Kruskal joins
+//      the clusters, so that every cluster of the merge hierarchy is
+//      contiguous (a DFS leaves a subtree along a weak edge and comes back
+//      later, cutting a group of similar rows in two; measured: better on
+//      R-MAT and some FEM matrices, worse on most graphs, see
+//      bench/reorder_bench); rows with no
+//      neighbour follow, sorted by first column;
 //   5. 2-opt refinement in windows of `refine_window` positions (two
 //      staggered passes): a segment is reversed when that lowers the sum of
 //      (1 - sim) over adjacent rows, the paper's objective.
@@ -59,6 +67,10 @@ extern "C" {
 
 #define GG_REORDER_MAX_WINDOW 64
 
+// How the spanning forest becomes an order (gg_reorder_options.linear)
+#define GG_REORDER_DFS    0   // DFS of the forest (RSH's Algorithm 3; default)
+#define GG_REORDER_CHAINS 1   // Kruskal's merges as path joins
+
 typedef struct
 {
     uint64_t seed ;         // the hash functions' seed
@@ -70,6 +82,7 @@ typedef struct
     int refine_window ;     // 2-opt window in positions, 0: no refinement
                             // (default 16)
     double budget_s ;       // time budget in seconds, <= 0: none (default 0)
+    int linear ;            // GG_REORDER_DFS (default) or GG_REORDER_CHAINS
 }
 gg_reorder_options ;
 

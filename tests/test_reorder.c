@@ -14,6 +14,8 @@
 //    least 2x the shuffled one's (and 0.3 above it) and 75 % of the
 //    unshuffled one's (RSH; 82-89 % over 12 seeds when written), at least 2x
 //    the shuffled one's and 0.15 above it (baseline; ~0.33 vs ~0.001);
+//  - the other linearisation (GG_REORDER_CHAINS): bijection, block
+//    structure recovered, a bad option refused;
 //  - a tiny time budget still returns a valid permutation (and says so);
 //  - gg_reorder_window_stats equals a brute-force count (window 1, 3, 8, 64,
 //    identity and random permutations), and a hand-made case;
@@ -225,6 +227,35 @@ static void same_answer (const ru_csr *A)
     assert_memory_equal (a, b, (size_t) m * sizeof (int32_t)) ;
     set_threads (2) ;
     free (a) ; free (b) ;
+}
+
+// both linearisations keep identical rows together and are bijections
+static void test_chains (void **state)
+{
+    (void) state ;
+    gg_reorder_options opt ;
+    gg_reorder_options_default (&opt) ;
+    opt.linear = GG_REORDER_CHAINS ;
+    uint64_t s = seed0 ^ 12 ;
+    ru_csr A = random_csr (1500, 400, 16, 0.1, &s) ;
+    both_orders (&A, &opt, NULL) ;
+    ru_free (&A) ;
+    ru_csr B = { 0 }, S = { 0 } ;
+    assert_true (ru_blocks (&B, 48, 16, 24, 0.5, 1, seed0 ^ 13)) ;
+    int32_t *sh = malloc ((size_t) B.m * sizeof (int32_t)) ;
+    int32_t *perm = malloc ((size_t) B.m * sizeof (int32_t)) ;
+    assert_non_null (sh) ; assert_non_null (perm) ;
+    ru_shuffle (sh, B.m, seed0 ^ 14) ;
+    assert_true (ru_permute_rows (&S, &B, sh)) ;
+    both_orders (&S, &opt, perm) ;
+    const double unshuffled = tc_share3 (&B, NULL), rsh = tc_share3 (&S, perm) ;
+    printf ("blocks, chains: TC share (T=3) unshuffled %.3f rsh %.3f\n", unshuffled, rsh) ;
+    assert_true (rsh >= 0.75 * unshuffled) ;
+    opt.linear = 2 ;
+    assert_int_equal (gg_reorder_rsh (S.p, S.i, S.m, S.k, &opt, perm, NULL, NULL),
+        GG_ERR_UNSUPPORTED) ;
+    ru_free (&B) ; ru_free (&S) ;
+    free (sh) ; free (perm) ;
 }
 
 static void test_determinism (void **state)
@@ -459,6 +490,7 @@ int main (void)
         cmocka_unit_test (test_bijection_random),
         cmocka_unit_test (test_bijection_edge),
         cmocka_unit_test (test_duplicate_rows),
+        cmocka_unit_test (test_chains),
         cmocka_unit_test (test_determinism),
         cmocka_unit_test (test_blocks_recovered),
         cmocka_unit_test (test_budget),
