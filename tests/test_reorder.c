@@ -16,7 +16,8 @@
 //    the shuffled one's and 0.15 above it (baseline; ~0.33 vs ~0.001);
 //  - the other linearisation (GG_REORDER_CHAINS): bijection, block
 //    structure recovered, a bad option refused;
-//  - a tiny time budget still returns a valid permutation (and says so);
+//  - a tiny time budget still returns a valid permutation (and says so),
+//    and so do budgets that run out in the later stages;
 //  - gg_reorder_window_stats equals a brute-force count (window 1, 3, 8, 64,
 //    identity and random permutations), and a hand-made case;
 //  - the real matrices of $GRBGPU_TEST_DATA (skipped when absent; files over
@@ -328,6 +329,16 @@ static void test_budget (void **state)
     assert_non_null (pb) ;
     assert_int_equal (gg_reorder_first_column (A.p, A.i, m, A.k, pb, NULL), GG_OK) ;
     assert_memory_equal (pr, pb, (size_t) m * sizeof (int32_t)) ;
+    // budgets that run out in later stages (kNN, refinement): still a
+    // valid permutation
+    const double budgets [] = { 1e-4, 1e-3, 3e-3, 1e-2, 3e-2 } ;
+    for (int x = 0 ; x < 5 ; x++)
+    {
+        opt.budget_s = budgets [x] ;
+        assert_int_equal (gg_reorder_rsh (A.p, A.i, m, A.k, &opt, pr, ip, &info), GG_OK) ;
+        check_perm (&A, pr, ip) ;
+        assert_true (info.fallback <= info.budget_hit) ;
+    }
     // a generous budget is not hit
     opt.budget_s = 1000 ;
     assert_int_equal (gg_reorder_rsh (A.p, A.i, m, A.k, &opt, pr, ip, &info), GG_OK) ;
