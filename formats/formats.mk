@@ -13,3 +13,9 @@ tests_test_nm_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_nm_LDADD = $(CMOCKA_LIBS)
 endif
 
+# Detection time against one conversion pass (a benchmark, not a test).
+noinst_PROGRAMS += bench/nm_bench
+bench_nm_bench_SOURCES = bench/nm_bench.c formats/nm.c formats/nm.h \
+	formats/convert.c formats/convert.h
+bench_nm_bench_CFLAGS = $(AM_CFLAGS)
+bench_nm_bench_LDADD = -lm

@@ -59,8 +59,19 @@ static inline int max_field (uint32_t x, int w)
     return best ;
 }
 
+// Whether some w-bit field of c exceeds t (w = M = 4, 8 or 16; lo has a 1 in
+// each field).  A field counts at most M <= 2^(w-1) - 1 entries and t <= M:
+// adding 2^(w-1) - 1 - t (>= 0) to each field carries into its top bit
+// exactly when the field is above t, and never out of the field.
+static inline bool field_exceeds (uint32_t c, int w, uint32_t lo, int t)
+{
+    const uint32_t add = lo * (uint32_t) ((1 << (w - 1)) - 1 - t) ;
+    return ((c + add) & (lo << (w - 1))) != 0 ;
+}
+
 // mx [l] = max (mx [l], the most entries in one group of 2 << l positions
-// within the window whose entries are the bits of x); only live levels.
+// within the window whose entries are the bits of x), for the live levels.
+// The exact maximum is taken only when it grows (at most M times).
 static inline void window_counts (uint32_t x, int *mx, unsigned live)
 {
     // c2: 2-bit fields counting pairs; c4: 4-bit fields counting quads, ...
@@ -75,10 +86,19 @@ static inline void window_counts (uint32_t x, int *mx, unsigned live)
         int c = (c2 & 0xAAAAAAAAu) ? 2 : (x != 0) ;
         if (c > mx [0]) mx [0] = c ;
     }
-    if (live & 2u)  { int c = max_field (c4, 4) ;   if (c > mx [1]) mx [1] = c ; }
-    if (live & 4u)  { int c = max_field (c8, 8) ;   if (c > mx [2]) mx [2] = c ; }
-    if (live & 8u)  { int c = max_field (c16, 16) ; if (c > mx [3]) mx [3] = c ; }
-    if (live & 16u) { int c = (int) c32 ;           if (c > mx [4]) mx [4] = c ; }
+    if ((live & 2u) && field_exceeds (c4, 4, 0x11111111u, mx [1]))
+    {
+        mx [1] = max_field (c4, 4) ;
+    }
+    if ((live & 4u) && field_exceeds (c8, 8, 0x01010101u, mx [2]))
+    {
+        mx [2] = max_field (c8, 8) ;
+    }
+    if ((live & 8u) && field_exceeds (c16, 16, 0x00010001u, mx [3]))
+    {
+        mx [3] = max_field (c16, 16) ;
+    }
+    if ((live & 16u) && (int) c32 > mx [4]) mx [4] = (int) c32 ;
 }
 
 // the levels whose running maximum is still within their cap
@@ -106,11 +126,91 @@ static inline unsigned live_levels (const int *mx, const int *cap)
 
 typedef struct
 {
+    const int32_t *p, *i ;      // the CSR
+    int64_t nrows ;
+    bool by_rows ;              // GG_NM_ROWS
+    bool stream ;               // GG_NM_ROWS with V = 1: no masks
+    int64_t v ;
+    int64_t unit_rows ;         // V (GG_NM_ROWS) or 32 (GG_NM_COLS)
+    int64_t nkeys ;             // masks a unit may touch
+}
+scan_plan ;
+
+typedef struct
+{
     uint32_t *mask ;            // per key
     int64_t *stamp ;            // the unit that last touched the key
     int32_t *touched ;          // keys touched in this unit
 }
 scan_scratch ;
+
+static bool scratch_alloc (scan_scratch *s, const scan_plan *sp)
+{
+    memset (s, 0, sizeof (*s)) ;
+    if (sp->stream) return true ;
+    s->mask = malloc ((size_t) sp->nkeys * sizeof (uint32_t)) ;
+    s->stamp = malloc ((size_t) sp->nkeys * sizeof (int64_t)) ;
+    s->touched = malloc ((size_t) sp->nkeys * sizeof (int32_t)) ;
+    if (s->mask == NULL || s->stamp == NULL || s->touched == NULL) return false ;
+    for (int64_t w = 0 ; w < sp->nkeys ; w++) s->stamp [w] = -1 ;
+    return true ;
+}
+
+static void scratch_free (scan_scratch *s)
+{
+    free (s->mask) ;
+    free (s->stamp) ;
+    free (s->touched) ;
+}
+
+// Count the groups of unit u into mx (live levels only).
+static void scan_unit (const scan_plan *sp, int64_t u, scan_scratch *s,
+    int *mx, unsigned live)
+{
+    const int32_t *Ap = sp->p, *Ai = sp->i ;
+    const int64_t r0 = u * sp->unit_rows ;
+    const int64_t r1 = (r0 + sp->unit_rows < sp->nrows) ? r0 + sp->unit_rows : sp->nrows ;
+    if (sp->stream)
+    {
+        // one row: its sorted columns visit its windows in order
+        uint32_t mask = 0 ;
+        int64_t w = -1 ;
+        for (int64_t q = Ap [r0] ; q < Ap [r0+1] ; q++)
+        {
+            const int64_t c = Ai [q] ;
+            if ((c >> 5) != w)
+            {
+                if (mask) window_counts (mask, mx, live) ;
+                w = c >> 5 ;
+                mask = 0 ;
+            }
+            mask |= 1u << (c & 31) ;
+        }
+        if (mask) window_counts (mask, mx, live) ;
+        return ;
+    }
+    int64_t ntouched = 0 ;
+    for (int64_t r = r0 ; r < r1 ; r++)
+    {
+        for (int64_t q = Ap [r] ; q < Ap [r+1] ; q++)
+        {
+            const int64_t c = Ai [q] ;
+            const int64_t w = sp->by_rows ? (c >> 5) : (c / sp->v) ;
+            const uint32_t bit = 1u << (sp->by_rows ? (c & 31) : (r & 31)) ;
+            if (s->stamp [w] != u)
+            {
+                s->stamp [w] = u ;
+                s->mask [w] = 0 ;
+                s->touched [ntouched++] = (int32_t) w ;
+            }
+            s->mask [w] |= bit ;
+        }
+    }
+    for (int64_t t = 0 ; t < ntouched ; t++)
+    {
+        window_counts (s->mask [s->touched [t]], mx, live) ;
+    }
+}
 
 int gg_nm_detect (gg_nm_info *info, const gg_csr *A, const gg_nm_opts *opts)
 {
@@ -174,103 +274,69 @@ int gg_nm_detect (gg_nm_info *info, const gg_csr *A, const gg_nm_opts *opts)
     }
 
     //--------------------------------------------------------------------------
-    // the pass, split over threads by units, abandoned when every level died
+    // the pass, abandoned when every level died
     //--------------------------------------------------------------------------
 
-    const bool stream = by_rows && V == 1 ;
-    const int64_t unit_rows = by_rows ? V : 32 ;
-    const int64_t nunits = ceil_div (A->nrows, unit_rows) ;
-    const int64_t nkeys = by_rows ? ceil_div (K, 32) : ceil_div (A->ncols, V) ;
-    int nthreads = 1 ;
-#ifdef _OPENMP
-    if (nnz > 1000000 && !omp_in_parallel ()) nthreads = omp_get_max_threads () ;
-#endif
-    atomic_int stop = 0 ;           // 1: every level died; 2: out of memory
+    // The first 2^20 entries are scanned by one thread: a matrix that is not
+    // N:M is almost always refused there, before any thread starts.  The rest
+    // is split over threads by units; a thread that sees every level die
+    // stops the others.
+    scan_plan sp ;
+    sp.p = A->p32 ;
+    sp.i = A->i32 ;
+    sp.nrows = A->nrows ;
+    sp.by_rows = by_rows ;
+    sp.stream = by_rows && V == 1 ;
+    sp.v = V ;
+    sp.unit_rows = by_rows ? V : 32 ;
+    sp.nkeys = by_rows ? ceil_div (K, 32) : ceil_div (A->ncols, V) ;
+    const int64_t nunits = ceil_div (A->nrows, sp.unit_rows) ;
     int mx_all [GG_NM_NLEVELS] = { 0 } ;
-    const int32_t *Ap = A->p32, *Ai = A->i32 ;
-
-    #pragma omp parallel num_threads (nthreads)
+    unsigned live_all = live_levels (mx_all, cap) ;
+    int64_t u_split = 0 ;
     {
-        int mx [GG_NM_NLEVELS] = { 0 } ;
-        unsigned live = live_levels (mx, cap) ;
-        scan_scratch s = { NULL, NULL, NULL } ;
-        if (!stream)
+        scan_scratch s ;
+        if (!scratch_alloc (&s, &sp)) { scratch_free (&s) ; return GG_ERR_NOMEM ; }
+        for ( ; u_split < nunits && live_all != 0 ; u_split++)
         {
-            s.mask = malloc ((size_t) nkeys * sizeof (uint32_t)) ;
-            s.stamp = malloc ((size_t) nkeys * sizeof (int64_t)) ;
-            s.touched = malloc ((size_t) nkeys * sizeof (int32_t)) ;
-            if (s.mask == NULL || s.stamp == NULL || s.touched == NULL)
-            {
-                atomic_store (&stop, 2) ;
-            }
-            else
-            {
-                for (int64_t w = 0 ; w < nkeys ; w++) s.stamp [w] = -1 ;
-            }
+            if (A->p32 [u_split * sp.unit_rows] >= (1 << 20)) break ;
+            scan_unit (&sp, u_split, &s, mx_all, live_all) ;
+            live_all = live_levels (mx_all, cap) ;
         }
-
-        #pragma omp for schedule (dynamic, 64)
-        for (int64_t u = 0 ; u < nunits ; u++)
-        {
-            if (atomic_load_explicit (&stop, memory_order_relaxed)) continue ;
-            const int64_t r0 = u * unit_rows ;
-            const int64_t r1 = (r0 + unit_rows < A->nrows) ? r0 + unit_rows : A->nrows ;
-            if (stream)
-            {
-                // one row: its sorted columns visit its windows in order
-                uint32_t mask = 0 ;
-                int64_t w = -1 ;
-                for (int64_t q = Ap [r0] ; q < Ap [r0+1] ; q++)
-                {
-                    const int64_t c = Ai [q] ;
-                    if ((c >> 5) != w)
-                    {
-                        if (mask) window_counts (mask, mx, live) ;
-                        w = c >> 5 ;
-                        mask = 0 ;
-                    }
-                    mask |= 1u << (c & 31) ;
-                }
-                if (mask) window_counts (mask, mx, live) ;
-            }
-            else
-            {
-                int64_t ntouched = 0 ;
-                for (int64_t r = r0 ; r < r1 ; r++)
-                {
-                    for (int64_t q = Ap [r] ; q < Ap [r+1] ; q++)
-                    {
-                        const int64_t c = Ai [q] ;
-                        const int64_t w = by_rows ? (c >> 5) : (c / V) ;
-                        const uint32_t bit = 1u << (by_rows ? (c & 31) : (r & 31)) ;
-                        if (s.stamp [w] != u)
-                        {
-                            s.stamp [w] = u ;
-                            s.mask [w] = 0 ;
-                            s.touched [ntouched++] = (int32_t) w ;
-                        }
-                        s.mask [w] |= bit ;
-                    }
-                }
-                for (int64_t t = 0 ; t < ntouched ; t++)
-                {
-                    window_counts (s.mask [s.touched [t]], mx, live) ;
-                }
-            }
-            live = live_levels (mx, cap) ;
-            if (live == 0) atomic_store (&stop, 1) ;
-        }
-
-        free (s.mask) ;
-        free (s.stamp) ;
-        free (s.touched) ;
-        #pragma omp critical (gg_nm_detect_merge)
-        for (int l = 0 ; l < GG_NM_NLEVELS ; l++)
-        {
-            if (mx [l] > mx_all [l]) mx_all [l] = mx [l] ;
-        }
+        scratch_free (&s) ;
     }
-    if (atomic_load (&stop) == 2) return GG_ERR_NOMEM ;
+
+    if (live_all != 0 && u_split < nunits)
+    {
+        int nthreads = 1 ;
+#ifdef _OPENMP
+        if (!omp_in_parallel ()) nthreads = omp_get_max_threads () ;
+#endif
+        atomic_int stop = 0 ;       // 1: every level died; 2: out of memory
+        #pragma omp parallel num_threads (nthreads)
+        {
+            int mx [GG_NM_NLEVELS] ;
+            memcpy (mx, mx_all, sizeof (mx)) ;
+            unsigned live = live_all ;
+            scan_scratch s ;
+            if (!scratch_alloc (&s, &sp)) atomic_store (&stop, 2) ;
+            #pragma omp for schedule (dynamic, 64)
+            for (int64_t u = u_split ; u < nunits ; u++)
+            {
+                if (atomic_load_explicit (&stop, memory_order_relaxed)) continue ;
+                scan_unit (&sp, u, &s, mx, live) ;
+                live = live_levels (mx, cap) ;
+                if (live == 0) atomic_store (&stop, 1) ;
+            }
+            scratch_free (&s) ;
+            #pragma omp critical (gg_nm_detect_merge)
+            for (int l = 0 ; l < GG_NM_NLEVELS ; l++)
+            {
+                if (mx [l] > mx_all [l]) mx_all [l] = mx [l] ;
+            }
+        }
+        if (atomic_load (&stop) == 2) return GG_ERR_NOMEM ;
+    }
 
     //--------------------------------------------------------------------------
     // the pair of least N/M among the levels that survived
@@ -309,6 +375,20 @@ bool gg_nm_fits (const gg_nm_info *info, int n, int m)
     const int l = level_of (m) ;
     if (l < 0 || n < 1 || 2 * n > m || info->max_count [l] < 0) return false ;
     return info->max_count [l] <= n ;
+}
+
+// dst [d] = src [q], values of esz bytes (the common sizes without a call)
+static inline void copy_value (void *dst, int64_t d, const void *src,
+    int64_t q, size_t esz)
+{
+    switch (esz)
+    {
+        case 4: ((uint32_t *) dst) [d] = ((const uint32_t *) src) [q] ; break ;
+        case 8: ((uint64_t *) dst) [d] = ((const uint64_t *) src) [q] ; break ;
+        default:
+            memcpy ((char *) dst + (size_t) d * esz,
+                (const char *) src + (size_t) q * esz, esz) ;
+    }
 }
 
 //------------------------------------------------------------------------------
@@ -357,8 +437,7 @@ static int csr_transpose (gg_nm_csr **out, int64_t nrows, int64_t ncols,
             t->i [d] = (int32_t) r ;
             if (values && !iso)
             {
-                memcpy ((char *) t->x + (size_t) d * esz,
-                    (const char *) x + (size_t) q * esz, esz) ;
+                copy_value (t->x, d, x, q, esz) ;
             }
         }
     }
@@ -394,10 +473,10 @@ void gg_nm_form_free (gg_nm_form *f)
 // unused positions until there are n (m >= 2n, so there always are).
 static inline uint32_t group_slots (uint32_t used, int n)
 {
-    int have = __builtin_popcount (used) ;
-    for (int o = 0 ; have < n ; o++)
+    // (~used & (used + 1): the lowest position not used)
+    for (int have = __builtin_popcount (used) ; have < n ; have++)
     {
-        if (!(used & (1u << o))) { used |= 1u << o ; have++ ; }
+        used |= ~used & (used + 1) ;
     }
     return used ;
 }
@@ -411,6 +490,7 @@ static int pack_rows (gg_nm_form *f, const int32_t *p, const int32_t *i,
     const size_t esz = f->esz ;
     const int64_t nslots = R * G * n ;
     const bool copy_each = (x != NULL && esz > 0 && !f->iso) ;
+    const int lg = __builtin_ctz ((unsigned) m) ;     // m = 2^lg
     uint32_t *slots = malloc ((size_t) (G > 0 ? G : 1) * sizeof (uint32_t)) ;
     f->offset = malloc ((size_t) (f->blocks * G * n > 0 ? f->blocks * G * n : 1)) ;
     f->present = calloc ((size_t) (nslots + 7) / 8 + 1, 1) ;
@@ -436,7 +516,7 @@ static int pack_rows (gg_nm_form *f, const int32_t *p, const int32_t *i,
         memset (slots, 0, (size_t) G * sizeof (uint32_t)) ;
         for (int64_t q = p [r0] ; q < p [r1] ; q++)
         {
-            slots [i [q] / m] |= 1u << (i [q] % m) ;
+            slots [i [q] >> lg] |= 1u << (i [q] & (m - 1)) ;
         }
         uint8_t *off = f->offset + b * G * n ;
         for (int64_t g = 0 ; g < G ; g++)
@@ -448,9 +528,9 @@ static int pack_rows (gg_nm_form *f, const int32_t *p, const int32_t *i,
             }
             slots [g] = group_slots (slots [g], n) ;
             int s = 0 ;
-            for (int o = 0 ; o < m ; o++)
+            for (uint32_t bits = slots [g] ; bits != 0 ; bits &= bits - 1)
             {
-                if (slots [g] & (1u << o)) off [g * n + s++] = (uint8_t) o ;
+                off [g * n + s++] = (uint8_t) __builtin_ctz (bits) ;
             }
         }
         // each entry goes to its slot: the rank of its position in the group
@@ -458,15 +538,14 @@ static int pack_rows (gg_nm_form *f, const int32_t *p, const int32_t *i,
         {
             for (int64_t q = p [r] ; q < p [r+1] ; q++)
             {
-                const int64_t g = i [q] / m ;
-                const int o = i [q] % m ;
+                const int64_t g = i [q] >> lg ;
+                const int o = i [q] & (m - 1) ;
                 const int s = __builtin_popcount (slots [g] & ((1u << o) - 1)) ;
                 const int64_t d = (r * G + g) * n + s ;
                 f->present [d >> 3] |= (uint8_t) (1u << (d & 7)) ;
                 if (copy_each)
                 {
-                    memcpy ((char *) f->x + (size_t) d * esz,
-                        (const char *) x + (size_t) q * esz, esz) ;
+                    copy_value (f->x, d, x, q, esz) ;
                 }
             }
         }
@@ -570,8 +649,7 @@ int gg_nm_unpack (gg_nm_csr **out, const gg_nm_form *f)
                 c->i [q] = (int32_t) (g * m + off [g * n + s]) ;
                 if (values && !f->iso)
                 {
-                    memcpy ((char *) c->x + (size_t) q * f->esz,
-                        (const char *) f->x + (size_t) d * f->esz, f->esz) ;
+                    copy_value (c->x, q, f->x, d, f->esz) ;
                 }
                 q++ ;
             }
