@@ -605,6 +605,66 @@ int gg_nm_pack (gg_nm_form **out, const gg_csr *A, size_t esz, int n, int m,
 }
 
 //------------------------------------------------------------------------------
+// gg_nm_col_info_build
+//------------------------------------------------------------------------------
+
+void gg_nm_col_info_free (gg_nm_col_info *c)
+{
+    if (c == NULL) return ;
+    free (c->used) ;
+    free (c->rank) ;
+    free (c) ;
+}
+
+int gg_nm_col_info_build (gg_nm_col_info **out, const gg_nm_form *f, int qs)
+{
+    *out = NULL ;
+    if (qs < 1) return GG_ERR_UNSUPPORTED ;
+    const int n = f->n ;
+    const int64_t G = f->groups, B = f->blocks ;
+    gg_nm_col_info *c = calloc (1, sizeof (gg_nm_col_info)) ;
+    if (c == NULL) return GG_ERR_NOMEM ;
+    c->qs = qs ;
+    c->groups = G ;
+    c->tiles = ceil_div (B, qs) ;
+    c->used = calloc ((size_t) (c->tiles * G > 0 ? c->tiles * G : 1), sizeof (uint32_t)) ;
+    c->rank = malloc ((size_t) (B * G * n > 0 ? B * G * n : 1)) ;
+    if (c->used == NULL || c->rank == NULL)
+    {
+        gg_nm_col_info_free (c) ;
+        return GG_ERR_NOMEM ;
+    }
+    c->bytes = (size_t) (c->tiles * G) * sizeof (uint32_t) + (size_t) (B * G * n) ;
+    // used: the union of the offsets of the tile's blocks
+    for (int64_t b = 0 ; b < B ; b++)
+    {
+        uint32_t *used = c->used + (b / qs) * G ;
+        const uint8_t *off = f->offset + b * G * n ;
+        for (int64_t g = 0 ; g < G ; g++)
+        {
+            for (int s = 0 ; s < n ; s++) used [g] |= 1u << off [g * n + s] ;
+        }
+    }
+    // rank: the offsets below this one in the tile's set
+    for (int64_t b = 0 ; b < B ; b++)
+    {
+        const uint32_t *used = c->used + (b / qs) * G ;
+        const uint8_t *off = f->offset + b * G * n ;
+        uint8_t *rank = c->rank + b * G * n ;
+        for (int64_t g = 0 ; g < G ; g++)
+        {
+            for (int s = 0 ; s < n ; s++)
+            {
+                const uint32_t below = (1u << off [g * n + s]) - 1 ;
+                rank [g * n + s] = (uint8_t) __builtin_popcount (used [g] & below) ;
+            }
+        }
+    }
+    *out = c ;
+    return GG_OK ;
+}
+
+//------------------------------------------------------------------------------
 // gg_nm_unpack
 //------------------------------------------------------------------------------
 

@@ -131,6 +131,31 @@ int gg_nm_pack (gg_nm_form **out, const gg_csr *A, size_t esz, int n, int m,
     int v, gg_nm_orient orient) ;
 void gg_nm_form_free (gg_nm_form *f) ;
 
+// col_info, the paper's packing of the dense operand at high sparsity (above
+// about 70 %): a thread block multiplies a tile of qs consecutive blocks, and
+// loads from X only the rows that some block of the tile uses.  For tile t
+// and group g:
+//   used [t*G + g]      the positions (bits of m) any block of the tile uses,
+//                       padding slots included (their X rows are read too)
+//   rank [(b*G + g)*n + s]  where slot s of block b finds its X row in the
+//                       packed tile: the rank of its offset among used's bits
+// (the paper merges two groups into one window of 2m at high sparsity; its
+// mask is the two masks side by side, ranks of the second half shifted by the
+// popcount of the first.)
+typedef struct
+{
+    int qs ;
+    int64_t tiles, groups ;     // ceil (blocks / qs), G
+    uint32_t *used ;            // tiles x G
+    uint8_t *rank ;             // blocks x G x n
+    size_t bytes ;
+}
+gg_nm_col_info ;
+
+// Returns GG_OK, GG_ERR_UNSUPPORTED (qs < 1) or GG_ERR_NOMEM.
+int gg_nm_col_info_build (gg_nm_col_info **out, const gg_nm_form *f, int qs) ;
+void gg_nm_col_info_free (gg_nm_col_info *c) ;
+
 // A CSR owned by its holder (what unpacking gives back).
 typedef struct
 {

@@ -594,6 +594,71 @@ static void test_pack_product (void **state)
     }
 }
 
+// col_info: a tile's product read through the packed X tile (only the rows
+// some block of the tile uses, in the order of their positions) equals the
+// CSR product; and the packed tile is no larger than the tile's slots allow.
+static void test_col_info (void **state)
+{
+    (void) state ;
+    for (int t = 0 ; t < NPAIRS ; t++)
+    {
+        const int n = pairs [t][0], m = pairs [t][1] ;
+        const int v = (t & 1) ? 1 : 4, qs = 1 + (int) rnd_below (4) ;
+        pattern P = nm_pattern (8 * v + rnd_below (3 * v), 4 * 32 + 5, n, m, v) ;
+        test_csr T = csr_of (&P, GG_NM_ROWS, 8) ;
+        double *sx = (double *) T.x ;
+        for (int64_t q = 0 ; q < T.csr.nnz ; q++) sx [q] = (double) (rnd_below (19) - 9) ;
+        const int64_t G = (P.K + m - 1) / m ;
+        double *x = calloc ((size_t) (G * m), sizeof (double)) ;
+        double *tile = calloc ((size_t) m, sizeof (double)) ;
+        assert_true (x != NULL && tile != NULL) ;
+        for (int64_t c = 0 ; c < P.K ; c++) x [c] = (double) (rnd_below (17) - 8) ;
+        gg_nm_form *f ;
+        gg_nm_col_info *ci ;
+        assert_int_equal (gg_nm_pack (&f, &T.csr, 8, n, m, v, GG_NM_ROWS), GG_OK) ;
+        assert_int_equal (gg_nm_col_info_build (&ci, f, qs), GG_OK) ;
+        assert_int_equal (ci->tiles, (f->blocks + qs - 1) / qs) ;
+        const double *px = (const double *) f->x ;
+        double *got = calloc ((size_t) P.R, sizeof (double)) ;
+        assert_non_null (got) ;
+        for (int64_t g = 0 ; g < G ; g++)
+        {
+            for (int64_t tl = 0 ; tl < ci->tiles ; tl++)
+            {
+                // the packed X tile of (tl, g): the used rows, ascending
+                const uint32_t used = ci->used [tl * G + g] ;
+                assert_true (__builtin_popcount (used) <= (qs * n < m ? qs * n : m)) ;
+                int j = 0 ;
+                for (int o = 0 ; o < m ; o++) if (used & (1u << o)) tile [j++] = x [g * m + o] ;
+                for (int64_t b = tl * qs ; b < (tl + 1) * qs && b < f->blocks ; b++)
+                {
+                    for (int64_t r = b * v ; r < (b + 1) * v && r < P.R ; r++)
+                    {
+                        for (int s = 0 ; s < n ; s++)
+                        {
+                            got [r] += px [(r * G + g) * n + s]
+                                * tile [ci->rank [(b * G + g) * n + s]] ;
+                        }
+                    }
+                }
+            }
+        }
+        for (int64_t r = 0 ; r < P.R ; r++)
+        {
+            double want = 0 ;
+            for (int64_t q = T.p [r] ; q < T.p [r+1] ; q++) want += sx [q] * x [T.i [q]] ;
+            assert_true (got [r] == want) ;
+        }
+        gg_nm_col_info_free (ci) ;
+        gg_nm_form_free (f) ;
+        free (got) ;
+        free (tile) ;
+        free (x) ;
+        csr_free (&T) ;
+        free (P.pat) ;
+    }
+}
+
 // Bad arguments are refused, never guessed.
 static void test_refusals (void **state)
 {
@@ -631,6 +696,7 @@ int main (void)
         cmocka_unit_test (test_detect_vector_wise),
         cmocka_unit_test (test_pack_round_trip),
         cmocka_unit_test (test_pack_product),
+        cmocka_unit_test (test_col_info),
         cmocka_unit_test (test_refusals),
     } ;
     return cmocka_run_group_tests (tests, NULL, NULL) ;
