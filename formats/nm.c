@@ -131,6 +131,7 @@ typedef struct
     bool by_rows ;              // GG_NM_ROWS
     bool stream ;               // GG_NM_ROWS with V = 1: no masks
     int64_t v ;
+    int vshift ;                // v = 2^vshift, or -1 (a division per entry)
     int64_t unit_rows ;         // V (GG_NM_ROWS) or 32 (GG_NM_COLS)
     int64_t nkeys ;             // masks a unit may touch
 }
@@ -195,7 +196,8 @@ static void scan_unit (const scan_plan *sp, int64_t u, scan_scratch *s,
         for (int64_t q = Ap [r] ; q < Ap [r+1] ; q++)
         {
             const int64_t c = Ai [q] ;
-            const int64_t w = sp->by_rows ? (c >> 5) : (c / sp->v) ;
+            const int64_t w = sp->by_rows ? (c >> 5)
+                : (sp->vshift >= 0 ? (c >> sp->vshift) : (c / sp->v)) ;
             const uint32_t bit = 1u << (sp->by_rows ? (c & 31) : (r & 31)) ;
             if (s->stamp [w] != u)
             {
@@ -288,6 +290,7 @@ int gg_nm_detect (gg_nm_info *info, const gg_csr *A, const gg_nm_opts *opts)
     sp.by_rows = by_rows ;
     sp.stream = by_rows && V == 1 ;
     sp.v = V ;
+    sp.vshift = ((V & (V - 1)) == 0) ? __builtin_ctzll ((unsigned long long) V) : -1 ;
     sp.unit_rows = by_rows ? V : 32 ;
     sp.nkeys = by_rows ? ceil_div (K, 32) : ceil_div (A->ncols, V) ;
     const int64_t nunits = ceil_div (A->nrows, sp.unit_rows) ;
