@@ -315,6 +315,7 @@ int gg_nm_detect (gg_nm_info *info, const gg_csr *A, const gg_nm_opts *opts)
 #ifdef _OPENMP
         if (!omp_in_parallel ()) nthreads = omp_get_max_threads () ;
 #endif
+        (void) nthreads ;           // (unused without OpenMP)
         atomic_int stop = 0 ;       // 1: every level died; 2: out of memory
         #pragma omp parallel num_threads (nthreads)
         {

@@ -463,6 +463,44 @@ static void test_detect_vector_wise (void **state)
     }
 }
 
+// Past the first 2^20 entries the pass is split over threads: an exact 2:4
+// pattern of 1.2M entries is found, and one extra entry in the last row, or
+// in a row past the serial part, is seen (both orientations).
+static void test_detect_parallel_part (void **state)
+{
+    (void) state ;
+    const int64_t R = 600, K = 4096 ;
+    pattern P = nm_pattern (R, K, 2, 4, 1) ;
+    for (int orient = 0 ; orient < 2 ; orient++)
+    {
+        gg_nm_info info = detect (&P, (gg_nm_orient) orient, 1) ;
+        assert_true (info.is_nm && info.n == 2 && info.m == 4) ;
+        check_levels (&info, &P, 1) ;
+    }
+    const int64_t rows [2] = { R - 1, 520 + rnd_below (R - 521) } ;
+    for (int t = 0 ; t < 2 ; t++)
+    {
+        pattern Q = pattern_new (R, K) ;
+        memcpy (Q.pat, P.pat, (size_t) (R * K)) ;
+        // one more entry in a random group of that row, one fewer in row 0
+        // (so that the count of entries alone does not tell)
+        const int64_t g = rnd_below (K / 4) ;
+        int64_t c ;
+        do c = g * 4 + rnd_below (4) ; while (Q.pat [rows [t] * K + c]) ;
+        Q.pat [rows [t] * K + c] = 1 ;
+        for (c = 0 ; !Q.pat [c] ; c++) ;
+        Q.pat [c] = 0 ;
+        for (int orient = 0 ; orient < 2 ; orient++)
+        {
+            gg_nm_info info = detect (&Q, (gg_nm_orient) orient, 1) ;
+            assert_false (gg_nm_fits (&info, 2, 4)) ;
+            assert_false (info.is_nm) ;
+        }
+        free (Q.pat) ;
+    }
+    free (P.pat) ;
+}
+
 //------------------------------------------------------------------------------
 // packing
 //------------------------------------------------------------------------------
@@ -694,6 +732,7 @@ int main (void)
         cmocka_unit_test (test_near_miss),
         cmocka_unit_test (test_detect_edges),
         cmocka_unit_test (test_detect_vector_wise),
+        cmocka_unit_test (test_detect_parallel_part),
         cmocka_unit_test (test_pack_round_trip),
         cmocka_unit_test (test_pack_product),
         cmocka_unit_test (test_col_info),
