@@ -2,20 +2,23 @@
 libgrbgpu_la_SOURCES += formats/convert.c formats/convert.h
 
 # N:M structured sparsity (issue 16): detection, packed form, unpacking.
-libgrbgpu_la_SOURCES += formats/nm.c formats/nm.h
+libgrbgpu_la_SOURCES += formats/nm.c formats/nm_pack.c formats/nm.h \
+	formats/nm_private.h
 
-# Its test compiles formats/nm.c itself: no GraphBLAS, no library needed.
+# Its test compiles formats/nm*.c itself: no GraphBLAS, no library needed.
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_nm
 TESTS += tests/test_nm
-tests_test_nm_SOURCES = tests/test_nm.c formats/nm.c formats/nm.h
+tests_test_nm_SOURCES = tests/test_nm.c formats/nm.c formats/nm_pack.c \
+	formats/nm.h formats/nm_private.h
 tests_test_nm_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_nm_LDADD = $(CMOCKA_LIBS)
 endif
 
 # Detection time against one conversion pass (a benchmark, not a test).
 noinst_PROGRAMS += bench/nm_bench
-bench_nm_bench_SOURCES = bench/nm_bench.c formats/nm.c formats/nm.h \
+bench_nm_bench_SOURCES = bench/nm_bench.c formats/nm.c formats/nm_pack.c \
+	formats/nm.h formats/nm_private.h \
 	formats/convert.c formats/convert.h
 bench_nm_bench_CFLAGS = $(AM_CFLAGS)
 bench_nm_bench_LDADD = -lm

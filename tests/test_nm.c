@@ -1,5 +1,5 @@
 //------------------------------------------------------------------------------
-// tests/test_nm.c: N:M detection, packing and unpacking (formats/nm.c)
+// tests/test_nm.c: N:M detection, packing and unpacking (formats/nm.c, formats/nm_pack.c)
 //------------------------------------------------------------------------------
 
 // Patterns are drawn fresh (the seed is printed; GG_NM_SEED=... repeats a run)
