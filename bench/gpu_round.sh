@@ -113,8 +113,9 @@ if has tc; then
     timeout 150 ./tests/test_tc_spmm > "$OUT/test_tc_spmm.log" 2>&1
     say "test_tc_spmm: exit $? : $(grep -E 'checks,' "$OUT/test_tc_spmm.log" | tail -1)"
     grep -E '^FAIL' "$OUT/test_tc_spmm.log" | head -10 | tee -a "$summary"
-    timeout ${TC_TIMEOUT:-240} ./bench/tc_bench --csv "$OUT/tc_bench.csv" ${TC_ARGS:-} > "$OUT/tc_bench.log" 2>&1
+    timeout ${TC_TIMEOUT:-240} ./bench/tc_bench --csv "$OUT/tc_bench.csv" ${TC_ARGS:---fp64} > "$OUT/tc_bench.log" 2>&1
     say "tc_bench: exit $?"
+    grep -E "^# (FP64 geomean|geomean|GEOMEAN)|wrong results" "$OUT/tc_bench.log" | tee -a "$summary"
 fi
 
 if has xpose; then

@@ -14,14 +14,15 @@ for m in "$@"; do
     name=$(basename "$m" .mtx.gz)
     d=$(mktemp -d) ; cp "$m" "$d/"
     timeout 200 ncu --clock-control none --launch-count ${NCU_LAUNCHES:-60} \
+        -k "regex:${NCU_KERNELS:-tc_spmm_kernel|tc_dmma|spmm_row|spmm_nnz|csrmm}" \
         --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy \
         --section WarpStateStats --section LaunchStats \
         ./bench/tc_bench --scales "" --ns 128 --data "$d" --reps 1 --warmups 0 \
-        --thresholds 3 --segs 16 > "$out/ncu_$name.txt" 2>&1
+        --thresholds 3 --segs 16 ${NCU_ARGS:-} > "$out/ncu_$name.txt" 2>&1
     echo "ncu $name: exit $?" >> "$out/ncu_summary.txt"
     # kernel name, duration, DRAM and memory throughput, achieved occupancy
     awk -v M="$name" '
-        /^  [A-Za-z_].*\(.*\)x\(.*\)/ { k = $1 }
+        /^  [A-Za-z_].*\(.*\)x\(.*\)/ { k = ($1 == "void") ? $2 : $1 }
         /Duration/ && k != "" { d = $NF; u = $(NF-1) }
         /^    Memory Throughput/ && k != "" { mt = $NF }
         /DRAM Throughput/ && k != "" { dr = $NF }

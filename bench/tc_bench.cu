@@ -4,7 +4,7 @@
 
 // Usage: tc_bench [--scales 18,20,22] [--ns 32,128] [--data DIR | --no-data]
 //                 [--reps R] [--warmups W] [--thresholds 2,4] [--segs 8,32]
-//                 [--csv FILE]
+//                 [--csv FILE] [--fp64 | --fp64-only]
 //
 // Matrices: R-MAT at the given scales (bench/bench_matrices.h: a, b, c, d =
 // 0.57, 0.19, 0.19, 0.05, 16 edges per row) and every *.mtx.gz in DIR
@@ -31,6 +31,10 @@
 // printed for cuSPARSE, our CUDA-core kernel and each mode.
 // Last: one table (matrix, N, mode, ms, speedup vs cuSPARSE, error), the
 // build times against one warm call, and geometric means over the matrices.
+// --fp64 adds, per matrix and N, FP64: cuSPARSE's best, our CUDA-core kernel
+// and the DMMA hybrid at thresholds 3 and 4 (S's values perturbed to use
+// FP64's mantissa; each checked on all rows against cuSPARSE, WRONG above
+// 1e-12 of max |y|), and an FP64 table; --fp64-only skips the FP32 part.
 
 #include <cstdio>
 #include <cstdlib>
@@ -429,6 +433,163 @@ static void bench_matrix (cusparseHandle_t h, const bm_csr &A, const std::vector
     CK (cudaDeviceSynchronize ()) ;
 }
 
+//------------------------------------------------------------------------------
+// FP64: cuSPARSE's best, our CUDA-core kernel, the DMMA hybrid (T = 3, 4)
+//------------------------------------------------------------------------------
+
+// Per matrix and N: median times, and the max |y - y_cusparse| / max |y|
+// of each against cuSPARSE's best (checked on the host, all rows).  One
+// line per (matrix, N) is kept for the FP64 table at the end.
+struct fp64_row { std::string matrix ; int64_t n ; double cusp, cuda, tc3, tc4, share3, share4 ; } ;
+static std::vector<fp64_row> fp64_rows ;
+
+static void bench_fp64 (cusparseHandle_t h, const bm_csr &A, const std::vector<int64_t> &ns)
+{
+    int32_t *dp, *di ; double *dx ; void *dplan ;
+    std::vector<double> x64 (A.nnz) ;
+    for (int64_t e = 0 ; e < A.nnz ; e++) x64 [e] = (double) A.x [e] * (1 + 1e-9 * rng.val ()) ;
+    CK (cudaMalloc (&dp, (A.m + 1) * 4)) ; CK (cudaMalloc (&di, A.nnz * 4 + 4)) ;
+    CK (cudaMalloc (&dx, A.nnz * 8 + 8)) ;
+    CK (cudaMalloc (&dplan, gg_cuda_spmv_plan_bytes (A.nnz) + 16)) ;
+    CK (cudaMemcpy (dp, A.p.data (), (A.m + 1) * 4, cudaMemcpyHostToDevice)) ;
+    CK (cudaMemcpy (di, A.i.data (), A.nnz * 4, cudaMemcpyHostToDevice)) ;
+    CK (cudaMemcpy (dx, x64.data (), A.nnz * 8, cudaMemcpyHostToDevice)) ;
+    if (gg_cuda_spmv_plan_build (A.m, A.nnz, dp, dplan, 0) != GG_OK) { printf ("plan build failed\n") ; exit (1) ; }
+    gg_hybrid_form *f [2] = { NULL, NULL } ;
+    double share [2] = { 0, 0 } ;
+    for (int q = 0 ; q < 2 ; q++)
+    {
+        if (gg_tc_build (A.m, A.k, A.nnz, dp, di, dx, GG_FP64, 3 + q, 0, &f [q], 0) != GG_OK)
+        { printf ("FP64 build failed\n") ; exit (1) ; }
+        gg_tc_info gi ;
+        gg_tc_form_info (f [q], &gi) ;
+        share [q] = gi.tc_share ;
+    }
+    const gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP64 } ;
+    for (int64_t n : ns)
+    {
+        std::vector<double> X (A.k * n), ref (A.m * n), y (A.m * n) ;
+        for (auto &v : X) v = rng.val () + 0.25 ;
+        double *dX, *dY ;
+        CK (cudaMalloc (&dX, X.size () * 8 + 32)) ; CK (cudaMalloc (&dY, A.m * n * 8 + 32)) ;
+        CK (cudaMemcpy (dX, X.data (), X.size () * 8, cudaMemcpyHostToDevice)) ;
+        double base = -1 ;
+        {
+            cusparseSpMatDescr_t Sd ;
+            cusparseDnMatDescr_t mx, my ;
+            CKS (cusparseCreateCsr (&Sd, A.m, A.k, A.nnz, dp, di, dx, CUSPARSE_INDEX_32I,
+                CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F)) ;
+            CKS (cusparseCreateDnMat (&mx, A.k, n, n, dX, CUDA_R_64F, CUSPARSE_ORDER_ROW)) ;
+            CKS (cusparseCreateDnMat (&my, A.m, n, n, dY, CUDA_R_64F, CUSPARSE_ORDER_ROW)) ;
+            const cusparseSpMMAlg_t algs [] = { CUSPARSE_SPMM_CSR_ALG1, CUSPARSE_SPMM_CSR_ALG2, CUSPARSE_SPMM_CSR_ALG3 } ;
+            double one = 1, zero = 0 ;
+            for (int a = 0 ; a < 3 ; a++)
+            {
+                size_t bs = 0 ; void *buf = NULL ;
+                if (cusparseSpMM_bufferSize (h, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                    CUSPARSE_OPERATION_NON_TRANSPOSE, &one, Sd, mx, &zero, my, CUDA_R_64F,
+                    algs [a], &bs) != CUSPARSE_STATUS_SUCCESS) continue ;
+                CK (cudaMalloc (&buf, bs + 16)) ;
+                if (cusparseSpMM_preprocess (h, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                    CUSPARSE_OPERATION_NON_TRANSPOSE, &one, Sd, mx, &zero, my, CUDA_R_64F,
+                    algs [a], buf) == CUSPARSE_STATUS_SUCCESS)
+                {
+                    cusparseStatus_t st = CUSPARSE_STATUS_SUCCESS ;
+                    const double t = time_ms ([&] { st = cusparseSpMM (h, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                        CUSPARSE_OPERATION_NON_TRANSPOSE, &one, Sd, mx, &zero, my, CUDA_R_64F,
+                        algs [a], buf) ; }) ;
+                    if (st == CUSPARSE_STATUS_SUCCESS && (base < 0 || t < base))
+                    {
+                        base = t ;
+                        CK (cudaMemcpy (ref.data (), dY, A.m * n * 8, cudaMemcpyDeviceToHost)) ;
+                    }
+                }
+                cudaFree (buf) ;
+            }
+            cusparseDestroyDnMat (mx) ; cusparseDestroyDnMat (my) ; cusparseDestroySpMat (Sd) ;
+        }
+        if (base < 0) { printf ("no FP64 cuSPARSE baseline: %s skipped\n", A.name.c_str ()) ; wrong++ ;
+            cudaFree (dX) ; cudaFree (dY) ; continue ; }
+        double ymax = 0 ;
+        for (int64_t r = 0 ; r < A.m ; r++)
+            if (A.p [r+1] > A.p [r]) for (int64_t j = 0 ; j < n ; j++) ymax = std::max (ymax, fabs (ref [r * n + j])) ;
+        auto check = [&] (const char *what, double t) -> double
+        {
+            CK (cudaDeviceSynchronize ()) ;
+            CK (cudaMemcpy (y.data (), dY, A.m * n * 8, cudaMemcpyDeviceToHost)) ;
+            double err = 0 ;
+            for (int64_t r = 0 ; r < A.m ; r++)
+                if (A.p [r+1] > A.p [r])
+                    for (int64_t j = 0 ; j < n ; j++)
+                    {
+                        const double d = fabs (y [r * n + j] - ref [r * n + j]) ;
+                        err = std::max (err, std::isfinite (d) ? d : INFINITY) ;
+                    }
+            const double rel = ymax > 0 ? err / ymax : err ;
+            const bool ok = rel < 1e-12 ;
+            const double bytes = (A.m + 1) * 4.0 + A.nnz * 12.0 + A.k * n * 8.0 + A.m * n * 8.0 ;
+            printf ("%-14s %4lld fp64     %-9s %9.4f ms %8.1f GF/s %7.1f GB/s %6.2fx rel %.2e %s\n",
+                A.name.c_str (), (long long) n, what, t, 2.0 * A.nnz * n / (t * 1e6),
+                bytes / (t * 1e6), base / t, rel, ok ? "ok" : "WRONG") ;
+            if (csv) fprintf (csv, "%s,%lld,%lld,%lld,%lld,fp64,%s,0,0,%.5f,%.2f,%.3f,%.3e,0,0,0,%s\n",
+                A.name.c_str (), (long long) A.m, (long long) A.k, (long long) A.nnz, (long long) n,
+                what, t, 2.0 * A.nnz * n / (t * 1e6), base / t, rel, ok ? "ok" : "WRONG") ;
+            if (!ok) { wrong++ ; return -1 ; }
+            return t ;
+        } ;
+        int rc = GG_OK ;
+        const char *kern = gg_cuda_spmm_choose_plan (A.m, n, A.nnz, A.max_row) ;
+        CK (cudaMemset (dY, 0xff, A.m * n * 8)) ;
+        const double tc_cuda = check (kern, time_ms ([&] { rc = gg_cuda_spmm_plan (&sr, A.m, A.k, n,
+            A.nnz, dp, di, dx, false, dX, dY, dplan, kern, 0) ; })) ;
+        double ttc [2] ;
+        for (int q = 0 ; q < 2 ; q++)
+        {
+            CK (cudaMemset (dY, 0xff, A.m * n * 8)) ;
+            ttc [q] = check (q ? "dmma T=4" : "dmma T=3", time_ms ([&] { rc = gg_tc_spmm (f [q], dX, dY, n,
+                GG_TC_EXACT, 0) ; })) ;
+        }
+        if (rc != GG_OK) { printf ("FP64 rc %d\n", rc) ; wrong++ ; }
+        fp64_rows.push_back ({ A.name, n, base, tc_cuda, ttc [0], ttc [1], share [0], share [1] }) ;
+        cudaFree (dX) ; cudaFree (dY) ;
+    }
+    gg_tc_free (f [0], 0) ; gg_tc_free (f [1], 0) ;
+    cudaFree (dp) ; cudaFree (di) ; cudaFree (dx) ; cudaFree (dplan) ;
+    CK (cudaDeviceSynchronize ()) ;
+}
+
+static void fp64_table (const std::vector<int64_t> &ns)
+{
+    if (fp64_rows.empty ()) return ;
+    printf ("\n# FP64 TABLE: speedup = cuSPARSE best (FP64) / this; dmma = the hybrid with DMMA "
+        "(exact FP64), thresholds 3 and 4\n") ;
+    printf ("%-14s %4s %9s %6s %6s %6s %6s %6s\n", "matrix", "N", "cuSP ms", "cuda", "dmma3",
+        "dmma4", "TC%3", "TC%4") ;
+    for (int64_t n : ns)
+    {
+        double ls [4] = { 0, 0, 0, 0 } ;
+        int lc [4] = { 0, 0, 0, 0 } ;
+        for (const fp64_row &r : fp64_rows)
+        {
+            if (r.n != n) continue ;
+            const double v [4] = { r.cuda, r.tc3, r.tc4,
+                std::min (r.cuda > 0 ? r.cuda : 1e30, std::min (r.tc3 > 0 ? r.tc3 : 1e30, r.tc4 > 0 ? r.tc4 : 1e30)) } ;
+            double sp [4] ;
+            for (int q = 0 ; q < 4 ; q++)
+            {
+                sp [q] = (v [q] > 0 && v [q] < 1e30) ? r.cusp / v [q] : 0 ;
+                if (sp [q] > 0) { ls [q] += log (sp [q]) ; lc [q]++ ; }
+            }
+            printf ("%-14s %4lld %9.4f %6.2f %6.2f %6.2f %6.1f %6.1f\n", r.matrix.c_str (),
+                (long long) n, r.cusp, sp [0], sp [1], sp [2], 100 * r.share3, 100 * r.share4) ;
+        }
+        printf ("# FP64 geomean N=%lld: cuda %.3f, dmma T=3 %.3f, dmma T=4 %.3f, best of the three %.3f "
+            "(vs cuSPARSE best)\n", (long long) n, lc [0] ? exp (ls [0] / lc [0]) : 0,
+            lc [1] ? exp (ls [1] / lc [1]) : 0, lc [2] ? exp (ls [2] / lc [2]) : 0,
+            lc [3] ? exp (ls [3] / lc [3]) : 0) ;
+    }
+}
+
 static std::vector<int64_t> parse_list (const char *s)
 {
     std::vector<int64_t> v ;
@@ -439,6 +600,7 @@ static std::vector<int64_t> parse_list (const char *s)
 int main (int argc, char **argv)
 {
     std::vector<int64_t> scales = { 18, 20, 22 }, ns = { 32, 128 } ;
+    bool fp64 = false, fp64_only = false ;
     const char *data = getenv ("GRBGPU_TEST_DATA") ;
     std::string datadir = data ? data : "" ;
     for (int a = 1 ; a < argc ; a++)
@@ -448,6 +610,8 @@ int main (int argc, char **argv)
         else if (!strcmp (argv [a], "--ns") && a + 1 < argc) ns = parse_list (argv [++a]) ;
         else if (!strcmp (argv [a], "--data") && a + 1 < argc) datadir = argv [++a] ;
         else if (!strcmp (argv [a], "--no-data")) datadir = "" ;
+        else if (!strcmp (argv [a], "--fp64")) fp64 = true ;
+        else if (!strcmp (argv [a], "--fp64-only")) fp64 = fp64_only = true ;
         else if (!strcmp (argv [a], "--reps") && a + 1 < argc) reps = atoi (argv [++a]) ;
         else if (!strcmp (argv [a], "--warmups") && a + 1 < argc) warmups = atoi (argv [++a]) ;
         else if (!strcmp (argv [a], "--thresholds") && a + 1 < argc)
@@ -481,7 +645,8 @@ int main (int argc, char **argv)
     for (int64_t s : scales)
     {
         bm_csr A = bm_rmat ((int) s, rng) ;
-        bench_matrix (h, A, ns) ;
+        if (!fp64_only) bench_matrix (h, A, ns) ;
+        if (fp64) bench_fp64 (h, A, ns) ;
         names.push_back (A.name) ;
     }
     std::vector<std::string> files = bm_mtx_files (datadir) ;
@@ -491,7 +656,8 @@ int main (int argc, char **argv)
         bm_csr A ;
         A.name = fn.substr (0, fn.size () - 7) ;
         if (!bm_read_mtx_gz (datadir + "/" + fn, A, rng)) { printf ("# cannot read %s\n", fn.c_str ()) ; continue ; }
-        bench_matrix (h, A, ns) ;
+        if (!fp64_only) bench_matrix (h, A, ns) ;
+        if (fp64) bench_fp64 (h, A, ns) ;
         names.push_back (A.name) ;
     }
     cusparseDestroy (h) ;
@@ -575,6 +741,7 @@ int main (int argc, char **argv)
         sp ("tf32", 3, 16) ;
         printf ("\n") ;
     }
+    fp64_table (ns) ;
     printf ("# copy bandwidth %.1f GB/s; %d wrong results\n", copy_gbs, wrong) ;
     return wrong ? 1 : 0 ;
 }

@@ -277,6 +277,9 @@ static void set_kernel (const char *name)
 // SpMM / SpMV, the plus-times family
 //------------------------------------------------------------------------------
 
+// the family that ran this thread's last SpMM (backend/cuda/family.h)
+const char *gg_spmm_last_family (void) ;
+
 static int64_t spmm_case_rows = 301 ;    // rows of S in run_spmm_case
 
 static void run_spmm_case (gg_type t, gg_mul mul, int64_t n, bool iso,
@@ -302,6 +305,141 @@ static void run_spmm_case (gg_type t, gg_mul mul, int64_t n, bool iso,
     assert_int_equal (bad, 0) ;
     set_kernel ("") ;
     free_csr (&S) ; free (X) ; free (Xv) ; free (Y) ;
+}
+
+// An m x k CSR whose 8-row windows share columns (each window picks `cols`
+// columns, each of its rows takes each with probability 0.6), plus a few
+// random entries per row: the tensor-core hybrid's part and remainder both
+// hold entries.  Values from rnd_value: nonzero, normal.
+static test_csr make_windowed_csr (int64_t m, int64_t k, int cols, gg_type t)
+{
+    test_csr S = { .m = m, .k = k } ;
+    size_t cap = (size_t) m * (size_t) (cols + 4) + 16 ;
+    S.p = malloc ((m + 1) * sizeof (int32_t)) ;
+    S.i = malloc (cap * sizeof (int32_t)) ;
+    S.v = malloc (cap * sizeof (double)) ;
+    S.x = malloc (cap * 8) ;
+    int32_t *wc = malloc ((size_t) cols * sizeof (int32_t)) ;
+    char *mark = calloc ((size_t) k, 1) ;
+    S.p [0] = 0 ;
+    for (int64_t r = 0 ; r < m ; r++)
+    {
+        if (r % 8 == 0) for (int q = 0 ; q < cols ; q++) wc [q] = (int32_t) (rng () % (uint64_t) k) ;
+        for (int q = 0 ; q < cols ; q++) if (rng () % 10 < 6) mark [wc [q]] = 1 ;
+        for (int q = 0 ; q < 3 ; q++) mark [rng () % (uint64_t) k] = 1 ;
+        for (int64_t c = 0 ; c < k ; c++)
+        {
+            if (!mark [c]) continue ;
+            mark [c] = 0 ;
+            put (S.x, (size_t) S.nnz, t, rnd_value ()) ;
+            S.v [S.nnz] = get (S.x, (size_t) S.nnz, t) ;
+            S.i [S.nnz++] = (int32_t) c ;
+        }
+        S.p [r+1] = (int32_t) S.nnz ;
+    }
+    free (wc) ; free (mark) ;
+    return S ;
+}
+
+// The tensor-core rows (backend/cuda/family_tc.c) through the backend:
+// forced (GRBGPU_KERNEL=tc3 / tc4) they run where S and X hold finite normal
+// values, FP32 and FP64, and give the reference's values; a zero in X, an
+// Inf in S or a semiring they do not take send the product elsewhere, still
+// right; with the chooser measuring, every family is timed and the product
+// is right whichever wins.
+static void test_tc_family (void **state)
+{
+    (void) state ;
+    const char *kernels [2] = { "tc3", "tc4" } ;
+    const int64_t ns [4] = { 1, 5, 32, 130 } ;
+    for (int ti = 0 ; ti < 2 ; ti++)
+    {
+        gg_type t = ti ? GG_FP64 : GG_FP32 ;
+        gg_semiring sr = { .add = GG_ADD_PLUS, .mul = GG_MUL_TIMES, .type = t } ;
+        for (int kv = 0 ; kv < 2 ; kv++)
+        {
+            test_csr S = make_windowed_csr (1003, 517, 12, t) ;
+            gg_csr Sv = view_csr (&S, false, make_entry ()) ;
+            for (int ni = 0 ; ni < 4 ; ni++)
+            {
+                const int64_t n = ns [ni] ;
+                double *Xv ;
+                void *X = make_dense (S.k, n, t, &Xv) ;
+                void *Y = malloc ((size_t) (S.m * n) * 8) ;
+                gg_dense Xd = { .nrows = S.k, .ncols = n, .x = X } ;
+                for (int variant = 0 ; variant < 3 ; variant++)
+                {
+                    // 0: plain values; 1: one +0 in X; 2: an Inf in S (a
+                    // copy of S: the cached form keeps the first's values)
+                    test_csr S2 = S ;
+                    gg_csr Sv2 = Sv ;
+                    double keep = 0 ;
+                    if (variant == 1) { keep = Xv [7] ; put (X, 7, t, 0.0) ; Xv [7] = 0 ; }
+                    if (variant == 2)
+                    {
+                        S2.x = malloc ((size_t) S.nnz * 8 + 8) ;
+                        S2.v = malloc ((size_t) S.nnz * sizeof (double) + 8) ;
+                        memcpy (S2.x, S.x, (size_t) S.nnz * 8) ;
+                        memcpy (S2.v, S.v, (size_t) S.nnz * sizeof (double)) ;
+                        put (S2.x, 11, t, INFINITY) ; S2.v [11] = INFINITY ;
+                        Sv2 = view_csr (&S2, false, make_entry ()) ;
+                    }
+                    set_kernel (kernels [kv]) ;
+                    memset (Y, 0x7f, (size_t) (S.m * n) * 8) ;
+                    assert_int_equal (be->spmm (&sr, &Sv2, &Xd, Y), GG_OK) ;
+                    const char *fam = gg_spmm_last_family () ;
+                    int bad = check_spmm (&sr, &S2, false, Xv, n, Y) ;
+                    if (bad || (variant == 0) != (strcmp (fam, kernels [kv]) == 0))
+                        print_message ("  tc %s type %d n %ld case %d: ran %s, %d wrong\n",
+                            kernels [kv], t, (long) n, variant, fam, bad) ;
+                    assert_int_equal (bad, 0) ;
+                    if (variant == 0) assert_string_equal (fam, kernels [kv]) ;
+                    else assert_string_not_equal (fam, kernels [kv]) ;
+                    set_kernel ("") ;
+                    if (variant == 1) { put (X, 7, t, keep) ; Xv [7] = keep ; }
+                    if (variant == 2)
+                    {
+                        grbgpu_cache_release ((gg_cache_entry *) Sv2.cache) ;
+                        free (S2.x) ; free (S2.v) ;
+                    }
+                }
+                free (X) ; free (Xv) ; free (Y) ;
+            }
+            // a semiring the rows do not take: declined, right
+            {
+                gg_semiring mp = { .add = GG_ADD_MIN, .mul = GG_MUL_PLUS, .type = t } ;
+                double *Xv ;
+                void *X = make_dense (S.k, 8, t, &Xv) ;
+                void *Y = malloc ((size_t) (S.m * 8) * 8) ;
+                gg_dense Xd = { .nrows = S.k, .ncols = 8, .x = X } ;
+                set_kernel (kernels [kv]) ;
+                assert_int_equal (be->spmm (&mp, &Sv, &Xd, Y), GG_OK) ;
+                assert_string_not_equal (gg_spmm_last_family (), kernels [kv]) ;
+                assert_int_equal (check_spmm (&mp, &S, false, Xv, 8, Y), 0) ;
+                set_kernel ("") ;
+                free (X) ; free (Xv) ; free (Y) ;
+            }
+            grbgpu_cache_release ((gg_cache_entry *) Sv.cache) ;
+            free_csr (&S) ;
+        }
+        // the chooser measures every family, the tensor-core rows among them
+        // (enough work: about 150K entries x 32 columns)
+        test_csr S = make_windowed_csr (20000, 4001, 12, t) ;
+        gg_csr Sv = view_csr (&S, false, make_entry ()) ;
+        double *Xv ;
+        void *X = make_dense (S.k, 32, t, &Xv) ;
+        void *Y = malloc ((size_t) (S.m * 32) * 8) ;
+        gg_dense Xd = { .nrows = S.k, .ncols = 32, .x = X } ;
+        for (int call = 0 ; call < 2 ; call++)
+        {
+            memset (Y, 0x7f, (size_t) (S.m * 32) * 8) ;
+            assert_int_equal (be->spmm (&sr, &Sv, &Xd, Y), GG_OK) ;
+            print_message ("  tuned, type %d, call %d: %s\n", t, call, gg_spmm_last_family ()) ;
+            assert_int_equal (check_spmm (&sr, &S, false, Xv, 32, Y), 0) ;
+        }
+        grbgpu_cache_release ((gg_cache_entry *) Sv.cache) ;
+        free_csr (&S) ; free (X) ; free (Xv) ; free (Y) ;
+    }
 }
 
 static void test_spmm_plus_times (void **state)
@@ -1011,6 +1149,7 @@ int main (void)
         cmocka_unit_test (test_spmv_push),
         cmocka_unit_test (test_spmv_hot),
         cmocka_unit_test (test_spmv_band),
+        cmocka_unit_test (test_tc_family),
         cmocka_unit_test (test_sddmm),
         cmocka_unit_test (test_gemm),
         cmocka_unit_test (test_cache_reuse),

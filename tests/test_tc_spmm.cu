@@ -39,6 +39,7 @@
 #include <cfloat>
 #include <string>
 #include <vector>
+#include <limits>
 #include <algorithm>
 #include <map>
 #include <set>
@@ -401,6 +402,70 @@ static void check_product (const bm_csr &A, const dev_csr &d, const gg_hybrid_fo
     cudaFree (dX) ; cudaFree (dY) ;
 }
 
+// FP64 through DMMA: S's values perturbed so that they use FP64's mantissa,
+// X random; every element within its recursive-summation bound of an
+// extended-precision reference: (terms + 1) u sum |s x|, u = 2^-53 (each
+// product and each add rounds once, in any order).
+static void check_product64 (const bm_csr &A, const dev_csr &d, int threshold, int seg,
+    const std::vector<int64_t> &ns)
+{
+    const char *nm = A.name.c_str () ;
+    std::vector<double> sx (A.nnz) ;
+    for (int64_t e = 0 ; e < A.nnz ; e++) sx [e] = (double) A.x [e] * (1 + 1e-9 * rng.val ()) ;
+    double *dsx = NULL ;
+    CHECK_CUDA (cudaMalloc (&dsx, A.nnz * 8 + 8)) ;
+    if (A.nnz > 0) CHECK_CUDA (cudaMemcpy (dsx, sx.data (), A.nnz * 8, cudaMemcpyHostToDevice)) ;
+    gg_hybrid_form *f = NULL ;
+    const int brc = gg_tc_build (A.m, A.k, A.nnz, d.p, d.i, dsx, GG_FP64, threshold, seg, &f, 0) ;
+    EXPECT (brc == GG_OK && f != NULL, "%s: FP64 build rc %d", nm, brc) ;
+    if (f == NULL) { cudaFree (dsx) ; return ; }
+    EXPECT (f->type == GG_FP64, "%s: FP64 form type", nm) ;
+    for (int64_t n : ns)
+    {
+        std::vector<double> X (A.k * n), y (A.m * n) ;
+        for (auto &v : X) v = ((rng.next () & 1) ? rng.val () : -rng.val ()) * (1 + 1e-7 * rng.val ()) ;
+        double *dX, *dY ;
+        CHECK_CUDA (cudaMalloc (&dX, X.size () * 8 + 32)) ;
+        CHECK_CUDA (cudaMalloc (&dY, A.m * n * 8 + 32)) ;
+        CHECK_CUDA (cudaMemcpy (dX, X.data (), X.size () * 8, cudaMemcpyHostToDevice)) ;
+        CHECK_CUDA (cudaMemset (dY, 0xff, A.m * n * 8)) ;      // NaN: unwritten rows fail
+        const int rc = gg_tc_spmm (f, dX, dY, n, GG_TC_EXACT, 0) ;
+        EXPECT (rc == GG_OK, "%s: FP64 gg_tc_spmm rc %d", nm, rc) ;
+        CHECK_CUDA (cudaDeviceSynchronize ()) ;
+        CHECK_CUDA (cudaMemcpy (y.data (), dY, y.size () * 8, cudaMemcpyDeviceToHost)) ;
+        int bad = 0 ;
+        double worst = 0 ;
+        for (int64_t row = 0 ; row < A.m ; row++)
+        {
+            const int64_t len = A.p [row+1] - A.p [row] ;
+            if (len == 0) continue ;
+            for (int64_t j = 0 ; j < n ; j++)
+            {
+                long double acc = 0, scale = 0 ;
+                for (int32_t e = A.p [row] ; e < A.p [row+1] ; e++)
+                {
+                    const long double t = (long double) sx [e] * X [(int64_t) A.i [e] * n + j] ;
+                    acc += t ; scale += fabsl (t) ;
+                }
+                const double got = y [row * n + j] ;
+                const double err = std::isfinite (got) ? (double) fabsl ((long double) got - acc) : INFINITY ;
+                const double bound = (double) (len + 1) * ldexp (1.0, -53) * (double) scale ;
+                if (scale > 0 && err / (double) scale > worst) worst = err / (double) scale ;
+                if (!(err <= bound) && bad++ < 3)
+                    printf ("FAIL %s n=%lld FP64 row %lld col %lld: %.17g vs %.17Lg (bound %.3g)\n",
+                        nm, (long long) n, (long long) row, (long long) j, got, acc, bound) ;
+            }
+        }
+        checks++ ;
+        if (bad) failures++ ;
+        printf ("  %-14s n=%-4lld fp64   err max %.3e (DMMA, T=%d seg=%d)%s\n", nm, (long long) n,
+            worst, threshold, seg, bad ? " FAILED" : "") ;
+        cudaFree (dX) ; cudaFree (dY) ;
+    }
+    gg_tc_free (f, 0) ;
+    cudaFree (dsx) ;
+}
+
 static void test_matrix (const bm_csr &A, const std::vector<int64_t> &ns,
     const std::vector<std::pair<int, int>> &forms, bool all_variants)
 {
@@ -420,6 +485,7 @@ static void test_matrix (const bm_csr &A, const std::vector<int64_t> &ns,
         check_form (A, f, tf.first <= 0 ? 3 : tf.first, tf.second <= 0 ? 16 : tf.second) ;
         for (int64_t n : ns) check_product (A, d, f, n, all_variants) ;
         gg_tc_free (f, 0) ;
+        check_product64 (A, d, tf.first, tf.second, ns) ;
     }
     release (d) ;
 }
@@ -455,6 +521,36 @@ static void check_nonfinite (gg_type type, int64_t count)
     cudaFree (d) ; cudaFree (flag) ;
 }
 
+// gg_tc_values_plain: flags a zero of either sign, a subnormal, an infinity
+// and a NaN anywhere, and nothing in ordinary values
+template <typename T>
+static void check_plain (gg_type type, int64_t count)
+{
+    std::vector<T> h (count) ;
+    for (auto &v : h) v = (T) ((rng.next () & 1) ? rng.val () + (T) 0.5 : -rng.val () - (T) 0.5) ;
+    T *d ;
+    int32_t *flag ;
+    CHECK_CUDA (cudaMalloc (&d, count * sizeof (T) + 8)) ;
+    CHECK_CUDA (cudaMalloc (&flag, 4)) ;
+    const T bad [6] = { (T) 0, (T) -0.0, std::numeric_limits<T>::denorm_min (), (T) INFINITY,
+        (T) -INFINITY, (T) NAN } ;
+    for (int c = -1 ; c < 6 ; c++)
+    {
+        std::vector<T> g = h ;
+        int64_t at = -1 ;
+        if (c >= 0 && count > 0) { at = (int64_t) (rng.next () % count) ; g [at] = bad [c] ; }
+        if (count > 0) CHECK_CUDA (cudaMemcpy (d, g.data (), count * sizeof (T), cudaMemcpyHostToDevice)) ;
+        CHECK_CUDA (cudaMemset (flag, 0x55, 4)) ;
+        EXPECT (gg_tc_values_plain (d, count, type, flag, 0) == GG_OK, "values_plain rc") ;
+        int32_t got = -1 ;
+        CHECK_CUDA (cudaMemcpy (&got, flag, 4, cudaMemcpyDeviceToHost)) ;
+        EXPECT (got == (at >= 0 ? 1 : 0), "values_plain type %d count %lld case %d at %lld: flag %d",
+            (int) type, (long long) count, c, (long long) at, got) ;
+    }
+    EXPECT (gg_tc_values_plain (d, count, GG_INT32, flag, 0) == GG_ERR_UNSUPPORTED, "INT32 refused") ;
+    cudaFree (d) ; cudaFree (flag) ;
+}
+
 //------------------------------------------------------------------------------
 // main
 //------------------------------------------------------------------------------
@@ -476,6 +572,8 @@ int main (void)
     {
         check_nonfinite<float> (GG_FP32, count) ;
         check_nonfinite<double> (GG_FP64, count) ;
+        check_plain<float> (GG_FP32, count) ;
+        check_plain<double> (GG_FP64, count) ;
     }
 
     // 1, 2: random matrices

@@ -23,7 +23,8 @@ libgrbgpu_la_SOURCES += backend/cuda/cuda_loader.c backend/cuda/cuda_module.h \
 # libgrbgpu-cuda.so
 GG_CUDA_MODULE_C = backend/cuda/runtime.c backend/cuda/copies.c \
 	backend/cuda/forms.c backend/cuda/vendor.c backend/cuda/choose.c \
-	backend/cuda/spmm.c backend/cuda/dense.c backend/cuda/backend.c
+	backend/cuda/spmm.c backend/cuda/family_tc.c backend/cuda/dense.c \
+	backend/cuda/backend.c
 EXTRA_DIST += $(GG_CUDA_MODULE_C) backend/cuda/cuda_internal.h \
 	backend/cuda/family.h backend/cuda/hostcopy.h backend/cuda/cuda_module.c \
 	backend/cuda/cuda_shim.c
@@ -42,5 +43,5 @@ libgrbgpu_cuda_la_LIBADD = $(CUDA_LIBS) -lm
 # the host's objects (the GPU tests and benchmarks): there the grbgpu_*
 # services are the host's own and grbgpu_cuda_module_open is found linked in.
 GG_CUDA_MODULE_OBJS = $(GG_CUDA_MODULE_C:.c=.lo) backend/cuda/cuda_module.lo \
-	$(GG_CUDA_KERNEL_OBJS) $(GG_CSR_TRANSPOSE_OBJS)
+	$(GG_CUDA_KERNEL_OBJS) $(GG_CSR_TRANSPOSE_OBJS) $(GG_TC_OBJS)
 endif

@@ -153,7 +153,8 @@ gg_sp_plan ;
 
 // What the chooser measured for one product shape on one form.
 #define GG_TUNED 8                  // shapes remembered per form
-#define GG_SPMM_NFAM 4              // families in the SpMM table
+#define GG_SPMM_NFAM 6              // families in the SpMM table
+#define GG_TC_FORMS 2               // tensor-core hybrid forms per CSR form
 typedef struct
 {
     int64_t n ;
@@ -207,6 +208,13 @@ typedef struct
     // family that won for each (N, semiring, type, precision) tuned so far
     gg_tuned tuned [GG_TUNED] ;
     int ntuned, next_tuned ;
+    // the tensor-core family (backend/cuda/family_tc.c), under plan_lock:
+    // the hybrid forms of thresholds 3 and 4 (formats/hybrid.h), made at the
+    // first product that measures them; x_plain as x_special, for "a finite
+    // normal number" (gg_tc_values_plain)
+    bool tc_tried [GG_TC_FORMS] ;
+    struct gg_hybrid_form *tc [GG_TC_FORMS] ;
+    _Atomic int x_plain ;
 }
 dev_csr ;
 
@@ -218,6 +226,7 @@ typedef struct
     void *x ;
     _Atomic int x_special ;     // x: 0 not yet known, 1 no special values,
                                 // 2 some (values_special)
+    _Atomic int x_plain ;       // the same for gg_tc_values_plain
 }
 dev_dense ;
 
@@ -279,6 +288,12 @@ GG_INTERNAL int fill_one (gg_devcall *c, void *dst, gg_type t, size_t count) ;
 // forms.c
 GG_INTERNAL void plan_clear (gg_sp_plan *pl, cudaStream_t s) ;
 GG_INTERNAL void csr_unref (dev_csr *f) ;
+// Free f's tensor-core forms (family_tc.c): their device memory too when
+// `device` (the form belongs to this start-up), else the host parts only.
+GG_INTERNAL void tc_forms_release (dev_csr *f, bool device) ;
+// Account `more` bytes of device memory to f and S's cache entry (a form
+// made beside f: band, hot/cold, tensor-core).
+GG_INTERNAL void form_grow (const gg_csr *S, dev_csr *f, size_t more) ;
 GG_INTERNAL void dense_unref (dev_dense *f) ;
 GG_INTERNAL int csr_get (gg_devcall *c, const gg_csr *S, const csr_needs *nd,
     dev_csr **out) ;
@@ -292,6 +307,12 @@ GG_INTERNAL int hot_form (gg_devcall *c, const gg_csr *S, dev_csr *f, size_t ele
 // vendor.c
 GG_INTERNAL int sparse_product (gg_devcall *c, dev_csr *f, const void *vals,
     gg_type t, int64_t n, const void *X, void *Y) ;
+// A device check of values: sets *flag (device int) to 1 when one of the
+// count values at x is of the kind it looks for (gg_cuda_special_values).
+typedef int (*gg_value_check) (gg_type t, const void *x, int64_t count, int *flag,
+    cudaStream_t stream) ;
+GG_INTERNAL int values_flagged (gg_devcall *c, gg_value_check check, gg_type t,
+    const void *x, size_t count, _Atomic int *known, bool *flagged) ;
 GG_INTERNAL int spmm_vendor_ok (gg_devcall *c, const gg_semiring *sr,
     const gg_csr *S, const gg_dense *X, dev_csr **fs, dev_dense **fx, bool *ok) ;
 GG_INTERNAL int dense_vendor_ok (gg_devcall *c, const gg_semiring *sr,

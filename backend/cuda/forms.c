@@ -33,8 +33,12 @@ static void form_free_device (dev_form *h, void *const *ptrs, int nptrs,
     if (h->generation != atomic_load (&gg_cuda_generation) ||
         atomic_load (&gg_cuda_started_pid) != getpid ())
     {
-        // the host part of a band form only
-        if (plans != NULL) gg_cuda_spmv_band_free (plans->band, false, NULL) ;
+        // the host parts of the band and tensor-core forms only
+        if (plans != NULL)
+        {
+            gg_cuda_spmv_band_free (plans->band, false, NULL) ;
+            tc_forms_release (plans, false) ;
+        }
         return ;
     }
     int old = 0 ;
@@ -44,6 +48,7 @@ static void form_free_device (dev_form *h, void *const *ptrs, int nptrs,
     {
         for (int k = 0 ; k < GG_PLANS ; k++) plan_clear (&plans->plan [k], gg_cuda_free_stream) ;
         gg_cuda_spmv_band_free (plans->band, true, gg_cuda_free_stream) ;
+        tc_forms_release (plans, true) ;
     }
     for (int k = 0 ; k < nptrs ; k++) if (ptrs [k] != NULL) cudaFreeAsync (ptrs [k], gg_cuda_free_stream) ;
     if (h->ready != NULL) cudaEventDestroy (h->ready) ;
@@ -317,7 +322,7 @@ int dense_get (gg_devcall *c, const gg_dense *X, size_t elem,
 //------------------------------------------------------------------------------
 
 // Account `more` bytes of device memory to f and its cache entry.
-static void form_grow (const gg_csr *S, dev_csr *f, size_t more)
+void form_grow (const gg_csr *S, dev_csr *f, size_t more)
 {
     gg_cache_entry *e = (gg_cache_entry *) S->cache ;
     if (e != NULL)

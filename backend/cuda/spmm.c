@@ -133,6 +133,8 @@ const gg_spmm_family gg_spmm_families [GG_SPMM_NFAM] =
     { "band",     band_supports,   always,        band_run   },
     { "hot",      hot_supports,    always,        hot_run    },
     { "cusparse", vendor_supports, vendor_prefer, vendor_run },
+    { "tc3",      gg_tc3_supports, gg_tc_prefer,  gg_tc3_run },
+    { "tc4",      gg_tc4_supports, gg_tc_prefer,  gg_tc4_run },
     { "own",      own_supports,    always,        own_run    },
 } ;
 const int gg_spmm_nfamilies = GG_SPMM_NFAM ;
@@ -237,10 +239,18 @@ static int tune (gg_spmm_op *o, const char **why, int *winner)
     if (last != best) GG_TRY (gg_spmm_families [best].run (o)) ;
     tuned_keep (o->fs, o, best, ms) ;
     *winner = best ;
-    grbgpu_log (2, "cuda: tuned spmm %lldx%lld (%lld entries) n=%lld: band %.4g, hot %.4g, "
-        "cusparse %.4g, own %.4g ms (-1: not a candidate) -> %s",
-        (long long) o->m, (long long) o->k, (long long) o->S->nnz, (long long) o->n,
-        ms [0], ms [1], ms [2], ms [3], gg_spmm_families [best].name) ;
+    if (grbgpu_settings_get ()->verbose >= 2)
+    {
+        char line [64 * GG_SPMM_NFAM] ;
+        size_t len = 0 ;
+        line [0] = '\0' ;
+        for (int f = 0 ; f < GG_SPMM_NFAM && len < sizeof (line) ; f++)
+            len += (size_t) snprintf (line + len, sizeof (line) - len, "%s%s %.4g",
+                f ? ", " : "", gg_spmm_families [f].name, ms [f]) ;
+        grbgpu_log (2, "cuda: tuned spmm %lldx%lld (%lld entries) n=%lld: %s ms "
+            "(-1: not a candidate) -> %s", (long long) o->m, (long long) o->k,
+            (long long) o->S->nnz, (long long) o->n, line, gg_spmm_families [best].name) ;
+    }
 done:
     if (e0 != NULL) cudaEventDestroy (e0) ;
     if (e1 != NULL) cudaEventDestroy (e1) ;
@@ -250,6 +260,10 @@ done:
 //------------------------------------------------------------------------------
 // one SpMM
 //------------------------------------------------------------------------------
+
+// the family that ran this thread's last SpMM (tests)
+static _Thread_local const char *last_family = "none" ;
+const char *gg_spmm_last_family (void) { return last_family ; }
 
 int spmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *S,
     const gg_dense *X, void *Y)
@@ -326,6 +340,7 @@ int spmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *S,
     }
     grbgpu_log (2, "cuda: spmm %lldx%lld n=%lld: %s", (long long) m, (long long) o.k,
         (long long) n, gg_spmm_families [fam].name) ;
+    last_family = gg_spmm_families [fam].name ;
 
     if (o.rowsum && n > 1)
     {

@@ -165,11 +165,13 @@ done:
 // the device copy, made once per device form, so once per version of a
 // cached operand.
 
-// Whether the count values of type t at x (device) hold a special value;
-// *known remembers the answer in the form (0: not yet asked, 1: none, 2:
-// some).
-static int values_special (gg_devcall *c, gg_type t, const void *x, size_t count,
-    _Atomic int *known, bool *special)
+// Whether the count values of type t at x (device) hold a value that
+// `check` flags (a kernel setting a device int to 1 when one does); *known
+// remembers the answer in the form (0: not yet asked, 1: none, 2: some).  A
+// type or layout the check does not take counts as flagged.  Serves the
+// vendor path's special values and the tensor-core family's plain values.
+int values_flagged (gg_devcall *c, gg_value_check check, gg_type t, const void *x,
+    size_t count, _Atomic int *known, bool *flagged)
 {
     int rc = GG_OK ;
     int k = atomic_load (known) ;
@@ -178,7 +180,7 @@ static int values_special (gg_devcall *c, gg_type t, const void *x, size_t count
         int *dflag, flag = 1 ;
         GG_TRY (tmp_alloc (c, (void **) &dflag, sizeof (int))) ;
         FAULT_TRY (GG_FAULT_LAUNCH) ;
-        int frc = gg_cuda_special_values (t, x, (int64_t) count, dflag, c->ctx->stream) ;
+        int frc = check (t, x, (int64_t) count, dflag, c->ctx->stream) ;
         if (frc == GG_OK)
         {
             CU_TRY (cudaMemcpyAsync (&flag, dflag, sizeof (int),
@@ -186,13 +188,18 @@ static int values_special (gg_devcall *c, gg_type t, const void *x, size_t count
             CU_TRY (cudaStreamSynchronize (c->ctx->stream)) ;
         }
         else if (frc != GG_ERR_UNSUPPORTED) GG_TRY (frc) ;
-        // (a layout the check does not take counts as special)
         k = (frc == GG_OK && flag == 0) ? 1 : 2 ;
         atomic_store (known, k) ;
     }
-    *special = (k == 2) ;
+    *flagged = (k == 2) ;
 done:
     return rc ;
+}
+
+static int values_special (gg_devcall *c, gg_type t, const void *x, size_t count,
+    _Atomic int *known, bool *special)
+{
+    return values_flagged (c, gg_cuda_special_values, t, x, count, known, special) ;
 }
 
 // SpMM through cuSPARSE reads S's values (TIMES, FIRST) and X (TIMES,

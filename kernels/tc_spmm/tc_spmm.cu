@@ -332,9 +332,148 @@ tc_spmm_kernel (const int32_t *__restrict__ col, const float2 *__restrict__ val,
     }
 }
 
+
+//------------------------------------------------------------------------------
+// the FP64 kernel: DMMA (mma.sync m8n8k4, FP64 in, FP64 accumulation)
+//------------------------------------------------------------------------------
+
+// The same swap-and-transpose as the FP32 kernel, with the m8n8k4 shape:
+// Y' (n x 8) += X_g' (n x 8 slots) * S_blk' (8 slots x 8 rows) as two MMAs
+// of k = 4 (slots 0..3, then 4..7).  A fragment (8 x 4): lane (g, t) holds
+// A (g, t); B (4 x 8): B (t, g); D (8 x 8): D (g, 2t), D (g, 2t + 1).  MMA q
+// (q = 0..3) lets its row g stand for column j + q, j = n0 + 4g, so lane
+// (g, t) reads X [c_t] [j .. j+3] and X [c_{t+4}] [j .. j+3] (two 16-byte
+// loads each) and holds, after the four, Y [8w + 2t] [j .. j+3] and
+// Y [8w + 2t + 1] [j .. j+3].  The block's values are the FP32 layout's
+// pairs (GG_HYB_VAL_POS): lane 4g + t holds S (8w + g, slot t) and
+// S (8w + g, slot t + 4), which are B (t, g) of the two MMAs.  Every product
+// and sum is an FP64 operation (the tensor core's FP64 path is IEEE FP64),
+// chained in the accumulator: the order of summation differs from the
+// CUDA-core kernels', the accuracy does not.
+
+__device__ __forceinline__ void tc_dmma (double (&d) [2], double a, double b)
+{
+    asm ("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 "
+        "{%0, %1}, {%2}, {%3}, {%0, %1};"
+        : "+d" (d [0]), "+d" (d [1]) : "d" (a), "d" (b)) ;
+}
+
+template <bool VEC>
+__device__ __forceinline__ void tc_load_x4 (const double *__restrict__ X, int32_t c,
+    int64_t n, int64_t j, double (&v) [4])
+{
+    v [0] = v [1] = v [2] = v [3] = 0 ;
+    if (VEC)
+    {
+        const bool ok = c >= 0 && j < n ;
+        const double *q = ok ? X + (int64_t) c * n + j : X ;
+        const double2 u0 = __ldg ((const double2 *) q), u1 = __ldg ((const double2 *) q + 1) ;
+        if (ok) { v [0] = u0.x ; v [1] = u0.y ; v [2] = u1.x ; v [3] = u1.y ; }
+        return ;
+    }
+    if (c < 0) return ;
+    const double *q = X + (int64_t) c * n + j ;
+#pragma unroll
+    for (int e = 0 ; e < 4 ; e++) if (j + e < n) v [e] = __ldg (q + e) ;
+}
+
+template <bool VEC>
+__device__ __forceinline__ void tc_store4 (double *__restrict__ Y, int64_t r, int64_t n,
+    int64_t j, const double (&v) [4], bool add, bool shared)
+{
+    if (j >= n) return ;
+    double *q = Y + r * n + j ;
+    if (shared)
+    {
+#pragma unroll
+        for (int e = 0 ; e < 4 ; e++) if (j + e < n) atomicAdd (q + e, v [e]) ;
+        return ;
+    }
+    if constexpr (VEC)
+    {
+        double2 a = make_double2 (v [0], v [1]), b = make_double2 (v [2], v [3]) ;
+        if (add)
+        {
+            const double2 oa = ((const double2 *) q) [0], ob = ((const double2 *) q) [1] ;
+            a.x = oa.x + a.x ; a.y = oa.y + a.y ; b.x = ob.x + b.x ; b.y = ob.y + b.y ;
+        }
+        ((double2 *) q) [0] = a ; ((double2 *) q) [1] = b ;
+    }
+    else
+    {
+#pragma unroll
+        for (int e = 0 ; e < 4 ; e++) if (j + e < n) q [e] = add ? q [e] + v [e] : v [e] ;
+    }
+}
+
+// U blocks' X rows loaded before they are used; rp == NULL: plain stores
+template <int U, bool VEC>
+__global__ void __launch_bounds__ (TC_WARPS * 32)
+tc_dmma_kernel (const int32_t *__restrict__ col, const double2 *__restrict__ val,
+    const int32_t *__restrict__ seg_blk, const uint32_t *__restrict__ seg_win,
+    int64_t nseg, int64_t ntiles, const int32_t *__restrict__ rp, int64_t m,
+    int64_t n, const double *__restrict__ X, double *__restrict__ Y)
+{
+    __shared__ int2 cols_s [TC_WARPS][TC_SEG_MAX * 4] ;
+    const int wid = threadIdx.x / 32, lane = threadIdx.x & 31 ;
+    const int g = lane >> 2, t = lane & 3 ;
+    const int64_t gw = (int64_t) blockIdx.x * TC_WARPS + wid ;
+    const int64_t seg = gw / ntiles ;
+    if (seg >= nseg) return ;
+    const int64_t n0 = (gw % ntiles) * 32 ;
+    const int64_t j = n0 + 4 * g ;
+    const int32_t b0 = seg_blk [seg], b1 = seg_blk [seg + 1] ;
+    const uint32_t wv = seg_win [seg] ;
+    const int64_t w = wv & ~GG_HYB_SEG_SHARED ;
+    const bool shared = (wv & GG_HYB_SEG_SHARED) != 0 ;
+    const int nb = b1 - b0 ;
+    {
+        const int2 *src = (const int2 *) col + (int64_t) b0 * 4 ;
+        for (int q = lane ; q < nb * 4 ; q += 32) cols_s [wid][q] = __ldg (src + q) ;
+        __syncwarp () ;
+    }
+    double acc [4][2] ;
+#pragma unroll
+    for (int q = 0 ; q < 4 ; q++) { acc [q][0] = 0 ; acc [q][1] = 0 ; }
+    const double2 *vals = val + (int64_t) b0 * 32 + lane ;
+    for (int b = 0 ; b < nb ; b += U)
+    {
+        double xa [U][4], xb [U][4] ;
+        double2 sv [U] ;
+#pragma unroll
+        for (int u = 0 ; u < U ; u++)
+        {
+            const bool ok = b + u < nb ;
+            const int bu = ok ? b + u : nb - 1 ;
+            const int2 cc = cols_s [wid][bu * 4 + t] ;
+            tc_load_x4<VEC> (X, cc.x, n, j, xa [u]) ;
+            tc_load_x4<VEC> (X, cc.y, n, j, xb [u]) ;
+            const double2 v = __ldg (vals + (int64_t) bu * 32) ;
+            sv [u] = ok ? v : make_double2 (0, 0) ;
+        }
+#pragma unroll
+        for (int u = 0 ; u < U ; u++)
+        {
+            if (b + u >= nb) break ;
+#pragma unroll
+            for (int q = 0 ; q < 4 ; q++)
+            {
+                tc_dmma (acc [q], xa [u][q], sv [u].x) ;
+                tc_dmma (acc [q], xb [u][q], sv [u].y) ;
+            }
+        }
+    }
+    const double y0 [4] = { acc [0][0], acc [1][0], acc [2][0], acc [3][0] } ;
+    const double y1 [4] = { acc [0][1], acc [1][1], acc [2][1], acc [3][1] } ;
+    const int64_t r0 = w * GG_HYB_WIN + 2 * t, r1 = r0 + 1 ;
+    if (r0 < m) tc_store4<VEC> (Y, r0, n, j, y0, (rp != NULL) && rp [r0 + 1] > rp [r0], shared) ;
+    if (r1 < m) tc_store4<VEC> (Y, r1, n, j, y1, (rp != NULL) && rp [r1 + 1] > rp [r1], shared) ;
+}
+
 // Y [rows [q]] [:] = 0
+template <typename T>
 __global__ void tc_zero_rows_kernel (const int32_t *__restrict__ rows, int64_t nrows,
-    int64_t n, float *__restrict__ Y)
+    int64_t n, T *__restrict__ Y)
 {
     const int64_t total = nrows * n ;
     for (int64_t e = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ; e < total ;
@@ -351,6 +490,23 @@ __global__ void tc_nonfinite_kernel (const T *__restrict__ x, int64_t count,
     for (int64_t e = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ; e < count ;
          e += (int64_t) gridDim.x * blockDim.x)
         bad |= !isfinite (x [e]) ;
+    if (__any_sync (0xffffffffu, bad) && (threadIdx.x & 31) == 0) *flag = 1 ;
+}
+
+// *flag = 1 if any value is not a finite normal number (a zero of either
+// sign, a subnormal, an infinity or a NaN)
+template <typename T>
+__global__ void tc_plain_kernel (const T *__restrict__ x, int64_t count,
+    int32_t *__restrict__ flag)
+{
+    const T tiny = (sizeof (T) == 4) ? (T) 1.17549435e-38f : (T) 2.2250738585072014e-308 ;
+    bool bad = false ;
+    for (int64_t e = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ; e < count ;
+         e += (int64_t) gridDim.x * blockDim.x)
+    {
+        const T v = x [e] ;
+        bad |= !(fabs (v) >= tiny && fabs (v) <= (T) (sizeof (T) == 4 ? 3.40282347e38 : 1.7976931348623157e308)) ;
+    }
     if (__any_sync (0xffffffffu, bad) && (threadIdx.x & 31) == 0) *flag = 1 ;
 }
 
@@ -420,7 +576,8 @@ extern "C" int gg_tc_spmm_ex (const gg_hybrid_form *f, const void *X, void *Y,
     int64_t n, int mode, const char *variant, int parts, const char *remainder,
     cudaStream_t stream)
 {
-    if (f == NULL || X == NULL || Y == NULL || n < 1 || f->type != GG_FP32
+    if (f == NULL || X == NULL || Y == NULL || n < 1
+        || (f->type != GG_FP32 && f->type != GG_FP64)
         || mode < 0 || mode >= GG_TC_NMODES || parts < GG_TC_PARTS_ALL
         || parts > GG_TC_PARTS_REM)
         return GG_ERR_UNSUPPORTED ;
@@ -440,7 +597,7 @@ extern "C" int gg_tc_spmm_ex (const gg_hybrid_form *f, const void *X, void *Y,
     // left alone)
     if (run_rem)
     {
-        const gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP32 } ;
+        const gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, f->type } ;
         const char *kern = (remainder != NULL && remainder [0] != '\0') ? remainder
             : gg_cuda_spmm_choose_plan (f->m, n, f->rem_nnz, f->rem_max_row) ;
         const int rc = gg_cuda_spmm_plan (&sr, f->m, f->k, n, f->rem_nnz, f->rp, f->ri,
@@ -456,18 +613,35 @@ extern "C" int gg_tc_spmm_ex (const gg_hybrid_form *f, const void *X, void *Y,
         const int64_t total = f->nzero * n ;
         int64_t grid = (total + 255) / 256 ;
         if (grid > (int64_t) tc_sms () * 16) grid = (int64_t) tc_sms () * 16 ;
-        tc_zero_rows_kernel <<<(unsigned) grid, 256, 0, stream>>> (f->zero_rows, f->nzero, n,
-            (float *) Y) ;
+        if (f->type == GG_FP64)
+            tc_zero_rows_kernel<double> <<<(unsigned) grid, 256, 0, stream>>> (f->zero_rows,
+                f->nzero, n, (double *) Y) ;
+        else
+            tc_zero_rows_kernel<float> <<<(unsigned) grid, 256, 0, stream>>> (f->zero_rows,
+                f->nzero, n, (float *) Y) ;
         if (cudaGetLastError () != cudaSuccess) return GG_ERR_DEVICE ;
     }
 
     // the tensor-core part: one warp per (segment, 32 columns)
     const bool vec = (n % 4 == 0) && ((uintptr_t) X % 16 == 0) && ((uintptr_t) Y % 16 == 0) ;
-    tc_kernel_fn kern = tc_pick (mode, stage, vec) ;
     const int64_t ntiles = (n + 31) / 32 ;
     const int64_t warps = f->nseg * ntiles ;
     const int64_t grid = (warps + TC_WARPS - 1) / TC_WARPS ;
     if (grid > INT32_MAX) return GG_ERR_UNSUPPORTED ;
+    if (f->type == GG_FP64)
+    {
+        // DMMA: one schedule (the variant names are the FP32 kernel's)
+        if (vec)
+            tc_dmma_kernel<2, true> <<<(unsigned) grid, TC_WARPS * 32, 0, stream>>> (f->col,
+                (const double2 *) f->val, f->seg_blk, f->seg_win, f->nseg, ntiles,
+                run_rem ? f->rp : NULL, f->m, n, (const double *) X, (double *) Y) ;
+        else
+            tc_dmma_kernel<2, false> <<<(unsigned) grid, TC_WARPS * 32, 0, stream>>> (f->col,
+                (const double2 *) f->val, f->seg_blk, f->seg_win, f->nseg, ntiles,
+                run_rem ? f->rp : NULL, f->m, n, (const double *) X, (double *) Y) ;
+        return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
+    }
+    tc_kernel_fn kern = tc_pick (mode, stage, vec) ;
     kern <<<(unsigned) grid, TC_WARPS * 32, 0, stream>>> (f->col, (const float2 *) f->val,
         f->seg_blk, f->seg_win, f->nseg, ntiles, run_rem ? f->rp : NULL, f->m, n,
         (const float *) X, (float *) Y) ;
@@ -500,6 +674,29 @@ extern "C" int gg_cuda_has_nonfinite (const void *ptr, int64_t count, gg_type ty
             count, flag_dev) ;
     else
         tc_nonfinite_kernel<double> <<<(unsigned) grid, 256, 0, stream>>> ((const double *) ptr,
+            count, flag_dev) ;
+    return cudaGetLastError () == cudaSuccess ? GG_OK : GG_ERR_DEVICE ;
+}
+
+extern "C" int gg_tc_values_plain (const void *ptr, int64_t count, gg_type type,
+    int32_t *flag_dev, cudaStream_t stream)
+{
+    if (flag_dev == NULL || count < 0 || (count > 0 && ptr == NULL)
+        || (type != GG_FP32 && type != GG_FP64))
+        return GG_ERR_UNSUPPORTED ;
+    if (cudaMemsetAsync (flag_dev, 0, sizeof (int32_t), stream) != cudaSuccess)
+    {
+        cudaGetLastError () ;
+        return GG_ERR_DEVICE ;
+    }
+    if (count == 0) return GG_OK ;
+    int64_t grid = (count + 255) / 256 ;
+    if (grid > (int64_t) tc_sms () * 8) grid = (int64_t) tc_sms () * 8 ;
+    if (type == GG_FP32)
+        tc_plain_kernel<float> <<<(unsigned) grid, 256, 0, stream>>> ((const float *) ptr,
+            count, flag_dev) ;
+    else
+        tc_plain_kernel<double> <<<(unsigned) grid, 256, 0, stream>>> ((const double *) ptr,
             count, flag_dev) ;
     return cudaGetLastError () == cudaSuccess ? GG_OK : GG_ERR_DEVICE ;
 }

@@ -2,7 +2,7 @@
 // kernels/tc_spmm/tc_spmm.h: tensor-core hybrid SpMM (issue 14), C launchers
 //------------------------------------------------------------------------------
 
-// Y = S * X (PLUS_TIMES, FP32) through the hybrid form of S
+// Y = S * X (PLUS_TIMES; FP32 through mma.sync TF32, FP64 through DMMA) through the hybrid form of S
 // (formats/hybrid.h): the tensor-core part with mma.sync (TF32 inputs, FP32
 // accumulation; "exact" mode splits every FP32 operand into TF32 parts so
 // that the result is as accurate as FP32 CUDA-core summation), the remainder
@@ -105,7 +105,8 @@ size_t gg_tc_bytes (const gg_hybrid_form *form) ;
 int gg_tc_form_info (const gg_hybrid_form *form, gg_tc_info *info) ;
 
 // Y = S * X, PLUS_TIMES, through the form.
-//   form       from gg_tc_build, FP32 (FP64: GG_ERR_UNSUPPORTED for now)
+//   form       from gg_tc_build: FP32 (mode as below), or FP64 (DMMA, FP64
+//              products and sums; mode and variant are ignored)
 //   X          device, k x n row-major, finite values (see above)
 //   Y          device, m x n row-major; rows of S without entries are left
 //              unwritten
@@ -138,6 +139,16 @@ const char *gg_tc_mode_name (int mode) ;
 // of `type`: GG_FP32 or GG_FP64, else GG_ERR_UNSUPPORTED) is an Inf or a
 // NaN, else 0.  Asynchronous on `stream` (the caller reads the flag).
 int gg_cuda_has_nonfinite (const void *ptr, int64_t count, gg_type type,
+    int32_t *flag_dev, cudaStream_t stream) ;
+
+// *flag_dev (device int32) = 1 if any of the count values at ptr (device,
+// GG_FP32 or GG_FP64) is not a finite normal number: a zero of either sign,
+// a subnormal, an infinity or a NaN; else 0.  Where S's values and X pass,
+// every product of the tensor-core part is a nonzero finite number, so the
+// padding zeros and the tensor core's +0 start cannot change a result's
+// sign of zero or turn an infinity into a NaN: the family is exact there.
+// Asynchronous on `stream`.
+int gg_tc_values_plain (const void *ptr, int64_t count, gg_type type,
     int32_t *flag_dev, cudaStream_t stream) ;
 
 #ifdef __cplusplus

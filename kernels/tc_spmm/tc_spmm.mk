@@ -1,8 +1,8 @@
 # kernels/tc_spmm/tc_spmm.mk: the tensor-core hybrid SpMM family (issue 14):
 # the hybrid form of a CSR operand (formats/hybrid.cu, built on the device),
 # the mma.sync kernel with its CUDA-core remainder (kernels/tc_spmm/), its
-# test and its benchmark.  Standalone for now: not linked into libgrbgpu
-# until the family table takes it.  Built only when configure found nvcc; the
+# test and its benchmark.  In the CUDA module as the SpMM table's rows tc3
+# and tc4 (backend/cuda/family_tc.c).  Built only when configure found nvcc; the
 # .cu.lo / .cu.o rules, NVCCFLAGS and GG_CUDA_KERNEL_OBJS come from
 # Makefile.am and kernels/kernels.mk.
 EXTRA_DIST += formats/hybrid.h formats/hybrid.cu \
@@ -11,8 +11,8 @@ EXTRA_DIST += formats/hybrid.h formats/hybrid.cu \
 	tests/test_tc_spmm.cu bench/tc_bench.cu
 
 if HAVE_CUDA
-# the family's objects, as libtool objects made by the .cu.lo rule (the
-# library may take them later, as it does GG_CUDA_KERNEL_OBJS)
+libgrbgpu_cuda_la_SOURCES += formats/hybrid.cu kernels/tc_spmm/tc_spmm.cu
+# the family's objects, as libtool objects made by the .cu.lo rule
 GG_TC_OBJS = formats/hybrid.lo kernels/tc_spmm/tc_spmm.lo
 CLEANFILES += $(GG_TC_OBJS) formats/hybrid.o kernels/tc_spmm/tc_spmm.o \
 	formats/.libs/hybrid.o kernels/tc_spmm/.libs/tc_spmm.o

@@ -1,0 +1,134 @@
+//------------------------------------------------------------------------------
+// backend/cuda/family_tc.c: the tensor-core hybrid SpMM as two family rows
+//------------------------------------------------------------------------------
+
+// Rows "tc3" and "tc4" of the SpMM table (backend/cuda/family.h): Y = S * X
+// through the hybrid tensor-core / CUDA-core form of S (formats/hybrid.cu,
+// kernels/tc_spmm/) with the window-vector threshold 3 or 4.  The first
+// measurements (bench/NOTES.md, tc_bench on an H100) found the hybrid slower
+// than cuSPARSE and our CUDA-core kernels on most matrices and faster on a
+// few (road networks at threshold 4: 1.36-1.41x cuSPARSE's best), so these
+// rows never win the static rule: the chooser that measures (GRBGPU_TUNE)
+// takes them where they are the fastest for that matrix and shape, or
+// GRBGPU_KERNEL=tc3 / tc4 forces them (tests).
+//
+// Exactness.  PLUS_TIMES over FP32 (default precision "exact": every operand
+// split in three TF32 parts, as accurate as FP32 CUDA-core summation;
+// GRBGPU_PRECISION=tf32: one TF32 product, only when asked) and FP64 (DMMA,
+// FP64 products and sums).  The tensor-core part pads blocks with zeros and
+// starts its sums at +0, which an IEEE sum of the real terms alone would not
+// do: 0 * Inf is NaN, and a sum of -0 terms is -0 where +0 + -0 is +0.  So
+// the rows take a product only where S's values and X hold finite normal
+// numbers and nothing else (no zero of either sign, no subnormal: TF32
+// conversion and the tensor cores are not documented to keep those); then
+// every real product is a nonzero finite number, a padding product cannot
+// change a sum, and a zero result (an exact cancellation) is +0 in any order
+// of summation.  The check is one pass over each operand's device copy,
+// remembered in its form (once per version of a cached S).
+//
+// Forms: made under the CSR form's plan_lock at the first product that
+// measures these rows (the build reads S's device CSR, ~1.6 ms for 16M
+// entries on an H100), kept with the CSR form and freed with it; their bytes
+// (from the stream-ordered pool) are counted in S's cache entry.
+
+#include "backend/cuda/family.h"
+#include "kernels/tc_spmm/tc_spmm.h"
+
+static const int tc_thresholds [GG_TC_FORMS] = { 3, 4 } ;
+
+void tc_forms_release (dev_csr *f, bool device)
+{
+    for (int k = 0 ; k < GG_TC_FORMS ; k++)
+    {
+        if (f->tc [k] == NULL) continue ;
+        if (device) gg_tc_free (f->tc [k], gg_cuda_free_stream) ;
+        else free (f->tc [k]) ;         // (calloc'ed host struct, no device part here)
+        f->tc [k] = NULL ;
+    }
+}
+
+// gg_tc_values_plain in the shape of a gg_value_check
+static int plain_check (gg_type t, const void *x, int64_t count, int *flag, cudaStream_t s)
+{
+    return gg_tc_values_plain (x, count, t, (int32_t *) flag, s) ;
+}
+
+static const char *tc_supports (gg_spmm_op *o, int slot, const char *name)
+{
+    const char *forced = grbgpu_settings_get ()->kernel ;
+    const bool is_forced = (forced [0] != '\0') ;
+    if (is_forced && strcmp (forced, name) != 0) return "another kernel is forced" ;
+    const gg_semiring *sr = o->sr ;
+    if (sr->add != GG_ADD_PLUS || sr->mul != GG_MUL_TIMES
+        || (o->t != GG_FP32 && o->t != GG_FP64))
+        return "not plus-times over FP32 / FP64" ;
+    if (o->dX == NULL || o->S->x == NULL || o->fs->x == NULL) return "no values to multiply" ;
+    if (o->t == GG_FP32 && o->precision != GG_PRECISION_EXACT
+        && o->precision != GG_PRECISION_TF32)
+        return "no FP16 / BF16 tensor-core kernel" ;
+    if (o->S->nnz >= (int64_t) INT32_MAX - 64 || o->m >= INT32_MAX || o->k >= INT32_MAX)
+        return "too large for the hybrid form's 32-bit indices" ;
+    dev_csr *f = o->fs ;
+    // made only where it will be measured (or forced): never by the static rule
+    if (!is_forced && !o->exploring && f->tc [slot] == NULL)
+        return "chosen only by measurement (GRBGPU_TUNE)" ;
+
+    bool flagged = false ;
+    if (values_flagged (o->c, plain_check, o->t, f->x, (size_t) o->S->nnz, &f->x_plain,
+        &flagged) != GG_OK)
+        return "its value check failed" ;
+    if (flagged) return "S holds a zero, subnormal or non-finite value" ;
+    if (o->fx == NULL) return "no device copy of X" ;
+    if (values_flagged (o->c, plain_check, o->t, o->fx->x,
+        (size_t) o->X->nrows * (size_t) o->X->ncols, &o->fx->x_plain, &flagged) != GG_OK)
+        return "its value check failed" ;
+    if (flagged) return "X holds a zero, subnormal or non-finite value" ;
+
+    pthread_mutex_lock (&f->plan_lock) ;
+    if (!f->tc_tried [slot])
+    {
+        f->tc_tried [slot] = true ;
+        gg_hybrid_form *h = NULL ;
+        int rc = gg_tc_build (o->m, o->k, o->S->nnz, f->p, f->i, f->x, o->t,
+            tc_thresholds [slot], 0, &h, o->c->ctx->stream) ;
+        if (rc == GG_OK)
+        {
+            f->tc [slot] = h ;
+            form_grow (o->S, f, gg_tc_bytes (h)) ;
+            gg_tc_info info ;
+            if (gg_tc_form_info (h, &info) == GG_OK)
+                grbgpu_log (2, "cuda: tensor-core form, threshold %d: %.1f %% of %lld entries "
+                    "in %lld blocks (fill %.2f), %.2f MB, built in %.3f ms", info.threshold,
+                    100 * info.tc_share, (long long) info.nnz, (long long) info.nblk,
+                    info.fill, (double) info.bytes / 1e6, info.build_ms) ;
+        }
+        else
+        {
+            (void) cudaGetLastError () ;
+            grbgpu_log (1, "cuda: tensor-core form (threshold %d) not made: error %d",
+                tc_thresholds [slot], rc) ;
+        }
+    }
+    const bool have = (f->tc [slot] != NULL) ;
+    pthread_mutex_unlock (&f->plan_lock) ;
+    return have ? NULL : "no tensor-core form (its build failed)" ;
+}
+
+bool gg_tc_prefer (const gg_spmm_op *o)
+{
+    // only when forced; else only by measurement
+    (void) o ;
+    return strncmp (grbgpu_settings_get ()->kernel, "tc", 2) == 0 ;
+}
+
+static int tc_run (gg_spmm_op *o, int slot)
+{
+    o->rowsum = false ;
+    const int mode = (o->precision == GG_PRECISION_TF32) ? GG_TC_TF32 : GG_TC_EXACT ;
+    return gg_tc_spmm (o->fs->tc [slot], o->dX, o->dY, o->n, mode, o->c->ctx->stream) ;
+}
+
+const char *gg_tc3_supports (gg_spmm_op *o) { return tc_supports (o, 0, "tc3") ; }
+const char *gg_tc4_supports (gg_spmm_op *o) { return tc_supports (o, 1, "tc4") ; }
+int gg_tc3_run (gg_spmm_op *o) { return tc_run (o, 0) ; }
+int gg_tc4_run (gg_spmm_op *o) { return tc_run (o, 1) ; }
