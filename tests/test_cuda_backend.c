@@ -171,6 +171,8 @@ static double tol_of (gg_type t)
 // Compare one value: got vs want, with `mag` = sum of |terms|.
 static bool close_enough (double got, double want, double mag, gg_type t)
 {
+    // a non-finite answer is exact: the same infinity, or a NaN
+    if (!isfinite (want)) return (isnan (want) && isnan (got)) || got == want ;
     return fabs (got - want) <= tol_of (t) * mag + 1e-30 ;
 }
 
