@@ -8,8 +8,10 @@
 //               cuSPARSE / cuBLAS handles, pinned buffers), a call's device
 //               temporaries, errors, the retry loop around one product
 //   copies.c    uploads / downloads through the pinned staging buffers
-//   forms.c     device forms of operands attached to cache entries (CSR with
-//               its plans and staged SpMV forms, dense)
+//   forms.c     the device-form cache glue (forms.h): forms of operands
+//               attached to cache entries, one file per form: form_csr.c (CSR
+//               with its plans), form_dense.c, form_band.c and form_hot.c
+//               (the staged SpMV forms of a CSR form)
 //   vendor.c    cuSPARSE plans and products, the vendor libraries' value check
 //   choose.c    which family runs a product (GRBGPU_KERNEL, measured rules)
 //   spmm.c, dense.c   the products: SpMM / SpMV, SDDMM, GEMM
@@ -285,7 +287,7 @@ GG_INTERNAL int fill_value (gg_devcall *c, void *dst, const void *value, size_t 
     size_t count) ;
 GG_INTERNAL int fill_one (gg_devcall *c, void *dst, gg_type t, size_t count) ;
 
-// forms.c
+// forms.c and form_*.c
 GG_INTERNAL void plan_clear (gg_sp_plan *pl, cudaStream_t s) ;
 GG_INTERNAL void csr_unref (dev_csr *f) ;
 // Free f's tensor-core forms (family_tc.c): their device memory too when
