@@ -14,11 +14,6 @@
 
 #include "backend/cuda/family.h"
 
-// Tune only products of at least this many entries x columns (smaller ones
-// take microseconds, where launch noise decides a race and the static rule
-// measured well enough).
-#define GG_TUNE_MIN_WORK ((double) (1 << 22))
-
 //------------------------------------------------------------------------------
 // the families
 //------------------------------------------------------------------------------
@@ -143,102 +138,27 @@ const int gg_spmm_nfamilies = GG_SPMM_NFAM ;
 // the chooser's memory: one entry per (N, semiring, type, precision) in S's form
 //------------------------------------------------------------------------------
 
-static bool tuned_same (const gg_tuned *e, const gg_spmm_op *o)
+static gg_tune_key spmm_key (const gg_spmm_op *o)
 {
-    return e->n == o->n && e->add == (int) o->sr->add && e->mul == (int) o->sr->mul
-        && e->type == (int) o->t && e->precision == (int) o->precision ;
+    gg_tune_key key = { .kind = GG_TUNE_SPMM, .n = o->n, .add = (int) o->sr->add,
+        .mul = (int) o->sr->mul, .type = (int) o->t, .precision = (int) o->precision } ;
+    return key ;
 }
 
-// The remembered winner for this shape, or -1.
-static int tuned_find (dev_csr *f, const gg_spmm_op *o)
+static int spmm_row_run (void *op, int f)
 {
-    int fam = -1 ;
-    pthread_mutex_lock (&f->plan_lock) ;
-    for (int k = 0 ; k < f->ntuned ; k++)
-    {
-        if (tuned_same (&f->tuned [k], o)) { fam = f->tuned [k].family ; break ; }
-    }
-    pthread_mutex_unlock (&f->plan_lock) ;
-    return fam ;
+    return gg_spmm_families [f].run ((gg_spmm_op *) op) ;
 }
 
-static void tuned_keep (dev_csr *f, const gg_spmm_op *o, int fam, const float *ms)
-{
-    pthread_mutex_lock (&f->plan_lock) ;
-    int slot = -1 ;
-    for (int k = 0 ; k < f->ntuned && slot < 0 ; k++) if (tuned_same (&f->tuned [k], o)) slot = k ;
-    if (slot < 0 && f->ntuned < GG_TUNED) slot = f->ntuned++ ;
-    if (slot < 0) { slot = f->next_tuned ; f->next_tuned = (f->next_tuned + 1) % GG_TUNED ; }
-    gg_tuned *e = &f->tuned [slot] ;
-    e->n = o->n ; e->add = (int) o->sr->add ; e->mul = (int) o->sr->mul ;
-    e->type = (int) o->t ; e->precision = (int) o->precision ; e->family = fam ;
-    memcpy (e->ms, ms, sizeof (e->ms)) ;
-    pthread_mutex_unlock (&f->plan_lock) ;
-}
-
-// Run family f warm (plans and forms made by a first run), timed with the
-// events: *ms = the mean of enough runs to fill GG_TUNE_MIN_MS (one run of a
-// 20 us kernel varies by a third from launch to launch: the first H100 run
-// of the chooser, timing one run each, picked the slower family on a few
-// small matrices), at most GG_TUNE_MAX_REPS.
-#define GG_TUNE_MIN_MS 0.25
-#define GG_TUNE_MAX_REPS 16
-static int timed_run (gg_spmm_op *o, int f, cudaEvent_t e0, cudaEvent_t e1, float *ms)
-{
-    int rc = GG_OK ;
-    cudaStream_t s = o->c->ctx->stream ;
-    float first = 0 ;
-    *ms = -1 ;
-    FAULT_TRY (GG_FAULT_LAUNCH) ;
-    GG_TRY (gg_spmm_families [f].run (o)) ;         // warm-up
-    CU_TRY (cudaEventRecord (e0, s)) ;
-    GG_TRY (gg_spmm_families [f].run (o)) ;
-    CU_TRY (cudaEventRecord (e1, s)) ;
-    CU_TRY (cudaEventSynchronize (e1)) ;
-    CU_TRY (cudaEventElapsedTime (&first, e0, e1)) ;
-    int reps = (first > 0) ? (int) (GG_TUNE_MIN_MS / first) : GG_TUNE_MAX_REPS ;
-    if (reps > GG_TUNE_MAX_REPS) reps = GG_TUNE_MAX_REPS ;
-    *ms = first ;
-    if (reps > 1)
-    {
-        float total = 0 ;
-        CU_TRY (cudaEventRecord (e0, s)) ;
-        for (int r = 0 ; r < reps ; r++) GG_TRY (gg_spmm_families [f].run (o)) ;
-        CU_TRY (cudaEventRecord (e1, s)) ;
-        CU_TRY (cudaEventSynchronize (e1)) ;
-        CU_TRY (cudaEventElapsedTime (&total, e0, e1)) ;
-        *ms = total / (float) reps ;
-    }
-done:
-    return rc ;
-}
-
-// Time every family that supports the product; *winner = the fastest (its
-// result is in o->dY when it returns: the last family run is re-run if it
-// was not the winner).  A family whose run fails as unsupported is left out;
-// any other failure fails the call.
+// Time every family that supports the product (choose.c, tune_rows) and
+// remember the fastest in S's form.
 static int tune (gg_spmm_op *o, const char **why, int *winner)
 {
     int rc = GG_OK ;
     float ms [GG_SPMM_NFAM] ;
-    cudaEvent_t e0 = NULL, e1 = NULL ;
-    int last = -1, best = -1 ;
-    CU_TRY (cudaEventCreate (&e0)) ;
-    CU_TRY (cudaEventCreate (&e1)) ;
-    for (int f = 0 ; f < GG_SPMM_NFAM ; f++)
-    {
-        ms [f] = -1 ;
-        if (why [f] != NULL) continue ;
-        int frc = timed_run (o, f, e0, e1, &ms [f]) ;
-        if (frc == GG_ERR_UNSUPPORTED) { ms [f] = -1 ; (void) cudaGetLastError () ; continue ; }
-        GG_TRY (frc) ;
-        last = f ;
-        if (best < 0 || ms [f] < ms [best]) best = f ;
-    }
-    if (best < 0) { rc = GG_ERR_UNSUPPORTED ; goto done ; }
-    if (last != best) GG_TRY (gg_spmm_families [best].run (o)) ;
-    tuned_keep (o->fs, o, best, ms) ;
-    *winner = best ;
+    GG_TRY (tune_rows (o->c, GG_SPMM_NFAM, why, spmm_row_run, o, ms, winner)) ;
+    gg_tune_key key = spmm_key (o) ;
+    tuned_keep (&o->fs->tuned, &o->fs->plan_lock, &key, *winner, ms, GG_SPMM_NFAM) ;
     if (grbgpu_settings_get ()->verbose >= 2)
     {
         char line [64 * GG_SPMM_NFAM] ;
@@ -249,11 +169,9 @@ static int tune (gg_spmm_op *o, const char **why, int *winner)
                 f ? ", " : "", gg_spmm_families [f].name, ms [f]) ;
         grbgpu_log (2, "cuda: tuned spmm %lldx%lld (%lld entries) n=%lld: %s ms "
             "(-1: not a candidate) -> %s", (long long) o->m, (long long) o->k,
-            (long long) o->S->nnz, (long long) o->n, line, gg_spmm_families [best].name) ;
+            (long long) o->S->nnz, (long long) o->n, line, gg_spmm_families [*winner].name) ;
     }
 done:
-    if (e0 != NULL) cudaEventDestroy (e0) ;
-    if (e1 != NULL) cudaEventDestroy (e1) ;
     return rc ;
 }
 
@@ -298,9 +216,10 @@ int spmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *S,
     // a remembered winner; else, with enough work on a cached S and no
     // forced kernel, the chooser measures; else the static rule
     const bool forced = (set->kernel [0] != '\0') ;
-    int fam = forced ? -1 : tuned_find (o.fs, &o) ;
-    o.exploring = (fam < 0 && set->tune && !forced && S->cache != NULL
-        && (double) S->nnz * (double) n >= GG_TUNE_MIN_WORK) ;
+    gg_tune_key key = spmm_key (&o) ;
+    int fam = forced ? -1 : tuned_find (&o.fs->tuned, &o.fs->plan_lock, &key) ;
+    o.exploring = (fam < 0 && S->cache != NULL
+        && tune_wanted ((double) S->nnz * (double) n)) ;
 
     // which families can run it (each may make the form it needs; with a
     // remembered winner only it and the last row, which takes everything)

@@ -233,7 +233,8 @@ done:
 
 // SDDMM and GEMM through cuBLAS / cuSPARSE read A (TIMES, FIRST) and B
 // (TIMES, SECOND): *ok = false when one of them holds a special value; the
-// forms it got (*fa, *fb) go to the caller.
+// forms it got (*fa, *fb) go to the caller (forms it has are checked as they
+// are).
 int dense_vendor_ok (gg_devcall *c, const gg_semiring *sr,
     const gg_dense *A, const gg_dense *B, dev_dense **fa, dev_dense **fb,
     bool *ok)
@@ -244,13 +245,13 @@ int dense_vendor_ok (gg_devcall *c, const gg_semiring *sr,
     const size_t elem = gg_type_size (t) ;
     if (sr->mul == GG_MUL_TIMES || sr->mul == GG_MUL_FIRST)
     {
-        GG_TRY (dense_get (c, A, elem, fa)) ;
+        if (*fa == NULL) GG_TRY (dense_get (c, A, elem, fa)) ;
         GG_TRY (values_special (c, t, (*fa)->x, (size_t) A->nrows * (size_t) A->ncols,
             &(*fa)->x_special, &special)) ;
     }
     if (!special && (sr->mul == GG_MUL_TIMES || sr->mul == GG_MUL_SECOND))
     {
-        GG_TRY (dense_get (c, B, elem, fb)) ;
+        if (*fb == NULL) GG_TRY (dense_get (c, B, elem, fb)) ;
         GG_TRY (values_special (c, t, (*fb)->x, (size_t) B->nrows * (size_t) B->ncols,
             &(*fb)->x_special, &special)) ;
     }
