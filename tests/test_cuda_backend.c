@@ -281,6 +281,8 @@ static void set_kernel (const char *name)
 const char *gg_spmm_last_family (void) ;
 
 static int64_t spmm_case_rows = 301 ;    // rows of S in run_spmm_case
+static bool spmm_case_cached = false ;   // S cached and the call made twice
+                                         // (the chooser times, then reuses)
 
 static void run_spmm_case (gg_type t, gg_mul mul, int64_t n, bool iso,
     const char *kernel)
@@ -292,14 +294,20 @@ static void run_spmm_case (gg_type t, gg_mul mul, int64_t n, bool iso,
     void *X = make_dense (k, n, t, &Xv) ;
     void *Y = malloc ((size_t) (m * n) * 8) ;
     set_kernel (kernel) ;
-    gg_csr Sv = view_csr (&S, iso, NULL) ;
+    gg_csr Sv = view_csr (&S, iso, spmm_case_cached ? make_entry () : NULL) ;
     // values never read are NULL, as the dispatcher passes them
     if (mul == GG_MUL_SECOND || mul == GG_MUL_PAIR) Sv.x = NULL ;
     gg_dense Xd = { .nrows = k, .ncols = n, .x = (mul == GG_MUL_FIRST ||
         mul == GG_MUL_PAIR) ? NULL : X } ;
-    int rc = be->spmm (&sr, &Sv, &Xd, Y) ;
-    assert_int_equal (rc, GG_OK) ;
-    int bad = check_spmm (&sr, &S, iso, Xv, n, Y) ;
+    int bad = 0 ;
+    for (int call = 0 ; call < (spmm_case_cached ? 2 : 1) ; call++)
+    {
+        memset (Y, 0x7f, (size_t) (m * n) * 8) ;
+        int rc = be->spmm (&sr, &Sv, &Xd, Y) ;
+        assert_int_equal (rc, GG_OK) ;
+        bad += check_spmm (&sr, &S, iso, Xv, n, Y) ;
+    }
+    if (spmm_case_cached) grbgpu_cache_release ((gg_cache_entry *) Sv.cache) ;
     if (bad) print_message ("spmm type %d mul %d n %ld iso %d kernel '%s': "
         "%d wrong\n", t, mul, (long) n, iso, kernel, bad) ;
     assert_int_equal (bad, 0) ;
@@ -479,7 +487,32 @@ static void test_spmm_algorithms (void **state)
         run_spmm_case (GG_FP32, GG_MUL_TIMES, 64, false, algs [a]) ;
         run_spmm_case (GG_FP64, GG_MUL_TIMES, 128, false, algs [a]) ;
         run_spmm_case (GG_FP32, GG_MUL_SECOND, 33, false, algs [a]) ;
+        run_spmm_case (GG_FP64, GG_MUL_TIMES, 1, false, algs [a]) ;
     }
+}
+
+// The chooser that measures on the SpMM table, with the cuSPARSE algorithm
+// rows (cusparse_alg1..3; SpMV ALG1..2): a cached S of enough work (about
+// 100K entries x N) is timed on every supporting row at the first call and
+// the winner reused at the second; both answers are checked.
+static void test_spmm_tuned (void **state)
+{
+    (void) state ;
+    bool tune = grbgpu_settings.tune ;
+    grbgpu_settings.tune = true ;
+    spmm_case_rows = 10000 ;        // x 203 columns x 0.05: ~100K entries
+    spmm_case_cached = true ;
+    const int64_t ns [3] = { 64, 128, 256 } ;
+    for (int ti = 0 ; ti < 2 ; ti++)
+    for (int ni = 0 ; ni < 3 ; ni++)
+    {
+        gg_type t = ti ? GG_FP64 : GG_FP32 ;
+        run_spmm_case (t, GG_MUL_TIMES, ns [ni], false, "") ;
+        run_spmm_case (t, GG_MUL_SECOND, ns [ni], false, "") ;
+    }
+    spmm_case_cached = false ;
+    spmm_case_rows = 301 ;
+    grbgpu_settings.tune = tune ;
 }
 
 // Other semirings go to grbgpu's own kernels (kernels/gg_cuda.h).
@@ -1203,6 +1236,7 @@ int main (void)
     {
         cmocka_unit_test (test_spmm_plus_times),
         cmocka_unit_test (test_spmm_algorithms),
+        cmocka_unit_test (test_spmm_tuned),
         cmocka_unit_test (test_spmm_own_kernels),
         cmocka_unit_test (test_spmm_edge_cases),
         cmocka_unit_test (test_spmv_push),

@@ -156,7 +156,7 @@ gg_sp_plan ;
 // What the chooser measured for one product shape (backend/cuda/choose.c):
 // the key says which table (SpMM, SDDMM, GEMM) and which shape.
 #define GG_TUNED 8                  // shapes remembered per memory
-#define GG_FAM_MAX 8                // rows in a family table, at most
+#define GG_FAM_MAX 12               // rows in a family table, at most
 #define GG_TC_FORMS 2               // tensor-core hybrid forms per CSR form
 typedef enum { GG_TUNE_SPMM, GG_TUNE_SDDMM, GG_TUNE_GEMM } gg_tune_kind ;
 typedef struct
@@ -322,8 +322,9 @@ GG_INTERNAL int hot_form (gg_devcall *c, const gg_csr *S, dev_csr *f, size_t ele
     int64_t *K) ;
 
 // vendor.c
+GG_INTERNAL int spmm_static_alg (int64_t n, int64_t nnz, gg_type t) ;
 GG_INTERNAL int sparse_product (gg_devcall *c, dev_csr *f, const void *vals,
-    gg_type t, int64_t n, const void *X, void *Y) ;
+    gg_type t, int64_t n, const void *X, void *Y, int alg_num) ;
 // A device check of values: sets *flag (device int) to 1 when one of the
 // count values at x is of the kind it looks for (gg_cuda_special_values).
 typedef int (*gg_value_check) (gg_type t, const void *x, int64_t count, int *flag,

@@ -56,6 +56,7 @@ typedef struct
     const void *dX ;        // fx->x or NULL
     bool exploring ;        // the chooser will time every supporting family
                             // (else only the preferred ones need asking)
+    int remembered ;        // the winner the chooser remembered, or -1
     int vendor_ok ;         // no special value where the vendor reads:
                             // 0 not yet checked, 1 none, -1 some
     void *dY ;              // m x n, row-major, on the device
@@ -89,7 +90,7 @@ GG_INTERNAL int gg_tc4_run (gg_spmm_op *o) ;
 GG_INTERNAL const char *gg_spmm_last_family (void) ;
 
 // The families, in order of the static choice (backend/cuda/spmm.c).
-#define GG_SPMM_NFAM 6              // rows in the SpMM table (<= GG_FAM_MAX)
+#define GG_SPMM_NFAM 9              // rows in the SpMM table (<= GG_FAM_MAX)
 GG_INTERNAL extern const gg_spmm_family gg_spmm_families [] ;
 GG_INTERNAL extern const int gg_spmm_nfamilies ;
 

@@ -67,12 +67,12 @@ static bool vendor_prefer (const gg_spmm_op *o)
     return spmm_use_vendor (o->sr, o->S, o->n) ;
 }
 
-static const char *vendor_supports (gg_spmm_op *o)
+// Whether cuSPARSE can run it: the semiring, and no special value where it
+// reads (the value check reads S's values and X once on the device and
+// waits for it: asked only where the answer can matter).
+static const char *vendor_check (gg_spmm_op *o)
 {
     if (!use_vendor (o->sr)) return "not plus-times FP32 / FP64, or an own kernel forced" ;
-    // the value check reads S's values and X once on the device (and waits
-    // for it): asked only where the answer can matter
-    if (!o->exploring && !vendor_prefer (o)) return "the static rule prefers another" ;
     if (o->vendor_ok == 0)
     {
         bool ok = false ;
@@ -86,7 +86,23 @@ static const char *vendor_supports (gg_spmm_op *o)
     return NULL ;
 }
 
-static int vendor_run (gg_spmm_op *o)
+// Whether the chooser remembered the row called `name`.
+static bool is_remembered (const gg_spmm_op *o, const char *name)
+{
+    return o->remembered >= 0 && strcmp (gg_spmm_families [o->remembered].name, name) == 0 ;
+}
+
+static const char *vendor_supports (gg_spmm_op *o)
+{
+    if (!use_vendor (o->sr)) return "not plus-times FP32 / FP64, or an own kernel forced" ;
+    if (!o->exploring && !is_remembered (o, "cusparse") && !vendor_prefer (o))
+    {
+        return "the static rule prefers another" ;
+    }
+    return vendor_check (o) ;
+}
+
+static int vendor_run_alg (gg_spmm_op *o, int alg)
 {
     // FIRST and PAIR: Y (i,:) = r (i) for every column, r = S_vals * 1
     // with S_vals = s (FIRST) or 1 (PAIR): one SpMV, and only m values
@@ -104,11 +120,37 @@ static int vendor_run (gg_spmm_op *o)
         GG_TRY (fill_one (o->c, ones, o->t, (size_t) o->k)) ;
         dX = ones ;
     }
-    GG_TRY (sparse_product (o->c, o->fs, vals, o->t, rowsum ? 1 : o->n, dX, o->dY)) ;
+    GG_TRY (sparse_product (o->c, o->fs, vals, o->t, rowsum ? 1 : o->n, dX, o->dY, alg)) ;
     o->rowsum = rowsum ;
 done:
     return rc ;
 }
+
+static int vendor_run (gg_spmm_op *o) { return vendor_run_alg (o, 0) ; }
+
+// cuSPARSE with each of its CSR algorithms (SpMM: ALG1..3, SpMV: ALG1..2),
+// as rows of their own, so that the chooser that measures times each: the
+// "cusparse" row runs the static rule's algorithm (vendor.c,
+// spmm_static_alg), which on small matrices is not always the fastest.
+// Never the static choice: they run when the chooser times them or
+// remembered one of them.
+static const char *vendor_alg_supports (gg_spmm_op *o, int alg, const char *self)
+{
+    const bool remembered = is_remembered (o, self) ;
+    if (!o->exploring && !remembered) return "timed by the chooser only" ;
+    if (o->sr->mul == GG_MUL_FIRST || o->sr->mul == GG_MUL_PAIR) return "row sums: one SpMV" ;
+    if (o->n == 1 && alg > 2) return "SpMV has two algorithms" ;
+    if (!remembered && alg == spmm_static_alg (o->n, o->S->nnz, o->t)) return "the cusparse row runs it" ;
+    return vendor_check (o) ;
+}
+
+static const char *alg1_supports (gg_spmm_op *o) { return vendor_alg_supports (o, 1, "cusparse_alg1") ; }
+static const char *alg2_supports (gg_spmm_op *o) { return vendor_alg_supports (o, 2, "cusparse_alg2") ; }
+static const char *alg3_supports (gg_spmm_op *o) { return vendor_alg_supports (o, 3, "cusparse_alg3") ; }
+static int alg1_run (gg_spmm_op *o) { return vendor_run_alg (o, 1) ; }
+static int alg2_run (gg_spmm_op *o) { return vendor_run_alg (o, 2) ; }
+static int alg3_run (gg_spmm_op *o) { return vendor_run_alg (o, 3) ; }
+static bool never (const gg_spmm_op *o) { (void) o ; return false ; }
 
 // grbgpu's own CUDA-core schedules (kernels/spmm): every semiring and type;
 // the variant from GRBGPU_KERNEL or kernels/spmm's own chooser.
@@ -128,6 +170,9 @@ const gg_spmm_family gg_spmm_families [GG_SPMM_NFAM] =
     { "band",     band_supports,   always,        band_run   },
     { "hot",      hot_supports,    always,        hot_run    },
     { "cusparse", vendor_supports, vendor_prefer, vendor_run },
+    { "cusparse_alg1", alg1_supports, never,      alg1_run   },
+    { "cusparse_alg2", alg2_supports, never,      alg2_run   },
+    { "cusparse_alg3", alg3_supports, never,      alg3_run   },
     { "tc3",      gg_tc3_supports, gg_tc_prefer,  gg_tc3_run },
     { "tc4",      gg_tc4_supports, gg_tc_prefer,  gg_tc4_run },
     { "own",      own_supports,    always,        own_run    },
@@ -220,6 +265,7 @@ int spmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *S,
     int fam = forced ? -1 : tuned_find (&o.fs->tuned, &o.fs->plan_lock, &key) ;
     o.exploring = (fam < 0 && S->cache != NULL
         && tune_wanted ((double) S->nnz * (double) n)) ;
+    o.remembered = fam ;
 
     // which families can run it (each may make the form it needs; with a
     // remembered winner only it and the last row, which takes everything)
