@@ -509,6 +509,8 @@ static void test_spmm_tuned (void **state)
         gg_type t = ti ? GG_FP64 : GG_FP32 ;
         run_spmm_case (t, GG_MUL_TIMES, ns [ni], false, "") ;
         run_spmm_case (t, GG_MUL_SECOND, ns [ni], false, "") ;
+        // (the vendor's row sums, run many times by the chooser)
+        run_spmm_case (t, GG_MUL_FIRST, ns [ni], false, "") ;
     }
     spmm_case_cached = false ;
     spmm_case_rows = 301 ;

@@ -25,10 +25,9 @@
 // r (rows) = row sums of the row-major rows x k matrix R (device): in cuBLAS's
 // column-major view R is k x rows, and r = R_cm' * 1.
 static int row_sums (gg_devcall *c, gg_type t, const void *R, int64_t rows,
-    int64_t k, void *r)
+    int64_t k, void *r, void **kones)
 {
     int rc = GG_OK ;
-    void *ones ;
     size_t elem = gg_type_size (t) ;
     if (rows == 0) return GG_OK ;
     if (k == 0)
@@ -36,8 +35,13 @@ static int row_sums (gg_devcall *c, gg_type t, const void *R, int64_t rows,
         CU_TRY (cudaMemsetAsync (r, 0, (size_t) rows * elem, c->ctx->stream)) ;
         return GG_OK ;
     }
-    GG_TRY (tmp_alloc (c, &ones, (size_t) k * elem)) ;
-    GG_TRY (fill_one (c, ones, t, (size_t) k)) ;
+    if (*kones == NULL)
+    {
+        // once per call (the chooser may run the row many times)
+        GG_TRY (tmp_alloc (c, kones, (size_t) k * elem)) ;
+        GG_TRY (fill_one (c, *kones, t, (size_t) k)) ;
+    }
+    const void *ones = *kones ;
     FAULT_TRY (GG_FAULT_LAUNCH) ;
     if (t == GG_FP32)
     {
@@ -117,7 +121,8 @@ static int rowsum_run (gg_dense_op *o)
     if (len == 0) return GG_OK ;
     GG_TRY (dense_operands (o)) ;
     if (o->dsums == NULL) GG_TRY (tmp_alloc (o->c, &o->dsums, (size_t) len * o->elem)) ;
-    GG_TRY (row_sums (o->c, o->t, first ? dev_a (o) : dev_b (o), len, o->k, o->dsums)) ;
+    GG_TRY (row_sums (o->c, o->t, first ? dev_a (o) : dev_b (o), len, o->k, o->dsums,
+        &o->kones)) ;
 done:
     return rc ;
 }

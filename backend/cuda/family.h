@@ -54,6 +54,7 @@ typedef struct
     dev_dense *fx ;         // X's device form, or NULL (a multiply that
                             // never reads X)
     const void *dX ;        // fx->x or NULL
+    void *xones ;           // k ones (the vendor's row sums), or NULL
     bool exploring ;        // the chooser will time every supporting family
                             // (else only the preferred ones need asking)
     int remembered ;        // the winner the chooser remembered, or -1
@@ -118,6 +119,7 @@ typedef struct
                             // 0 not yet checked, 1 none, -1 some
     void *dy ;              // the nnz outputs on the device
     void *dsums ;           // the row sums (the rowsum row), or NULL
+    void *kones ;           // k ones (the rowsum row), or NULL
     int spread ;            // set by run: 0 dy holds the outputs; 1 dsums
                             // holds A's row sums (output (i,j) = r (i)), 2
                             // B's (r (j)), 3 every output is k (PAIR)

@@ -115,10 +115,14 @@ static int vendor_run_alg (gg_spmm_op *o, int alg)
     const void *dX = o->dX ;
     if (rowsum)
     {
-        void *ones ;
-        GG_TRY (tmp_alloc (o->c, &ones, (size_t) o->k * o->elem)) ;
-        GG_TRY (fill_one (o->c, ones, o->t, (size_t) o->k)) ;
-        dX = ones ;
+        // (made once per call: the chooser may run this row many times, and
+        // a call holds at most GG_CALL_TMP temporaries)
+        if (o->xones == NULL)
+        {
+            GG_TRY (tmp_alloc (o->c, &o->xones, (size_t) o->k * o->elem)) ;
+            GG_TRY (fill_one (o->c, o->xones, o->t, (size_t) o->k)) ;
+        }
+        dX = o->xones ;
     }
     GG_TRY (sparse_product (o->c, o->fs, vals, o->t, rowsum ? 1 : o->n, dX, o->dY, alg)) ;
     o->rowsum = rowsum ;
