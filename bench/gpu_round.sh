@@ -11,7 +11,7 @@
 # summary last.  Steps are selected with STEPS (default: all).
 set -u
 OUT=${OUT:-$PWD/gpu-out}
-STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e tc xpose demo}
+STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e tc xpose fam demo}
 mkdir -p "$OUT"
 root=$PWD
 summary="$OUT/summary.txt"
@@ -125,6 +125,34 @@ if has xpose; then
     timeout 120 ./bench/transpose_bench > "$OUT/transpose_bench.log" 2>&1
     say "transpose_bench: exit $?"
     tail -12 "$OUT/transpose_bench.log" | tee -a "$summary"
+fi
+
+if has fam; then
+    # the family tables (backend/cuda/family.h, spmm.c, dense.c): every SpMM / SDDMM / GEMM row
+    # forced, and the chooser's tuned paths, against references (test_cuda_backend)
+    timeout 120 ./tests/test_cuda_backend > "$OUT/fam_test_cuda_backend.log" 2>&1
+    say "fam test_cuda_backend: exit $? : $(grep -E '^\[  (PASSED|FAILED)  \]' "$OUT/fam_test_cuda_backend.log" | tr '\n' ' ')"
+    grep -E '^\[  FAILED  \]|wrong' "$OUT/fam_test_cuda_backend.log" | head -10 | tee -a "$summary"
+    # the cuSPARSE algorithm rows: the backend's kernel time against cuSPARSE's best algorithm
+    # (spmm_bench, same run) with the chooser off (GRBGPU_TUNE=0: the static rule, one algorithm
+    # per N) and on (every supporting row timed, cusparse_alg1..3 included); one line per case:
+    # matrix type N, backend ms, cuSPARSE best ms, the ratio (> 1: the backend is faster)
+    for tune in 0 1; do
+        GRBGPU_TUNE=$tune GRBGPU_VERBOSE=2 timeout 60 ./bench/spmm_bench --scales 18 --ns 32,128 \
+            --real "${FAM_REAL:-bayer10,amazon_photo,musae_facebook}" --no-e2e --no-sddmm \
+            --csv "$OUT/fam_spmm_tune$tune.csv" > "$OUT/fam_spmm_tune$tune.log" 2>&1
+        say "fam spmm_bench GRBGPU_TUNE=$tune: exit $?"
+        grep -E ' N=[0-9]+ +kernel ' "$OUT/fam_spmm_tune$tune.log" \
+            | sed -E 's/^([^ ]+) +(fp[0-9]+) +N=([0-9]+) +kernel +([0-9.]+) ms.*cusparse\(alg +[0-9]+\) +([0-9.]+) ms +(x[0-9.]+).*/  tune='"$tune"' \1 \2 N=\3 backend \4 ms cusparse best \5 ms \6/' \
+            | tee -a "$summary"
+    done
+    grep -E 'tuned spmm' "$OUT/fam_spmm_tune1.log" | sed -E 's/.*n=([0-9]+): (.*)/  tuned n=\1: \2/' | head -12 | tee -a "$summary"
+    # vxm on R-MAT 2^20: first call and warm against the CPU library (the transposed CSR is still
+    # built on the host: the baseline for the device transpose)
+    timeout 90 ./bench/spmm_bench --scales 20 --ns 1 --real "" --no-sddmm \
+        --csv "$OUT/fam_vxm.csv" > "$OUT/fam_vxm.log" 2>&1
+    say "fam vxm spmm_bench: exit $?"
+    grep -E ' vxm ' "$OUT/fam_vxm.log" | sed 's/ | / |\n    /g' | tee -a "$summary"
 fi
 
 if has demo; then

@@ -283,6 +283,8 @@ static void set_kernel (const char *name)
 const char *gg_spmm_last_family (void) ;
 
 static int64_t spmm_case_rows = 301 ;    // rows of S in run_spmm_case
+static bool spmm_case_cached = false ;   // S cached and the call made twice
+                                         // (the chooser times, then reuses)
 
 static void run_spmm_case (gg_type t, gg_mul mul, int64_t n, bool iso,
     const char *kernel)
@@ -294,14 +296,20 @@ static void run_spmm_case (gg_type t, gg_mul mul, int64_t n, bool iso,
     void *X = make_dense (k, n, t, &Xv) ;
     void *Y = malloc ((size_t) (m * n) * 8) ;
     set_kernel (kernel) ;
-    gg_csr Sv = view_csr (&S, iso, NULL) ;
+    gg_csr Sv = view_csr (&S, iso, spmm_case_cached ? make_entry () : NULL) ;
     // values never read are NULL, as the dispatcher passes them
     if (mul == GG_MUL_SECOND || mul == GG_MUL_PAIR) Sv.x = NULL ;
     gg_dense Xd = { .nrows = k, .ncols = n, .x = (mul == GG_MUL_FIRST ||
         mul == GG_MUL_PAIR) ? NULL : X } ;
-    int rc = be->spmm (&sr, &Sv, &Xd, Y) ;
-    assert_int_equal (rc, GG_OK) ;
-    int bad = check_spmm (&sr, &S, iso, Xv, n, Y) ;
+    int bad = 0 ;
+    for (int call = 0 ; call < (spmm_case_cached ? 2 : 1) ; call++)
+    {
+        memset (Y, 0x7f, (size_t) (m * n) * 8) ;
+        int rc = be->spmm (&sr, &Sv, &Xd, Y) ;
+        assert_int_equal (rc, GG_OK) ;
+        bad += check_spmm (&sr, &S, iso, Xv, n, Y) ;
+    }
+    if (spmm_case_cached) grbgpu_cache_release ((gg_cache_entry *) Sv.cache) ;
     if (bad) print_message ("spmm type %d mul %d n %ld iso %d kernel '%s': "
         "%d wrong\n", t, mul, (long) n, iso, kernel, bad) ;
     assert_int_equal (bad, 0) ;
@@ -481,7 +489,34 @@ static void test_spmm_algorithms (void **state)
         run_spmm_case (GG_FP32, GG_MUL_TIMES, 64, false, algs [a]) ;
         run_spmm_case (GG_FP64, GG_MUL_TIMES, 128, false, algs [a]) ;
         run_spmm_case (GG_FP32, GG_MUL_SECOND, 33, false, algs [a]) ;
+        run_spmm_case (GG_FP64, GG_MUL_TIMES, 1, false, algs [a]) ;
     }
+}
+
+// The chooser that measures on the SpMM table, with the cuSPARSE algorithm
+// rows (cusparse_alg1..3; SpMV ALG1..2): a cached S of enough work (about
+// 100K entries x N) is timed on every supporting row at the first call and
+// the winner reused at the second; both answers are checked.
+static void test_spmm_tuned (void **state)
+{
+    (void) state ;
+    bool tune = grbgpu_settings.tune ;
+    grbgpu_settings.tune = true ;
+    spmm_case_rows = 10000 ;        // x 203 columns x 0.05: ~100K entries
+    spmm_case_cached = true ;
+    const int64_t ns [3] = { 64, 128, 256 } ;
+    for (int ti = 0 ; ti < 2 ; ti++)
+    for (int ni = 0 ; ni < 3 ; ni++)
+    {
+        gg_type t = ti ? GG_FP64 : GG_FP32 ;
+        run_spmm_case (t, GG_MUL_TIMES, ns [ni], false, "") ;
+        run_spmm_case (t, GG_MUL_SECOND, ns [ni], false, "") ;
+        // (the vendor's row sums, run many times by the chooser)
+        run_spmm_case (t, GG_MUL_FIRST, ns [ni], false, "") ;
+    }
+    spmm_case_cached = false ;
+    spmm_case_rows = 301 ;
+    grbgpu_settings.tune = tune ;
 }
 
 // Other semirings go to grbgpu's own kernels (kernels/gg_cuda.h).
@@ -745,32 +780,29 @@ static void test_spmv_band (void **state)
 // SDDMM and GEMM
 //------------------------------------------------------------------------------
 
-static void test_sddmm (void **state)
+// One SDDMM with GRBGPU_KERNEL = kernel (cached M when `cached`) against the
+// reference; returns the mismatches.
+static int sddmm_case (gg_type t, gg_mul mul, int64_t m, int64_t n, int64_t k,
+    double density, const char *kernel, bool cached, int calls)
 {
-    (void) state ;
-    const gg_mul muls [4] = { GG_MUL_TIMES, GG_MUL_FIRST, GG_MUL_SECOND,
-        GG_MUL_PAIR } ;
-    const int64_t ks [3] = { 1, 16, 33 } ;
-    for (int ti = 0 ; ti < 2 ; ti++)
-    for (int mi = 0 ; mi < 4 ; mi++)
-    for (int ki = 0 ; ki < 3 ; ki++)
+    gg_semiring sr = { GG_ADD_PLUS, mul, t } ;
+    test_csr M = make_csr (m, n, density, t) ;
+    double *Av, *Bv ;
+    void *A = make_dense (m, k, t, &Av) ;
+    void *B = make_dense (n, k, t, &Bv) ;
+    void *y = malloc ((size_t) M.nnz * 8 + 8) ;
+    gg_csr Mv = view_csr (&M, false, cached ? make_entry () : NULL) ;
+    Mv.x = NULL ;
+    gg_dense Ad = { .nrows = m, .ncols = k, .x = (mul == GG_MUL_SECOND
+        || mul == GG_MUL_PAIR) ? NULL : A } ;
+    gg_dense Bd = { .nrows = n, .ncols = k, .x = (mul == GG_MUL_FIRST
+        || mul == GG_MUL_PAIR) ? NULL : B } ;
+    set_kernel (kernel) ;
+    int bad = 0 ;
+    for (int call = 0 ; call < calls ; call++)
     {
-        gg_type t = ti ? GG_FP64 : GG_FP32 ;
-        gg_semiring sr = { GG_ADD_PLUS, muls [mi], t } ;
-        int64_t m = 211, n = 150, k = ks [ki] ;
-        test_csr M = make_csr (m, n, 0.04, t) ;
-        double *Av, *Bv ;
-        void *A = make_dense (m, k, t, &Av) ;
-        void *B = make_dense (n, k, t, &Bv) ;
-        void *y = malloc ((size_t) M.nnz * 8 + 8) ;
-        gg_csr Mv = view_csr (&M, false, NULL) ;
-        Mv.x = NULL ;
-        gg_dense Ad = { .nrows = m, .ncols = k, .x = (muls [mi] ==
-            GG_MUL_SECOND || muls [mi] == GG_MUL_PAIR) ? NULL : A } ;
-        gg_dense Bd = { .nrows = n, .ncols = k, .x = (muls [mi] ==
-            GG_MUL_FIRST || muls [mi] == GG_MUL_PAIR) ? NULL : B } ;
+        memset (y, 0x7f, (size_t) M.nnz * 8 + 8) ;
         assert_int_equal (be->sddmm (&sr, &Mv, &Ad, &Bd, y), GG_OK) ;
-        int bad = 0 ;
         for (int64_t r = 0 ; r < m ; r++)
         for (int32_t q = M.p [r] ; q < M.p [r+1] ; q++)
         {
@@ -783,33 +815,53 @@ static void test_sddmm (void **state)
             }
             if (!close_enough (get (y, (size_t) q, t), acc, mag, t)) bad++ ;
         }
-        if (bad) print_message ("sddmm type %d mul %d k %ld: %d wrong\n", t,
-            sr.mul, (long) k, bad) ;
-        assert_int_equal (bad, 0) ;
-        free_csr (&M) ; free (A) ; free (Av) ; free (B) ; free (Bv) ;
-        free (y) ;
     }
+    set_kernel ("") ;
+    if (bad) print_message ("sddmm type %d mul %d k %ld kernel '%s': %d wrong\n",
+        t, sr.mul, (long) k, kernel, bad) ;
+    if (cached) grbgpu_cache_release ((gg_cache_entry *) Mv.cache) ;
+    free_csr (&M) ; free (A) ; free (Av) ; free (B) ; free (Bv) ;
+    free (y) ;
+    return bad ;
 }
 
-static void test_gemm (void **state)
+// Every row of the SDDMM table (backend/cuda/dense.c) forced: "" (the
+// static rule: row sums for FIRST / SECOND / PAIR, the own kernel for
+// TIMES), "cusparse" (cusparseSDDMM for TIMES), "g8" (the own kernel).
+static void test_sddmm (void **state)
 {
     (void) state ;
     const gg_mul muls [4] = { GG_MUL_TIMES, GG_MUL_FIRST, GG_MUL_SECOND,
         GG_MUL_PAIR } ;
+    const int64_t ks [3] = { 1, 16, 33 } ;
+    const char *kernels [3] = { "", "cusparse", "g8" } ;
+    for (int ki2 = 0 ; ki2 < 3 ; ki2++)
     for (int ti = 0 ; ti < 2 ; ti++)
     for (int mi = 0 ; mi < 4 ; mi++)
+    for (int ki = 0 ; ki < 3 ; ki++)
     {
-        gg_type t = ti ? GG_FP64 : GG_FP32 ;
-        gg_semiring sr = { GG_ADD_PLUS, muls [mi], t } ;
-        int64_t m = 70, n = 51, k = 33 ;
-        double *Av, *Bv ;
-        void *A = make_dense (m, k, t, &Av) ;
-        void *B = make_dense (n, k, t, &Bv) ;
-        void *Y = malloc ((size_t) (m * n) * 8) ;
-        gg_dense Ad = { .nrows = m, .ncols = k, .x = A } ;
-        gg_dense Bd = { .nrows = n, .ncols = k, .x = B } ;
+        assert_int_equal (sddmm_case (ti ? GG_FP64 : GG_FP32, muls [mi], 211,
+            150, ks [ki], 0.04, kernels [ki2], false, 1), 0) ;
+    }
+}
+
+// One GEMM with GRBGPU_KERNEL = kernel against the reference, `calls` times.
+static int gemm_case (gg_type t, gg_mul mul, int64_t m, int64_t n, int64_t k,
+    const char *kernel, int calls)
+{
+    gg_semiring sr = { GG_ADD_PLUS, mul, t } ;
+    double *Av, *Bv ;
+    void *A = make_dense (m, k, t, &Av) ;
+    void *B = make_dense (n, k, t, &Bv) ;
+    void *Y = malloc ((size_t) (m * n) * 8) ;
+    gg_dense Ad = { .nrows = m, .ncols = k, .x = A } ;
+    gg_dense Bd = { .nrows = n, .ncols = k, .x = B } ;
+    set_kernel (kernel) ;
+    int bad = 0 ;
+    for (int call = 0 ; call < calls ; call++)
+    {
+        memset (Y, 0x7f, (size_t) (m * n) * 8) ;
         assert_int_equal (be->gemm (&sr, &Ad, &Bd, Y), GG_OK) ;
-        int bad = 0 ;
         for (int64_t i = 0 ; i < m ; i++)
         for (int64_t j = 0 ; j < n ; j++)
         {
@@ -822,11 +874,53 @@ static void test_gemm (void **state)
             if (!close_enough (get (Y, (size_t) (i * n + j), t), acc, mag, t))
                 bad++ ;
         }
-        if (bad) print_message ("gemm type %d mul %d: %d wrong\n", t, sr.mul,
-            bad) ;
-        assert_int_equal (bad, 0) ;
-        free (A) ; free (Av) ; free (B) ; free (Bv) ; free (Y) ;
     }
+    set_kernel ("") ;
+    if (bad) print_message ("gemm type %d mul %d kernel '%s': %d wrong\n", t,
+        sr.mul, kernel, bad) ;
+    free (A) ; free (Av) ; free (B) ; free (Bv) ; free (Y) ;
+    return bad ;
+}
+
+// Every row of the GEMM table forced: "" (row sums / cuBLAS), "cusparse"
+// (the vendor rows), "own" (kernels/gemm).
+static void test_gemm (void **state)
+{
+    (void) state ;
+    const gg_mul muls [4] = { GG_MUL_TIMES, GG_MUL_FIRST, GG_MUL_SECOND,
+        GG_MUL_PAIR } ;
+    const char *kernels [3] = { "", "cusparse", "own" } ;
+    for (int ki = 0 ; ki < 3 ; ki++)
+    for (int ti = 0 ; ti < 2 ; ti++)
+    for (int mi = 0 ; mi < 4 ; mi++)
+    {
+        assert_int_equal (gemm_case (ti ? GG_FP64 : GG_FP32, muls [mi], 70,
+            51, 33, kernels [ki], 1), 0) ;
+    }
+}
+
+// The chooser that measures on the SDDMM and GEMM tables (GRBGPU_TUNE, on by
+// default): products of enough work time each supporting row once and
+// remember the winner; the first call (timed) and the second (remembered)
+// both give the reference's answer.
+static void test_dense_tuned (void **state)
+{
+    (void) state ;
+    bool tune = grbgpu_settings.tune ;
+    grbgpu_settings.tune = true ;
+    for (int ti = 0 ; ti < 2 ; ti++)
+    {
+        gg_type t = ti ? GG_FP64 : GG_FP32 ;
+        // SDDMM FIRST / SECOND: row sums against the own kernel (40K
+        // entries x K = 128 on a cached M)
+        assert_int_equal (sddmm_case (t, GG_MUL_FIRST, 2000, 2000, 128, 0.01,
+            "", true, 2), 0) ;
+        assert_int_equal (sddmm_case (t, GG_MUL_SECOND, 2000, 1500, 128, 0.01,
+            "", true, 2), 0) ;
+        // GEMM TIMES: cuBLAS against kernels/gemm (512^3)
+        assert_int_equal (gemm_case (t, GG_MUL_TIMES, 512, 512, 512, "", 2), 0) ;
+    }
+    grbgpu_settings.tune = tune ;
 }
 
 //------------------------------------------------------------------------------
@@ -1146,6 +1240,7 @@ int main (void)
     {
         cmocka_unit_test (test_spmm_plus_times),
         cmocka_unit_test (test_spmm_algorithms),
+        cmocka_unit_test (test_spmm_tuned),
         cmocka_unit_test (test_spmm_own_kernels),
         cmocka_unit_test (test_spmm_edge_cases),
         cmocka_unit_test (test_spmv_push),
@@ -1154,6 +1249,7 @@ int main (void)
         cmocka_unit_test (test_tc_family),
         cmocka_unit_test (test_sddmm),
         cmocka_unit_test (test_gemm),
+        cmocka_unit_test (test_dense_tuned),
         cmocka_unit_test (test_cache_reuse),
         cmocka_unit_test (test_cache_eviction),
         cmocka_unit_test (test_faults),

@@ -1,5 +1,5 @@
 //------------------------------------------------------------------------------
-// backend/cuda/choose.c: which kernel family runs a product
+// backend/cuda/choose.c: which kernel family runs a product (rules, measuring)
 //------------------------------------------------------------------------------
 
 // Part of the CUDA module (backend/cuda/cuda_internal.h says which file holds
@@ -101,4 +101,128 @@ bool spmm_use_vendor (const gg_semiring *sr, const gg_csr *S, int64_t n)
     double mean = (double) S->nnz / (double) S->nrows ;
     bool skewed = S->max_row > 64 && (double) S->max_row > 4.0 * mean ;
     return skewed || n > 32 ;
+}
+
+//------------------------------------------------------------------------------
+// the chooser that measures, for every family table (SpMM, SDDMM, GEMM)
+//------------------------------------------------------------------------------
+
+// Tune only products of at least this much work (SpMM: entries x columns;
+// SDDMM: entries x K; GEMM: m x n x k / 16): smaller ones take microseconds,
+// where launch noise decides a race and the static rule measured well enough.
+#define GG_TUNE_MIN_WORK ((double) (1 << 22))
+
+// Whether a product of this much work is measured (GRBGPU_TUNE on, no kernel
+// forced by GRBGPU_KERNEL).
+bool tune_wanted (double work)
+{
+    const gg_settings *set = grbgpu_settings_get () ;
+    return set->tune && set->kernel [0] == '\0' && work >= GG_TUNE_MIN_WORK ;
+}
+
+static bool key_same (const gg_tune_key *a, const gg_tune_key *b)
+{
+    return a->kind == b->kind && a->m == b->m && a->n == b->n && a->k == b->k
+        && a->add == b->add && a->mul == b->mul && a->type == b->type
+        && a->precision == b->precision ;
+}
+
+// The remembered winner for this key in mem (under lock), or -1.
+int tuned_find (gg_tune_memory *mem, pthread_mutex_t *lock, const gg_tune_key *key)
+{
+    int fam = -1 ;
+    pthread_mutex_lock (lock) ;
+    for (int k = 0 ; k < mem->n ; k++)
+    {
+        if (key_same (&mem->slot [k].key, key)) { fam = mem->slot [k].family ; break ; }
+    }
+    pthread_mutex_unlock (lock) ;
+    return fam ;
+}
+
+// Remember the winner and the times of nrows rows (the oldest entry goes
+// when mem is full).
+void tuned_keep (gg_tune_memory *mem, pthread_mutex_t *lock, const gg_tune_key *key,
+    int fam, const float *ms, int nrows)
+{
+    pthread_mutex_lock (lock) ;
+    int slot = -1 ;
+    for (int k = 0 ; k < mem->n && slot < 0 ; k++) if (key_same (&mem->slot [k].key, key)) slot = k ;
+    if (slot < 0 && mem->n < GG_TUNED) slot = mem->n++ ;
+    if (slot < 0) { slot = mem->next ; mem->next = (mem->next + 1) % GG_TUNED ; }
+    gg_tuned *e = &mem->slot [slot] ;
+    e->key = *key ;
+    e->family = fam ;
+    for (int f = 0 ; f < GG_FAM_MAX ; f++) e->ms [f] = (f < nrows) ? ms [f] : -1 ;
+    pthread_mutex_unlock (lock) ;
+}
+
+// Run row f warm (plans and forms made by a first run), timed with the
+// events: *ms = the mean of enough runs to fill GG_TUNE_MIN_MS (one run of a
+// 20 us kernel varies by a third from launch to launch: the first H100 run
+// of the chooser, timing one run each, picked the slower family on a few
+// small matrices), at most GG_TUNE_MAX_REPS.
+#define GG_TUNE_MIN_MS 0.25
+#define GG_TUNE_MAX_REPS 16
+static int timed_run (gg_devcall *c, gg_row_run_fn run, void *op, int f,
+    cudaEvent_t e0, cudaEvent_t e1, float *ms)
+{
+    int rc = GG_OK ;
+    cudaStream_t s = c->ctx->stream ;
+    float first = 0 ;
+    *ms = -1 ;
+    FAULT_TRY (GG_FAULT_LAUNCH) ;
+    GG_TRY (run (op, f)) ;                          // warm-up
+    CU_TRY (cudaEventRecord (e0, s)) ;
+    GG_TRY (run (op, f)) ;
+    CU_TRY (cudaEventRecord (e1, s)) ;
+    CU_TRY (cudaEventSynchronize (e1)) ;
+    CU_TRY (cudaEventElapsedTime (&first, e0, e1)) ;
+    int reps = (first > 0) ? (int) (GG_TUNE_MIN_MS / first) : GG_TUNE_MAX_REPS ;
+    if (reps > GG_TUNE_MAX_REPS) reps = GG_TUNE_MAX_REPS ;
+    *ms = first ;
+    if (reps > 1)
+    {
+        float total = 0 ;
+        CU_TRY (cudaEventRecord (e0, s)) ;
+        for (int r = 0 ; r < reps ; r++) GG_TRY (run (op, f)) ;
+        CU_TRY (cudaEventRecord (e1, s)) ;
+        CU_TRY (cudaEventSynchronize (e1)) ;
+        CU_TRY (cudaEventElapsedTime (&total, e0, e1)) ;
+        *ms = total / (float) reps ;
+    }
+done:
+    return rc ;
+}
+
+// Time every row of a table (nrows <= GG_FAM_MAX) whose why [f] is NULL;
+// *winner = the fastest, whose result is in the op when it returns (the last
+// row run is re-run if it was not the winner); ms [f] = each row's time
+// (-1: not run).  A row whose run fails as unsupported is left out; any
+// other failure fails the call.
+int tune_rows (gg_devcall *c, int nrows, const char **why,
+    gg_row_run_fn run, void *op, float *ms, int *winner)
+{
+    int rc = GG_OK ;
+    cudaEvent_t e0 = NULL, e1 = NULL ;
+    int last = -1, best = -1 ;
+    CU_TRY (cudaEventCreate (&e0)) ;
+    CU_TRY (cudaEventCreate (&e1)) ;
+    for (int f = 0 ; f < nrows ; f++)
+    {
+        ms [f] = -1 ;
+        if (why [f] != NULL) continue ;
+        int frc = timed_run (c, run, op, f, e0, e1, &ms [f]) ;
+        if (frc == GG_ERR_UNSUPPORTED) { ms [f] = -1 ; (void) cudaGetLastError () ; continue ; }
+        GG_TRY (frc) ;
+        last = f ;
+        if (best < 0 || ms [f] < ms [best]) best = f ;
+    }
+    if (best < 0) { rc = GG_ERR_UNSUPPORTED ; goto done ; }
+    if (last != best) GG_TRY (run (op, best)) ;
+    *winner = best ;
+done:
+    if (e0 != NULL) cudaEventDestroy (e0) ;
+    if (e1 != NULL) cudaEventDestroy (e1) ;
+    return rc ;
 }

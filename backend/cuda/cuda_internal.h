@@ -8,8 +8,10 @@
 //               cuSPARSE / cuBLAS handles, pinned buffers), a call's device
 //               temporaries, errors, the retry loop around one product
 //   copies.c    uploads / downloads through the pinned staging buffers
-//   forms.c     device forms of operands attached to cache entries (CSR with
-//               its plans and staged SpMV forms, dense)
+//   forms.c     the device-form cache glue (forms.h): forms of operands
+//               attached to cache entries, one file per form: form_csr.c (CSR
+//               with its plans), form_dense.c, form_band.c and form_hot.c
+//               (the staged SpMV forms of a CSR form)
 //   vendor.c    cuSPARSE plans and products, the vendor libraries' value check
 //   choose.c    which family runs a product (GRBGPU_KERNEL, measured rules)
 //   spmm.c, dense.c   the products: SpMM / SpMV, SDDMM, GEMM
@@ -151,18 +153,33 @@ typedef struct
 }
 gg_sp_plan ;
 
-// What the chooser measured for one product shape on one form.
-#define GG_TUNED 8                  // shapes remembered per form
-#define GG_SPMM_NFAM 6              // families in the SpMM table
+// What the chooser measured for one product shape (backend/cuda/choose.c):
+// the key says which table (SpMM, SDDMM, GEMM) and which shape.
+#define GG_TUNED 8                  // shapes remembered per memory
+#define GG_FAM_MAX 12               // rows in a family table, at most
 #define GG_TC_FORMS 2               // tensor-core hybrid forms per CSR form
+typedef enum { GG_TUNE_SPMM, GG_TUNE_SDDMM, GG_TUNE_GEMM } gg_tune_kind ;
 typedef struct
 {
-    int64_t n ;
+    int kind ;                      // gg_tune_kind
+    int64_t m, n, k ;               // the shape (what the table's memory
+                                    // does not already fix)
     int add, mul, type, precision ;
+}
+gg_tune_key ;
+typedef struct
+{
+    gg_tune_key key ;
     int family ;                    // the winner (index in the table)
-    float ms [GG_SPMM_NFAM] ;       // each family's timed run (< 0: not run)
+    float ms [GG_FAM_MAX] ;         // each family's timed run (< 0: not run)
 }
 gg_tuned ;
+typedef struct
+{
+    gg_tuned slot [GG_TUNED] ;
+    int n, next ;
+}
+gg_tune_memory ;
 
 // What every device form starts with: kind, references (the cache entry's
 // and each call's), the CUDA start-up it belongs to, size, and an event that
@@ -204,10 +221,10 @@ typedef struct
     pthread_mutex_t plan_lock ;
     gg_sp_plan plan [GG_PLANS] ;
     int next_plan ;
-    // the chooser's measurements (backend/cuda/spmm.c), under plan_lock: the
-    // family that won for each (N, semiring, type, precision) tuned so far
-    gg_tuned tuned [GG_TUNED] ;
-    int ntuned, next_tuned ;
+    // the chooser's measurements (backend/cuda/choose.c), under plan_lock:
+    // the family that won for each SpMM (N, semiring, type, precision) and
+    // SDDMM (K, ...) on this pattern tuned so far
+    gg_tune_memory tuned ;
     // the tensor-core family (backend/cuda/family_tc.c), under plan_lock:
     // the hybrid forms of thresholds 3 and 4 (formats/hybrid.h), made at the
     // first product that measures them; x_plain as x_special, for "a finite
@@ -285,7 +302,7 @@ GG_INTERNAL int fill_value (gg_devcall *c, void *dst, const void *value, size_t 
     size_t count) ;
 GG_INTERNAL int fill_one (gg_devcall *c, void *dst, gg_type t, size_t count) ;
 
-// forms.c
+// forms.c and form_*.c
 GG_INTERNAL void plan_clear (gg_sp_plan *pl, cudaStream_t s) ;
 GG_INTERNAL void csr_unref (dev_csr *f) ;
 // Free f's tensor-core forms (family_tc.c): their device memory too when
@@ -305,8 +322,9 @@ GG_INTERNAL int hot_form (gg_devcall *c, const gg_csr *S, dev_csr *f, size_t ele
     int64_t *K) ;
 
 // vendor.c
+GG_INTERNAL int spmm_static_alg (int64_t n, int64_t nnz, gg_type t) ;
 GG_INTERNAL int sparse_product (gg_devcall *c, dev_csr *f, const void *vals,
-    gg_type t, int64_t n, const void *X, void *Y) ;
+    gg_type t, int64_t n, const void *X, void *Y, int alg_num) ;
 // A device check of values: sets *flag (device int) to 1 when one of the
 // count values at x is of the kind it looks for (gg_cuda_special_values).
 typedef int (*gg_value_check) (gg_type t, const void *x, int64_t count, int *flag,
@@ -327,6 +345,15 @@ GG_INTERNAL bool spmv_use_hot (const gg_semiring *sr, const gg_csr *S, int64_t n
 GG_INTERNAL bool spmv_use_band (const gg_semiring *sr, const gg_csr *S, int64_t n) ;
 GG_INTERNAL const char *spmm_kernel_name (const gg_csr *S, int64_t n) ;
 GG_INTERNAL bool spmm_use_vendor (const gg_semiring *sr, const gg_csr *S, int64_t n) ;
+// the measuring chooser, for every family table (choose.c)
+typedef int (*gg_row_run_fn) (void *op, int f) ;
+GG_INTERNAL int tune_rows (gg_devcall *c, int nrows, const char **why,
+    gg_row_run_fn run, void *op, float *ms, int *winner) ;
+GG_INTERNAL int tuned_find (gg_tune_memory *mem, pthread_mutex_t *lock,
+    const gg_tune_key *key) ;
+GG_INTERNAL void tuned_keep (gg_tune_memory *mem, pthread_mutex_t *lock,
+    const gg_tune_key *key, int fam, const float *ms, int nrows) ;
+GG_INTERNAL bool tune_wanted (double work) ;
 
 // spmm.c
 GG_INTERNAL int spmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *S,

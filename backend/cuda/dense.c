@@ -1,23 +1,33 @@
 //------------------------------------------------------------------------------
-// backend/cuda/dense.c: SDDMM and GEMM
+// backend/cuda/dense.c: SDDMM and GEMM through their family tables
 //------------------------------------------------------------------------------
 
 // Part of the CUDA module (backend/cuda/cuda_internal.h says which file holds
-// what).
+// what).  SDDMM and GEMM sign the SpMM families' contract (family.h,
+// gg_dense_op): each row says whether it supports the product (else a named
+// reason), whether the static rule prefers it, and runs it.  One product:
+//   1. the family: GRBGPU_KERNEL's (cusparse: the vendor rows; another name:
+//      the own kernel), else the one remembered for this shape, else (tuning
+//      on, enough work) each supporting row timed (choose.c, tune_rows) and
+//      the fastest remembered, else the first row that supports and prefers
+//      it (the last row, grbgpu's own kernel, takes everything);
+//   2. the outputs come down (spread from row sums on the host for the
+//      vendor's FIRST / SECOND / PAIR).
+// SDDMM's winner is remembered in M's device form (so per version of M and
+// K); GEMM's, whose time depends on the shape only, process-wide.
 
-#include "backend/cuda/cuda_internal.h"
+#include "backend/cuda/family.h"
 
 //------------------------------------------------------------------------------
-// SDDMM: y [q] = (+) over t of mul (A (i,t), B (j,t)) for the entries of M
+// the rows shared by both tables
 //------------------------------------------------------------------------------
 
 // r (rows) = row sums of the row-major rows x k matrix R (device): in cuBLAS's
 // column-major view R is k x rows, and r = R_cm' * 1.
 static int row_sums (gg_devcall *c, gg_type t, const void *R, int64_t rows,
-    int64_t k, void *r)
+    int64_t k, void *r, void **kones)
 {
     int rc = GG_OK ;
-    void *ones ;
     size_t elem = gg_type_size (t) ;
     if (rows == 0) return GG_OK ;
     if (k == 0)
@@ -25,8 +35,13 @@ static int row_sums (gg_devcall *c, gg_type t, const void *R, int64_t rows,
         CU_TRY (cudaMemsetAsync (r, 0, (size_t) rows * elem, c->ctx->stream)) ;
         return GG_OK ;
     }
-    GG_TRY (tmp_alloc (c, &ones, (size_t) k * elem)) ;
-    GG_TRY (fill_one (c, ones, t, (size_t) k)) ;
+    if (*kones == NULL)
+    {
+        // once per call (the chooser may run the row many times)
+        GG_TRY (tmp_alloc (c, kones, (size_t) k * elem)) ;
+        GG_TRY (fill_one (c, *kones, t, (size_t) k)) ;
+    }
+    const void *ones = *kones ;
     FAULT_TRY (GG_FAULT_LAUNCH) ;
     if (t == GG_FP32)
     {
@@ -44,221 +59,371 @@ done:
     return rc ;
 }
 
-// FIRST / SECOND through the vendor library: the row sums of the operand
-// the multiply reads (A's rows for FIRST, B's for SECOND; each m or n sums
-// of k terms), computed on the device and brought to the host in *sums
-// (malloc'd, the caller frees; NULL for PAIR or no rows).  SDDMM and GEMM
-// then spread them over their outputs.
-static int vendor_sums (gg_devcall *c, const gg_semiring *sr, const gg_dense *A,
-    const gg_dense *B, dev_dense **fa, dev_dense **fb, void **sums)
+// The device forms of A and B that the multiply reads.
+static int dense_operands (gg_dense_op *o)
 {
     int rc = GG_OK ;
-    const gg_type t = sr->type ;
-    const size_t elem = gg_type_size (t) ;
-    const int64_t k = A->ncols ;
-    int64_t len = (sr->mul == GG_MUL_FIRST) ? A->nrows : B->nrows ;
-    *sums = NULL ;
-    if (sr->mul != GG_MUL_PAIR && len > 0)
+    if (o->A->x != NULL && o->fa == NULL) GG_TRY (dense_get (o->c, o->A, o->elem, &o->fa)) ;
+    if (o->B->x != NULL && o->fb == NULL) GG_TRY (dense_get (o->c, o->B, o->elem, &o->fb)) ;
+done:
+    return rc ;
+}
+
+// Room for the outputs on the device (once per call).
+static int out_alloc (gg_dense_op *o)
+{
+    if (o->dy != NULL) return GG_OK ;
+    return tmp_alloc (o->c, &o->dy, (size_t) (o->nnz > 0 ? o->nnz : 1) * o->elem) ;
+}
+
+static const void *dev_a (const gg_dense_op *o) { return (o->fa != NULL && o->A->x != NULL) ? o->fa->x : NULL ; }
+static const void *dev_b (const gg_dense_op *o) { return (o->fb != NULL && o->B->x != NULL) ? o->fb->x : NULL ; }
+
+static bool always (const gg_dense_op *o) { (void) o ; return true ; }
+
+// The vendor rows: plus with TIMES / FIRST / SECOND / PAIR over FP32 / FP64,
+// no own kernel forced, ordinary values where they read (dense_vendor_ok,
+// asked once per call).
+static const char *vendor_common (gg_dense_op *o)
+{
+    if (!use_vendor (o->sr)) return "not plus-times FP32 / FP64, or an own kernel forced" ;
+    if (o->vendor_ok == 0)
     {
-        const gg_dense *R = (sr->mul == GG_MUL_FIRST) ? A : B ;
-        dev_dense **fr = (sr->mul == GG_MUL_FIRST) ? fa : fb ;
-        void *dr ;
-        if (*fr == NULL) GG_TRY (dense_get (c, R, elem, fr)) ;
-        GG_TRY (tmp_alloc (c, &dr, (size_t) len * elem)) ;
-        GG_TRY (row_sums (c, t, (*fr)->x, len, k, dr)) ;
-        *sums = malloc ((size_t) len * elem) ;
-        if (*sums == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
-        GG_TRY (download (c, *sums, dr, (size_t) len * elem)) ;
+        bool ok = false ;
+        if (dense_vendor_ok (o->c, o->sr, o->A, o->B, &o->fa, &o->fb, &ok) != GG_OK)
+        {
+            return "its value check failed" ;
+        }
+        o->vendor_ok = ok ? 1 : -1 ;
+    }
+    if (o->vendor_ok < 0) return "special values (Inf, NaN, subnormal) where it reads" ;
+    return NULL ;
+}
+
+// FIRST / SECOND / PAIR through the vendor library: the row sums of the
+// operand the multiply reads (A's rows for FIRST, B's for SECOND; each m or n
+// sums of k terms) on the device, spread over the outputs on the host; PAIR
+// is k everywhere.
+static const char *rowsum_supports (gg_dense_op *o)
+{
+    if (o->sr->mul == GG_MUL_TIMES) return "the multiply reads both operands (TIMES)" ;
+    return vendor_common (o) ;
+}
+
+static int rowsum_run (gg_dense_op *o)
+{
+    int rc = GG_OK ;
+    const gg_semiring *sr = o->sr ;
+    if (sr->mul == GG_MUL_PAIR) { o->spread = 3 ; return GG_OK ; }
+    const bool first = (sr->mul == GG_MUL_FIRST) ;
+    const int64_t len = first ? o->m : o->n ;
+    o->spread = first ? 1 : 2 ;
+    if (len == 0) return GG_OK ;
+    GG_TRY (dense_operands (o)) ;
+    if (o->dsums == NULL) GG_TRY (tmp_alloc (o->c, &o->dsums, (size_t) len * o->elem)) ;
+    GG_TRY (row_sums (o->c, o->t, first ? dev_a (o) : dev_b (o), len, o->k, o->dsums,
+        &o->kones)) ;
+done:
+    return rc ;
+}
+
+// grbgpu's own kernels (kernels/sddmm, kernels/gemm): every semiring and type.
+static const char *own_supports (gg_dense_op *o) { (void) o ; return NULL ; }
+
+//------------------------------------------------------------------------------
+// SDDMM: y [q] = (+) over t of mul (A (i,t), B (j,t)) for the entries of M
+//------------------------------------------------------------------------------
+
+// M's pattern on the device.
+static int sddmm_pattern (gg_dense_op *o)
+{
+    int rc = GG_OK ;
+    csr_needs nd = { .x = false, .ones = false, .t = o->t } ;
+    if (o->fm == NULL) GG_TRY (csr_get (o->c, o->M, &nd, &o->fm)) ;
+done:
+    return rc ;
+}
+
+// cusparseSDDMM fuses multiply-adds (one rounding where the CPU library has
+// two), so it runs only when GRBGPU_KERNEL=cusparse asks for it.
+static const char *sddmm_vendor_supports (gg_dense_op *o)
+{
+    if (o->sr->mul != GG_MUL_TIMES) return "FIRST / SECOND / PAIR take the row sums" ;
+    if (!kernel_is_vendor ()) return "fuses multiply-adds (GRBGPU_KERNEL=cusparse asks for it)" ;
+    return vendor_common (o) ;
+}
+
+static int sddmm_vendor_run (gg_dense_op *o)
+{
+    // y = (A * B') .* spy (M): A m x k row-major; B (n x k row-major) is
+    // B' (k x n) column-major with leading dimension k
+    int rc = GG_OK ;
+    gg_devcall *c = o->c ;
+    const gg_type t = o->t ;
+    cusparseConstDnMatDescr_t Ad = NULL, Bd = NULL ;
+    cusparseSpMatDescr_t Cd = NULL ;
+    void *buf ;
+    GG_TRY (sddmm_pattern (o)) ;
+    GG_TRY (dense_operands (o)) ;
+    GG_TRY (out_alloc (o)) ;
+    cudaDataType dt = cuda_type (t) ;
+    cusparseHandle_t h = c->ctx->sparse ;
+    float af = 1, bf = 0 ;
+    double ad = 1, bd = 0 ;
+    const void *alpha = (t == GG_FP32) ? (const void *) &af : (const void *) &ad ;
+    const void *beta = (t == GG_FP32) ? (const void *) &bf : (const void *) &bd ;
+    size_t bsize = 0 ;
+    o->spread = 0 ;
+    CU_TRY (cudaMemsetAsync (o->dy, 0, (size_t) o->nnz * o->elem, c->ctx->stream)) ;
+    SP_TRY (cusparseCreateConstDnMat (&Ad, o->m, o->k, o->k, dev_a (o), dt,
+        CUSPARSE_ORDER_ROW)) ;
+    SP_TRY (cusparseCreateConstDnMat (&Bd, o->k, o->n, o->k, dev_b (o), dt,
+        CUSPARSE_ORDER_COL)) ;
+    SP_TRY (cusparseCreateCsr (&Cd, o->m, o->n, o->nnz, o->fm->p, o->fm->i, o->dy,
+        CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, dt)) ;
+    SP_TRY (cusparseSDDMM_bufferSize (h, CUSPARSE_OPERATION_NON_TRANSPOSE,
+        CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, Ad, Bd, beta, Cd, dt,
+        CUSPARSE_SDDMM_ALG_DEFAULT, &bsize)) ;
+    GG_TRY (tmp_alloc (c, &buf, bsize)) ;
+    FAULT_TRY (GG_FAULT_LAUNCH) ;
+    SP_TRY (cusparseSDDMM (h, CUSPARSE_OPERATION_NON_TRANSPOSE,
+        CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, Ad, Bd, beta, Cd, dt,
+        CUSPARSE_SDDMM_ALG_DEFAULT, buf)) ;
+done:
+    if (Ad != NULL) cusparseDestroyDnMat (Ad) ;
+    if (Bd != NULL) cusparseDestroyDnMat (Bd) ;
+    if (Cd != NULL) cusparseDestroySpMat (Cd) ;
+    return rc ;
+}
+
+static int sddmm_own_run (gg_dense_op *o)
+{
+    int rc = GG_OK ;
+    GG_TRY (sddmm_pattern (o)) ;
+    GG_TRY (dense_operands (o)) ;
+    GG_TRY (out_alloc (o)) ;
+    o->spread = 0 ;
+    FAULT_TRY (GG_FAULT_LAUNCH) ;
+    GG_TRY (gg_cuda_sddmm (o->sr, o->m, o->n, o->k, o->nnz, o->fm->p, o->fm->i,
+        dev_a (o), dev_b (o), o->dy, own_kernel_name (), o->c->ctx->stream)) ;
+done:
+    return rc ;
+}
+
+const gg_dense_family gg_sddmm_families [GG_DENSE_NFAM] =
+{
+    { "rowsum",   rowsum_supports,        always, rowsum_run       },
+    { "cusparse", sddmm_vendor_supports,  always, sddmm_vendor_run },
+    { "own",      own_supports,           always, sddmm_own_run    },
+} ;
+
+//------------------------------------------------------------------------------
+// GEMM: Y = A (+.*) B'
+//------------------------------------------------------------------------------
+
+static const char *gemm_vendor_supports (gg_dense_op *o)
+{
+    if (o->sr->mul != GG_MUL_TIMES) return "FIRST / SECOND / PAIR take the row sums" ;
+    if (o->m > INT_MAX || o->n > INT_MAX || o->k > INT_MAX) return "a dimension over INT_MAX" ;
+    return vendor_common (o) ;
+}
+
+static int gemm_vendor_run (gg_dense_op *o)
+{
+    // row-major Y = A B' is column-major Y' = B A', with A' (k x m, ld k)
+    // and B' (k x n, ld k) as cuBLAS sees the row-major arrays:
+    // Y' (n x m, ld n) = op_T (B') * A'
+    int rc = GG_OK ;
+    gg_devcall *c = o->c ;
+    const int m = (int) o->m, n = (int) o->n, k = (int) o->k ;
+    GG_TRY (dense_operands (o)) ;
+    GG_TRY (out_alloc (o)) ;
+    o->spread = 0 ;
+    FAULT_TRY (GG_FAULT_LAUNCH) ;
+    if (k == 0)
+    {
+        CU_TRY (cudaMemsetAsync (o->dy, 0, (size_t) o->nnz * o->elem, c->ctx->stream)) ;
+    }
+    else if (o->t == GG_FP32)
+    {
+        float a = 1, b = 0 ;
+        BL_TRY (cublasSgemm (c->ctx->blas, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k,
+            &a, dev_b (o), k, dev_a (o), k, &b, o->dy, n)) ;
+    }
+    else
+    {
+        double a = 1, b = 0 ;
+        BL_TRY (cublasDgemm (c->ctx->blas, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k,
+            &a, dev_b (o), k, dev_a (o), k, &b, o->dy, n)) ;
     }
 done:
+    return rc ;
+}
+
+static int gemm_own_run (gg_dense_op *o)
+{
+    int rc = GG_OK ;
+    GG_TRY (dense_operands (o)) ;
+    GG_TRY (out_alloc (o)) ;
+    o->spread = 0 ;
+    FAULT_TRY (GG_FAULT_LAUNCH) ;
+    GG_TRY (gg_cuda_gemm (o->sr, o->m, o->n, o->k, dev_a (o), dev_b (o), o->dy,
+        o->c->ctx->stream)) ;
+done:
+    return rc ;
+}
+
+const gg_dense_family gg_gemm_families [GG_DENSE_NFAM] =
+{
+    { "rowsum",   rowsum_supports,      always, rowsum_run      },
+    { "cublas",   gemm_vendor_supports, always, gemm_vendor_run },
+    { "own",      own_supports,         always, gemm_own_run    },
+} ;
+
+//------------------------------------------------------------------------------
+// one SDDMM or GEMM: walk the table
+//------------------------------------------------------------------------------
+
+// GEMM's memory: its time depends on the shape only.
+static gg_tune_memory gemm_tuned ;
+static pthread_mutex_t gemm_tuned_lock = PTHREAD_MUTEX_INITIALIZER ;
+
+typedef struct { const gg_dense_family *tab ; gg_dense_op *o ; } dense_runner ;
+
+static int dense_row_run (void *op, int f)
+{
+    dense_runner *r = (dense_runner *) op ;
+    return r->tab [f].run (r->o) ;
+}
+
+static int dense_attempt (gg_dense_op *o, const gg_dense_family *tab, void *y)
+{
+    int rc = GG_OK ;
+    gg_devcall *c = o->c ;
+    const bool sddmm = (o->M != NULL) ;
+    const char *what = sddmm ? "sddmm" : "gemm" ;
+    const gg_settings *set = grbgpu_settings_get () ;
+    const bool forced = (set->kernel [0] != '\0') ;
+    char *sums = NULL ;
+
+    // the memory: SDDMM's in M's device form (made only where tuning can
+    // happen: a cached M and enough work), GEMM's process-wide
+    gg_tune_key key = { .kind = sddmm ? GG_TUNE_SDDMM : GG_TUNE_GEMM,
+        .m = sddmm ? 0 : o->m, .n = sddmm ? 0 : o->n, .k = o->k,
+        .add = (int) o->sr->add, .mul = (int) o->sr->mul, .type = (int) o->t,
+        .precision = (int) o->precision } ;
+    const double work = sddmm ? (double) o->nnz * (double) o->k
+        : (double) o->m * (double) o->n * (double) o->k / 16.0 ;
+    const bool may_tune = !forced && tune_wanted (work) && (!sddmm || o->M->cache != NULL) ;
+    gg_tune_memory *mem = NULL ;
+    pthread_mutex_t *lock = NULL ;
+    if (may_tune && sddmm)
+    {
+        GG_TRY (sddmm_pattern (o)) ;
+        mem = &o->fm->tuned ; lock = &o->fm->plan_lock ;
+    }
+    else if (may_tune)
+    {
+        mem = &gemm_tuned ; lock = &gemm_tuned_lock ;
+    }
+    int fam = (mem != NULL) ? tuned_find (mem, lock, &key) : -1 ;
+    o->exploring = (fam < 0 && mem != NULL) ;
+
+    const char *why [GG_DENSE_NFAM] ;
+    int nsup = 0 ;
+    for (int f = 0 ; f < GG_DENSE_NFAM ; f++)
+    {
+        why [f] = (fam >= 0 && f != fam && f != GG_DENSE_NFAM - 1) ? "not the remembered winner"
+            : tab [f].supports (o) ;
+        if (why [f] == NULL) nsup++ ;
+        grbgpu_log (3, "cuda: %s row %s: %s", what, tab [f].name, why [f] ? why [f] : "supports") ;
+    }
+    if (fam >= 0 && why [fam] != NULL) fam = -1 ;
+    if (o->exploring && nsup > 1)
+    {
+        float ms [GG_DENSE_NFAM] ;
+        dense_runner r = { tab, o } ;
+        GG_TRY (tune_rows (c, GG_DENSE_NFAM, why, dense_row_run, &r, ms, &fam)) ;
+        tuned_keep (mem, lock, &key, fam, ms, GG_DENSE_NFAM) ;
+        grbgpu_log (2, "cuda: tuned %s %lldx%lld k=%lld (%lld outputs): %s %.4g, %s %.4g, "
+            "%s %.4g ms (-1: not a candidate) -> %s", what, (long long) o->m,
+            (long long) o->n, (long long) o->k, (long long) o->nnz, tab [0].name, ms [0],
+            tab [1].name, ms [1], tab [2].name, ms [2], tab [fam].name) ;
+    }
+    else
+    {
+        FAULT_TRY (GG_FAULT_LAUNCH) ;
+        mark_start (c) ;
+        rc = GG_ERR_UNSUPPORTED ;
+        if (fam >= 0) rc = tab [fam].run (o) ;
+        for (int f = 0 ; rc == GG_ERR_UNSUPPORTED && f < GG_DENSE_NFAM ; f++)
+        {
+            if (why [f] == NULL && tab [f].prefer (o))
+            {
+                fam = f ;
+                rc = tab [f].run (o) ;
+            }
+        }
+        GG_TRY (rc) ;
+        mark_end (c) ;
+    }
+    grbgpu_log (2, "cuda: %s %lldx%lld k=%lld: %s", what, (long long) o->m,
+        (long long) o->n, (long long) o->k, tab [fam].name) ;
+
+    if (o->spread == 0)
+    {
+        GG_TRY (download (c, y, o->dy, (size_t) o->nnz * o->elem)) ;
+    }
+    else
+    {
+        // FIRST: output (i,j) = r (i); SECOND: r (j); PAIR: k
+        const int64_t len = (o->spread == 1) ? o->m : (o->spread == 2) ? o->n : 0 ;
+        if (len > 0)
+        {
+            sums = malloc ((size_t) len * o->elem) ;
+            if (sums == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
+            GG_TRY (download (c, sums, o->dsums, (size_t) len * o->elem)) ;
+        }
+        const gg_type t = o->t ;
+        for (int64_t i = 0 ; i < o->m ; i++)
+        {
+            const int64_t q0 = sddmm ? o->M->p32 [i] : i * o->n ;
+            const int64_t q1 = sddmm ? o->M->p32 [i+1] : (i + 1) * o->n ;
+            for (int64_t q = q0 ; q < q1 ; q++)
+            {
+                const int64_t j = sddmm ? o->M->i32 [q] : q - q0 ;
+                double v = (o->spread == 3) ? (double) o->k
+                    : get_value (sums, (size_t) ((o->spread == 1) ? i : j), t) ;
+                put_value (y, (size_t) q, t, v) ;
+            }
+        }
+    }
+
+done:
+    stream_finish (c, &rc) ;
+    free (sums) ;
+    csr_unref (o->fm) ;
+    dense_unref (o->fa) ;
+    dense_unref (o->fb) ;
     return rc ;
 }
 
 int sddmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *M,
     const gg_dense *A, const gg_dense *B, void *y)
 {
-    int rc = GG_OK ;
-    gg_type t = sr->type ;
-    size_t elem = gg_type_size (t) ;
-    int64_t m = M->nrows, n = M->ncols, k = A->ncols, nnz = M->nnz ;
-    dev_csr *fm = NULL ;
-    dev_dense *fa = NULL, *fb = NULL ;
-    cusparseConstDnMatDescr_t Ad = NULL, Bd = NULL ;
-    cusparseSpMatDescr_t Cd = NULL ;
-    void *sums = NULL ;
-    void *dy, *buf ;
-
-    // the vendor libraries (row sums for FIRST / SECOND, cusparseSDDMM when
-    // asked for) on ordinary values only, else our kernel (dense_vendor_ok)
-    bool vendor = use_vendor (sr) && (sr->mul != GG_MUL_TIMES || kernel_is_vendor ()) ;
-    if (vendor) GG_TRY (dense_vendor_ok (c, sr, A, B, &fa, &fb, &vendor)) ;
-    if (vendor && sr->mul != GG_MUL_TIMES)
-    {
-        // FIRST: y [q] = sum_t A (i,t), SECOND: y [q] = sum_t B (j,t),
-        // PAIR: y [q] = k.  Row sums on the device, spread on the host.
-        GG_TRY (vendor_sums (c, sr, A, B, &fa, &fb, &sums)) ;
-        for (int64_t i = 0 ; i < m ; i++)
-        {
-            for (int64_t q = M->p32 [i] ; q < M->p32 [i+1] ; q++)
-            {
-                double v = (sr->mul == GG_MUL_PAIR) ? (double) k
-                    : get_value (sums, (size_t) ((sr->mul == GG_MUL_FIRST) ? i
-                        : M->i32 [q]), t) ;
-                put_value (y, (size_t) q, t, v) ;
-            }
-        }
-        goto done ;
-    }
-
-    csr_needs nd = { .x = false, .ones = false, .t = t } ;
-    GG_TRY (csr_get (c, M, &nd, &fm)) ;
-    const void *dA = NULL, *dB = NULL ;
-    if (A->x != NULL) { if (fa == NULL) GG_TRY (dense_get (c, A, elem, &fa)) ; dA = fa->x ; }
-    if (B->x != NULL) { if (fb == NULL) GG_TRY (dense_get (c, B, elem, &fb)) ; dB = fb->x ; }
-    GG_TRY (tmp_alloc (c, &dy, (size_t) nnz * elem)) ;
-
-    // cusparseSDDMM fuses multiply-adds (one rounding where the CPU library
-    // has two), so exact mode uses our own SDDMM; GRBGPU_KERNEL=cusparse
-    // asks for the vendor's
-    if (vendor)
-    {
-        // y = (A * B') .* spy (M): A m x k row-major; B (n x k row-major) is
-        // B' (k x n) column-major with leading dimension k
-        cudaDataType dt = cuda_type (t) ;
-        cusparseHandle_t h = c->ctx->sparse ;
-        float af = 1, bf = 0 ;
-        double ad = 1, bd = 0 ;
-        const void *alpha = (t == GG_FP32) ? (const void *) &af : (const void *) &ad ;
-        const void *beta = (t == GG_FP32) ? (const void *) &bf : (const void *) &bd ;
-        size_t bsize = 0 ;
-        CU_TRY (cudaMemsetAsync (dy, 0, (size_t) nnz * elem, c->ctx->stream)) ;
-        SP_TRY (cusparseCreateConstDnMat (&Ad, m, k, k, dA, dt,
-            CUSPARSE_ORDER_ROW)) ;
-        SP_TRY (cusparseCreateConstDnMat (&Bd, k, n, k, dB, dt,
-            CUSPARSE_ORDER_COL)) ;
-        SP_TRY (cusparseCreateCsr (&Cd, m, n, nnz, fm->p, fm->i, dy,
-            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
-            dt)) ;
-        SP_TRY (cusparseSDDMM_bufferSize (h, CUSPARSE_OPERATION_NON_TRANSPOSE,
-            CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, Ad, Bd, beta, Cd, dt,
-            CUSPARSE_SDDMM_ALG_DEFAULT, &bsize)) ;
-        GG_TRY (tmp_alloc (c, &buf, bsize)) ;
-        FAULT_TRY (GG_FAULT_LAUNCH) ;
-        mark_start (c) ;
-        SP_TRY (cusparseSDDMM (h, CUSPARSE_OPERATION_NON_TRANSPOSE,
-            CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, Ad, Bd, beta, Cd, dt,
-            CUSPARSE_SDDMM_ALG_DEFAULT, buf)) ;
-        mark_end (c) ;
-    }
-    else
-    {
-        FAULT_TRY (GG_FAULT_LAUNCH) ;
-        mark_start (c) ;
-        GG_TRY (gg_cuda_sddmm (sr, m, n, k, nnz, fm->p, fm->i, dA, dB, dy,
-            own_kernel_name (), c->ctx->stream)) ;
-        mark_end (c) ;
-    }
-    GG_TRY (download (c, y, dy, (size_t) nnz * elem)) ;
-
-done:
-    stream_finish (c, &rc) ;
-    if (Ad != NULL) cusparseDestroyDnMat (Ad) ;
-    if (Bd != NULL) cusparseDestroyDnMat (Bd) ;
-    if (Cd != NULL) cusparseDestroySpMat (Cd) ;
-    free (sums) ;
-    csr_unref (fm) ;
-    dense_unref (fa) ;
-    dense_unref (fb) ;
-    return rc ;
+    gg_dense_op o = { .c = c, .sr = sr, .M = M, .A = A, .B = B, .m = M->nrows,
+        .n = M->ncols, .k = A->ncols, .nnz = M->nnz, .t = sr->type,
+        .elem = gg_type_size (sr->type),
+        .precision = grbgpu_settings_get ()->precision } ;
+    return dense_attempt (&o, gg_sddmm_families, y) ;
 }
-
-//------------------------------------------------------------------------------
-// GEMM: Y = A (+.*) B'
-//------------------------------------------------------------------------------
 
 int gemm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_dense *A,
     const gg_dense *B, void *Y)
 {
-    int rc = GG_OK ;
-    gg_type t = sr->type ;
-    size_t elem = gg_type_size (t) ;
-    int64_t m = A->nrows, n = B->nrows, k = A->ncols ;
-    dev_dense *fa = NULL, *fb = NULL ;
-    void *sums = NULL ;
-    void *dY ;
-
-    // cuBLAS (row sums for FIRST / SECOND, GEMM for TIMES) on ordinary
-    // values only, else our kernel (dense_vendor_ok)
-    bool vendor = use_vendor (sr) ;
-    if (vendor) GG_TRY (dense_vendor_ok (c, sr, A, B, &fa, &fb, &vendor)) ;
-    if (vendor && sr->mul != GG_MUL_TIMES)
-    {
-        // FIRST: Y (i,j) = sum_t A (i,t); SECOND: Y (i,j) = sum_t B (j,t);
-        // PAIR: Y (i,j) = k
-        GG_TRY (vendor_sums (c, sr, A, B, &fa, &fb, &sums)) ;
-        for (int64_t i = 0 ; i < m ; i++)
-        {
-            for (int64_t j = 0 ; j < n ; j++)
-            {
-                double v = (sr->mul == GG_MUL_PAIR) ? (double) k
-                    : get_value (sums, (size_t) ((sr->mul == GG_MUL_FIRST) ? i
-                        : j), t) ;
-                put_value (Y, (size_t) (i * n + j), t, v) ;
-            }
-        }
-        goto done ;
-    }
-
-    const void *dA = NULL, *dB = NULL ;
-    if (A->x != NULL) { if (fa == NULL) GG_TRY (dense_get (c, A, elem, &fa)) ; dA = fa->x ; }
-    if (B->x != NULL) { if (fb == NULL) GG_TRY (dense_get (c, B, elem, &fb)) ; dB = fb->x ; }
-    GG_TRY (tmp_alloc (c, &dY, (size_t) m * (size_t) n * elem)) ;
-    if (vendor)
-    {
-        // row-major Y = A B' is column-major Y' = B A', with A' (k x m, ld k)
-        // and B' (k x n, ld k) as cuBLAS sees the row-major arrays:
-        // Y' (n x m, ld n) = op_T (B') * A'
-        if (m > INT_MAX || n > INT_MAX || k > INT_MAX)
-        {
-            rc = GG_ERR_UNSUPPORTED ;
-            goto done ;
-        }
-        FAULT_TRY (GG_FAULT_LAUNCH) ;
-        mark_start (c) ;
-        if (k == 0)
-        {
-            CU_TRY (cudaMemsetAsync (dY, 0, (size_t) m * (size_t) n * elem,
-                c->ctx->stream)) ;
-        }
-        else if (t == GG_FP32)
-        {
-            float a = 1, b = 0 ;
-            BL_TRY (cublasSgemm (c->ctx->blas, CUBLAS_OP_T, CUBLAS_OP_N,
-                (int) n, (int) m, (int) k, &a, dB, (int) k, dA, (int) k, &b,
-                dY, (int) n)) ;
-        }
-        else
-        {
-            double a = 1, b = 0 ;
-            BL_TRY (cublasDgemm (c->ctx->blas, CUBLAS_OP_T, CUBLAS_OP_N,
-                (int) n, (int) m, (int) k, &a, dB, (int) k, dA, (int) k, &b,
-                dY, (int) n)) ;
-        }
-        mark_end (c) ;
-    }
-    else
-    {
-        FAULT_TRY (GG_FAULT_LAUNCH) ;
-        mark_start (c) ;
-        GG_TRY (gg_cuda_gemm (sr, m, n, k, dA, dB, dY, c->ctx->stream)) ;
-        mark_end (c) ;
-    }
-    GG_TRY (download (c, Y, dY, (size_t) m * (size_t) n * elem)) ;
-
-done:
-    stream_finish (c, &rc) ;
-    free (sums) ;
-    dense_unref (fa) ;
-    dense_unref (fb) ;
-    return rc ;
+    gg_dense_op o = { .c = c, .sr = sr, .M = NULL, .A = A, .B = B, .m = A->nrows,
+        .n = B->nrows, .k = A->ncols, .nnz = A->nrows * B->nrows, .t = sr->type,
+        .elem = gg_type_size (sr->type),
+        .precision = grbgpu_settings_get ()->precision } ;
+    return dense_attempt (&o, gg_gemm_families, Y) ;
 }

@@ -1,5 +1,5 @@
 //------------------------------------------------------------------------------
-// backend/cuda/family.h: the contract every SpMM kernel family signs
+// backend/cuda/family.h: the contract every kernel family signs (SpMM, SDDMM, GEMM)
 //------------------------------------------------------------------------------
 
 // A kernel family is one way to compute Y = S (+.*) X on the device: the
@@ -18,7 +18,9 @@
 //              taking the rest;
 //   run        the product into the op's device Y, on the call's stream.
 // Adding a family is a new folder under kernels/ (its kernels and launcher)
-// plus one row in the table.
+// plus one row in the table.  SDDMM and GEMM sign the same contract
+// (gg_dense_op below; their tables are in backend/cuda/dense.c), and the
+// chooser that measures serves all three tables (choose.c, tune_rows).
 //
 // The chooser that measures (GRBGPU_TUNE, on by default): the first time a
 // device form of S meets a product of enough work with a given (N, semiring,
@@ -52,8 +54,10 @@ typedef struct
     dev_dense *fx ;         // X's device form, or NULL (a multiply that
                             // never reads X)
     const void *dX ;        // fx->x or NULL
+    void *xones ;           // k ones (the vendor's row sums), or NULL
     bool exploring ;        // the chooser will time every supporting family
                             // (else only the preferred ones need asking)
+    int remembered ;        // the winner the chooser remembered, or -1
     int vendor_ok ;         // no special value where the vendor reads:
                             // 0 not yet checked, 1 none, -1 some
     void *dY ;              // m x n, row-major, on the device
@@ -87,7 +91,52 @@ GG_INTERNAL int gg_tc4_run (gg_spmm_op *o) ;
 GG_INTERNAL const char *gg_spmm_last_family (void) ;
 
 // The families, in order of the static choice (backend/cuda/spmm.c).
+#define GG_SPMM_NFAM 9              // rows in the SpMM table (<= GG_FAM_MAX)
 GG_INTERNAL extern const gg_spmm_family gg_spmm_families [] ;
 GG_INTERNAL extern const int gg_spmm_nfamilies ;
+
+//------------------------------------------------------------------------------
+// SDDMM and GEMM: the same contract (backend/cuda/dense.c)
+//------------------------------------------------------------------------------
+
+// One SDDMM (y [q] = A (i,:) (+.*) B (j,:) for each entry q = (i,j) of M) or
+// GEMM (Y = A (+.*) B', M == NULL) on the device.  The rows take the device
+// forms they read when they run (so a row that needs no pattern uploads none).
+typedef struct
+{
+    gg_devcall *c ;
+    const gg_semiring *sr ;
+    const gg_csr *M ;       // SDDMM's mask pattern, NULL for GEMM
+    const gg_dense *A, *B ;
+    int64_t m, n, k, nnz ;  // nnz: outputs (M's entries, or m x n)
+    gg_type t ;
+    size_t elem ;
+    gg_precision precision ;
+    dev_csr *fm ;           // M's device form (pattern only), or NULL
+    dev_dense *fa, *fb ;    // A's and B's device forms, or NULL
+    bool exploring ;        // the chooser will time every supporting row
+    int vendor_ok ;         // no special value where the vendor reads:
+                            // 0 not yet checked, 1 none, -1 some
+    void *dy ;              // the nnz outputs on the device
+    void *dsums ;           // the row sums (the rowsum row), or NULL
+    void *kones ;           // k ones (the rowsum row), or NULL
+    int spread ;            // set by run: 0 dy holds the outputs; 1 dsums
+                            // holds A's row sums (output (i,j) = r (i)), 2
+                            // B's (r (j)), 3 every output is k (PAIR)
+}
+gg_dense_op ;
+
+typedef struct
+{
+    const char *name ;
+    const char *(*supports) (gg_dense_op *o) ;
+    bool (*prefer) (const gg_dense_op *o) ;
+    int (*run) (gg_dense_op *o) ;
+}
+gg_dense_family ;
+
+#define GG_DENSE_NFAM 3             // rows in the SDDMM and GEMM tables
+GG_INTERNAL extern const gg_dense_family gg_sddmm_families [GG_DENSE_NFAM] ;
+GG_INTERNAL extern const gg_dense_family gg_gemm_families [GG_DENSE_NFAM] ;
 
 #endif

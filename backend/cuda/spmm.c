@@ -14,11 +14,6 @@
 
 #include "backend/cuda/family.h"
 
-// Tune only products of at least this many entries x columns (smaller ones
-// take microseconds, where launch noise decides a race and the static rule
-// measured well enough).
-#define GG_TUNE_MIN_WORK ((double) (1 << 22))
-
 //------------------------------------------------------------------------------
 // the families
 //------------------------------------------------------------------------------
@@ -72,12 +67,12 @@ static bool vendor_prefer (const gg_spmm_op *o)
     return spmm_use_vendor (o->sr, o->S, o->n) ;
 }
 
-static const char *vendor_supports (gg_spmm_op *o)
+// Whether cuSPARSE can run it: the semiring, and no special value where it
+// reads (the value check reads S's values and X once on the device and
+// waits for it: asked only where the answer can matter).
+static const char *vendor_check (gg_spmm_op *o)
 {
     if (!use_vendor (o->sr)) return "not plus-times FP32 / FP64, or an own kernel forced" ;
-    // the value check reads S's values and X once on the device (and waits
-    // for it): asked only where the answer can matter
-    if (!o->exploring && !vendor_prefer (o)) return "the static rule prefers another" ;
     if (o->vendor_ok == 0)
     {
         bool ok = false ;
@@ -91,7 +86,23 @@ static const char *vendor_supports (gg_spmm_op *o)
     return NULL ;
 }
 
-static int vendor_run (gg_spmm_op *o)
+// Whether the chooser remembered the row called `name`.
+static bool is_remembered (const gg_spmm_op *o, const char *name)
+{
+    return o->remembered >= 0 && strcmp (gg_spmm_families [o->remembered].name, name) == 0 ;
+}
+
+static const char *vendor_supports (gg_spmm_op *o)
+{
+    if (!use_vendor (o->sr)) return "not plus-times FP32 / FP64, or an own kernel forced" ;
+    if (!o->exploring && !is_remembered (o, "cusparse") && !vendor_prefer (o))
+    {
+        return "the static rule prefers another" ;
+    }
+    return vendor_check (o) ;
+}
+
+static int vendor_run_alg (gg_spmm_op *o, int alg)
 {
     // FIRST and PAIR: Y (i,:) = r (i) for every column, r = S_vals * 1
     // with S_vals = s (FIRST) or 1 (PAIR): one SpMV, and only m values
@@ -104,16 +115,46 @@ static int vendor_run (gg_spmm_op *o)
     const void *dX = o->dX ;
     if (rowsum)
     {
-        void *ones ;
-        GG_TRY (tmp_alloc (o->c, &ones, (size_t) o->k * o->elem)) ;
-        GG_TRY (fill_one (o->c, ones, o->t, (size_t) o->k)) ;
-        dX = ones ;
+        // (made once per call: the chooser may run this row many times, and
+        // a call holds at most GG_CALL_TMP temporaries)
+        if (o->xones == NULL)
+        {
+            GG_TRY (tmp_alloc (o->c, &o->xones, (size_t) o->k * o->elem)) ;
+            GG_TRY (fill_one (o->c, o->xones, o->t, (size_t) o->k)) ;
+        }
+        dX = o->xones ;
     }
-    GG_TRY (sparse_product (o->c, o->fs, vals, o->t, rowsum ? 1 : o->n, dX, o->dY)) ;
+    GG_TRY (sparse_product (o->c, o->fs, vals, o->t, rowsum ? 1 : o->n, dX, o->dY, alg)) ;
     o->rowsum = rowsum ;
 done:
     return rc ;
 }
+
+static int vendor_run (gg_spmm_op *o) { return vendor_run_alg (o, 0) ; }
+
+// cuSPARSE with each of its CSR algorithms (SpMM: ALG1..3, SpMV: ALG1..2),
+// as rows of their own, so that the chooser that measures times each: the
+// "cusparse" row runs the static rule's algorithm (vendor.c,
+// spmm_static_alg), which on small matrices is not always the fastest.
+// Never the static choice: they run when the chooser times them or
+// remembered one of them.
+static const char *vendor_alg_supports (gg_spmm_op *o, int alg, const char *self)
+{
+    const bool remembered = is_remembered (o, self) ;
+    if (!o->exploring && !remembered) return "timed by the chooser only" ;
+    if (o->sr->mul == GG_MUL_FIRST || o->sr->mul == GG_MUL_PAIR) return "row sums: one SpMV" ;
+    if (o->n == 1 && alg > 2) return "SpMV has two algorithms" ;
+    if (!remembered && alg == spmm_static_alg (o->n, o->S->nnz, o->t)) return "the cusparse row runs it" ;
+    return vendor_check (o) ;
+}
+
+static const char *alg1_supports (gg_spmm_op *o) { return vendor_alg_supports (o, 1, "cusparse_alg1") ; }
+static const char *alg2_supports (gg_spmm_op *o) { return vendor_alg_supports (o, 2, "cusparse_alg2") ; }
+static const char *alg3_supports (gg_spmm_op *o) { return vendor_alg_supports (o, 3, "cusparse_alg3") ; }
+static int alg1_run (gg_spmm_op *o) { return vendor_run_alg (o, 1) ; }
+static int alg2_run (gg_spmm_op *o) { return vendor_run_alg (o, 2) ; }
+static int alg3_run (gg_spmm_op *o) { return vendor_run_alg (o, 3) ; }
+static bool never (const gg_spmm_op *o) { (void) o ; return false ; }
 
 // grbgpu's own CUDA-core schedules (kernels/spmm): every semiring and type;
 // the variant from GRBGPU_KERNEL or kernels/spmm's own chooser.
@@ -133,6 +174,9 @@ const gg_spmm_family gg_spmm_families [GG_SPMM_NFAM] =
     { "band",     band_supports,   always,        band_run   },
     { "hot",      hot_supports,    always,        hot_run    },
     { "cusparse", vendor_supports, vendor_prefer, vendor_run },
+    { "cusparse_alg1", alg1_supports, never,      alg1_run   },
+    { "cusparse_alg2", alg2_supports, never,      alg2_run   },
+    { "cusparse_alg3", alg3_supports, never,      alg3_run   },
     { "tc3",      gg_tc3_supports, gg_tc_prefer,  gg_tc3_run },
     { "tc4",      gg_tc4_supports, gg_tc_prefer,  gg_tc4_run },
     { "own",      own_supports,    always,        own_run    },
@@ -143,102 +187,27 @@ const int gg_spmm_nfamilies = GG_SPMM_NFAM ;
 // the chooser's memory: one entry per (N, semiring, type, precision) in S's form
 //------------------------------------------------------------------------------
 
-static bool tuned_same (const gg_tuned *e, const gg_spmm_op *o)
+static gg_tune_key spmm_key (const gg_spmm_op *o)
 {
-    return e->n == o->n && e->add == (int) o->sr->add && e->mul == (int) o->sr->mul
-        && e->type == (int) o->t && e->precision == (int) o->precision ;
+    gg_tune_key key = { .kind = GG_TUNE_SPMM, .n = o->n, .add = (int) o->sr->add,
+        .mul = (int) o->sr->mul, .type = (int) o->t, .precision = (int) o->precision } ;
+    return key ;
 }
 
-// The remembered winner for this shape, or -1.
-static int tuned_find (dev_csr *f, const gg_spmm_op *o)
+static int spmm_row_run (void *op, int f)
 {
-    int fam = -1 ;
-    pthread_mutex_lock (&f->plan_lock) ;
-    for (int k = 0 ; k < f->ntuned ; k++)
-    {
-        if (tuned_same (&f->tuned [k], o)) { fam = f->tuned [k].family ; break ; }
-    }
-    pthread_mutex_unlock (&f->plan_lock) ;
-    return fam ;
+    return gg_spmm_families [f].run ((gg_spmm_op *) op) ;
 }
 
-static void tuned_keep (dev_csr *f, const gg_spmm_op *o, int fam, const float *ms)
-{
-    pthread_mutex_lock (&f->plan_lock) ;
-    int slot = -1 ;
-    for (int k = 0 ; k < f->ntuned && slot < 0 ; k++) if (tuned_same (&f->tuned [k], o)) slot = k ;
-    if (slot < 0 && f->ntuned < GG_TUNED) slot = f->ntuned++ ;
-    if (slot < 0) { slot = f->next_tuned ; f->next_tuned = (f->next_tuned + 1) % GG_TUNED ; }
-    gg_tuned *e = &f->tuned [slot] ;
-    e->n = o->n ; e->add = (int) o->sr->add ; e->mul = (int) o->sr->mul ;
-    e->type = (int) o->t ; e->precision = (int) o->precision ; e->family = fam ;
-    memcpy (e->ms, ms, sizeof (e->ms)) ;
-    pthread_mutex_unlock (&f->plan_lock) ;
-}
-
-// Run family f warm (plans and forms made by a first run), timed with the
-// events: *ms = the mean of enough runs to fill GG_TUNE_MIN_MS (one run of a
-// 20 us kernel varies by a third from launch to launch: the first H100 run
-// of the chooser, timing one run each, picked the slower family on a few
-// small matrices), at most GG_TUNE_MAX_REPS.
-#define GG_TUNE_MIN_MS 0.25
-#define GG_TUNE_MAX_REPS 16
-static int timed_run (gg_spmm_op *o, int f, cudaEvent_t e0, cudaEvent_t e1, float *ms)
-{
-    int rc = GG_OK ;
-    cudaStream_t s = o->c->ctx->stream ;
-    float first = 0 ;
-    *ms = -1 ;
-    FAULT_TRY (GG_FAULT_LAUNCH) ;
-    GG_TRY (gg_spmm_families [f].run (o)) ;         // warm-up
-    CU_TRY (cudaEventRecord (e0, s)) ;
-    GG_TRY (gg_spmm_families [f].run (o)) ;
-    CU_TRY (cudaEventRecord (e1, s)) ;
-    CU_TRY (cudaEventSynchronize (e1)) ;
-    CU_TRY (cudaEventElapsedTime (&first, e0, e1)) ;
-    int reps = (first > 0) ? (int) (GG_TUNE_MIN_MS / first) : GG_TUNE_MAX_REPS ;
-    if (reps > GG_TUNE_MAX_REPS) reps = GG_TUNE_MAX_REPS ;
-    *ms = first ;
-    if (reps > 1)
-    {
-        float total = 0 ;
-        CU_TRY (cudaEventRecord (e0, s)) ;
-        for (int r = 0 ; r < reps ; r++) GG_TRY (gg_spmm_families [f].run (o)) ;
-        CU_TRY (cudaEventRecord (e1, s)) ;
-        CU_TRY (cudaEventSynchronize (e1)) ;
-        CU_TRY (cudaEventElapsedTime (&total, e0, e1)) ;
-        *ms = total / (float) reps ;
-    }
-done:
-    return rc ;
-}
-
-// Time every family that supports the product; *winner = the fastest (its
-// result is in o->dY when it returns: the last family run is re-run if it
-// was not the winner).  A family whose run fails as unsupported is left out;
-// any other failure fails the call.
+// Time every family that supports the product (choose.c, tune_rows) and
+// remember the fastest in S's form.
 static int tune (gg_spmm_op *o, const char **why, int *winner)
 {
     int rc = GG_OK ;
     float ms [GG_SPMM_NFAM] ;
-    cudaEvent_t e0 = NULL, e1 = NULL ;
-    int last = -1, best = -1 ;
-    CU_TRY (cudaEventCreate (&e0)) ;
-    CU_TRY (cudaEventCreate (&e1)) ;
-    for (int f = 0 ; f < GG_SPMM_NFAM ; f++)
-    {
-        ms [f] = -1 ;
-        if (why [f] != NULL) continue ;
-        int frc = timed_run (o, f, e0, e1, &ms [f]) ;
-        if (frc == GG_ERR_UNSUPPORTED) { ms [f] = -1 ; (void) cudaGetLastError () ; continue ; }
-        GG_TRY (frc) ;
-        last = f ;
-        if (best < 0 || ms [f] < ms [best]) best = f ;
-    }
-    if (best < 0) { rc = GG_ERR_UNSUPPORTED ; goto done ; }
-    if (last != best) GG_TRY (gg_spmm_families [best].run (o)) ;
-    tuned_keep (o->fs, o, best, ms) ;
-    *winner = best ;
+    GG_TRY (tune_rows (o->c, GG_SPMM_NFAM, why, spmm_row_run, o, ms, winner)) ;
+    gg_tune_key key = spmm_key (o) ;
+    tuned_keep (&o->fs->tuned, &o->fs->plan_lock, &key, *winner, ms, GG_SPMM_NFAM) ;
     if (grbgpu_settings_get ()->verbose >= 2)
     {
         char line [64 * GG_SPMM_NFAM] ;
@@ -249,11 +218,9 @@ static int tune (gg_spmm_op *o, const char **why, int *winner)
                 f ? ", " : "", gg_spmm_families [f].name, ms [f]) ;
         grbgpu_log (2, "cuda: tuned spmm %lldx%lld (%lld entries) n=%lld: %s ms "
             "(-1: not a candidate) -> %s", (long long) o->m, (long long) o->k,
-            (long long) o->S->nnz, (long long) o->n, line, gg_spmm_families [best].name) ;
+            (long long) o->S->nnz, (long long) o->n, line, gg_spmm_families [*winner].name) ;
     }
 done:
-    if (e0 != NULL) cudaEventDestroy (e0) ;
-    if (e1 != NULL) cudaEventDestroy (e1) ;
     return rc ;
 }
 
@@ -298,9 +265,11 @@ int spmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *S,
     // a remembered winner; else, with enough work on a cached S and no
     // forced kernel, the chooser measures; else the static rule
     const bool forced = (set->kernel [0] != '\0') ;
-    int fam = forced ? -1 : tuned_find (o.fs, &o) ;
-    o.exploring = (fam < 0 && set->tune && !forced && S->cache != NULL
-        && (double) S->nnz * (double) n >= GG_TUNE_MIN_WORK) ;
+    gg_tune_key key = spmm_key (&o) ;
+    int fam = forced ? -1 : tuned_find (&o.fs->tuned, &o.fs->plan_lock, &key) ;
+    o.exploring = (fam < 0 && S->cache != NULL
+        && tune_wanted ((double) S->nnz * (double) n)) ;
+    o.remembered = fam ;
 
     // which families can run it (each may make the form it needs; with a
     // remembered winner only it and the last row, which takes everything)

@@ -11,31 +11,44 @@
 // cuSPARSE plans
 //------------------------------------------------------------------------------
 
-// The SpMM algorithm for a shape (row-major X and Y).  Measured on an H200
+// The CSR algorithm for a shape (row-major X and Y).  Measured on an H200
 // (bench/NOTES.md), cuSPARSE's best CSR algorithm: R-MAT 2^20 (16M entries)
 // FP32 N=32 ALG3, N=64..256 ALG2; FP64 N=32 ALG3 by 5 %, but road_usa_col
 // FP64 N=32 ALG2 (0.17 vs 0.32 ms); the small graphs (amazon_photo,
 // musae_facebook, < 1M entries) ALG3 at N=32 and 128 in FP32 (0.028 vs
 // 0.036 ms, 0.033 vs 0.055), and at N=32 in FP64.  So: ALG3 for FP32 with
 // N <= 32 or fewer than 1M entries, and for FP64 with N <= 32 and fewer than
-// 1M entries; else ALG2.  GRBGPU_KERNEL=cusparse:alg1|alg2|alg3 forces one.
-static cusparseSpMMAlg_t spmm_alg (int64_t n, int64_t nnz, gg_type t)
+// 1M entries; else ALG2.  GRBGPU_KERNEL=cusparse:alg1|alg2|alg3 forces one
+// (SpMV: ALG1, or ALG2 when forced).  Returns the algorithm's number; the
+// chooser that measures times the others too (the cusparse_alg rows of
+// backend/cuda/spmm.c).
+int spmm_static_alg (int64_t n, int64_t nnz, gg_type t)
 {
     const char *k = grbgpu_settings_get ()->kernel ;
-    if (strcmp (k, "cusparse:alg1") == 0) return CUSPARSE_SPMM_CSR_ALG1 ;
-    if (strcmp (k, "cusparse:alg2") == 0) return CUSPARSE_SPMM_CSR_ALG2 ;
-    if (strcmp (k, "cusparse:alg3") == 0) return CUSPARSE_SPMM_CSR_ALG3 ;
+    if (n == 1) return (strcmp (k, "cusparse:alg2") == 0) ? 2 : 1 ;
+    if (strcmp (k, "cusparse:alg1") == 0) return 1 ;
+    if (strcmp (k, "cusparse:alg2") == 0) return 2 ;
+    if (strcmp (k, "cusparse:alg3") == 0) return 3 ;
     const bool small = nnz < 1000000 ;
     const bool alg3 = (t == GG_FP32) ? (n <= 32 || small) : (n <= 32 && small) ;
-    return alg3 ? CUSPARSE_SPMM_CSR_ALG3 : CUSPARSE_SPMM_CSR_ALG2 ;
+    return alg3 ? 3 : 2 ;
+}
+
+// cuSPARSE's CSR algorithm number (1..3) as its enum, for SpMV (1, 2) or SpMM.
+static int alg_enum (bool spmv, int num)
+{
+    if (spmv) return (num == 2) ? (int) CUSPARSE_SPMV_CSR_ALG2 : (int) CUSPARSE_SPMV_CSR_ALG1 ;
+    return (num == 1) ? (int) CUSPARSE_SPMM_CSR_ALG1 : (num == 2) ? (int) CUSPARSE_SPMM_CSR_ALG2
+        : (int) CUSPARSE_SPMM_CSR_ALG3 ;
 }
 
 // Y = alpha * S_vals * X (SpMM, n > 1) or y = S_vals * x (SpMV, n == 1), on
-// the call's stream, with a plan kept in the form.  Plans are shared by
+// the call's stream, with a plan kept in the form; CSR algorithm alg_num
+// (1..3; 0: spmm_static_alg's).  Plans are shared by
 // threads: plan_lock covers the enqueue, and `last` orders the GPU work of
 // different streams that use the same buffer.
 int sparse_product (gg_devcall *c, dev_csr *f, const void *vals,
-    gg_type t, int64_t n, const void *X, void *Y)
+    gg_type t, int64_t n, const void *X, void *Y, int alg_num)
 {
     int rc = GG_OK ;
     cusparseHandle_t h = c->ctx->sparse ;
@@ -46,8 +59,8 @@ int sparse_product (gg_devcall *c, dev_csr *f, const void *vals,
     const void *alpha = (t == GG_FP32) ? (const void *) &af : (const void *) &ad ;
     const void *beta = (t == GG_FP32) ? (const void *) &bf : (const void *) &bd ;
     plan_kind kind = (n == 1) ? PLAN_SPMV : PLAN_SPMM ;
-    int alg = (kind == PLAN_SPMV) ? (int) CUSPARSE_SPMV_CSR_ALG1
-        : (int) spmm_alg (n, f->nnz, t) ;
+    int alg = alg_enum (kind == PLAN_SPMV, (alg_num > 0) ? alg_num
+        : spmm_static_alg (n, f->nnz, t)) ;
     cusparseConstDnMatDescr_t Bd = NULL ;
     cusparseDnMatDescr_t Cd = NULL ;
     cusparseConstDnVecDescr_t xv = NULL ;
@@ -233,7 +246,8 @@ done:
 
 // SDDMM and GEMM through cuBLAS / cuSPARSE read A (TIMES, FIRST) and B
 // (TIMES, SECOND): *ok = false when one of them holds a special value; the
-// forms it got (*fa, *fb) go to the caller.
+// forms it got (*fa, *fb) go to the caller (forms it has are checked as they
+// are).
 int dense_vendor_ok (gg_devcall *c, const gg_semiring *sr,
     const gg_dense *A, const gg_dense *B, dev_dense **fa, dev_dense **fb,
     bool *ok)
@@ -244,13 +258,13 @@ int dense_vendor_ok (gg_devcall *c, const gg_semiring *sr,
     const size_t elem = gg_type_size (t) ;
     if (sr->mul == GG_MUL_TIMES || sr->mul == GG_MUL_FIRST)
     {
-        GG_TRY (dense_get (c, A, elem, fa)) ;
+        if (*fa == NULL) GG_TRY (dense_get (c, A, elem, fa)) ;
         GG_TRY (values_special (c, t, (*fa)->x, (size_t) A->nrows * (size_t) A->ncols,
             &(*fa)->x_special, &special)) ;
     }
     if (!special && (sr->mul == GG_MUL_TIMES || sr->mul == GG_MUL_SECOND))
     {
-        GG_TRY (dense_get (c, B, elem, fb)) ;
+        if (*fb == NULL) GG_TRY (dense_get (c, B, elem, fb)) ;
         GG_TRY (values_special (c, t, (*fb)->x, (size_t) B->nrows * (size_t) B->ncols,
             &(*fb)->x_special, &special)) ;
     }
