@@ -232,6 +232,15 @@ __global__ void hyb_segment_kernel (const int32_t *__restrict__ p, int64_t m,
     }
 }
 
+// win_blk [w] = the blocks before window w (w = 0 .. nwin)
+__global__ void hyb_win_blk_kernel (const hyb_cnt *__restrict__ wc, int64_t nwin,
+    int32_t *__restrict__ win_blk)
+{
+    for (int64_t w = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ; w <= nwin ;
+         w += (int64_t) gridDim.x * blockDim.x)
+        win_blk [w] = (int32_t) wc [w].blk ;
+}
+
 //------------------------------------------------------------------------------
 // the build
 //------------------------------------------------------------------------------
@@ -344,7 +353,7 @@ extern "C" int gg_tc_build (int64_t m, int64_t k, int64_t nnz, const int32_t *p,
     f->nzero = wtot.zero ;
     if (f->nblk * 64 >= INT64_C (1) << 40) { rc = GG_ERR_UNSUPPORTED ; goto done ; }
     {
-        const size_t sz [8] = {
+        const size_t sz [9] = {
             (size_t) f->nblk * 8 * 4,           // col
             (size_t) f->nblk * 64 * ts,         // val
             (size_t) (f->nseg + 1) * 4,         // seg_blk
@@ -352,10 +361,11 @@ extern "C" int gg_tc_build (int64_t m, int64_t k, int64_t nnz, const int32_t *p,
             (size_t) f->nzero * 4,              // zero_rows
             (size_t) (m + 1) * 4,               // rp
             (size_t) f->rem_nnz * 4,            // ri
-            (size_t) f->rem_nnz * ts } ;        // rx
+            (size_t) f->rem_nnz * ts,           // rx
+            (size_t) (nwin + 1) * 4 } ;         // win_blk
         const size_t plan = gg_cuda_spmv_plan_bytes (f->rem_nnz) ;
         size_t total = hyb_round (plan) ;
-        for (int q = 0 ; q < 8 ; q++) total += hyb_round (sz [q]) ;
+        for (int q = 0 ; q < 9 ; q++) total += hyb_round (sz [q]) ;
         HYB_TRY (cudaMallocAsync (&f->base, total, stream)) ;
         f->bytes = total ;
         base = (char *) f->base ;
@@ -367,6 +377,8 @@ extern "C" int gg_tc_build (int64_t m, int64_t k, int64_t nnz, const int32_t *p,
         f->rp = (int32_t *) (base + off) ; off += hyb_round (sz [5]) ;
         f->ri = (int32_t *) (base + off) ; off += hyb_round (sz [6]) ;
         f->rx = (void *) (base + off) ; off += hyb_round (sz [7]) ;
+        f->win_blk = (int32_t *) (base + off) ; off += hyb_round (sz [8]) ;
+        f->nwin = nwin ;
         f->rplan = (void *) (base + off) ;
     }
 
@@ -389,6 +401,8 @@ extern "C" int gg_tc_build (int64_t m, int64_t k, int64_t nnz, const int32_t *p,
     }
     HYB_LAUNCH ((hyb_rowptr_kernel <<<hyb_grid (m + 1, 256), 256, 0, stream>>> (p, m, scan,
         f->rp, maxrow_d))) ;
+    HYB_LAUNCH ((hyb_win_blk_kernel <<<hyb_grid (nwin + 1, 256), 256, 0, stream>>> (wc, nwin,
+        f->win_blk))) ;
     HYB_LAUNCH ((hyb_segment_kernel <<<hyb_grid (nwin, 256), 256, 0, stream>>> (p, m, nwin,
         scan, wc, seg_blocks, f->nblk, f->nseg, f->seg_blk, f->seg_win, f->zero_rows))) ;
     if (f->rem_nnz > 0 && gg_cuda_spmv_plan_build (m, f->rem_nnz, f->rp, f->rplan, stream) != GG_OK)

@@ -78,6 +78,10 @@ typedef struct gg_hybrid_form
     int32_t *seg_blk ;          // nseg + 1
     uint32_t *seg_win ;         // nseg: window | GG_HYB_SEG_SHARED
     int32_t *zero_rows ;        // nzero
+    int64_t nwin ;              // windows (ceil (m / 8))
+    int32_t *win_blk ;          // nwin + 1: window w's blocks are
+                                // win_blk [w] .. win_blk [w+1] (the fused
+                                // kernel's unit of work)
 
     // CUDA-core remainder (CSR, m x k)
     int64_t rem_nnz ;

@@ -428,9 +428,11 @@ static void check_product64 (const bm_csr &A, const dev_csr &d, int threshold, i
         CHECK_CUDA (cudaMalloc (&dX, X.size () * 8 + 32)) ;
         CHECK_CUDA (cudaMalloc (&dY, A.m * n * 8 + 32)) ;
         CHECK_CUDA (cudaMemcpy (dX, X.data (), X.size () * 8, cudaMemcpyHostToDevice)) ;
+      for (const char *variant : { "direct2", "fused" })
+      {
         CHECK_CUDA (cudaMemset (dY, 0xff, A.m * n * 8)) ;      // NaN: unwritten rows fail
-        const int rc = gg_tc_spmm (f, dX, dY, n, GG_TC_EXACT, 0) ;
-        EXPECT (rc == GG_OK, "%s: FP64 gg_tc_spmm rc %d", nm, rc) ;
+        const int rc = gg_tc_spmm_ex (f, dX, dY, n, GG_TC_EXACT, variant, GG_TC_PARTS_ALL, NULL, 0) ;
+        EXPECT (rc == GG_OK, "%s: FP64 gg_tc_spmm %s rc %d", nm, variant, rc) ;
         CHECK_CUDA (cudaDeviceSynchronize ()) ;
         CHECK_CUDA (cudaMemcpy (y.data (), dY, y.size () * 8, cudaMemcpyDeviceToHost)) ;
         int bad = 0 ;
@@ -458,8 +460,9 @@ static void check_product64 (const bm_csr &A, const dev_csr &d, int threshold, i
         }
         checks++ ;
         if (bad) failures++ ;
-        printf ("  %-14s n=%-4lld fp64   err max %.3e (DMMA, T=%d seg=%d)%s\n", nm, (long long) n,
-            worst, threshold, seg, bad ? " FAILED" : "") ;
+        printf ("  %-14s n=%-4lld fp64   err max %.3e (DMMA %s, T=%d seg=%d)%s\n", nm, (long long) n,
+            worst, variant, threshold, seg, bad ? " FAILED" : "") ;
+      }
         cudaFree (dX) ; cudaFree (dY) ;
     }
     gg_tc_free (f, 0) ;

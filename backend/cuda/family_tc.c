@@ -2,15 +2,18 @@
 // backend/cuda/family_tc.c: the tensor-core hybrid SpMM as two family rows
 //------------------------------------------------------------------------------
 
-// Rows "tc3" and "tc4" of the SpMM table (backend/cuda/family.h): Y = S * X
-// through the hybrid tensor-core / CUDA-core form of S (formats/hybrid.cu,
-// kernels/tc_spmm/) with the window-vector threshold 3 or 4.  The first
+// Rows "tc3", "tc4", "tc3f" and "tc4f" of the SpMM table (backend/cuda/
+// family.h): Y = S * X through the hybrid tensor-core / CUDA-core form of S
+// (formats/hybrid.cu, kernels/tc_spmm/) with the window-vector threshold 3
+// or 4, run as three launches (remainder, zero pass, tensor-core part) or as
+// one fused launch ("f": one warp per window and 32 columns does the
+// window's blocks and its remainder rows).  The first
 // measurements (bench/NOTES.md, tc_bench on an H100) found the hybrid slower
 // than cuSPARSE and our CUDA-core kernels on most matrices and faster on a
 // few (road networks at threshold 4: 1.36-1.41x cuSPARSE's best), so these
 // rows never win the static rule: the chooser that measures (GRBGPU_TUNE)
 // takes them where they are the fastest for that matrix and shape, or
-// GRBGPU_KERNEL=tc3 / tc4 forces them (tests).
+// GRBGPU_KERNEL=tc3 / tc4 / tc3f / tc4f forces them (tests).
 //
 // Exactness.  PLUS_TIMES over FP32 (default precision "exact": every operand
 // split in three TF32 parts, as accurate as FP32 CUDA-core summation;
@@ -121,14 +124,21 @@ bool gg_tc_prefer (const gg_spmm_op *o)
     return strncmp (grbgpu_settings_get ()->kernel, "tc", 2) == 0 ;
 }
 
-static int tc_run (gg_spmm_op *o, int slot)
+// split: the remainder, the zero pass and the tensor-core kernel (direct2);
+// fused: one launch per product (kernels/tc_spmm, "fused")
+static int tc_run (gg_spmm_op *o, int slot, bool fused)
 {
     o->rowsum = false ;
     const int mode = (o->precision == GG_PRECISION_TF32) ? GG_TC_TF32 : GG_TC_EXACT ;
-    return gg_tc_spmm (o->fs->tc [slot], o->dX, o->dY, o->n, mode, o->c->ctx->stream) ;
+    return gg_tc_spmm_ex (o->fs->tc [slot], o->dX, o->dY, o->n, mode, fused ? "fused" : NULL,
+        GG_TC_PARTS_ALL, NULL, o->c->ctx->stream) ;
 }
 
 const char *gg_tc3_supports (gg_spmm_op *o) { return tc_supports (o, 0, "tc3") ; }
 const char *gg_tc4_supports (gg_spmm_op *o) { return tc_supports (o, 1, "tc4") ; }
-int gg_tc3_run (gg_spmm_op *o) { return tc_run (o, 0) ; }
-int gg_tc4_run (gg_spmm_op *o) { return tc_run (o, 1) ; }
+const char *gg_tc3f_supports (gg_spmm_op *o) { return tc_supports (o, 0, "tc3f") ; }
+const char *gg_tc4f_supports (gg_spmm_op *o) { return tc_supports (o, 1, "tc4f") ; }
+int gg_tc3_run (gg_spmm_op *o) { return tc_run (o, 0, false) ; }
+int gg_tc4_run (gg_spmm_op *o) { return tc_run (o, 1, false) ; }
+int gg_tc3f_run (gg_spmm_op *o) { return tc_run (o, 0, true) ; }
+int gg_tc4f_run (gg_spmm_op *o) { return tc_run (o, 1, true) ; }

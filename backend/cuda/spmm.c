@@ -179,6 +179,8 @@ const gg_spmm_family gg_spmm_families [GG_SPMM_NFAM] =
     { "cusparse_alg3", alg3_supports, never,      alg3_run   },
     { "tc3",      gg_tc3_supports, gg_tc_prefer,  gg_tc3_run },
     { "tc4",      gg_tc4_supports, gg_tc_prefer,  gg_tc4_run },
+    { "tc3f",     gg_tc3f_supports, gg_tc_prefer, gg_tc3f_run },
+    { "tc4f",     gg_tc4f_supports, gg_tc_prefer, gg_tc4f_run },
     { "own",      own_supports,    always,        own_run    },
 } ;
 const int gg_spmm_nfamilies = GG_SPMM_NFAM ;
