@@ -18,7 +18,8 @@
 //    must be answered by the CPU library with no device memory left taken
 //    (the stream-ordered pool's used bytes return to where they were).
 // Without a GPU the CUDA build exits 77; the host build runs in `make check`
-// (the host emulation backend models the slots).
+// (the host emulation backend models the slots).  GRBGPU_TEST_SEED repeats a
+// run; GRBGPU_TEST_FILTER (a CMocka pattern) runs some groups only.
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -459,6 +460,8 @@ int main (void)
         cmocka_unit_test (test_second_slot_fails),
 #endif
     } ;
+    const char *filter = getenv ("GRBGPU_TEST_FILTER") ;
+    if (filter != NULL && *filter) cmocka_set_test_filter (filter) ;
     int failed = cmocka_run_group_tests (tests, NULL, NULL) ;
     printf ("test_multi: %d checks, %d failed groups\n", checks, failed) ;
     cu_finalize () ;

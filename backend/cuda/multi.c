@@ -127,7 +127,6 @@ static int peer_x (gg_devcall *c, int dev, const dev_dense *src, int src_dev,
     GG_TRY (tmp_alloc (c, &f->x, bytes)) ;
     FAULT_TRY (GG_FAULT_COPY) ;
     CU_TRY (cudaMemcpyPeerAsync (f->x, dev, src->x, src_dev, bytes, c->ctx->stream)) ;
-    grbgpu_count (GG_STAT_BYTES_H2D, 0) ;
     *out = f ;
     f = NULL ;
 done:
@@ -149,6 +148,8 @@ typedef struct
     void *Y ;
     const dev_dense *xsrc ;     // X on the main device (peer source) or NULL
     bool peer ;                 // copy X from xsrc
+    gg_ctx *given ;             // slot 0's context when the caller holds one
+                                // (it took X's form through it), else NULL
     int rc ;
     double ms ;                 // the product's time (timing on), else -1
 }
@@ -170,7 +171,8 @@ static void *slot_run (void *arg)
         j->rc = GG_ERR_DEVICE ;
         return NULL ;
     }
-    GG_TRY (slot_ctx_acquire (j->slot, j->device, &c.ctx)) ;
+    if (j->given != NULL) c.ctx = j->given ;
+    else GG_TRY (slot_ctx_acquire (j->slot, j->device, &c.ctx)) ;
     GG_TRY (block_get (j->S, j->slot, j->nslots, j->r0, j->r1, &entry, &own, &blk)) ;
     const size_t elem = gg_type_size (j->sr->type) ;
     gg_csr B ;
@@ -203,7 +205,7 @@ done:
         call_free_tmp (&c) ;
         (void) cudaStreamSynchronize (c.ctx->stream) ;
         (void) cudaGetLastError () ;
-        slot_ctx_release (j->slot, c.ctx) ;
+        if (j->given == NULL) slot_ctx_release (j->slot, c.ctx) ;
     }
     if (entry != NULL) grbgpu_cache_release (entry) ;
     block_free (own) ;
@@ -217,7 +219,8 @@ done:
 
 // X's device form on the main device, for the peer copies (only when some
 // slot is on another device and the two can reach each other).  Taken
-// through a context of slot 0; *ctx is given back by the caller.
+// through a context of slot 0, which slot 0's product then uses too (a
+// thread never holds two contexts of one slot); the caller gives it back.
 static int x_on_main (const gg_semiring *sr, const gg_dense *X, int main_dev,
     gg_devcall *c, dev_dense **out)
 {
@@ -275,7 +278,7 @@ bool multi_spmm (const gg_semiring *sr, const gg_csr *S, const gg_dense *X,
         job [s] = (slot_job) { .slot = s, .nslots = nslots, .device = dev [s],
             .main_device = gg_cuda_dev_id, .r0 = r [s], .r1 = r [s+1], .sr = sr,
             .S = S, .X = X, .Y = Y, .xsrc = xsrc, .peer = any_peer, .rc = GG_OK,
-            .ms = -1 } ;
+            .ms = -1, .given = (s == 0) ? c0.ctx : NULL } ;
     }
     // slots 1.. in threads of their own, slot 0 in this one
     for (int s = 1 ; s < nslots ; s++)

@@ -50,6 +50,20 @@ static void slots_teardown (void)
     pthread_mutex_unlock (&slots_lock) ;
 }
 
+// In a forked child the lock may have been held by a thread that is gone:
+// make it afresh (the pools are forgotten by slots_check_pid).
+static void slots_atfork_child (void)
+{
+    pthread_mutex_init (&slots_lock, NULL) ;
+    pthread_cond_init (&slots_cond, NULL) ;
+}
+
+static pthread_once_t slots_atfork_once = PTHREAD_ONCE_INIT ;
+static void slots_register_atfork (void)
+{
+    pthread_atfork (NULL, NULL, slots_atfork_child) ;
+}
+
 // A forked child owns nothing of the parent's pools: forget them (their host
 // structs leak, as runtime.c's do).  Called with slots_lock held.
 static void slots_check_pid (void)
@@ -99,6 +113,7 @@ int slot_ctx_acquire (int s, int dev, gg_ctx **out)
 {
     int rc = GG_OK ;
     *out = NULL ;
+    pthread_once (&slots_atfork_once, slots_register_atfork) ;
     pthread_mutex_lock (&slots_lock) ;
     slots_check_pid () ;
     if (!teardown_registered)
