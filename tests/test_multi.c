@@ -177,6 +177,31 @@ static void test_partition (void **state)
     }
 }
 
+// GRBGPU_DEVICES: what parses, what is refused (and leaves the setting as it was)
+static void test_setting (void **state)
+{
+    (void) state ;
+    char buf [80] ;
+    const char *good [] = { "0,0", "all", "3", "0,1,2,3,4,5,6,7", "" } ;
+    for (int k = 0 ; k < 5 ; k++)
+    {
+        assert_int_equal (grbgpu_set ("DEVICES", good [k]), 0) ;
+        assert_int_equal (grbgpu_get ("DEVICES", buf, sizeof (buf)), 0) ;
+        assert_string_equal (buf, good [k]) ;
+        checks++ ;
+    }
+    assert_int_equal (grbgpu_set ("GRBGPU_DEVICES", "0,0"), 0) ;
+    const char *bad [] = { "0,", ",0", "0,,1", "x", "0;1", "-1", "0,1,2,3,4,5,6,7,8", "all,0", " 0" } ;
+    for (int k = 0 ; k < 9 ; k++)
+    {
+        assert_int_equal (grbgpu_set ("DEVICES", bad [k]), -1) ;
+        assert_int_equal (grbgpu_get ("DEVICES", buf, sizeof (buf)), 0) ;
+        assert_string_equal (buf, "0,0") ;         // unchanged
+        checks++ ;
+    }
+    assert_int_equal (grbgpu_set ("DEVICES", ""), 0) ;
+}
+
 //------------------------------------------------------------------------------
 // 2. products across slots, against the CPU library
 //------------------------------------------------------------------------------
@@ -452,6 +477,7 @@ int main (void)
     const struct CMUnitTest tests [] =
     {
         cmocka_unit_test (test_partition),
+        cmocka_unit_test (test_setting),
         cmocka_unit_test (test_two_slots),
         cmocka_unit_test (test_three_slots),
         cmocka_unit_test (test_repeat_and_change),
