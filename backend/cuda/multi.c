@@ -148,8 +148,6 @@ typedef struct
     void *Y ;
     const dev_dense *xsrc ;     // X on the main device (peer source) or NULL
     bool peer ;                 // copy X from xsrc
-    gg_ctx *given ;             // slot 0's context when the caller holds one
-                                // (it took X's form through it), else NULL
     int rc ;
     double ms ;                 // the product's time (timing on), else -1
 }
@@ -171,8 +169,7 @@ static void *slot_run (void *arg)
         j->rc = GG_ERR_DEVICE ;
         return NULL ;
     }
-    if (j->given != NULL) c.ctx = j->given ;
-    else GG_TRY (slot_ctx_acquire (j->slot, j->device, &c.ctx)) ;
+    GG_TRY (slot_ctx_acquire (j->slot, j->device, &c.ctx)) ;
     GG_TRY (block_get (j->S, j->slot, j->nslots, j->r0, j->r1, &entry, &own, &blk)) ;
     const size_t elem = gg_type_size (j->sr->type) ;
     gg_csr B ;
@@ -205,7 +202,7 @@ done:
         call_free_tmp (&c) ;
         (void) cudaStreamSynchronize (c.ctx->stream) ;
         (void) cudaGetLastError () ;
-        if (j->given == NULL) slot_ctx_release (j->slot, c.ctx) ;
+        slot_ctx_release (j->slot, c.ctx) ;
     }
     if (entry != NULL) grbgpu_cache_release (entry) ;
     block_free (own) ;
@@ -218,16 +215,16 @@ done:
 //------------------------------------------------------------------------------
 
 // X's device form on the main device, for the peer copies (only when some
-// slot is on another device and the two can reach each other).  Taken
-// through a context of slot 0, which slot 0's product then uses too (a
-// thread never holds two contexts of one slot); the caller gives it back.
+// slot is on another device and the two can reach each other), taken through
+// a context of the main pool (runtime.c; never a slot's, so no thread holds
+// two contexts of one slot); the caller gives the context back.
 static int x_on_main (const gg_semiring *sr, const gg_dense *X, int main_dev,
     gg_devcall *c, dev_dense **out)
 {
     int rc = GG_OK ;
     *out = NULL ;
     CU_TRY (cudaSetDevice (main_dev)) ;
-    GG_TRY (slot_ctx_acquire (0, main_dev, &c->ctx)) ;
+    GG_TRY (ctx_acquire (&c->ctx)) ;
     GG_TRY (dense_get (c, X, gg_type_size (sr->type), out)) ;
     CU_TRY (cudaStreamSynchronize (c->ctx->stream)) ;
 done:
@@ -271,6 +268,8 @@ bool multi_spmm (const gg_semiring *sr, const gg_csr *S, const gg_dense *X,
     if (any_peer && x_on_main (sr, X, gg_cuda_dev_id, &c0, &xsrc) != GG_OK)
     {
         any_peer = false ;          // each slot uploads X from the host
+        dense_unref (xsrc) ;
+        xsrc = NULL ;
     }
 
     for (int s = 0 ; s < nslots ; s++)
@@ -278,7 +277,7 @@ bool multi_spmm (const gg_semiring *sr, const gg_csr *S, const gg_dense *X,
         job [s] = (slot_job) { .slot = s, .nslots = nslots, .device = dev [s],
             .main_device = gg_cuda_dev_id, .r0 = r [s], .r1 = r [s+1], .sr = sr,
             .S = S, .X = X, .Y = Y, .xsrc = xsrc, .peer = any_peer, .rc = GG_OK,
-            .ms = -1, .given = (s == 0) ? c0.ctx : NULL } ;
+            .ms = -1 } ;
     }
     // slots 1.. in threads of their own, slot 0 in this one
     for (int s = 1 ; s < nslots ; s++)
@@ -296,11 +295,8 @@ bool multi_spmm (const gg_semiring *sr, const gg_csr *S, const gg_dense *X,
         if (job [s].rc != GG_OK && rc == GG_OK) rc = job [s].rc ;
         if (job [s].ms > ms) ms = job [s].ms ;
     }
-    if (c0.ctx != NULL)
-    {
-        dense_unref (xsrc) ;
-        slot_ctx_release (0, c0.ctx) ;
-    }
+    dense_unref (xsrc) ;
+    if (c0.ctx != NULL) ctx_release (c0.ctx) ;
     (void) cudaSetDevice (old) ;
     gg_cuda_last_ms = (rc == GG_OK) ? ms : -1 ;
     if (rc == GG_OK)
