@@ -42,6 +42,8 @@ typedef enum
 }
 gg_precision ;
 
+#define GG_MAX_SLOTS 8          // slots of GRBGPU_DEVICES (devices, repeats allowed)
+
 typedef struct
 {
     bool disable ;              // GRBGPU_DISABLE: pure pass-through
@@ -57,6 +59,13 @@ typedef struct
     char fault [128] ;          // GRBGPU_FAULT, pushed to backend/fault.c
     bool tune ;                 // GRBGPU_TUNE: time the candidate kernel
                                 // families once per operand and shape
+    // GRBGPU_DEVICES: "" (default: one device, GRBGPU_DEVICE_ID), "all", or
+    // a list of device ids, e.g. "0,1"; a list may repeat a device ("0,0":
+    // two slots on one device, for testing the split path on one GPU)
+    char devices [64] ;
+    bool devices_all ;          // "all"
+    int ndevices ;              // entries of the list (0: "" or "all")
+    int device_list [GG_MAX_SLOTS] ;
 }
 gg_settings ;
 
@@ -78,6 +87,7 @@ typedef enum
     GG_STAT_DECLINED, GG_STAT_FALLBACKS, GG_STAT_CACHE_HITS,
     GG_STAT_CACHE_MISSES, GG_STAT_CACHE_EVICTIONS, GG_STAT_CACHE_INVALIDATIONS,
     GG_STAT_BYTES_H2D, GG_STAT_BYTES_D2H, GG_STAT_OUTPUTS_REUSED,
+    GG_STAT_SPLIT,          // products split across GRBGPU_DEVICES slots
     GG_STAT_NCOUNTERS
 }
 gg_stat ;

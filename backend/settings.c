@@ -25,7 +25,8 @@ gg_settings grbgpu_settings =
     .disable = false, .device = GG_DEVICE_AUTO, .min_work = -1,
     .verbose = 0, .stats = false, .cache_bytes = 0,
     .precision = GG_PRECISION_EXACT, .kernel = "", .device_id = 0,
-    .device_memory = 0, .fault = "", .tune = true
+    .device_memory = 0, .fault = "", .tune = true, .devices = "",
+    .devices_all = false, .ndevices = 0
 } ;
 
 //------------------------------------------------------------------------------
@@ -95,6 +96,36 @@ static int parse_enum (const char *v, const char *const *names, int n, int *out)
     return -1 ;
 }
 
+// GRBGPU_DEVICES: "" or "all", or 1 to GG_MAX_SLOTS device ids separated by
+// commas (repeats allowed).  The whole text is checked before anything is set.
+static int parse_devices (const char *v, gg_settings *s)
+{
+    int ids [GG_MAX_SLOTS], n = 0 ;
+    bool all = !strcasecmp (v, "all") ;
+    if (!all && *v)
+    {
+        const char *q = v ;
+        for (;;)
+        {
+            char *end ;
+            errno = 0 ;
+            if (!isdigit ((unsigned char) *q)) return -1 ;   // no sign, no space
+            long x = strtol (q, &end, 10) ;
+            if (end == q || errno || x > 1024 || n == GG_MAX_SLOTS) return -1 ;
+            ids [n++] = (int) x ;
+            if (*end == '\0') break ;
+            if (*end != ',') return -1 ;
+            q = end + 1 ;
+        }
+    }
+    if (strlen (v) >= sizeof (s->devices)) return -1 ;
+    strcpy (s->devices, v) ;
+    s->devices_all = all ;
+    for (int k = 0 ; k < n ; k++) s->device_list [k] = ids [k] ;
+    s->ndevices = n ;
+    return 0 ;
+}
+
 static int copy_text (const char *v, char *dst, size_t len)
 {
     if (strlen (v) >= len) return -1 ;
@@ -150,6 +181,7 @@ static int set_one (const char *name, const char *v)
     }
     if (!strcasecmp (name, "CACHE_BYTES"))   return parse_bytes (v, &s->cache_bytes) ;
     if (!strcasecmp (name, "DEVICE_MEMORY")) return parse_bytes (v, &s->device_memory) ;
+    if (!strcasecmp (name, "DEVICES")) return parse_devices (v, s) ;
     if (!strcasecmp (name, "KERNEL")) return copy_text (v, s->kernel, sizeof (s->kernel)) ;
     if (!strcasecmp (name, "FAULT"))
     {
@@ -162,7 +194,7 @@ static int set_one (const char *name, const char *v)
 static const char *setting_names [] =
 {
     "DISABLE", "DEVICE", "MIN_WORK", "VERBOSE", "STATS", "CACHE_BYTES",
-    "PRECISION", "KERNEL", "DEVICE_ID", "DEVICE_MEMORY", "FAULT", "TUNE"
+    "PRECISION", "KERNEL", "DEVICE_ID", "DEVICE_MEMORY", "FAULT", "TUNE", "DEVICES"
 } ;
 #define NSETTINGS ((int) (sizeof (setting_names) / sizeof (setting_names [0])))
 
@@ -237,6 +269,7 @@ GG_EXPORT int grbgpu_get (const char *name, char *buf, size_t len)
     else if (!strcasecmp (name, "DEVICE_MEMORY")) snprintf (buf, len, "%llu", (unsigned long long) s->device_memory) ;
     else if (!strcasecmp (name, "KERNEL")) snprintf (buf, len, "%s", s->kernel) ;
     else if (!strcasecmp (name, "FAULT")) snprintf (buf, len, "%s", s->fault) ;
+    else if (!strcasecmp (name, "DEVICES")) snprintf (buf, len, "%s", s->devices) ;
     else return -1 ;
     return 0 ;
 }

@@ -343,6 +343,7 @@ GG_EXPORT void grbgpu_stats_get (grbgpu_stats *s)
     s->bytes_h2d = c [GG_STAT_BYTES_H2D] ;
     s->bytes_d2h = c [GG_STAT_BYTES_D2H] ;
     s->outputs_reused = c [GG_STAT_OUTPUTS_REUSED] ;
+    s->split = c [GG_STAT_SPLIT] ;
     s->convert_seconds = 1e-9 * (double) atomic_load (&seconds_ns [0]) ;
     s->h2d_seconds = 1e-9 * (double) atomic_load (&seconds_ns [1]) ;
     s->d2h_seconds = 1e-9 * (double) atomic_load (&seconds_ns [2]) ;
@@ -386,6 +387,10 @@ GG_EXPORT void grbgpu_stats_line (char *buf, size_t len)
         (unsigned long long) s.cache_misses, (unsigned long long) s.cache_evictions,
         (unsigned long long) s.outputs_reused, s.convert_seconds, (unsigned long long) s.bytes_h2d,
         (unsigned long long) s.bytes_d2h) ;
+    if (s.split > 0 && n > 0 && (size_t) n < len)
+    {
+        n += snprintf (buf + n, len - n, " split=%llu", (unsigned long long) s.split) ;
+    }
     if (s.h2d_seconds > 0 && n > 0 && (size_t) n < len)
     {
         n += snprintf (buf + n, len - n, " h2d_GBps=%.1f",

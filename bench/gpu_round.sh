@@ -11,7 +11,7 @@
 # summary last.  Steps are selected with STEPS (default: all).
 set -u
 OUT=${OUT:-$PWD/gpu-out}
-STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e tc xpose fam demo}
+STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e tc xpose fam multi demo}
 mkdir -p "$OUT"
 root=$PWD
 summary="$OUT/summary.txt"
@@ -153,6 +153,27 @@ if has fam; then
         --csv "$OUT/fam_vxm.csv" > "$OUT/fam_vxm.log" 2>&1
     say "fam vxm spmm_bench: exit $?"
     grep -E ' vxm ' "$OUT/fam_vxm.log" | sed 's/ | / |\n    /g' | tee -a "$summary"
+fi
+
+if has multi; then
+    # GRBGPU_DEVICES (issue 18) on one GPU: 0,0 is two slots on the same device,
+    # so these rows check the split path and measure its overhead, not scaling.
+    # The conformance suite with every product split (MULTI_FILTER narrows it)
+    GRBGPU_DEVICES=0,0 GRBGPU_STATS=1 GRBGPU_TEST_DEVICE=cuda GRBGPU_TEST_FILTER="${MULTI_FILTER:-}" \
+        timeout ${MULTI_CONF_TIMEOUT:-45} ./tests/test_conformance > "$OUT/conformance_multi.log" 2>&1
+    say "multi conformance (cuda, DEVICES=0,0): exit $? : $(grep -E '^\[  (PASSED|FAILED)  \]' "$OUT/conformance_multi.log" | tr '\n' ' ')$(grep -oE 'offloaded_cuda=[0-9]+|fallbacks=[0-9]+|split=[0-9]+' "$OUT/conformance_multi.log" | tr '\n' ' ')"
+    # the split test: products on 2 and 3 slots, cache, faults, second slot failing
+    timeout 25 ./tests/test_multi_cuda > "$OUT/test_multi_cuda.log" 2>&1
+    say "test_multi_cuda: exit $? : $(grep -E 'checks,|second slot fails' "$OUT/test_multi_cuda.log" | tr '\n' ' ')"
+    grep -E '^FAIL|FAILED' "$OUT/test_multi_cuda.log" | head -10 | tee -a "$summary"
+    # the second slot failing, under compute-sanitizer (leaks, bad accesses)
+    GRBGPU_TEST_FILTER=test_second_slot_fails timeout 20 compute-sanitizer --tool memcheck \
+        --leak-check full --error-exitcode 9 ./tests/test_multi_cuda > "$OUT/test_multi_sanitizer.log" 2>&1
+    say "test_multi_cuda slot failure under compute-sanitizer: exit $? : $(grep -E 'ERROR SUMMARY|second slot fails' "$OUT/test_multi_sanitizer.log" | tr '\n' ' ')"
+    timeout ${MULTI_BENCH_TIMEOUT:-70} ./bench/spmm_bench --split 0,0 --scales ${MULTI_SCALES:-22} --ns 128,1 \
+        --real "" --csv "$OUT/multi_bench.csv" > "$OUT/multi_bench.log" 2>&1
+    say "multi bench (R-MAT 2^${MULTI_SCALES:-22}, 1 slot vs 0,0 on one GPU): exit $?"
+    grep -E '^split ' "$OUT/multi_bench.log" | tee -a "$summary"
 fi
 
 if has demo; then

@@ -20,6 +20,9 @@
 //      backend does: our kernel and cuSPARSE) vs the push from A's own CSR
 //      with atomics (gg_cuda_spmv_push) and cuSPARSE's transposed SpMV, for
 //      PLUS_TIMES and MIN_PLUS; and GrB_vxm end to end in (b).
+//  (e) --split LIST: only FP32 PLUS_TIMES GrB_mxm / GrB_mxv end to end with
+//      one slot and with GRBGPU_DEVICES=LIST (issue 18), in the same run; on
+//      one GPU with LIST=0,0 it measures the overhead of splitting.
 // Every result is checked: (a) and (c) against a C reference on 512 sampled
 // rows (and the backend against cuSPARSE everywhere), (b) against the CPU
 // library's answer.  Prints a table; writes CSV (--csv FILE).
@@ -883,13 +886,10 @@ static double compare_matrices (GrB_Matrix C1, GrB_Matrix C2, GrB_Type T)
     return worst ;
 }
 
-static void bench_e2e (const csr *A, bool fp32)
+// A as a GraphBLAS matrix (built from tuples: a copy the library owns)
+static GrB_Matrix grb_of (const csr *A, bool fp32)
 {
     GrB_Type T = fp32 ? GrB_FP32 : GrB_FP64 ;
-    GrB_Semiring sr_times = fp32 ? GrB_PLUS_TIMES_SEMIRING_FP32
-        : GrB_PLUS_TIMES_SEMIRING_FP64 ;
-    size_t es = fp32 ? 4 : 8 ;
-    // A as a GraphBLAS matrix (built from tuples: a copy the library owns)
     GrB_Matrix G ;
     GRB_OK (GrB_Matrix_new (&G, T, A->m, A->k)) ;
     GrB_Index *I = malloc (A->nnz * sizeof (GrB_Index) + 8) ;
@@ -907,6 +907,16 @@ static void bench_e2e (const csr *A, bool fp32)
     else GRB_OK (GrB_Matrix_build_FP64 (G, I, J, A->v, A->nnz, GrB_PLUS_FP64)) ;
     free (I) ; free (J) ;
     GRB_OK (GrB_Matrix_wait (G, GrB_MATERIALIZE)) ;
+    return G ;
+}
+
+static void bench_e2e (const csr *A, bool fp32)
+{
+    GrB_Type T = fp32 ? GrB_FP32 : GrB_FP64 ;
+    GrB_Semiring sr_times = fp32 ? GrB_PLUS_TIMES_SEMIRING_FP32
+        : GrB_PLUS_TIMES_SEMIRING_FP64 ;
+    size_t es = fp32 ? 4 : 8 ;
+    GrB_Matrix G = grb_of (A, fp32) ;
 
     // mxv (N=1) runs three ways: PLUS_TIMES with u unchanged between calls,
     // PLUS_SECOND (PageRank's semiring) likewise, and PLUS_SECOND with u
@@ -1051,6 +1061,109 @@ static void bench_e2e (const csr *A, bool fp32)
     }
     GrB_Matrix_free (&G) ;
 }
+
+// --split LIST (GRBGPU_DEVICES, issue 18): FP32 PLUS_TIMES GrB_mxm (N > 1) /
+// GrB_mxv (N = 1) end to end, one slot against the slots of LIST, in the same
+// run, each checked against the CPU library.  With LIST naming one device
+// twice (0,0) both slots share one GPU: the rows measure what splitting
+// costs, not scaling.  Per row: the first call (conversion and upload of the
+// slots' blocks), the median of 5 warm calls, and the product alone (CUDA
+// events: for a split call the slowest slot's).
+static const char *split_list = NULL ;
+
+static void bench_split (const csr *A)
+{
+    GrB_Matrix G = grb_of (A, true) ;
+    GrB_Semiring sr = GrB_PLUS_TIMES_SEMIRING_FP32 ;
+    for (int ni = 0 ; ni < nns ; ni++)
+    {
+        int64_t n = ns [ni] ;
+        GrB_Matrix B, C [2], R ;
+        GrB_Vector x = NULL, y [2] = { NULL, NULL }, yr = NULL ;
+        void *Bx = malloc ((size_t) A->k * n * 4) ;
+        uint64_t s = 11 + n ;
+        for (size_t q = 0 ; q < (size_t) A->k * n ; q++) ((float *) Bx) [q] = (float) rnd_unit (&s) ;
+        GRB_OK (GrB_Matrix_new (&B, GrB_FP32, A->k, n)) ;
+        GRB_OK (GxB_Matrix_pack_FullR (B, &Bx, (GrB_Index) A->k * n * 4, false, NULL)) ;
+        GRB_OK (GrB_Matrix_new (&R, GrB_FP32, A->m, n)) ;
+        for (int v = 0 ; v < 2 ; v++) GRB_OK (GrB_Matrix_new (&C [v], GrB_FP32, A->m, n)) ;
+        if (n == 1)
+        {
+            GRB_OK (GrB_Vector_new (&x, GrB_FP32, A->k)) ;
+            GRB_OK (GrB_Col_extract (x, NULL, NULL, B, GrB_ALL, A->k, 0, NULL)) ;
+            GRB_OK (GrB_Vector_new (&yr, GrB_FP32, A->m)) ;
+            for (int v = 0 ; v < 2 ; v++) GRB_OK (GrB_Vector_new (&y [v], GrB_FP32, A->m)) ;
+        }
+        #define SPLIT_PRODUCT(Cx, yx) ((n == 1) ? GrB_mxv (yx, NULL, NULL, sr, G, x, NULL) \
+            : GrB_mxm (Cx, NULL, NULL, sr, G, B, NULL))
+        grbgpu_set ("DEVICE", "cpu") ;
+        GRB_OK (SPLIT_PRODUCT (R, yr)) ;
+        double warm [2] = { 0, 0 } ;
+        for (int v = 0 ; v < 2 ; v++)
+        {
+            const char *list = (v == 0) ? "" : split_list ;
+            grbgpu_set ("DEVICES", list) ;
+            grbgpu_set ("DEVICE", "cuda") ;
+            grbgpu_stats st0, st1 ;
+            grbgpu_stats_get (&st0) ;
+            double t0 = now () ;
+            GRB_OK (SPLIT_PRODUCT (C [v], y [v])) ;
+            double first = now () - t0 ;
+            double tw [5], tk [5] ;
+            grbgpu_cuda_timing (true) ;
+            for (int r = 0 ; r < 5 ; r++)
+            {
+                t0 = now () ;
+                GRB_OK (SPLIT_PRODUCT (C [v], y [v])) ;
+                tw [r] = now () - t0 ;
+                tk [r] = grbgpu_cuda_last_product_ms () ;
+            }
+            grbgpu_cuda_timing (false) ;
+            grbgpu_stats_get (&st1) ;
+            const char *dec = grbgpu_last_decision () ;
+            double err ;
+            if (n == 1)
+            {
+                GrB_Matrix a, b ;
+                GRB_OK (GrB_Matrix_new (&a, GrB_FP32, A->m, 1)) ;
+                GRB_OK (GrB_Matrix_new (&b, GrB_FP32, A->m, 1)) ;
+                GRB_OK (GrB_Col_assign (a, NULL, NULL, yr, GrB_ALL, A->m, 0, NULL)) ;
+                GRB_OK (GrB_Col_assign (b, NULL, NULL, y [v], GrB_ALL, A->m, 0, NULL)) ;
+                err = compare_matrices (a, b, GrB_FP32) ;
+                GrB_Matrix_free (&a) ; GrB_Matrix_free (&b) ;
+            }
+            else err = compare_matrices (R, C [v], GrB_FP32) ;
+            bool ok = err <= 1e-3 ;
+            if (!ok) failures++ ;
+            warm [v] = median (tw, 5) ;
+            double kms = median (tk, 5) ;
+            // bytes the product must read at least: S (8 B per entry + row
+            // pointers) and X once, Y written once
+            double bytes = 8.0 * A->nnz + 4.0 * A->m + 4.0 * (A->k + A->m) * n ;
+            printf ("split %-12s fp32 N=%-4ld %s slots %-7s first %9.2f warm %9.2f ms "
+                "product %8.3f ms (%6.1f GB/s, %6.1f GFLOP/s) split calls %llu | %s | %s err %.1e%s\n",
+                A->name, (long) n, n == 1 ? "mxv" : "mxm", v == 0 ? "1" : list,
+                1e3 * first, 1e3 * warm [v], kms, kms > 0 ? bytes / kms / 1e6 : 0,
+                kms > 0 ? 2.0 * A->nnz * n / kms / 1e6 : 0,
+                (unsigned long long) (st1.split - st0.split), dec ? dec : "?",
+                ok ? "ok" : "WRONG", err,
+                (v == 1) ? "  [one GPU split in two: overhead of splitting, not scaling]" : "") ;
+            fprintf (csv, "split_%s,%s,%ld,%ld,%ld,fp32,%ld,%.4f,,%s,%.4f,%.4f,,,,,%s,%.3g,,,,%s\n",
+                n == 1 ? "mxv" : "mxm", A->name, (long) A->m, (long) A->k, (long) A->nnz,
+                (long) n, kms, v == 0 ? "1" : list, 1e3 * warm [v], 1e3 * first,
+                ok ? "ok" : "WRONG", err, dec ? dec : "?") ;
+        }
+        printf ("split %-12s fp32 N=%-4ld warm %s / 1 slot: %.2fx\n", A->name, (long) n,
+            split_list, warm [0] > 0 ? warm [1] / warm [0] : 0) ;
+        fflush (stdout) ;
+        grbgpu_set ("DEVICES", "") ;
+        #undef SPLIT_PRODUCT
+        GrB_Matrix_free (&B) ; GrB_Matrix_free (&R) ;
+        for (int v = 0 ; v < 2 ; v++) { GrB_Matrix_free (&C [v]) ; GrB_Vector_free (&y [v]) ; }
+        GrB_Vector_free (&x) ; GrB_Vector_free (&yr) ;
+    }
+    GrB_Matrix_free (&G) ;
+}
 #endif
 
 //------------------------------------------------------------------------------
@@ -1062,6 +1175,9 @@ static void run_matrix (const gg_backend *b, cusparseHandle_t h, csr *A)
     printf ("# %s: %ld x %ld, %ld entries (%.1f per row)\n", A->name,
         (long) A->m, (long) A->k, (long) A->nnz, (double) A->nnz /
         (A->m ? A->m : 1)) ;
+#ifdef GG_BENCH_E2E
+    if (split_list != NULL) { bench_split (A) ; return ; }
+#endif
     for (int f = 0 ; f < 2 ; f++) bench_kernel (b, h, A, f == 0) ;
     if (do_sddmm) for (int f = 0 ; f < 2 ; f++) bench_sddmm (b, h, A, f == 0) ;
     bool has_n1 = false ;
@@ -1109,13 +1225,17 @@ int main (int argc, char **argv)
         else if (!strcmp (argv [a], "--csv") && a + 1 < argc)
             csv_path = argv [++a] ;
         else if (!strcmp (argv [a], "--no-e2e")) do_e2e = false ;
+#ifdef GG_BENCH_E2E
+        else if (!strcmp (argv [a], "--split") && a + 1 < argc)
+            split_list = argv [++a] ;
+#endif
         else if (!strcmp (argv [a], "--no-sddmm")) do_sddmm = false ;
         else if (!strcmp (argv [a], "--no-rmat")) nscales = 0 ;
         else
         {
             fprintf (stderr, "usage: %s [--scales 18,20] [--ns 1,32,64,128,256]"
                 " [--reps 20] [--real all|name,name] [--data DIR] [--csv FILE]"
-                " [--no-e2e] [--no-sddmm] [--no-rmat]\n", argv [0]) ;
+                " [--no-e2e] [--no-sddmm] [--no-rmat] [--split 0,0]\n", argv [0]) ;
             return 2 ;
         }
     }

@@ -1,6 +1,10 @@
 # formats/: conversions from a view of GraphBLAS storage to the kernels' forms.
 libgrbgpu_la_SOURCES += formats/convert.c formats/convert.h
 
+# Row blocks balanced by entries (GRBGPU_DEVICES): the host emulation's split
+# and the CUDA module's (backend/cuda/cuda.mk compiles it into the module too).
+libgrbgpu_la_SOURCES += formats/partition.c formats/partition.h
+
 # N:M structured sparsity (issue 16): detection, packed form, unpacking.
 libgrbgpu_la_SOURCES += formats/nm.c formats/nm_pack.c formats/nm.h \
 	formats/nm_private.h

@@ -55,6 +55,7 @@ typedef struct
     double   h2d_seconds ;      // time in host -> device copies
     double   d2h_seconds ;      // time in device -> host copies
     uint64_t outputs_reused ;   // results written into C's own arrays
+    uint64_t split ;            // products split across GRBGPU_DEVICES slots
 }
 grbgpu_stats ;
 

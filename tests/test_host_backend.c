@@ -14,7 +14,8 @@
 // dispatcher passes them) and 32- and 64-bit indices.  Also: the empty sum
 // (k == 0), FP MIN/MAX with NaN, -0 sums, unsupported semirings, and fault
 // injection.  backend/host/host_backend.c is compiled into this program (its
-// symbols are hidden in libgrbgpu.so); grbgpu_fault is stubbed below.
+// symbols are hidden in libgrbgpu.so); grbgpu_fault, the settings, counts and
+// logging are stubbed below.
 
 #include "backend/grbgpu_internal.h"
 
@@ -39,6 +40,13 @@ bool grbgpu_fault (gg_fault_point point)
     (void) point ;
     return fault_now ;
 }
+
+// the settings (one slot: GRBGPU_DEVICES unset; tests/test_multi covers the
+// split), statistics and logging the backend calls
+static gg_settings stub_settings ;
+const gg_settings *grbgpu_settings_get (void) { return &stub_settings ; }
+void grbgpu_count (gg_stat which, uint64_t n) { (void) which ; (void) n ; }
+void grbgpu_log (int level, const char *fmt, ...) { (void) level ; (void) fmt ; }
 
 static uint64_t rng_state ;
 

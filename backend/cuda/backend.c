@@ -120,6 +120,8 @@ static int cuda_spmm (const gg_semiring *sr, const gg_csr *S,
     if (S->nrows > INT32_MAX || S->ncols > INT32_MAX || S->nnz > INT32_MAX)
         return GG_ERR_UNSUPPORTED ;
     if (S->nrows == 0 || X->ncols == 0 || S->nnz == 0) return GG_OK ;
+    int mrc ;
+    if (multi_spmm (sr, S, X, Y, &mrc)) return mrc ;   // GRBGPU_DEVICES slots
     op_args a = { .op = OP_SPMM, .sr = sr, .S = S, .X = X, .Y = Y } ;
     return run_op (&a) ;
 }

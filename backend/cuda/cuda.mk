@@ -25,15 +25,18 @@ GG_CUDA_MODULE_C = backend/cuda/runtime.c backend/cuda/copies.c \
 	backend/cuda/forms.c backend/cuda/form_csr.c backend/cuda/form_dense.c \
 	backend/cuda/form_band.c backend/cuda/form_hot.c backend/cuda/vendor.c \
 	backend/cuda/choose.c backend/cuda/spmm.c backend/cuda/family_tc.c \
-	backend/cuda/dense.c backend/cuda/backend.c
+	backend/cuda/dense.c backend/cuda/backend.c backend/cuda/slots.c \
+	backend/cuda/multi.c
 EXTRA_DIST += $(GG_CUDA_MODULE_C) backend/cuda/cuda_internal.h \
-	backend/cuda/forms.h backend/cuda/family.h backend/cuda/hostcopy.h \
-	backend/cuda/cuda_module.c backend/cuda/cuda_shim.c
+	backend/cuda/forms.h backend/cuda/family.h backend/cuda/multi.h \
+	backend/cuda/hostcopy.h backend/cuda/cuda_module.c backend/cuda/cuda_shim.c
 
 if HAVE_CUDA
 lib_LTLIBRARIES += libgrbgpu-cuda.la
-libgrbgpu_cuda_la_SOURCES = $(GG_CUDA_MODULE_C) backend/cuda/cuda_internal.h \
-	backend/cuda/forms.h \
+# (formats/partition.c: the module's copy; programs that link the module's
+# objects get it with libgrbgpu.so's)
+libgrbgpu_cuda_la_SOURCES = $(GG_CUDA_MODULE_C) formats/partition.c \
+	backend/cuda/cuda_internal.h backend/cuda/forms.h backend/cuda/multi.h \
 	backend/cuda/hostcopy.h backend/cuda/cuda_module.c backend/cuda/cuda_shim.c
 # every symbol resolved inside (the host's services come as a table);
 # -lgraphblas is not needed: the module calls no GraphBLAS function

@@ -16,6 +16,8 @@
 //   choose.c    which family runs a product (GRBGPU_KERNEL, measured rules)
 //   spmm.c, dense.c   the products: SpMM / SpMV, SDDMM, GEMM
 //   backend.c   the gg_backend table and its entry points
+//   multi.c     the split path: SpMM / SpMV by row blocks across the slots
+//               of GRBGPU_DEVICES (each slot its contexts on its device)
 // Arrows point down: backend.c -> spmm.c / dense.c -> choose.c, vendor.c,
 // forms.c -> copies.c -> runtime.c -> kernels/ (kernels/gg_cuda.h).
 
@@ -286,6 +288,8 @@ GG_INTERNAL int cuda_fail (cudaError_t e, const char *what, int line) ;
 GG_INTERNAL int sparse_fail (cusparseStatus_t s, const char *what, int line) ;
 GG_INTERNAL int blas_fail (cublasStatus_t s, const char *what, int line) ;
 GG_INTERNAL cudaDataType cuda_type (gg_type t) ;
+GG_INTERNAL int ctx_create (gg_ctx *c) ;      // on the current device
+GG_INTERNAL void ctx_destroy (gg_ctx *c) ;
 GG_INTERNAL int ctx_acquire (gg_ctx **out) ;
 GG_INTERNAL void ctx_release (gg_ctx *c) ;
 GG_INTERNAL int dev_alloc (gg_devcall *c, void **p, size_t bytes) ;
@@ -358,6 +362,15 @@ GG_INTERNAL bool tune_wanted (double work) ;
 // spmm.c
 GG_INTERNAL int spmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *S,
     const gg_dense *X, void *Y) ;
+// The same with X's device form given (fx, whose reference it takes over;
+// NULL: made from X as usual): the split path's peer-copied X.
+GG_INTERNAL int spmm_attempt_fx (gg_devcall *c, const gg_semiring *sr, const gg_csr *S,
+    const gg_dense *X, dev_dense *fx, void *Y) ;
+
+// multi.c: the split path (GRBGPU_DEVICES); false when it is not taken (one
+// slot), else true with *rc the outcome
+GG_INTERNAL bool multi_spmm (const gg_semiring *sr, const gg_csr *S,
+    const gg_dense *X, void *Y, int *rc) ;
 
 // dense.c
 GG_INTERNAL int sddmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *M,

@@ -50,6 +50,9 @@ static const gg_host_services services =
     .cache_evict_device = grbgpu_cache_evict_device,
     .cache_set_device_budget = grbgpu_cache_set_device_budget,
     .cache_clear = grbgpu_cache_clear,
+    .cache_acquire = grbgpu_cache_acquire,
+    .cache_insert = grbgpu_cache_insert,
+    .cache_release = grbgpu_cache_release,
 } ;
 
 // dlopen path, logging what failed; NULL when not opened.

@@ -30,7 +30,7 @@
 #include "backend/grbgpu_internal.h"
 #include "backend/cache/cache.h"
 
-#define GG_CUDA_MODULE_ABI 2
+#define GG_CUDA_MODULE_ABI 3
 #define GG_CUDA_MODULE_NAME "libgrbgpu-cuda.so"
 #define GG_CUDA_MODULE_ENTRY "grbgpu_cuda_module_open"
 
@@ -47,6 +47,12 @@ typedef struct
     size_t (*cache_evict_device) (size_t bytes) ;
     void (*cache_set_device_budget) (size_t bytes) ;
     void (*cache_clear) (void) ;
+    // the split path (backend/cuda/multi.c) keeps each slot's row block in
+    // an entry of its own, keyed beside the whole operand's
+    gg_cache_entry *(*cache_acquire) (const gg_cache_key *key) ;
+    gg_cache_entry *(*cache_insert) (const gg_cache_key *key, void *host,
+        size_t host_bytes, void (*host_free) (void *)) ;
+    void (*cache_release) (gg_cache_entry *e) ;
 }
 gg_host_services ;
 

@@ -60,3 +60,19 @@ void grbgpu_cache_clear (void)
 {
     gg_host->cache_clear () ;
 }
+
+gg_cache_entry *grbgpu_cache_acquire (const gg_cache_key *key)
+{
+    return gg_host->cache_acquire (key) ;
+}
+
+gg_cache_entry *grbgpu_cache_insert (const gg_cache_key *key, void *host,
+    size_t host_bytes, void (*host_free) (void *))
+{
+    return gg_host->cache_insert (key, host, host_bytes, host_free) ;
+}
+
+void grbgpu_cache_release (gg_cache_entry *e)
+{
+    gg_host->cache_release (e) ;
+}

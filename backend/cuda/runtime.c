@@ -185,7 +185,6 @@ static bool device_start (void)
 // and the context pool while the CUDA runtime is still alive (this handler is
 // registered after the runtime's own, so it runs first), so that nothing is
 // left for compute-sanitizer to report as leaked.
-static void ctx_destroy (gg_ctx *c) ;
 
 static void device_teardown (void)
 {
@@ -230,7 +229,7 @@ bool gg_cuda_start (void)
 // contexts
 //------------------------------------------------------------------------------
 
-static void ctx_destroy (gg_ctx *c)
+void ctx_destroy (gg_ctx *c)
 {
     for (int b = 0 ; b < GG_STAGE_BUFS ; b++)
     {
@@ -245,7 +244,7 @@ static void ctx_destroy (gg_ctx *c)
     memset (c, 0, sizeof (*c)) ;
 }
 
-static int ctx_create (gg_ctx *c)
+int ctx_create (gg_ctx *c)
 {
     int rc = GG_OK ;
     memset (c, 0, sizeof (*c)) ;

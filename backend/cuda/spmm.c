@@ -237,11 +237,18 @@ const char *gg_spmm_last_family (void) { return last_family ; }
 int spmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *S,
     const gg_dense *X, void *Y)
 {
+    return spmm_attempt_fx (c, sr, S, X, NULL, Y) ;
+}
+
+int spmm_attempt_fx (gg_devcall *c, const gg_semiring *sr, const gg_csr *S,
+    const gg_dense *X, dev_dense *fx, void *Y)
+{
     int rc = GG_OK ;
     const gg_settings *set = grbgpu_settings_get () ;
     gg_spmm_op o = { .c = c, .sr = sr, .S = S, .X = X, .m = S->nrows,
         .k = S->ncols, .n = X->ncols, .t = sr->type,
-        .elem = gg_type_size (sr->type), .precision = set->precision } ;
+        .elem = gg_type_size (sr->type), .precision = set->precision,
+        .fx = fx } ;
     const int64_t m = o.m, n = o.n ;
     const size_t elem = o.elem ;
 

@@ -25,6 +25,7 @@
 #endif
 
 #include "backend/grbgpu_internal.h"
+#include "formats/partition.h"
 
 #include <limits.h>
 #include <math.h>
@@ -282,6 +283,40 @@ static bool host_csr_ok (const gg_csr *S)
 }
 
 //------------------------------------------------------------------------------
+// the split path of GRBGPU_DEVICES, modelled: row blocks balanced by entries
+//------------------------------------------------------------------------------
+
+// What backend/cuda/multi.c does across devices, done here on the CPU so that
+// `make check` runs the partition, the block views and the gathering: S's
+// rows cut into nslots blocks (formats/partition.c), each block computed on
+// its own view into its rows of Y.
+static int host_spmm_split (const host_kernels *k, const gg_semiring *sr,
+    const gg_csr *S, const gg_dense *X, void *Y, int nslots)
+{
+    int64_t r [GG_MAX_SLOTS + 1] ;
+    gg_partition_rows (S, nslots, r) ;
+    const size_t elem = gg_type_size (sr->type) ;
+    const size_t pelem = (S->p32 != NULL) ? sizeof (int32_t) : sizeof (int64_t) ;
+    for (int s = 0 ; s < nslots ; s++)
+    {
+        if (r [s+1] == r [s]) continue ;
+        if (grbgpu_fault (GG_FAULT_ALLOC)) return GG_ERR_FAULT ;
+        void *p = malloc ((size_t) (r [s+1] - r [s] + 1) * pelem) ;
+        if (p == NULL) return GG_ERR_NOMEM ;
+        gg_csr B ;
+        gg_partition_rebase (S, r [s], r [s+1], p) ;
+        gg_partition_view (S, r [s], r [s+1], p, elem, &B) ;
+        const host_args a = { .S = &B, .X = X,
+            .Y = (char *) Y + (size_t) r [s] * (size_t) X->ncols * elem } ;
+        host_run_rows (k->spmm, &a, B.nrows, (double) B.nnz * (double) X->ncols) ;
+        free (p) ;
+    }
+    grbgpu_count (GG_STAT_SPLIT, 1) ;
+    grbgpu_log (2, "host: spmm split over %d slots", nslots) ;
+    return GG_OK ;
+}
+
+//------------------------------------------------------------------------------
 // host_spmm: Y = S (+.*) X
 //------------------------------------------------------------------------------
 
@@ -301,6 +336,10 @@ static int host_spmm (const gg_semiring *sr, const gg_csr *S,
     {
         return GG_ERR_UNSUPPORTED ;     // a value array the multiply needs
     }
+
+    // GRBGPU_DEVICES with several slots: the split path modelled on the CPU
+    const gg_settings *set = grbgpu_settings_get () ;
+    if (set->ndevices > 1) return host_spmm_split (k, sr, S, X, Y, set->ndevices) ;
 
     // Y (i,:) = (+) over entries (i,c) of S of mul (S (i,c), X (c,:))
     const host_args a = { .S = S, .X = X, .Y = Y } ;

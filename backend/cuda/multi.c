@@ -1,0 +1,315 @@
+//------------------------------------------------------------------------------
+// backend/cuda/multi.c: SpMM / SpMV split by row blocks across the slots
+//------------------------------------------------------------------------------
+
+// Part of the CUDA module (backend/cuda/multi.h).  Y = S (+.*) X with S's rows
+// cut into one block per slot, each holding about nnz / nslots entries
+// (formats/partition.c).  For each slot, in a thread of its own:
+//   1. the device (cudaSetDevice) and one context of the slot's pool;
+//   2. the block: rebased row pointers (S's column and value arrays are read
+//      from the block's first entry on), kept in a cache entry of its own,
+//      keyed (S's handle, S's version, S's form + slot + nslots), so that a
+//      change to S drops every slot's entry with the whole operand's, and the
+//      block's device form (forms.c) is attached to that entry;
+//   3. X on the slot: the cached device form of X when the slot is on the
+//      main device (two slots of one device share it), else a per-call copy:
+//      from the main device's copy by peer copy when peer access is on, else
+//      uploaded from the host;
+//   4. the product through the family table and chooser (spmm.c), whose rows
+//      come down straight into their place in the caller's Y.
+// When every slot is done: any failure (a device error, an injected fault,
+// out of memory) and the call returns it, each slot having freed what it took
+// (its temporaries, its references to forms, its context); the dispatcher
+// then asks the CPU library.  Nothing is retried here.
+
+#include "backend/cuda/multi.h"
+#include "formats/partition.h"
+
+static _Atomic int fail_slot = -1 ;
+
+int gg_multi_fail_slot (int s)
+{
+    return atomic_exchange (&fail_slot, s) ;
+}
+
+// Peer copies between distinct devices are written but, while slots on other
+// devices are refused (slots_resolve), not reached; they are untested.
+#define GG_PEER_BYTES_MIN ((size_t) 1 << 20)
+
+//------------------------------------------------------------------------------
+// the block of one slot, kept in the cache
+//------------------------------------------------------------------------------
+
+typedef struct
+{
+    int64_t r0, r1 ;
+    size_t pbytes ;
+    void *p ;               // rebased row pointers (r1 - r0 + 1)
+}
+slot_block ;
+
+static void block_free (void *host)
+{
+    slot_block *b = host ;
+    if (b != NULL) free (b->p) ;
+    free (b) ;
+}
+
+static slot_block *block_new (const gg_csr *S, int64_t r0, int64_t r1)
+{
+    if (grbgpu_fault (GG_FAULT_ALLOC)) return NULL ;
+    slot_block *b = calloc (1, sizeof (slot_block)) ;
+    if (b == NULL) return NULL ;
+    b->r0 = r0 ; b->r1 = r1 ;
+    b->pbytes = (size_t) (r1 - r0 + 1) * ((S->p32 != NULL) ? sizeof (int32_t) : sizeof (int64_t)) ;
+    b->p = malloc (b->pbytes) ;
+    if (b->p == NULL) { free (b) ; return NULL ; }
+    gg_partition_rebase (S, r0, r1, b->p) ;
+    return b ;
+}
+
+// The slot's block: from its cache entry (*entry acquired) when S is cached,
+// else made for this call (*own, freed by the caller).
+static int block_get (const gg_csr *S, int slot, int nslots, int64_t r0, int64_t r1,
+    gg_cache_entry **entry, slot_block **own, const slot_block **out)
+{
+    *entry = NULL ; *own = NULL ; *out = NULL ;
+    const gg_cache_entry *se = S->cache ;
+    if (se != NULL && se->key.version != 0)
+    {
+        gg_cache_key key = se->key ;
+        key.form ^= ((uint64_t) 1 << 40) | ((uint64_t) nslots << 44)
+            | ((uint64_t) slot << 52) ;
+        gg_cache_entry *e = grbgpu_cache_acquire (&key) ;
+        if (e == NULL)
+        {
+            slot_block *b = block_new (S, r0, r1) ;
+            if (b == NULL) return GG_ERR_NOMEM ;
+            e = grbgpu_cache_insert (&key, b, sizeof (*b) + b->pbytes, block_free) ;
+            if (e == NULL) return GG_ERR_NOMEM ;
+        }
+        const slot_block *b = e->host ;
+        if (b->r0 == r0 && b->r1 == r1)
+        {
+            *entry = e ;
+            *out = b ;
+            return GG_OK ;
+        }
+        grbgpu_cache_release (e) ;      // cannot happen (same S, same cut)
+    }
+    *own = block_new (S, r0, r1) ;
+    if (*own == NULL) return GG_ERR_NOMEM ;
+    *out = *own ;
+    return GG_OK ;
+}
+
+//------------------------------------------------------------------------------
+// X on a slot of another device (peer copy; untested, see above)
+//------------------------------------------------------------------------------
+
+static void peer_destroy (dev_form *h) { free (h) ; }
+
+// A device form of X on the slot's device made by peer copy from src (on
+// device src_dev) into a temporary of this call; one reference (the caller's).
+static int peer_x (gg_devcall *c, int dev, const dev_dense *src, int src_dev,
+    dev_dense **out)
+{
+    int rc = GG_OK ;
+    *out = NULL ;
+    size_t bytes = (size_t) src->nrows * (size_t) src->ncols * src->elem ;
+    dev_dense *f = calloc (1, sizeof (dev_dense)) ;
+    if (f == NULL) return GG_ERR_NOMEM ;
+    f->h.magic = GG_FORM_MAGIC_DENSE ;
+    atomic_init (&f->h.refs, 1) ;
+    f->h.generation = atomic_load (&gg_cuda_generation) ;
+    f->h.destroy = peer_destroy ;
+    f->nrows = src->nrows ; f->ncols = src->ncols ; f->elem = src->elem ;
+    GG_TRY (tmp_alloc (c, &f->x, bytes)) ;
+    FAULT_TRY (GG_FAULT_COPY) ;
+    CU_TRY (cudaMemcpyPeerAsync (f->x, dev, src->x, src_dev, bytes, c->ctx->stream)) ;
+    *out = f ;
+    f = NULL ;
+done:
+    free (f) ;      // f->x, if taken, is the call's temporary
+    return rc ;
+}
+
+//------------------------------------------------------------------------------
+// one slot
+//------------------------------------------------------------------------------
+
+typedef struct
+{
+    int slot, nslots, device, main_device ;
+    int64_t r0, r1 ;
+    const gg_semiring *sr ;
+    const gg_csr *S ;
+    const gg_dense *X ;
+    void *Y ;
+    const dev_dense *xsrc ;     // X on the main device (peer source) or NULL
+    bool peer ;                 // copy X from xsrc
+    int rc ;
+    double ms ;                 // the product's time (timing on), else -1
+}
+slot_job ;
+
+static void *slot_run (void *arg)
+{
+    slot_job *j = arg ;
+    int rc = GG_OK ;
+    gg_devcall c = { 0 } ;
+    gg_cache_entry *entry = NULL ;
+    slot_block *own = NULL ;
+    const slot_block *blk = NULL ;
+    dev_dense *fx = NULL ;
+    j->ms = -1 ;
+    if (cudaSetDevice (j->device) != cudaSuccess)
+    {
+        (void) cudaGetLastError () ;
+        j->rc = GG_ERR_DEVICE ;
+        return NULL ;
+    }
+    GG_TRY (slot_ctx_acquire (j->slot, j->device, &c.ctx)) ;
+    GG_TRY (block_get (j->S, j->slot, j->nslots, j->r0, j->r1, &entry, &own, &blk)) ;
+    const size_t elem = gg_type_size (j->sr->type) ;
+    gg_csr B ;
+    gg_partition_view (j->S, j->r0, j->r1, blk->p, elem, &B) ;
+    B.cache = entry ;
+    gg_dense X = *j->X ;
+    if (j->device != j->main_device)
+    {
+        // the main device's cached form of X is not this device's
+        X.cache = NULL ;
+        if (j->peer && j->xsrc != NULL) GG_TRY (peer_x (&c, j->device, j->xsrc,
+            j->main_device, &fx)) ;
+    }
+    void *Yb = (char *) j->Y + (size_t) j->r0 * (size_t) X.ncols * elem ;
+    rc = spmm_attempt_fx (&c, j->sr, &B, &X, fx, Yb) ;
+    fx = NULL ;                             // spmm_attempt_fx took it
+    float ms = 0 ;
+    if (rc == GG_OK && c.timed && cudaEventElapsedTime (&ms, c.ctx->t0, c.ctx->t1)
+        == cudaSuccess) j->ms = ms ;
+    if (rc == GG_OK && atomic_load (&fail_slot) == j->slot)
+    {
+        grbgpu_log (1, "cuda: slot %d: injected failure (test)", j->slot) ;
+        rc = GG_ERR_FAULT ;
+    }
+done:
+    if (fx != NULL) dense_unref (fx) ;
+    if (c.ctx != NULL)
+    {
+        (void) cudaStreamSynchronize (c.ctx->stream) ;
+        call_free_tmp (&c) ;
+        (void) cudaStreamSynchronize (c.ctx->stream) ;
+        (void) cudaGetLastError () ;
+        slot_ctx_release (j->slot, c.ctx) ;
+    }
+    if (entry != NULL) grbgpu_cache_release (entry) ;
+    block_free (own) ;
+    j->rc = rc ;
+    return NULL ;
+}
+
+//------------------------------------------------------------------------------
+// the split product
+//------------------------------------------------------------------------------
+
+// X's device form on the main device, for the peer copies (only when some
+// slot is on another device and the two can reach each other), taken through
+// a context of the main pool (runtime.c; never a slot's, so no thread holds
+// two contexts of one slot); the caller gives the context back.
+static int x_on_main (const gg_semiring *sr, const gg_dense *X, int main_dev,
+    gg_devcall *c, dev_dense **out)
+{
+    int rc = GG_OK ;
+    *out = NULL ;
+    CU_TRY (cudaSetDevice (main_dev)) ;
+    GG_TRY (ctx_acquire (&c->ctx)) ;
+    GG_TRY (dense_get (c, X, gg_type_size (sr->type), out)) ;
+    CU_TRY (cudaStreamSynchronize (c->ctx->stream)) ;
+done:
+    return rc ;
+}
+
+bool multi_spmm (const gg_semiring *sr, const gg_csr *S, const gg_dense *X,
+    void *Y, int *rc_out)
+{
+    int dev [GG_MAX_SLOTS] ;
+    const gg_settings *set = grbgpu_settings_get () ;
+    if (set->ndevices < 2 && !set->devices_all) return false ;    // the default
+    if (!gg_cuda_start () || atomic_load (&gg_cuda_broken)) return false ;
+    int nslots = slots_resolve (dev) ;
+    if (nslots < 2) return false ;
+
+    int old = 0 ;
+    (void) cudaGetDevice (&old) ;
+    int64_t r [GG_MAX_SLOTS + 1] ;
+    gg_partition_rows (S, nslots, r) ;
+    slot_job job [GG_MAX_SLOTS] ;
+    pthread_t tid [GG_MAX_SLOTS] ;
+    bool started [GG_MAX_SLOTS] = { false } ;
+    int rc = GG_OK ;
+
+    // X on the main device first when some slot will copy it from there
+    gg_devcall c0 = { 0 } ;
+    dev_dense *xsrc = NULL ;
+    bool any_peer = false ;
+    for (int s = 0 ; s < nslots ; s++)
+    {
+        int can = 0 ;
+        if (dev [s] != gg_cuda_dev_id && X->x != NULL
+            && (size_t) X->nrows * (size_t) X->ncols * gg_type_size (sr->type) >= GG_PEER_BYTES_MIN
+            && cudaDeviceCanAccessPeer (&can, dev [s], gg_cuda_dev_id) == cudaSuccess && can)
+        {
+            any_peer = true ;
+        }
+    }
+    (void) cudaGetLastError () ;
+    if (any_peer && x_on_main (sr, X, gg_cuda_dev_id, &c0, &xsrc) != GG_OK)
+    {
+        any_peer = false ;          // each slot uploads X from the host
+        dense_unref (xsrc) ;
+        xsrc = NULL ;
+    }
+
+    for (int s = 0 ; s < nslots ; s++)
+    {
+        job [s] = (slot_job) { .slot = s, .nslots = nslots, .device = dev [s],
+            .main_device = gg_cuda_dev_id, .r0 = r [s], .r1 = r [s+1], .sr = sr,
+            .S = S, .X = X, .Y = Y, .xsrc = xsrc, .peer = any_peer, .rc = GG_OK,
+            .ms = -1 } ;
+    }
+    // slots 1.. in threads of their own, slot 0 in this one
+    for (int s = 1 ; s < nslots ; s++)
+    {
+        if (r [s+1] == r [s]) continue ;
+        started [s] = (pthread_create (&tid [s], NULL, slot_run, &job [s]) == 0) ;
+        if (!started [s]) slot_run (&job [s]) ;
+    }
+    if (r [1] > r [0]) slot_run (&job [0]) ;
+    double ms = -1 ;
+    for (int s = 0 ; s < nslots ; s++)
+    {
+        if (started [s]) pthread_join (tid [s], NULL) ;
+        if (r [s+1] == r [s]) continue ;
+        if (job [s].rc != GG_OK && rc == GG_OK) rc = job [s].rc ;
+        if (job [s].ms > ms) ms = job [s].ms ;
+    }
+    dense_unref (xsrc) ;
+    if (c0.ctx != NULL) ctx_release (c0.ctx) ;
+    (void) cudaSetDevice (old) ;
+    gg_cuda_last_ms = (rc == GG_OK) ? ms : -1 ;
+    if (rc == GG_OK)
+    {
+        grbgpu_count (GG_STAT_SPLIT, 1) ;
+        grbgpu_log (2, "cuda: spmm %lldx%lld n=%lld split over %d slots (rows %lld | %lld ...)",
+            (long long) S->nrows, (long long) S->ncols, (long long) X->ncols, nslots,
+            (long long) r [1], (long long) (r [2] - r [1])) ;
+    }
+    else
+    {
+        grbgpu_log (1, "cuda: split spmm failed (%d) on a slot; all slots freed", rc) ;
+    }
+    *rc_out = rc ;
+    return true ;
+}

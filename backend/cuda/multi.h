@@ -1,0 +1,42 @@
+//------------------------------------------------------------------------------
+// backend/cuda/multi.h: the slots of GRBGPU_DEVICES and the split product
+//------------------------------------------------------------------------------
+
+// GRBGPU_DEVICES ("all" or a list such as "0,1"; default: one device,
+// GRBGPU_DEVICE_ID) names the slots a product is split across.  A slot is a
+// device plus its own execution contexts (streams, library handles, pinned
+// buffers); a list may name a device twice ("0,0"), which gives two slots on
+// one GPU: the split path then runs on a one-GPU host (it measures the cost
+// of splitting there, not scaling).
+//   slots.c   the per-slot state: which devices, each slot's context pool
+//             (made on its device), teardown at exit, forgotten in a fork
+//   multi.c   SpMM / SpMV split by row blocks balanced by entries
+//             (formats/partition.c): each slot's block of S and its device
+//             form in a cache entry of its own, X on every slot, each slot's
+//             product through the family table, rows of Y downloaded into
+//             their place in the one host result; any failure on any slot
+//             frees what every slot took and the call goes to the CPU library.
+
+#ifndef GRBGPU_CUDA_MULTI_H
+#define GRBGPU_CUDA_MULTI_H
+
+#include "backend/cuda/cuda_internal.h"
+
+// The slots of this call: their devices in *dev (at most GG_MAX_SLOTS), and
+// how many (0 or 1: the split path is not taken).  "all" is every device the
+// runtime sees.  A slot on a device other than the main one (GRBGPU_DEVICE_ID)
+// is refused while device forms are freed on the main device (see
+// docs/SCALING.md): the count is then 0, logged once.
+GG_INTERNAL int slots_resolve (int *dev) ;
+
+// Borrow / give back a context of slot s, made on device dev (the caller has
+// made dev current).  A slot whose pool was made for another device is
+// remade when idle.
+GG_INTERNAL int slot_ctx_acquire (int s, int dev, gg_ctx **out) ;
+GG_INTERNAL void slot_ctx_release (int s, gg_ctx *c) ;
+
+// Tests: make slot s fail (GG_ERR_FAULT) after its product ran and its rows
+// came down, i.e. with everything taken (-1: off).  Returns the old value.
+GG_INTERNAL int gg_multi_fail_slot (int s) ;
+
+#endif

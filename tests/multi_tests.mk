@@ -1,0 +1,28 @@
+# tests/multi_tests.mk: the split path of GRBGPU_DEVICES (tests/test_multi.c).
+#
+# tests/test_multi: the partitioner, and products split across slots on the
+# host emulation backend (which models the slots), in `make check`.
+# tests/test_multi_cuda: the same source with the CUDA module's objects linked
+# in (as tests/gpu_tests.mk does), on the GPU with GRBGPU_DEVICES=0,0, plus a
+# failure made on the second slot; exits 77 without a GPU.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_multi
+TESTS += tests/test_multi
+tests_test_multi_SOURCES = tests/test_multi.c formats/partition.c formats/partition.h \
+	tests/conformance_util.c tests/conformance_util.h
+tests_test_multi_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_multi_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
+
+if HAVE_CUDA
+check_PROGRAMS += tests/test_multi_cuda
+TESTS += tests/test_multi_cuda
+tests_test_multi_cuda_SOURCES = tests/test_multi.c \
+	tests/conformance_util.c tests/conformance_util.h
+tests_test_multi_cuda_CPPFLAGS = $(AM_CPPFLAGS) -DGG_TEST_MULTI_CUDA
+tests_test_multi_cuda_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_multi_cuda_LDADD = $(libgrbgpu_la_OBJECTS) \
+	$(libgrbgpu_la_LIBADD) $(GG_CUDA_MODULE_OBJS) $(CUDA_LIBS) $(CMOCKA_LIBS) -lm
+tests_test_multi_cuda_LDFLAGS = $(OPENMP_CFLAGS) $(AX_PTHREAD_FLAGS)
+tests_test_multi_cuda_DEPENDENCIES = libgrbgpu.la libgrbgpu-cuda.la
+endif
+endif
