@@ -33,12 +33,23 @@
 
 #define GG_MATERIALISE_TRIES 3
 
+// The object's storage options: a pack resets them, so they are read before
+// the placeholder goes in and set again after each pack (as the write-back
+// does, backend/storage/writeback.c)
+typedef struct
+{
+    int control ;
+    double hyper, bitmap ;
+}
+gg_options ;
+
 typedef struct
 {
     const void *obj ;
     gg_resident r ;
     uint64_t stamp ;        // last use (LRU)
     int pins ;
+    gg_options opt ;
 }
 gg_entry ;
 
@@ -153,6 +164,47 @@ static GrB_Info unpack_full (GrB_Matrix obj, const gg_resident *r, void **x,
         (obj, x, xsize, iso, NULL) ;
 }
 
+typedef GrB_Info (*vopt_fn) (GrB_Vector, GxB_Option_Field, ...) ;
+typedef GrB_Info (*mopt_fn) (GrB_Matrix, GxB_Option_Field, ...) ;
+
+static GrB_Info options_get (GrB_Matrix obj, bool is_vector, gg_options *o)
+{
+    GrB_Info info ;
+    o->control = GxB_AUTO_SPARSITY ; o->hyper = 0 ; o->bitmap = 0 ;
+    if (is_vector)
+    {
+        vopt_fn get = REAL (vopt_fn, "GxB_Vector_Option_get") ;
+        info = get ((GrB_Vector) obj, GxB_SPARSITY_CONTROL, &o->control) ;
+        if (info == GrB_SUCCESS) info = get ((GrB_Vector) obj, GxB_BITMAP_SWITCH, &o->bitmap) ;
+        return info ;
+    }
+    mopt_fn get = REAL (mopt_fn, "GxB_Matrix_Option_get") ;
+    info = get (obj, GxB_SPARSITY_CONTROL, &o->control) ;
+    if (info == GrB_SUCCESS) info = get (obj, GxB_HYPER_SWITCH, &o->hyper) ;
+    if (info == GrB_SUCCESS) info = get (obj, GxB_BITMAP_SWITCH, &o->bitmap) ;
+    return info ;
+}
+
+static GrB_Info options_restore (GrB_Matrix obj, bool is_vector, const gg_options *o)
+{
+    gg_options now ;
+    GrB_Info info = options_get (obj, is_vector, &now) ;
+    if (info != GrB_SUCCESS) return info ;
+    if (is_vector)
+    {
+        vopt_fn set = REAL (vopt_fn, "GxB_Vector_Option_set") ;
+        if (now.control != o->control) info = set ((GrB_Vector) obj, GxB_SPARSITY_CONTROL, o->control) ;
+        if (info == GrB_SUCCESS && now.bitmap != o->bitmap)
+            info = set ((GrB_Vector) obj, GxB_BITMAP_SWITCH, o->bitmap) ;
+        return info ;
+    }
+    mopt_fn set = REAL (mopt_fn, "GxB_Matrix_Option_set") ;
+    if (now.control != o->control) info = set (obj, GxB_SPARSITY_CONTROL, o->control) ;
+    if (info == GrB_SUCCESS && now.hyper != o->hyper) info = set (obj, GxB_HYPER_SWITCH, o->hyper) ;
+    if (info == GrB_SUCCESS && now.bitmap != o->bitmap) info = set (obj, GxB_BITMAP_SWITCH, o->bitmap) ;
+    return info ;
+}
+
 //------------------------------------------------------------------------------
 // materialise (under lock)
 //------------------------------------------------------------------------------
@@ -178,11 +230,15 @@ static GrB_Info materialise_locked (gg_entry *e, const char *why)
     void *old = NULL ;
     GrB_Index old_size = 0 ;
     bool old_iso = false ;
+    GrB_Info opt_info = GrB_SUCCESS ;
     GrB_Info info = unpack_full ((GrB_Matrix) e->obj, &r, &old, &old_size, &old_iso) ;
     if (info == GrB_SUCCESS)
     {
         grbgpu_gb_free (old) ;
         info = pack_full ((GrB_Matrix) e->obj, &r, &x, r.bytes, false) ;
+        // the values are in: a failure to set an option back is the call's
+        // answer, the object is no longer resident
+        if (info == GrB_SUCCESS) opt_info = options_restore ((GrB_Matrix) e->obj, r.is_vector, &e->opt) ;
     }
     if (info != GrB_SUCCESS)
     {
@@ -196,7 +252,6 @@ static GrB_Info materialise_locked (gg_entry *e, const char *why)
             e->obj, why, (int) info) ;
         return info ;
     }
-    grbgpu_count (GG_STAT_BYTES_D2H, r.bytes) ;
     grbgpu_count (GG_STAT_MATERIALISED, 1) ;
     if (grbgpu_settings.verbose >= 1)
     {
@@ -205,7 +260,7 @@ static GrB_Info materialise_locked (gg_entry *e, const char *why)
     const void *obj = e->obj ;
     remove_entry (e) ;
     grbgpu_objver_bump (obj) ;
-    return GrB_SUCCESS ;
+    return opt_info ;
 }
 
 //------------------------------------------------------------------------------
@@ -347,9 +402,19 @@ GrB_Info grbgpu_resident_keep (GrB_Matrix obj, const gg_resident *r)
         if (e == NULL) info = GrB_OUT_OF_MEMORY ;
         else { entries = e ; maxentries = n ; }
     }
+    gg_options opt ;
+    if (info == GrB_SUCCESS) info = options_get (obj, r->is_vector, &opt) ;
     if (info == GrB_SUCCESS) info = pack_full (obj, r, &p, zsz, true) ;
     if (info == GrB_SUCCESS)
     {
+        // the pack reset C's options; C is full, which they allow
+        // (grbgpu_result_can_stay), so setting them back changes no storage
+        GrB_Info oinfo = options_restore (obj, r->is_vector, &opt) ;
+        if (oinfo != GrB_SUCCESS)
+        {
+            grbgpu_log (1, "resident: setting the options of %p back failed (GrB_Info %d)",
+                (void *) obj, (int) oinfo) ;
+        }
         // the old device copy of obj (if any) is replaced
         gg_entry *old = find (obj) ;
         if (old != NULL) remove_entry (old) ;
@@ -362,7 +427,7 @@ GrB_Info grbgpu_resident_keep (GrB_Matrix obj, const gg_resident *r)
         pthread_mutex_unlock (&lock) ;
         return info ;
     }
-    entries [nentries++] = (gg_entry) { obj, *r, ++clock_stamp, 0 } ;
+    entries [nentries++] = (gg_entry) { obj, *r, ++clock_stamp, 0, opt } ;
     atomic_store_explicit (&grbgpu_resident_live, nentries, memory_order_relaxed) ;
     pthread_mutex_unlock (&lock) ;
     grbgpu_count (GG_STAT_RESIDENT_KEPT, 1) ;
