@@ -18,6 +18,7 @@
 //
 // Values are small integers, so every sum is exact in FP64 in any order.
 
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -612,6 +613,87 @@ static void test_faults (void **state)
     set ("FAULT", "") ;
 }
 
+//------------------------------------------------------------------------------
+// storage options, threads, residency off
+//------------------------------------------------------------------------------
+
+static void test_options_kept (void **state)
+{
+    (void) state ;
+    GrB_Vector w ;
+    OK (GrB_Vector_new (&w, GrB_FP64, NV)) ;
+    OK (GxB_Vector_Option_set (w, GxB_SPARSITY_CONTROL, GxB_FULL + GxB_BITMAP)) ;
+    OK (GxB_Vector_Option_set (w, GxB_BITMAP_SWITCH, 0.375)) ;
+    uint64_t kept = stats ( ).resident_kept ;
+    OK (GrB_mxv (w, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP64, A, u, NULL)) ;
+    expect_kept (kept) ;
+    int control = 0 ;
+    double bswitch = 0 ;
+    OK (GxB_Vector_Option_get (w, GxB_SPARSITY_CONTROL, &control)) ;
+    OK (GxB_Vector_Option_get (w, GxB_BITMAP_SWITCH, &bswitch)) ;
+    assert_int_equal (control, GxB_FULL + GxB_BITMAP) ;
+    assert_true (bswitch == 0.375) ;
+    OK (GrB_Vector_free (&w)) ;
+}
+
+typedef struct { GrB_Vector w ; int first, wrong ; GrB_Info info ; } reader ;
+
+static void *read_all (void *arg)
+{
+    reader *r = arg ;
+    for (int k = 0 ; k < NV ; k++)
+    {
+        GrB_Index i = (GrB_Index) ((r->first + k) % NV) ;
+        double v = 0 ;
+        GrB_Info info = GrB_Vector_extractElement_FP64 (&v, r->w, i) ;
+        if (info != GrB_SUCCESS) { r->info = info ; break ; }
+        if (v != ref [i]) r->wrong++ ;
+    }
+    return NULL ;
+}
+
+// threads read one resident object at once: one of them brings it down,
+// every one sees the right values
+static void test_threads (void **state)
+{
+    (void) state ;
+    enum { NT = 6 } ;
+    for (int round = 0 ; round < 5 ; round++)
+    {
+        GrB_Vector w = resident ( ) ;
+        uint64_t m = stats ( ).materialised ;
+        pthread_t th [NT] ;
+        reader rd [NT] ;
+        for (int t = 0 ; t < NT ; t++)
+        {
+            rd [t] = (reader) { w, t * 37, 0, GrB_SUCCESS } ;
+            assert_int_equal (pthread_create (&th [t], NULL, read_all, &rd [t]), 0) ;
+        }
+        for (int t = 0 ; t < NT ; t++)
+        {
+            pthread_join (th [t], NULL) ;
+            OK (rd [t].info) ;
+            assert_int_equal (rd [t].wrong, 0) ;
+        }
+        if (!on_cuda ( )) assert_int_equal (stats ( ).materialised, m + 1) ;
+        OK (GrB_Vector_free (&w)) ;
+    }
+}
+
+static void test_off (void **state)
+{
+    (void) state ;
+    set ("RESIDENT", "0") ;
+    uint64_t kept = stats ( ).resident_kept ;
+    GrB_Vector w = chain (A, u, true) ;
+    assert_int_equal (stats ( ).resident_kept, kept) ;
+    double x [NV] ;
+    values_of (w, x) ;
+    assert_same (x, ref, NV) ;
+    OK (GrB_Vector_free (&w)) ;
+    set ("RESIDENT", "1") ;
+}
+
 int main (void)
 {
     OK (GrB_init (GrB_NONBLOCKING)) ;
@@ -648,6 +730,9 @@ int main (void)
         cmocka_unit_test (test_mxm_chain),
         cmocka_unit_test (test_eviction),
         cmocka_unit_test (test_faults),
+        cmocka_unit_test (test_options_kept),
+        cmocka_unit_test (test_threads),
+        cmocka_unit_test (test_off),
     } ;
     int rc = cmocka_run_group_tests (tests, setup, teardown) ;
     GrB_finalize ( ) ;
