@@ -150,7 +150,7 @@ static int get_dense (const gg_operand *o, gg_type t, const gg_view *v,
 // must cross PCIe at a conservative 12 GB/s + the flops at 1 TFLOP/s) beats
 // the CPU library's (the flops at 1 GFLOP/s per core: sparse products are
 // memory-bound there).  The sparse operand's bytes count only when it is not
-// already on the device.  Documented in README (settings).
+// already on the device, the dense one's only when it is not resident.  Documented in README (settings).
 static bool worth_offloading (const gg_plan *plan, const char **why)
 {
     const double zsz = (double) gg_type_size (plan->sr.type) ;
@@ -169,7 +169,11 @@ static bool worth_offloading (const gg_plan *plan, const char **why)
         }
         double nnz = plan->flops / (2.0 * (double) plan->n) ;
         if (!on_device) bytes += nnz * (4.0 + (plan->S.values ? zsz : 0)) + 4.0 * (double) plan->m ;
-        if (plan->X.values) bytes += (double) plan->k * (double) plan->n * zsz ;
+        // a resident X is read in place (backend/resident/)
+        if (plan->X.values && !grbgpu_resident_has (plan->X.obj))
+        {
+            bytes += (double) plan->k * (double) plan->n * zsz ;
+        }
         bytes += (double) plan->m * (double) plan->n * zsz ;
     }
     else
@@ -288,7 +292,8 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, GrB_Info *info,
             }
             if (keep_buf != NULL && grbgpu_resident_pin (plan->X.obj, &xres))
             {
-                x_res = resident_fits (&xres, &plan->X, t, plan->k, plan->n) ;
+                // (held by this backend: a buffer of another is not readable here)
+                x_res = (xres.be == be) && resident_fits (&xres, &plan->X, t, plan->k, plan->n) ;
                 if (!x_res) grbgpu_resident_unpin (plan->X.obj, xres.buf) ;
             }
             if (x_res)

@@ -307,6 +307,18 @@ GrB_Info grbgpu_resident_materialise (const void *obj, const char *why)
     return info ;
 }
 
+bool grbgpu_resident_has (const void *obj)
+{
+    if (obj == NULL || atomic_load_explicit (&grbgpu_resident_live, memory_order_relaxed) == 0)
+    {
+        return false ;
+    }
+    pthread_mutex_lock (&lock) ;
+    bool has = (find (obj) != NULL) ;
+    pthread_mutex_unlock (&lock) ;
+    return has ;
+}
+
 bool grbgpu_resident_pin (const void *obj, gg_resident *r)
 {
     if (obj == NULL || atomic_load_explicit (&grbgpu_resident_live, memory_order_relaxed) == 0)

@@ -47,6 +47,9 @@ GG_INTERNAL void grbgpu_resident_quiet (int delta) ;
 GG_INTERNAL bool grbgpu_resident_pin (const void *obj, gg_resident *r) ;
 GG_INTERNAL void grbgpu_resident_unpin (const void *obj, void *buf) ;
 
+// Is obj resident now (a hint: it may come down at any time)?
+GG_INTERNAL bool grbgpu_resident_has (const void *obj) ;
+
 // Materialise obj if it is resident (why: for the verbose log).  Returns
 // GrB_SUCCESS, or the error that left obj resident (its values unchanged).
 GG_INTERNAL GrB_Info grbgpu_resident_materialise (const void *obj,
