@@ -66,6 +66,8 @@ typedef struct
     bool devices_all ;          // "all"
     int ndevices ;              // entries of the list (0: "" or "all")
     int device_list [GG_MAX_SLOTS] ;
+    bool resident ;             // GRBGPU_RESIDENT: keep results on the device
+                                // (backend/resident/)
 }
 gg_settings ;
 
@@ -88,6 +90,7 @@ typedef enum
     GG_STAT_CACHE_MISSES, GG_STAT_CACHE_EVICTIONS, GG_STAT_CACHE_INVALIDATIONS,
     GG_STAT_BYTES_H2D, GG_STAT_BYTES_D2H, GG_STAT_OUTPUTS_REUSED,
     GG_STAT_SPLIT,          // products split across GRBGPU_DEVICES slots
+    GG_STAT_RESIDENT_KEPT, GG_STAT_MATERIALISED, GG_STAT_RESIDENT_EVICTED,
     GG_STAT_NCOUNTERS
 }
 gg_stat ;
@@ -144,6 +147,27 @@ GG_INTERNAL int grbgpu_fault_configure (const char *spec) ;  // 0 ok, -1 bad spe
 GG_INTERNAL uint64_t grbgpu_objver_get (const void *handle) ;
 GG_INTERNAL void grbgpu_objver_bump (const void *handle) ;
 GG_INTERNAL void grbgpu_objver_drop (const void *handle) ;   // on free
+
+//------------------------------------------------------------------------------
+// resident results (backend/resident/resident.c)
+//------------------------------------------------------------------------------
+
+// The generated wrappers call grbgpu_resident_touch on every matrix / vector
+// argument before the CPU library sees it: a result kept on the device is
+// materialised (its values downloaded into the object) first.  fn names the
+// call (GRBGPU_VERBOSE says why a materialisation happened).  Returns
+// GrB_SUCCESS, or the error the wrapper returns instead of calling.  Free
+// functions call grbgpu_resident_forget instead (no download).
+GG_INTERNAL extern atomic_int grbgpu_resident_live ;     // objects resident
+GG_INTERNAL GrB_Info grbgpu_resident_touch_slow (const void *obj, const char *fn) ;
+GG_INTERNAL void grbgpu_resident_forget (const void *obj) ;
+
+static inline GrB_Info grbgpu_resident_touch (const void *obj, const char *fn)
+{
+    if (obj == NULL || __builtin_expect (atomic_load_explicit (&grbgpu_resident_live,
+        memory_order_relaxed) == 0, 1)) return GrB_SUCCESS ;
+    return grbgpu_resident_touch_slow (obj, fn) ;
+}
 
 //------------------------------------------------------------------------------
 // the real GraphBLAS entry points

@@ -26,7 +26,7 @@ gg_settings grbgpu_settings =
     .verbose = 0, .stats = false, .cache_bytes = 0,
     .precision = GG_PRECISION_EXACT, .kernel = "", .device_id = 0,
     .device_memory = 0, .fault = "", .tune = true, .devices = "",
-    .devices_all = false, .ndevices = 0
+    .devices_all = false, .ndevices = 0, .resident = false
 } ;
 
 //------------------------------------------------------------------------------
@@ -159,6 +159,7 @@ static int set_one (const char *name, const char *v)
     }
     if (!strcasecmp (name, "DEVICE_ID")) return parse_int (v, &s->device_id) ;
     if (!strcasecmp (name, "TUNE"))     return parse_bool (v, &s->tune) ;
+    if (!strcasecmp (name, "RESIDENT")) return parse_bool (v, &s->resident) ;
     if (!strcasecmp (name, "MIN_WORK"))
     {
         if (!strcasecmp (v, "auto")) { s->min_work = -1 ; return 0 ; }
@@ -194,7 +195,8 @@ static int set_one (const char *name, const char *v)
 static const char *setting_names [] =
 {
     "DISABLE", "DEVICE", "MIN_WORK", "VERBOSE", "STATS", "CACHE_BYTES",
-    "PRECISION", "KERNEL", "DEVICE_ID", "DEVICE_MEMORY", "FAULT", "TUNE", "DEVICES"
+    "PRECISION", "KERNEL", "DEVICE_ID", "DEVICE_MEMORY", "FAULT", "TUNE", "DEVICES",
+    "RESIDENT"
 } ;
 #define NSETTINGS ((int) (sizeof (setting_names) / sizeof (setting_names [0])))
 
@@ -258,6 +260,7 @@ GG_EXPORT int grbgpu_get (const char *name, char *buf, size_t len)
     else if (!strcasecmp (name, "VERBOSE")) snprintf (buf, len, "%d", s->verbose) ;
     else if (!strcasecmp (name, "DEVICE_ID")) snprintf (buf, len, "%d", s->device_id) ;
     else if (!strcasecmp (name, "TUNE")) snprintf (buf, len, "%d", s->tune) ;
+    else if (!strcasecmp (name, "RESIDENT")) snprintf (buf, len, "%d", s->resident) ;
     else if (!strcasecmp (name, "MIN_WORK"))
     {
         if (s->min_work < 0) snprintf (buf, len, "auto") ;

@@ -344,6 +344,9 @@ GG_EXPORT void grbgpu_stats_get (grbgpu_stats *s)
     s->bytes_d2h = c [GG_STAT_BYTES_D2H] ;
     s->outputs_reused = c [GG_STAT_OUTPUTS_REUSED] ;
     s->split = c [GG_STAT_SPLIT] ;
+    s->resident_kept = c [GG_STAT_RESIDENT_KEPT] ;
+    s->materialised = c [GG_STAT_MATERIALISED] ;
+    s->resident_evicted = c [GG_STAT_RESIDENT_EVICTED] ;
     s->convert_seconds = 1e-9 * (double) atomic_load (&seconds_ns [0]) ;
     s->h2d_seconds = 1e-9 * (double) atomic_load (&seconds_ns [1]) ;
     s->d2h_seconds = 1e-9 * (double) atomic_load (&seconds_ns [2]) ;
@@ -390,6 +393,12 @@ GG_EXPORT void grbgpu_stats_line (char *buf, size_t len)
     if (s.split > 0 && n > 0 && (size_t) n < len)
     {
         n += snprintf (buf + n, len - n, " split=%llu", (unsigned long long) s.split) ;
+    }
+    if (s.resident_kept > 0 && n > 0 && (size_t) n < len)
+    {
+        n += snprintf (buf + n, len - n, " resident_kept=%llu materialised=%llu resident_evicted=%llu",
+            (unsigned long long) s.resident_kept, (unsigned long long) s.materialised,
+            (unsigned long long) s.resident_evicted) ;
     }
     if (s.h2d_seconds > 0 && n > 0 && (size_t) n < len)
     {

@@ -11,7 +11,7 @@
 # summary last.  Steps are selected with STEPS (default: all).
 set -u
 OUT=${OUT:-$PWD/gpu-out}
-STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e tc xpose fam multi demo}
+STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e tc xpose fam multi resident demo}
 mkdir -p "$OUT"
 root=$PWD
 summary="$OUT/summary.txt"
@@ -174,6 +174,26 @@ if has multi; then
         --real "" --csv "$OUT/multi_bench.csv" > "$OUT/multi_bench.log" 2>&1
     say "multi bench (R-MAT 2^${MULTI_SCALES:-22}, 1 slot vs 0,0 on one GPU): exit $?"
     grep -E '^split ' "$OUT/multi_bench.log" | tee -a "$summary"
+fi
+
+if has resident; then
+    # results kept on the device (backend/resident/): the residency tests on
+    # the GPU, then PageRank (R-MAT 2^20) with GRBGPU_RESIDENT=1 and =0 and the
+    # CPU library, times per iteration as the example prints them
+    GRBGPU_TEST_DEVICE=cuda timeout 120 ./tests/test_resident > "$OUT/test_resident.log" 2>&1
+    say "test_resident (cuda): exit $? : $(grep -E 'PASSED|FAILED|skipped' "$OUT/test_resident.log" | tail -1)"
+    for res in 1 0 cpu; do
+        if [ "$res" = cpu ]; then
+            env GRBGPU_DEVICE=cpu LD_PRELOAD="$PWD/.libs/libgrbgpu.so" timeout 60 \
+                ./examples/pagerank --scale 20 --iters 20 > "$OUT/pagerank_resident_$res.log" 2>&1
+        else
+            env GRBGPU_DEVICE=cuda GRBGPU_RESIDENT=$res GRBGPU_STATS=1 LD_PRELOAD="$PWD/.libs/libgrbgpu.so" \
+                timeout 60 ./examples/pagerank --scale 20 --iters 20 > "$OUT/pagerank_resident_$res.log" 2>&1
+        fi
+        say "pagerank RESIDENT=$res: exit $? : $(grep -E 'iterations' "$OUT/pagerank_resident_$res.log" | tail -1)"
+        grep -o 'resident_kept=[0-9]* materialised=[0-9]* resident_evicted=[0-9]*' \
+            "$OUT/pagerank_resident_$res.log" | sed 's/^/    /' | tee -a "$summary"
+    done
 fi
 
 if has demo; then

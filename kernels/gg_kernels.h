@@ -129,6 +129,16 @@ typedef struct gg_backend
     // GEMM: Y (m x n, row-major) = A (m x k) (+.*) B' with B: n x k.
     int (*gemm) (const gg_semiring *sr, const gg_dense *A, const gg_dense *B,
                  void *Y) ;
+
+    // Resident results (backend/resident/; all NULL: this backend keeps
+    // nothing).  A buffer of the backend's memory, its release, and its copy
+    // into host memory; spmm_res is spmm where Y is such a buffer, and so is
+    // X->x when x_res (else X->x is host memory).
+    void *(*res_alloc) (size_t bytes) ;
+    void (*res_free) (void *buf) ;
+    int (*res_download) (void *host, const void *buf, size_t bytes) ;
+    int (*spmm_res) (const gg_semiring *sr, const gg_csr *S, const gg_dense *X,
+                     bool x_res, void *Y) ;
 }
 gg_backend ;
 

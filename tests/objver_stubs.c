@@ -57,3 +57,17 @@ __attribute__ ((weak)) void *grbgpu_real (const char *name)
     }
     return f ;
 }
+
+// backend/resident/resident.c: nothing is ever resident in these tests
+__attribute__ ((weak)) atomic_int grbgpu_resident_live = 0 ;
+
+__attribute__ ((weak)) GrB_Info grbgpu_resident_touch_slow (const void *obj, const char *fn)
+{
+    (void) obj ; (void) fn ;
+    return GrB_SUCCESS ;
+}
+
+__attribute__ ((weak)) void grbgpu_resident_forget (const void *obj)
+{
+    (void) obj ;
+}

@@ -52,6 +52,7 @@ typedef struct
     const gg_csr *S ;
     const gg_dense *X, *B ;
     void *Y ;
+    bool x_dev, y_dev ;     // spmm: X->x / Y are resident device buffers
 }
 op_args ;
 
@@ -59,7 +60,8 @@ static int attempt (gg_devcall *c, const op_args *a)
 {
     switch (a->op)
     {
-        case OP_SPMM  : return spmm_attempt (c, a->sr, a->S, a->X, a->Y) ;
+        case OP_SPMM  : return spmm_attempt_res (c, a->sr, a->S, a->X, a->x_dev,
+                            a->Y, a->y_dev) ;
         case OP_SDDMM : return sddmm_attempt (c, a->sr, a->S, a->X, a->B,
                             a->Y) ;
         default       : return gemm_attempt (c, a->sr, a->X, a->B, a->Y) ;
@@ -126,6 +128,20 @@ static int cuda_spmm (const gg_semiring *sr, const gg_csr *S,
     return run_op (&a) ;
 }
 
+// spmm with Y (and X->x when x_res) a resident buffer (form_resident.c)
+static int cuda_spmm_res (const gg_semiring *sr, const gg_csr *S,
+    const gg_dense *X, bool x_res, void *Y)
+{
+    if (S->p32 == NULL || S->i32 == NULL) return GG_ERR_UNSUPPORTED ;
+    if (S->nrows > INT32_MAX || S->ncols > INT32_MAX || S->nnz > INT32_MAX)
+        return GG_ERR_UNSUPPORTED ;
+    // every row of S has an entry when a result stays (so nnz > 0)
+    if (S->nrows == 0 || X->ncols == 0 || S->nnz == 0) return GG_ERR_UNSUPPORTED ;
+    op_args a = { .op = OP_SPMM, .sr = sr, .S = S, .X = X, .Y = Y,
+        .x_dev = x_res, .y_dev = true } ;
+    return run_op (&a) ;
+}
+
 static int cuda_sddmm (const gg_semiring *sr, const gg_csr *M,
     const gg_dense *A, const gg_dense *B, void *y)
 {
@@ -151,6 +167,10 @@ static const gg_backend cuda_backend_table =
     .spmm = cuda_spmm,
     .sddmm = cuda_sddmm,
     .gemm = cuda_gemm,
+    .res_alloc = cuda_res_alloc,
+    .res_free = cuda_res_free,
+    .res_download = cuda_res_download,
+    .spmm_res = cuda_spmm_res,
 } ;
 
 // The module's backend (backend/cuda_module.h): CUDA started in this process,

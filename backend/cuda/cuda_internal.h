@@ -371,6 +371,13 @@ GG_INTERNAL int spmm_attempt_fx (gg_devcall *c, const gg_semiring *sr, const gg_
 // slot), else true with *rc the outcome
 GG_INTERNAL bool multi_spmm (const gg_semiring *sr, const gg_csr *S,
     const gg_dense *X, void *Y, int *rc) ;
+GG_INTERNAL int spmm_attempt_res (gg_devcall *c, const gg_semiring *sr,
+    const gg_csr *S, const gg_dense *X, bool x_dev, void *Y, bool y_dev) ;
+
+// form_resident.c: buffers of resident results (backend/resident/)
+GG_INTERNAL void *cuda_res_alloc (size_t bytes) ;
+GG_INTERNAL void cuda_res_free (void *buf) ;
+GG_INTERNAL int cuda_res_download (void *host, const void *buf, size_t bytes) ;
 
 // dense.c
 GG_INTERNAL int sddmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *M,

@@ -234,14 +234,12 @@ done:
 static _Thread_local const char *last_family = "none" ;
 const char *gg_spmm_last_family (void) { return last_family ; }
 
-int spmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *S,
-    const gg_dense *X, void *Y)
-{
-    return spmm_attempt_fx (c, sr, S, X, NULL, Y) ;
-}
-
-int spmm_attempt_fx (gg_devcall *c, const gg_semiring *sr, const gg_csr *S,
-    const gg_dense *X, dev_dense *fx, void *Y)
+// One SpMM.  fx: X's device form when the caller has it (the split path's
+// peer-copied X; its reference is taken over), else NULL; x_dev: X->x is a
+// device buffer (a resident result, backend/resident/); y_dev: Y is one (the
+// result stays on the device, nothing comes down).
+static int spmm_core (gg_devcall *c, const gg_semiring *sr, const gg_csr *S,
+    const gg_dense *X, dev_dense *fx, bool x_dev, void *Y, bool y_dev)
 {
     int rc = GG_OK ;
     const gg_settings *set = grbgpu_settings_get () ;
@@ -258,12 +256,22 @@ int spmm_attempt_fx (gg_devcall *c, const gg_semiring *sr, const gg_csr *S,
     csr_needs nd = { .x = (S->x != NULL) || (vendor && use_x),
         .ones = vendor && !use_x, .t = o.t } ;
     GG_TRY (csr_get (c, S, &nd, &o.fs)) ;
-    if (X->x != NULL)
+    // a resident X is its own device form for this call (the vendor's value
+    // check reads it there); it is not counted nor freed here
+    dev_dense xres = { .nrows = X->nrows, .ncols = X->ncols, .elem = elem,
+        .x = (void *) X->x } ;
+    if (X->x != NULL && x_dev)
+    {
+        o.fx = &xres ;
+        o.dX = X->x ;
+    }
+    else if (X->x != NULL)
     {
         if (o.fx == NULL) GG_TRY (dense_get (c, X, elem, &o.fx)) ;
         o.dX = o.fx->x ;
     }
-    GG_TRY (tmp_alloc (c, &o.dY, (size_t) m * (size_t) n * elem)) ;
+    if (y_dev) o.dY = Y ;
+    else GG_TRY (tmp_alloc (c, &o.dY, (size_t) m * (size_t) n * elem)) ;
     if (!S->no_empty_rows)
     {
         // the own kernels leave empty rows unwritten: give them defined
@@ -320,7 +328,13 @@ int spmm_attempt_fx (gg_devcall *c, const gg_semiring *sr, const gg_csr *S,
         (long long) n, gg_spmm_families [fam].name) ;
     last_family = gg_spmm_families [fam].name ;
 
-    if (o.rowsum && n > 1)
+    if (y_dev)
+    {
+        // Y stays on the device; a row sum spread over n > 1 columns would
+        // need a kernel of its own: the CPU library answers that case
+        if (o.rowsum && n > 1) rc = GG_ERR_UNSUPPORTED ;
+    }
+    else if (o.rowsum && n > 1)
     {
         // r comes down (m values) and is spread over each row of Y
         char *r = malloc ((size_t) (m > 0 ? m : 1) * elem) ;
@@ -342,6 +356,24 @@ int spmm_attempt_fx (gg_devcall *c, const gg_semiring *sr, const gg_csr *S,
 done:
     stream_finish (c, &rc) ;
     csr_unref (o.fs) ;
-    dense_unref (o.fx) ;
+    if (o.fx != &xres) dense_unref (o.fx) ;
     return rc ;
+}
+
+int spmm_attempt_fx (gg_devcall *c, const gg_semiring *sr, const gg_csr *S,
+    const gg_dense *X, dev_dense *fx, void *Y)
+{
+    return spmm_core (c, sr, S, X, fx, false, Y, false) ;
+}
+
+int spmm_attempt_res (gg_devcall *c, const gg_semiring *sr, const gg_csr *S,
+    const gg_dense *X, bool x_dev, void *Y, bool y_dev)
+{
+    return spmm_core (c, sr, S, X, NULL, x_dev, Y, y_dev) ;
+}
+
+int spmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *S,
+    const gg_dense *X, void *Y)
+{
+    return spmm_core (c, sr, S, X, NULL, false, Y, false) ;
 }

@@ -13,6 +13,7 @@
 #include "config.h"
 #include "backend/cache/cache.h"
 #include "backend/dispatch/classify.h"
+#include "backend/resident/resident.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -149,7 +150,7 @@ static int get_dense (const gg_operand *o, gg_type t, const gg_view *v,
 // must cross PCIe at a conservative 12 GB/s + the flops at 1 TFLOP/s) beats
 // the CPU library's (the flops at 1 GFLOP/s per core: sparse products are
 // memory-bound there).  The sparse operand's bytes count only when it is not
-// already on the device.  Documented in README (settings).
+// already on the device, the dense one's only when it is not resident.  Documented in README (settings).
 static bool worth_offloading (const gg_plan *plan, const char **why)
 {
     const double zsz = (double) gg_type_size (plan->sr.type) ;
@@ -168,7 +169,11 @@ static bool worth_offloading (const gg_plan *plan, const char **why)
         }
         double nnz = plan->flops / (2.0 * (double) plan->n) ;
         if (!on_device) bytes += nnz * (4.0 + (plan->S.values ? zsz : 0)) + 4.0 * (double) plan->m ;
-        if (plan->X.values) bytes += (double) plan->k * (double) plan->n * zsz ;
+        // a resident X is read in place (backend/resident/)
+        if (plan->X.values && !grbgpu_resident_has (plan->X.obj))
+        {
+            bytes += (double) plan->k * (double) plan->n * zsz ;
+        }
         bytes += (double) plan->m * (double) plan->n * zsz ;
     }
     else
@@ -197,6 +202,28 @@ static bool worth_offloading (const gg_plan *plan, const char **why)
 
 #define MAX_HELD 3
 
+// Does every row of S have an entry (so that T is full)?
+static bool rows_all_present (const gg_csr *S)
+{
+    if (S->no_empty_rows) return true ;
+    if (S->present != NULL) return S->nonempty == S->nrows ;
+    for (int64_t i = 0 ; i < S->nrows ; i++)
+    {
+        int64_t a = S->p32 ? S->p32 [i] : S->p64 [i] ;
+        int64_t b = S->p32 ? S->p32 [i+1] : S->p64 [i+1] ;
+        if (b == a) return false ;
+    }
+    return true ;
+}
+
+// Can the resident X (res) be read in place as the dense op (X)?
+static bool resident_fits (const gg_resident *res, const gg_operand *o,
+    gg_type t, int64_t k, int64_t n)
+{
+    return res->zt == t && res->nrows * res->ncols == k * n
+        && (res->is_vector || res->by_col == o->transpose) ;
+}
+
 // Returns GG_OK (and *info), GG_ERR_UNSUPPORTED (with *why), or an error.
 static int run_plan (const gg_plan *plan, const gg_backend *be, GrB_Info *info,
     const char **why, double phase [3])
@@ -213,8 +240,17 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, GrB_Info *info,
     gg_view v0, v1, v2 ;
     gg_csr S, P ;
     gg_dense X, L, R ;
+    // resident results (backend/resident/): X read in place, T kept
+    const bool res_on = grbgpu_resident_enabled (be) ;
+    gg_resident xres ;
+    bool x_res = false ;
+    void *keep_buf = NULL ;
+    size_t keep_bytes = 0 ;
 
     #define TRY(call) do { rc = (call) ; if (rc != GG_OK) goto done ; } while (0)
+    // an operand this path reads through GraphBLAS comes down first
+    #define HOST(obj, why) do { if (grbgpu_resident_materialise ((obj), (why)) != GrB_SUCCESS) \
+        { rc = GG_ERR_DEVICE ; goto done ; } } while (0)
     #define VIEW(v, obj) do { if (grbgpu_view (&(v), (obj)) != GrB_SUCCESS) \
         { rc = GG_ERR_UNSUPPORTED ; *why = "operand cannot be viewed" ; goto done ; } } while (0)
 
@@ -222,6 +258,8 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, GrB_Info *info,
     {
         case GG_OP_SPMM:
         {
+            HOST (plan->out.M, "a product's mask") ;
+            HOST (plan->S.obj, "a product's sparse operand") ;
             VIEW (v0, plan->S.obj) ;
             if (v0.storage == GG_STORE_HYPER && v0.nvec * 8 < gg_view_nrows (&v0, plan->S.transpose))
             {
@@ -230,10 +268,7 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, GrB_Info *info,
                 *why = "hypersparse operand with few vectors" ;
                 goto done ;
             }
-            VIEW (v1, plan->X.obj) ;
             TRY (get_csr (&plan->S, t, &v0, &S, &held [0])) ;
-            TRY (get_dense (&plan->X, t, &v1, &X, &held [1])) ;
-            if (grbgpu_fault (GG_FAULT_ALLOC)) { rc = GG_ERR_FAULT ; goto done ; }
             if (plan->out.is_vector)
             {
                 r.nrows = plan->m ; r.ncols = 1 ;
@@ -248,6 +283,38 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, GrB_Info *info,
             }
             r.present = &S ;
             const GrB_Matrix inputs [2] = { plan->S.obj, plan->X.obj } ;
+            // T stays on the device when it is all of C's new content
+            if (res_on && !plan->flipped && rows_all_present (&S)
+                && grbgpu_result_can_stay (&plan->out, &r, inputs, 2))
+            {
+                keep_bytes = (size_t) (r.nrows * r.ncols) * zsz ;
+                keep_buf = grbgpu_resident_alloc (be, keep_bytes) ;
+            }
+            if (keep_buf != NULL && grbgpu_resident_pin (plan->X.obj, &xres))
+            {
+                // (held by this backend: a buffer of another is not readable here)
+                x_res = (xres.be == be) && resident_fits (&xres, &plan->X, t, plan->k, plan->n) ;
+                if (!x_res) grbgpu_resident_unpin (plan->X.obj, xres.buf) ;
+            }
+            if (x_res)
+            {
+                X.nrows = plan->k ; X.ncols = plan->n ;
+                X.x = plan->X.values ? xres.buf : NULL ; X.cache = NULL ;
+            }
+            else
+            {
+                HOST (plan->X.obj, "a product's dense operand") ;
+                VIEW (v1, plan->X.obj) ;
+                TRY (get_dense (&plan->X, t, &v1, &X, &held [1])) ;
+            }
+            if (grbgpu_fault (GG_FAULT_ALLOC)) { rc = GG_ERR_FAULT ; goto done ; }
+            if (keep_buf != NULL)
+            {
+                t_compute = now () ;
+                TRY (be->spmm_res (&plan->sr, &S, &X, x_res, keep_buf)) ;
+                break ;
+            }
+            HOST (plan->out.C, "a product's output (written on the host)") ;
             grbgpu_result_prepare (&plan->out, &r, inputs, 2) ;
             if (r.x == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
             t_compute = now () ;
@@ -257,6 +324,11 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, GrB_Info *info,
         case GG_OP_SDDMM:
         case GG_OP_GEMM:
         {
+            HOST (plan->out.M, "a product's mask") ;
+            HOST (plan->out.C, "a product's output (written on the host)") ;
+            HOST (plan->L.obj, "a product's dense operand") ;
+            HOST (plan->R.obj, "a product's dense operand") ;
+            if (plan->op == GG_OP_SDDMM) HOST (plan->P.obj, "a product's mask pattern") ;
             VIEW (v0, plan->L.obj) ;
             VIEW (v1, plan->R.obj) ;
             TRY (get_dense (&plan->L, t, &v0, &L, &held [0])) ;
@@ -291,7 +363,25 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, GrB_Info *info,
     // the product is done: T goes to C (this cannot be undone, so from here
     // on the call is answered by grbgpu, whatever GraphBLAS says)
     t_write = now () ;
-    *info = grbgpu_write_result (&plan->out, &r) ;
+    if (keep_buf != NULL)
+    {
+        gg_resident kept = { be, keep_buf, keep_bytes, t, r.nrows, r.ncols, false,
+            plan->out.is_vector } ;
+        GrB_Info kinfo = grbgpu_resident_keep (plan->out.C, &kept) ;
+        keep_buf = NULL ;       // kept, or freed by keep
+        if (kinfo != GrB_SUCCESS) { rc = GG_ERR_NOMEM ; goto done ; }
+        *info = GrB_SUCCESS ;
+        if (grbgpu_settings.verbose >= 2)
+        {
+            grbgpu_log (2, "resident: result %p kept on %s (%zu bytes not brought down),"
+                " dense operand %s", (void *) plan->out.C, be->name, keep_bytes,
+                x_res ? "read in place (nothing sent)" : "sent") ;
+        }
+    }
+    else
+    {
+        *info = grbgpu_write_result (&plan->out, &r) ;
+    }
     // seconds in: views and operand forms, the backend, the write-back
     phase [0] = t_compute - t_start ;
     phase [1] = t_write - t_compute ;
@@ -299,6 +389,8 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, GrB_Info *info,
 
 done:
     if (rc != GG_OK) grbgpu_result_discard (&r) ;
+    if (keep_buf != NULL) grbgpu_resident_release (be, keep_buf, keep_bytes) ;
+    if (x_res) grbgpu_resident_unpin (plan->X.obj, xres.buf) ;
     for (int k = 0 ; k < MAX_HELD ; k++) if (held [k] != NULL) grbgpu_cache_release (held [k]) ;
     if (rc == GG_ERR_UNSUPPORTED && *why == NULL) *why = "no kernel for this case on the backend" ;
     return rc ;

@@ -448,7 +448,34 @@ static int host_gemm (const gg_semiring *sr, const gg_dense *A,
 // the backend
 //------------------------------------------------------------------------------
 
+// Resident results (backend/resident/): the emulated device memory is host
+// memory of grbgpu's own, so a resident X is read in place.
+static void *host_res_alloc (size_t bytes)
+{
+    return malloc (bytes) ;
+}
+
+static void host_res_free (void *buf)
+{
+    free (buf) ;
+}
+
+static int host_res_download (void *host, const void *buf, size_t bytes)
+{
+    memcpy (host, buf, bytes) ;
+    return GG_OK ;
+}
+
+static int host_spmm_res (const gg_semiring *sr, const gg_csr *S,
+    const gg_dense *X, bool x_res, void *Y)
+{
+    (void) x_res ;
+    return host_spmm (sr, S, X, Y) ;
+}
+
 GG_INTERNAL const gg_backend grbgpu_host_backend =
 {
-    "host", host_spmm, host_sddmm, host_gemm
+    .name = "host", .spmm = host_spmm, .sddmm = host_sddmm, .gemm = host_gemm,
+    .res_alloc = host_res_alloc, .res_free = host_res_free,
+    .res_download = host_res_download, .spmm_res = host_spmm_res
 } ;

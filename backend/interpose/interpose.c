@@ -19,6 +19,7 @@
 #include "config.h"
 #include "backend/dispatch/classify.h"
 #include "backend/interpose/galloc.h"
+#include "backend/resident/resident.h"
 
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -73,6 +74,26 @@ typedef GrB_Info (*vxm_fn) (GrB_Vector, const GrB_Vector, const GrB_BinaryOp,
         atomic_store_explicit (&real_fn, real, memory_order_relaxed) ; \
     }
 
+// The device path runs with materialisation off (it materialises what it
+// reads itself, backend/dispatch/dispatch.c); a call it declines reaches the
+// CPU library with every argument on the host.
+static bool dispatch_quietly (const gg_call *call, GrB_Info *info)
+{
+    grbgpu_resident_quiet (1) ;
+    bool done = grbgpu_dispatch (call, info) ;
+    grbgpu_resident_quiet (-1) ;
+    return done ;
+}
+
+static GrB_Info host_side (const void *a, const void *b, const void *c, const void *d)
+{
+    GrB_Info info = grbgpu_resident_touch (a, "GrB_mxm/mxv/vxm on the CPU library") ;
+    if (info == GrB_SUCCESS) info = grbgpu_resident_touch (b, "GrB_mxm/mxv/vxm on the CPU library") ;
+    if (info == GrB_SUCCESS) info = grbgpu_resident_touch (c, "GrB_mxm/mxv/vxm on the CPU library") ;
+    if (info == GrB_SUCCESS) info = grbgpu_resident_touch (d, "GrB_mxm/mxv/vxm on the CPU library") ;
+    return info ;
+}
+
 GG_EXPORT GrB_Info GrB_mxm (GrB_Matrix C, const GrB_Matrix M,
     const GrB_BinaryOp accum, const GrB_Semiring semiring, const GrB_Matrix A,
     const GrB_Matrix B, const GrB_Descriptor desc)
@@ -80,9 +101,10 @@ GG_EXPORT GrB_Info GrB_mxm (GrB_Matrix C, const GrB_Matrix M,
     REAL (mxm_fn, "GrB_mxm") ;
     gg_call call = { GG_CALL_MXM, C, M, accum, semiring, A, B, desc } ;
     GrB_Info info ;
-    if (!grbgpu_dispatch (&call, &info))
+    if (!dispatch_quietly (&call, &info))
     {
-        info = real (C, M, accum, semiring, A, B, desc) ;     // C<M> = accum (C, A*B)
+        info = host_side (C, M, A, B) ;
+        if (info == GrB_SUCCESS) info = real (C, M, accum, semiring, A, B, desc) ;     // C<M> = accum (C, A*B)
     }
     if (C != NULL) grbgpu_objver_bump (C) ;
     return info ;
@@ -96,9 +118,10 @@ GG_EXPORT GrB_Info GrB_mxv (GrB_Vector w, const GrB_Vector mask,
     gg_call call = { GG_CALL_MXV, (GrB_Matrix) w, (GrB_Matrix) mask, accum,
         semiring, A, (GrB_Matrix) u, desc } ;
     GrB_Info info ;
-    if (!grbgpu_dispatch (&call, &info))
+    if (!dispatch_quietly (&call, &info))
     {
-        info = real (w, mask, accum, semiring, A, u, desc) ;  // w<m> = accum (w, A*u)
+        info = host_side (w, mask, A, u) ;
+        if (info == GrB_SUCCESS) info = real (w, mask, accum, semiring, A, u, desc) ;  // w<m> = accum (w, A*u)
     }
     if (w != NULL) grbgpu_objver_bump (w) ;
     return info ;
@@ -112,9 +135,10 @@ GG_EXPORT GrB_Info GrB_vxm (GrB_Vector w, const GrB_Vector mask,
     gg_call call = { GG_CALL_VXM, (GrB_Matrix) w, (GrB_Matrix) mask, accum,
         semiring, (GrB_Matrix) u, A, desc } ;
     GrB_Info info ;
-    if (!grbgpu_dispatch (&call, &info))
+    if (!dispatch_quietly (&call, &info))
     {
-        info = real (w, mask, accum, semiring, u, A, desc) ;  // w'<m> = accum (w, u'*A)
+        info = host_side (w, mask, u, A) ;
+        if (info == GrB_SUCCESS) info = real (w, mask, accum, semiring, u, A, desc) ;  // w'<m> = accum (w, u'*A)
     }
     if (w != NULL) grbgpu_objver_bump (w) ;
     return info ;

@@ -106,3 +106,25 @@ void grbgpu_result_discard (gg_result *r)
     result_free_x (r) ;
     grbgpu_gb_free (r->b) ; r->b = NULL ;
 }
+
+//------------------------------------------------------------------------------
+// may T stay on the device (backend/resident/)?
+//------------------------------------------------------------------------------
+
+// Only when C's final content is T itself and T is full: the write would be
+// plain (no mask, no accumulator, C of T's type and orientation), C may be
+// held full (its sparsity control allows it), and C is none of the inputs.
+// (The caller checks that T has every entry.)
+bool grbgpu_result_can_stay (const gg_output *out, const gg_result *r,
+    const GrB_Matrix *inputs, int ninputs)
+{
+    if (out->C == NULL || out->M != NULL || out->accum != NULL || r->by_col) return false ;
+    for (int k = 0 ; k < ninputs ; k++) if (inputs [k] == out->C) return false ;
+    GrB_Type ctype ;
+    if (GxB_Matrix_type (&ctype, out->C) != GrB_SUCCESS) return false ;
+    bool plain = false ;
+    if (grbgpu_storage_plain_write (out, r, ctype, &plain) != GrB_SUCCESS || !plain) return false ;
+    gg_c_options opt ;
+    if (grbgpu_storage_options_get (out->C, out->is_vector, &opt) != GrB_SUCCESS) return false ;
+    return (opt.control & GxB_FULL) != 0 ;
+}

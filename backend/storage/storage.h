@@ -82,6 +82,13 @@ gg_output ;
 GG_INTERNAL void grbgpu_result_prepare (const gg_output *out, gg_result *r,
     const GrB_Matrix *inputs, int ninputs) ;
 
+// May T (dense, row-major, every entry present) stay on the device instead
+// of being written into C (backend/resident/)?  Only when C's final content
+// is T itself: no mask, no accumulator, C of T's type and orientation, C's
+// sparsity control allows full, and C is none of the inputs.
+GG_INTERNAL bool grbgpu_result_can_stay (const gg_output *out,
+    const gg_result *r, const GrB_Matrix *inputs, int ninputs) ;
+
 // Free what grbgpu_result_prepare gave (the call failed before the write).
 GG_INTERNAL void grbgpu_result_discard (gg_result *r) ;
 

@@ -1,0 +1,69 @@
+//------------------------------------------------------------------------------
+// backend/cuda/form_resident.c: device buffers of resident results
+//------------------------------------------------------------------------------
+
+// The CUDA side of backend/resident/: a resident result is one cudaMalloc'ed
+// buffer (row-major values of the semiring's type), produced by
+// spmm_attempt_res with y_dev and read in place by the next product
+// (x_dev).  It comes down through the pinned staging buffers of a borrowed
+// context (copies.c), counted like every other download.  A buffer belongs
+// to the process that made it: after a fork the child's download fails
+// (GG_ERR_DEVICE), and the object stays resident in the child with the
+// wrapped call answering GrB_OUT_OF_MEMORY.
+
+#include "backend/cuda/cuda_internal.h"
+
+#include <unistd.h>
+
+// Make the module's device current; returns the previous one in *old.
+static bool enter (int *old)
+{
+    if (!gg_cuda_start () || atomic_load (&gg_cuda_broken)) return false ;
+    if (atomic_load (&gg_cuda_started_pid) != getpid ()) return false ;
+    *old = 0 ;
+    (void) cudaGetDevice (old) ;
+    if (cudaSetDevice (gg_cuda_dev_id) != cudaSuccess)
+    {
+        (void) cudaGetLastError () ;
+        return false ;
+    }
+    return true ;
+}
+
+void *cuda_res_alloc (size_t bytes)
+{
+    int old ;
+    if (!enter (&old)) return NULL ;
+    void *buf = NULL ;
+    if (cudaMalloc (&buf, bytes) != cudaSuccess)
+    {
+        (void) cudaGetLastError () ;
+        buf = NULL ;
+    }
+    (void) cudaSetDevice (old) ;
+    return buf ;
+}
+
+void cuda_res_free (void *buf)
+{
+    int old ;
+    if (buf == NULL || !enter (&old)) return ;
+    if (cudaFree (buf) != cudaSuccess) (void) cudaGetLastError () ;
+    (void) cudaSetDevice (old) ;
+}
+
+int cuda_res_download (void *host, const void *buf, size_t bytes)
+{
+    int old ;
+    if (!enter (&old)) return GG_ERR_DEVICE ;
+    gg_devcall c = { 0 } ;
+    int rc = ctx_acquire (&c.ctx) ;
+    if (rc == GG_OK) rc = download (&c, host, buf, bytes) ;
+    if (c.ctx != NULL)
+    {
+        stream_finish (&c, &rc) ;
+        ctx_release (c.ctx) ;
+    }
+    (void) cudaSetDevice (old) ;
+    return rc ;
+}

@@ -1,0 +1,460 @@
+//------------------------------------------------------------------------------
+// backend/resident/resident.c: the registry of results kept on the device
+//------------------------------------------------------------------------------
+
+// See resident.h.  The registry is a small array behind one mutex (a program
+// keeps a handful of results resident at a time); the common case, nothing
+// resident, costs every wrapped GraphBLAS call one relaxed load
+// (grbgpu_resident_touch in backend/grbgpu_internal.h).
+//
+// A resident object C holds its exact structure: full, of its type and
+// dimensions, with one iso placeholder value, so nvals, size and type are
+// right without a download (the wrappers do not materialise for those).
+// Materialising unpacks the placeholder, downloads the values into an array
+// from GraphBLAS's memory functions and packs it into C (the real GraphBLAS
+// functions, looked up through grbgpu_real, so that no wrapper runs again).
+// The pack changes C's storage, not its value; C's version is bumped all the
+// same, so no cached form of the placeholder can survive.
+//
+// A download that fails (device error, injected fault) is retried; when it
+// still fails the object stays resident, consistent, and the wrapped call
+// returns GrB_OUT_OF_MEMORY without running (what the CPU library answers
+// when it cannot get memory).  Entries in use by a product are pinned: an
+// eviction skips them, and a materialisation or free while pinned defers
+// the buffer's release to the last unpin.
+
+#include "config.h"
+#include "backend/resident/resident.h"
+#include "backend/interpose/galloc.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GG_MATERIALISE_TRIES 3
+
+// The object's storage options: a pack resets them, so they are read before
+// the placeholder goes in and set again after each pack (as the write-back
+// does, backend/storage/writeback.c)
+typedef struct
+{
+    int control ;
+    double hyper, bitmap ;
+}
+gg_options ;
+
+typedef struct
+{
+    const void *obj ;
+    gg_resident r ;
+    uint64_t stamp ;        // last use (LRU)
+    int pins ;
+    gg_options opt ;
+}
+gg_entry ;
+
+// buffers whose entry left the registry while pinned
+typedef struct
+{
+    const gg_backend *be ;
+    void *buf ;
+    int pins ;
+}
+gg_orphan ;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER ;
+static gg_entry *entries = NULL ;
+static int nentries = 0, maxentries = 0 ;
+static gg_orphan *orphans = NULL ;
+static int norphans = 0, maxorphans = 0 ;
+static size_t held_bytes = 0 ;
+static uint64_t clock_stamp = 0 ;
+
+atomic_int grbgpu_resident_live = 0 ;
+
+static __thread int quiet_depth __attribute__ ((tls_model ("initial-exec"))) ;
+
+//------------------------------------------------------------------------------
+// settings
+//------------------------------------------------------------------------------
+
+bool grbgpu_resident_enabled (const gg_backend *be)
+{
+    return grbgpu_settings.resident && be != NULL && be->res_alloc != NULL
+        && be->res_free != NULL && be->res_download != NULL && be->spmm_res != NULL ;
+}
+
+static size_t limit_bytes (void)
+{
+    uint64_t m = grbgpu_settings.device_memory ;
+    return (m == 0) ? SIZE_MAX : (size_t) m ;
+}
+
+void grbgpu_resident_quiet (int delta)
+{
+    quiet_depth += delta ;
+}
+
+//------------------------------------------------------------------------------
+// the registry (all under lock)
+//------------------------------------------------------------------------------
+
+static gg_entry *find (const void *obj)
+{
+    for (int k = 0 ; k < nentries ; k++) if (entries [k].obj == obj) return &entries [k] ;
+    return NULL ;
+}
+
+// Remove e from the registry and release its buffer (or leave it to the
+// last unpin).
+static void remove_entry (gg_entry *e)
+{
+    held_bytes -= e->r.bytes ;
+    if (e->pins > 0)
+    {
+        if (norphans == maxorphans)
+        {
+            int n = maxorphans ? 2 * maxorphans : 8 ;
+            gg_orphan *o = realloc (orphans, (size_t) n * sizeof (gg_orphan)) ;
+            if (o == NULL) abort () ;       // cannot happen in practice: tiny
+            orphans = o ; maxorphans = n ;
+        }
+        orphans [norphans++] = (gg_orphan) { e->r.be, e->r.buf, e->pins } ;
+    }
+    else
+    {
+        e->r.be->res_free (e->r.buf) ;
+    }
+    *e = entries [--nentries] ;
+    atomic_store_explicit (&grbgpu_resident_live, nentries, memory_order_relaxed) ;
+}
+
+//------------------------------------------------------------------------------
+// the real pack / unpack functions (no wrapper may run under the lock)
+//------------------------------------------------------------------------------
+
+typedef GrB_Info (*vunpack_fn) (GrB_Vector, void **, GrB_Index *, bool *, const GrB_Descriptor) ;
+typedef GrB_Info (*vpack_fn) (GrB_Vector, void **, GrB_Index, bool, const GrB_Descriptor) ;
+typedef GrB_Info (*munpack_fn) (GrB_Matrix, void **, GrB_Index *, bool *, const GrB_Descriptor) ;
+typedef GrB_Info (*mpack_fn) (GrB_Matrix, void **, GrB_Index, bool, const GrB_Descriptor) ;
+
+#define REAL(type, name) ((type) grbgpu_real (name))
+
+// Pack x (xsize bytes, from GraphBLAS's memory functions) into obj as full;
+// on success x belongs to GraphBLAS (and *x is NULL).
+static GrB_Info pack_full (GrB_Matrix obj, const gg_resident *r, void **x,
+    size_t xsize, bool iso)
+{
+    if (r->is_vector)
+    {
+        return REAL (vpack_fn, "GxB_Vector_pack_Full") ((GrB_Vector) obj, x, xsize, iso, NULL) ;
+    }
+    return REAL (mpack_fn, r->by_col ? "GxB_Matrix_pack_FullC" : "GxB_Matrix_pack_FullR")
+        (obj, x, xsize, iso, NULL) ;
+}
+
+static GrB_Info unpack_full (GrB_Matrix obj, const gg_resident *r, void **x,
+    GrB_Index *xsize, bool *iso)
+{
+    if (r->is_vector)
+    {
+        return REAL (vunpack_fn, "GxB_Vector_unpack_Full") ((GrB_Vector) obj, x, xsize, iso, NULL) ;
+    }
+    return REAL (munpack_fn, r->by_col ? "GxB_Matrix_unpack_FullC" : "GxB_Matrix_unpack_FullR")
+        (obj, x, xsize, iso, NULL) ;
+}
+
+typedef GrB_Info (*vopt_fn) (GrB_Vector, GxB_Option_Field, ...) ;
+typedef GrB_Info (*mopt_fn) (GrB_Matrix, GxB_Option_Field, ...) ;
+
+static GrB_Info options_get (GrB_Matrix obj, bool is_vector, gg_options *o)
+{
+    GrB_Info info ;
+    o->control = GxB_AUTO_SPARSITY ; o->hyper = 0 ; o->bitmap = 0 ;
+    if (is_vector)
+    {
+        vopt_fn get = REAL (vopt_fn, "GxB_Vector_Option_get") ;
+        info = get ((GrB_Vector) obj, GxB_SPARSITY_CONTROL, &o->control) ;
+        if (info == GrB_SUCCESS) info = get ((GrB_Vector) obj, GxB_BITMAP_SWITCH, &o->bitmap) ;
+        return info ;
+    }
+    mopt_fn get = REAL (mopt_fn, "GxB_Matrix_Option_get") ;
+    info = get (obj, GxB_SPARSITY_CONTROL, &o->control) ;
+    if (info == GrB_SUCCESS) info = get (obj, GxB_HYPER_SWITCH, &o->hyper) ;
+    if (info == GrB_SUCCESS) info = get (obj, GxB_BITMAP_SWITCH, &o->bitmap) ;
+    return info ;
+}
+
+static GrB_Info options_restore (GrB_Matrix obj, bool is_vector, const gg_options *o)
+{
+    gg_options now ;
+    GrB_Info info = options_get (obj, is_vector, &now) ;
+    if (info != GrB_SUCCESS) return info ;
+    if (is_vector)
+    {
+        vopt_fn set = REAL (vopt_fn, "GxB_Vector_Option_set") ;
+        if (now.control != o->control) info = set ((GrB_Vector) obj, GxB_SPARSITY_CONTROL, o->control) ;
+        if (info == GrB_SUCCESS && now.bitmap != o->bitmap)
+            info = set ((GrB_Vector) obj, GxB_BITMAP_SWITCH, o->bitmap) ;
+        return info ;
+    }
+    mopt_fn set = REAL (mopt_fn, "GxB_Matrix_Option_set") ;
+    if (now.control != o->control) info = set (obj, GxB_SPARSITY_CONTROL, o->control) ;
+    if (info == GrB_SUCCESS && now.hyper != o->hyper) info = set (obj, GxB_HYPER_SWITCH, o->hyper) ;
+    if (info == GrB_SUCCESS && now.bitmap != o->bitmap) info = set (obj, GxB_BITMAP_SWITCH, o->bitmap) ;
+    return info ;
+}
+
+//------------------------------------------------------------------------------
+// materialise (under lock)
+//------------------------------------------------------------------------------
+
+static GrB_Info materialise_locked (gg_entry *e, const char *why)
+{
+    const gg_resident r = e->r ;
+    void *x = grbgpu_gb_malloc (r.bytes > 0 ? r.bytes : 1) ;
+    if (x == NULL) return GrB_OUT_OF_MEMORY ;
+    int rc = GG_ERR_FAULT ;
+    for (int t = 0 ; t < GG_MATERIALISE_TRIES && rc != GG_OK ; t++)
+    {
+        rc = grbgpu_fault (GG_FAULT_COPY) ? GG_ERR_FAULT : r.be->res_download (x, r.buf, r.bytes) ;
+    }
+    if (rc != GG_OK)
+    {
+        grbgpu_gb_free (x) ;
+        grbgpu_log (1, "resident: materialising %p for %s failed (error %d): it stays on the"
+            " device", e->obj, why, rc) ;
+        return GrB_OUT_OF_MEMORY ;
+    }
+    // take the placeholder out, put the values in
+    void *old = NULL ;
+    GrB_Index old_size = 0 ;
+    bool old_iso = false ;
+    GrB_Info opt_info = GrB_SUCCESS ;
+    GrB_Info info = unpack_full ((GrB_Matrix) e->obj, &r, &old, &old_size, &old_iso) ;
+    if (info == GrB_SUCCESS)
+    {
+        grbgpu_gb_free (old) ;
+        info = pack_full ((GrB_Matrix) e->obj, &r, &x, r.bytes, false) ;
+        // the values are in: a failure to set an option back is the call's
+        // answer, the object is no longer resident
+        if (info == GrB_SUCCESS) opt_info = options_restore ((GrB_Matrix) e->obj, r.is_vector, &e->opt) ;
+    }
+    if (info != GrB_SUCCESS)
+    {
+        // the object is empty now (or unchanged): without its values the
+        // only consistent state is resident; put a placeholder back
+        grbgpu_gb_free (x) ;
+        void *p = grbgpu_gb_calloc (1, gg_type_size (r.zt)) ;
+        if (p != NULL && pack_full ((GrB_Matrix) e->obj, &r, &p, gg_type_size (r.zt), true)
+            != GrB_SUCCESS) grbgpu_gb_free (p) ;
+        grbgpu_log (1, "resident: materialising %p for %s failed (GrB_Info %d)",
+            e->obj, why, (int) info) ;
+        return info ;
+    }
+    grbgpu_count (GG_STAT_MATERIALISED, 1) ;
+    if (grbgpu_settings.verbose >= 1)
+    {
+        grbgpu_log (1, "resident: materialised %p (%zu bytes down) for %s", e->obj, r.bytes, why) ;
+    }
+    const void *obj = e->obj ;
+    remove_entry (e) ;
+    grbgpu_objver_bump (obj) ;
+    return opt_info ;
+}
+
+//------------------------------------------------------------------------------
+// what the wrappers call
+//------------------------------------------------------------------------------
+
+GrB_Info grbgpu_resident_touch_slow (const void *obj, const char *fn)
+{
+    if (quiet_depth > 0) return GrB_SUCCESS ;
+    pthread_mutex_lock (&lock) ;
+    gg_entry *e = find (obj) ;
+    GrB_Info info = (e == NULL) ? GrB_SUCCESS : materialise_locked (e, fn) ;
+    pthread_mutex_unlock (&lock) ;
+    return info ;
+}
+
+void grbgpu_resident_forget (const void *obj)
+{
+    if (obj == NULL || atomic_load_explicit (&grbgpu_resident_live, memory_order_relaxed) == 0) return ;
+    pthread_mutex_lock (&lock) ;
+    gg_entry *e = find (obj) ;
+    if (e != NULL)
+    {
+        if (grbgpu_settings.verbose >= 2) grbgpu_log (2, "resident: %p freed on the device", obj) ;
+        remove_entry (e) ;
+    }
+    pthread_mutex_unlock (&lock) ;
+}
+
+//------------------------------------------------------------------------------
+// what the device path calls
+//------------------------------------------------------------------------------
+
+GrB_Info grbgpu_resident_materialise (const void *obj, const char *why)
+{
+    if (obj == NULL || atomic_load_explicit (&grbgpu_resident_live, memory_order_relaxed) == 0)
+    {
+        return GrB_SUCCESS ;
+    }
+    pthread_mutex_lock (&lock) ;
+    gg_entry *e = find (obj) ;
+    GrB_Info info = (e == NULL) ? GrB_SUCCESS : materialise_locked (e, why) ;
+    pthread_mutex_unlock (&lock) ;
+    return info ;
+}
+
+bool grbgpu_resident_has (const void *obj)
+{
+    if (obj == NULL || atomic_load_explicit (&grbgpu_resident_live, memory_order_relaxed) == 0)
+    {
+        return false ;
+    }
+    pthread_mutex_lock (&lock) ;
+    bool has = (find (obj) != NULL) ;
+    pthread_mutex_unlock (&lock) ;
+    return has ;
+}
+
+bool grbgpu_resident_pin (const void *obj, gg_resident *r)
+{
+    if (obj == NULL || atomic_load_explicit (&grbgpu_resident_live, memory_order_relaxed) == 0)
+    {
+        return false ;
+    }
+    pthread_mutex_lock (&lock) ;
+    gg_entry *e = find (obj) ;
+    if (e != NULL)
+    {
+        e->pins++ ;
+        e->stamp = ++clock_stamp ;
+        *r = e->r ;
+    }
+    pthread_mutex_unlock (&lock) ;
+    return e != NULL ;
+}
+
+void grbgpu_resident_unpin (const void *obj, void *buf)
+{
+    pthread_mutex_lock (&lock) ;
+    gg_entry *e = find (obj) ;
+    if (e != NULL && e->r.buf == buf)
+    {
+        e->pins-- ;
+    }
+    else
+    {
+        for (int k = 0 ; k < norphans ; k++)
+        {
+            if (orphans [k].buf != buf) continue ;
+            if (--orphans [k].pins == 0)
+            {
+                orphans [k].be->res_free (buf) ;
+                orphans [k] = orphans [--norphans] ;
+            }
+            break ;
+        }
+    }
+    pthread_mutex_unlock (&lock) ;
+}
+
+void *grbgpu_resident_alloc (const gg_backend *be, size_t bytes)
+{
+    const size_t limit = limit_bytes () ;
+    if (bytes > limit) return NULL ;
+    pthread_mutex_lock (&lock) ;
+    // evict (materialise) the least recently used unpinned entries
+    while (held_bytes + bytes > limit)
+    {
+        gg_entry *lru = NULL ;
+        for (int k = 0 ; k < nentries ; k++)
+        {
+            if (entries [k].pins == 0 && (lru == NULL || entries [k].stamp < lru->stamp))
+            {
+                lru = &entries [k] ;
+            }
+        }
+        if (lru == NULL || materialise_locked (lru, "eviction (GRBGPU_DEVICE_MEMORY)") != GrB_SUCCESS)
+        {
+            pthread_mutex_unlock (&lock) ;
+            return NULL ;
+        }
+        grbgpu_count (GG_STAT_RESIDENT_EVICTED, 1) ;
+    }
+    void *buf = (grbgpu_fault (GG_FAULT_ALLOC)) ? NULL : be->res_alloc (bytes > 0 ? bytes : 1) ;
+    if (buf != NULL) held_bytes += bytes ;     // counted until keep or release
+    pthread_mutex_unlock (&lock) ;
+    return buf ;
+}
+
+// (held_bytes counts a buffer from alloc to release, or to its entry's removal)
+void grbgpu_resident_release (const gg_backend *be, void *buf, size_t bytes)
+{
+    if (buf == NULL) return ;
+    pthread_mutex_lock (&lock) ;
+    held_bytes -= bytes ;
+    be->res_free (buf) ;
+    pthread_mutex_unlock (&lock) ;
+}
+
+GrB_Info grbgpu_resident_keep (GrB_Matrix obj, const gg_resident *r)
+{
+    const size_t zsz = gg_type_size (r->zt) ;
+    void *p = grbgpu_gb_calloc (1, zsz) ;
+    if (p == NULL) { grbgpu_resident_release (r->be, r->buf, r->bytes) ; return GrB_OUT_OF_MEMORY ; }
+    pthread_mutex_lock (&lock) ;
+    GrB_Info info = GrB_SUCCESS ;
+    if (nentries == maxentries)
+    {
+        int n = maxentries ? 2 * maxentries : 16 ;
+        gg_entry *e = realloc (entries, (size_t) n * sizeof (gg_entry)) ;
+        if (e == NULL) info = GrB_OUT_OF_MEMORY ;
+        else { entries = e ; maxentries = n ; }
+    }
+    gg_options opt ;
+    if (info == GrB_SUCCESS) info = options_get (obj, r->is_vector, &opt) ;
+    if (info == GrB_SUCCESS) info = pack_full (obj, r, &p, zsz, true) ;
+    if (info == GrB_SUCCESS)
+    {
+        // the pack reset C's options; C is full, which they allow
+        // (grbgpu_result_can_stay), so setting them back changes no storage
+        GrB_Info oinfo = options_restore (obj, r->is_vector, &opt) ;
+        if (oinfo != GrB_SUCCESS)
+        {
+            grbgpu_log (1, "resident: setting the options of %p back failed (GrB_Info %d)",
+                (void *) obj, (int) oinfo) ;
+        }
+        // the old device copy of obj (if any) is replaced
+        gg_entry *old = find (obj) ;
+        if (old != NULL) remove_entry (old) ;
+    }
+    else
+    {
+        grbgpu_gb_free (p) ;
+        held_bytes -= r->bytes ;
+        r->be->res_free (r->buf) ;
+        pthread_mutex_unlock (&lock) ;
+        return info ;
+    }
+    entries [nentries++] = (gg_entry) { obj, *r, ++clock_stamp, 0, opt } ;
+    atomic_store_explicit (&grbgpu_resident_live, nentries, memory_order_relaxed) ;
+    pthread_mutex_unlock (&lock) ;
+    grbgpu_count (GG_STAT_RESIDENT_KEPT, 1) ;
+    return GrB_SUCCESS ;
+}
+
+size_t grbgpu_resident_bytes (void)
+{
+    pthread_mutex_lock (&lock) ;
+    size_t b = held_bytes ;
+    pthread_mutex_unlock (&lock) ;
+    return b ;
+}
+
+int grbgpu_resident_objects (void)
+{
+    return atomic_load (&grbgpu_resident_live) ;
+}

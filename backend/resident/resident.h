@@ -1,0 +1,76 @@
+//------------------------------------------------------------------------------
+// backend/resident/resident.h: results kept on the device (the registry)
+//------------------------------------------------------------------------------
+
+// A product whose result is fully determined by the device (no mask, no
+// accumulator, C of the product's type, every entry present) may leave its
+// values in a buffer of the backend instead of writing them into C.  C then
+// holds its exact structure (full) with a single iso placeholder value, and
+// is registered here.  Every exported GraphBLAS function that may read or
+// change a matrix / vector materialises it first (the generated wrappers
+// call grbgpu_resident_touch, declared in backend/grbgpu_internal.h): the
+// values come down into an array from GraphBLAS's memory functions and are
+// packed into C.  GrB_free drops the device copy without a download.  The
+// device path (backend/dispatch/dispatch.c) reads a resident operand in place
+// and may keep its own result resident.  The registry stays within
+// GRBGPU_DEVICE_MEMORY by materialising the least recently used entries.
+
+#ifndef GG_RESIDENT_H
+#define GG_RESIDENT_H
+
+#include "backend/grbgpu_internal.h"
+
+// What a resident object holds (a copy; the buffer stays valid while pinned).
+typedef struct
+{
+    const gg_backend *be ;  // the backend that owns buf
+    void *buf ;             // nrows*ncols values of zt, row-major (by_col:
+                            // column-major)
+    size_t bytes ;
+    gg_type zt ;
+    int64_t nrows, ncols ;
+    bool by_col ;
+    bool is_vector ;
+}
+gg_resident ;
+
+// Is residency on, and does this backend support it?
+GG_INTERNAL bool grbgpu_resident_enabled (const gg_backend *be) ;
+
+// Inside grbgpu's device path the thread's GraphBLAS calls do not
+// materialise (the path materialises what it reads itself): +1 on entry,
+// -1 on exit.
+GG_INTERNAL void grbgpu_resident_quiet (int delta) ;
+
+// When obj is resident: pin it (it is neither evicted nor freed until
+// grbgpu_resident_unpin), copy its description to *r, and return true.
+GG_INTERNAL bool grbgpu_resident_pin (const void *obj, gg_resident *r) ;
+GG_INTERNAL void grbgpu_resident_unpin (const void *obj, void *buf) ;
+
+// Is obj resident now (a hint: it may come down at any time)?
+GG_INTERNAL bool grbgpu_resident_has (const void *obj) ;
+
+// Materialise obj if it is resident (why: for the verbose log).  Returns
+// GrB_SUCCESS, or the error that left obj resident (its values unchanged).
+GG_INTERNAL GrB_Info grbgpu_resident_materialise (const void *obj,
+    const char *why) ;
+
+// Room for a resident result of `bytes` on be: evicts least recently used
+// entries (materialising them) to stay within the limit.  NULL: it does not
+// fit or the backend is out of memory (write back as usual).
+GG_INTERNAL void *grbgpu_resident_alloc (const gg_backend *be, size_t bytes) ;
+GG_INTERNAL void grbgpu_resident_release (const gg_backend *be, void *buf,
+    size_t bytes) ;
+
+// Make obj hold the result in buf (from grbgpu_resident_alloc): obj gets
+// its structure (full, one iso placeholder value) and is registered; a
+// previous device copy of obj is freed.  On error buf is freed and obj and
+// its registration are unchanged (the caller answers through the CPU
+// library).
+GG_INTERNAL GrB_Info grbgpu_resident_keep (GrB_Matrix obj, const gg_resident *r) ;
+
+// Bytes held and objects registered (for tests).
+GG_INTERNAL size_t grbgpu_resident_bytes (void) ;
+GG_INTERNAL int grbgpu_resident_objects (void) ;
+
+#endif

@@ -1,0 +1,739 @@
+//------------------------------------------------------------------------------
+// tests/test_resident.c: results kept on the device (GRBGPU_RESIDENT=1)
+//------------------------------------------------------------------------------
+
+// Through the public API only (linked with libgrbgpu), on the host emulation
+// backend (GRBGPU_TEST_DEVICE=cuda: the GPU).  Chains of GrB_mxv / GrB_vxm /
+// GrB_mxm whose outputs are the next inputs are computed twice: with
+// residency on, and by the CPU library (GRBGPU_DEVICE=cpu) on the same
+// inputs.  The resident result is then read in every way a program can
+// (nvals, extractElement, extractTuples, reduce, apply, eWiseAdd, dup,
+// serialize, GrB and GxB export, iterators, fprint, Option_get, mxv on the
+// CPU library) and must equal the CPU library's answer; it is changed
+// (setElement, assign) and freed while resident; a small
+// GRBGPU_DEVICE_MEMORY forces evictions; injected faults during
+// materialisation give the right answer or GrB_OUT_OF_MEMORY with the
+// object intact.  Statistics say that results were kept and when they came
+// down (nvals must not bring one down; a read must).
+//
+// Values are small integers, so every sum is exact in FP64 in any order.
+
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <GraphBLAS.h>
+#include "grbgpu.h"
+
+#define OK(call) assert_int_equal ((call), GrB_SUCCESS)
+
+enum { NV = 300, KB = 4 } ;     // A is NV x NV, B is NV x KB
+
+static uint64_t rng = 0x2545f4914f6cdd1dULL ;
+static uint64_t rnd (void)
+{
+    rng ^= rng << 13 ;
+    rng ^= rng >> 7 ;
+    rng ^= rng << 17 ;
+    return rng ;
+}
+
+static bool on_cuda (void)
+{
+    const char *d = getenv ("GRBGPU_TEST_DEVICE") ;
+    return d != NULL && strcmp (d, "cuda") == 0 ;
+}
+
+static void set (const char *name, const char *value)
+{
+    assert_int_equal (grbgpu_set (name, value), 0) ;
+}
+
+static void device_on (void)  { set ("DEVICE", on_cuda ( ) ? "cuda" : "host") ; }
+static void device_cpu (void) { set ("DEVICE", "cpu") ; }
+
+static grbgpu_stats stats (void)
+{
+    grbgpu_stats s ;
+    grbgpu_stats_get (&s) ;
+    return s ;
+}
+
+// Results kept so far must have grown (both backends keep results).
+static void expect_kept (uint64_t before)
+{
+    assert_true (stats ( ).resident_kept > before) ;
+}
+
+// A sparse NV x NV matrix with every row non-empty (so products are full),
+// values 1..3, and entries that make columns non-empty too (for A').
+static GrB_Matrix sparse_matrix (void)
+{
+    GrB_Matrix A ;
+    OK (GrB_Matrix_new (&A, GrB_FP64, NV, NV)) ;
+    for (GrB_Index i = 0 ; i < NV ; i++)
+    {
+        OK (GrB_Matrix_setElement_FP64 (A, (double) (1 + rnd ( ) % 3), i, (i * 7 + 3) % NV)) ;
+        OK (GrB_Matrix_setElement_FP64 (A, (double) (1 + rnd ( ) % 3), (i * 5 + 1) % NV, i)) ;
+    }
+    for (int e = 0 ; e < 3 * NV ; e++)
+    {
+        OK (GrB_Matrix_setElement_FP64 (A, (double) (1 + rnd ( ) % 3), rnd ( ) % NV, rnd ( ) % NV)) ;
+    }
+    OK (GrB_Matrix_wait (A, GrB_MATERIALIZE)) ;
+    return A ;
+}
+
+static GrB_Vector dense_vector (void)
+{
+    GrB_Vector u ;
+    OK (GrB_Vector_new (&u, GrB_FP64, NV)) ;
+    for (GrB_Index i = 0 ; i < NV ; i++)
+    {
+        OK (GrB_Vector_setElement_FP64 (u, (double) (rnd ( ) % 5) - 2.0, i)) ;
+    }
+    OK (GrB_Vector_wait (u, GrB_MATERIALIZE)) ;
+    return u ;
+}
+
+static GrB_Matrix full_matrix (GrB_Index m, GrB_Index n)
+{
+    GrB_Matrix B ;
+    OK (GrB_Matrix_new (&B, GrB_FP64, m, n)) ;
+    for (GrB_Index i = 0 ; i < m ; i++)
+        for (GrB_Index j = 0 ; j < n ; j++)
+            OK (GrB_Matrix_setElement_FP64 (B, (double) (rnd ( ) % 5) - 2.0, i, j)) ;
+    OK (GrB_Matrix_wait (B, GrB_MATERIALIZE)) ;
+    return B ;
+}
+
+// the chain: w1 = A*u, w2 = A'*w1, w3' = w2'*A, w = A*w3 (each output the
+// next input), with the device on (resident) or on the CPU library
+static GrB_Vector chain (GrB_Matrix A, GrB_Vector u, bool device)
+{
+    if (device) device_on ( ) ; else device_cpu ( ) ;
+    GrB_Semiring sr = GrB_PLUS_TIMES_SEMIRING_FP64 ;
+    GrB_Vector w1, w2, w3, w ;
+    OK (GrB_Vector_new (&w1, GrB_FP64, NV)) ;
+    OK (GrB_Vector_new (&w2, GrB_FP64, NV)) ;
+    OK (GrB_Vector_new (&w3, GrB_FP64, NV)) ;
+    OK (GrB_Vector_new (&w, GrB_FP64, NV)) ;
+    OK (GrB_mxv (w1, NULL, NULL, sr, A, u, NULL)) ;
+    OK (GrB_mxv (w2, NULL, NULL, sr, A, w1, GrB_DESC_T0)) ;
+    OK (GrB_vxm (w3, NULL, NULL, sr, w2, A, NULL)) ;
+    OK (GrB_mxv (w, NULL, NULL, sr, A, w3, NULL)) ;
+    OK (GrB_Vector_free (&w1)) ;        // freed while resident
+    OK (GrB_Vector_free (&w2)) ;
+    OK (GrB_Vector_free (&w3)) ;
+    device_on ( ) ;
+    return w ;
+}
+
+// w's values through extractTuples (the CPU library's own read)
+static void values_of (GrB_Vector w, double *x)
+{
+    GrB_Index n = NV, I [NV] ;
+    double X [NV] ;
+    OK (GrB_Vector_extractTuples_FP64 (I, X, &n, w)) ;
+    assert_int_equal (n, NV) ;
+    for (GrB_Index k = 0 ; k < n ; k++) x [I [k]] = X [k] ;
+}
+
+static void assert_same (const double *x, const double *y, GrB_Index n)
+{
+    for (GrB_Index k = 0 ; k < n ; k++)
+    {
+        if (x [k] != y [k]) fail_msg ("entry %llu: %g, expected %g", (unsigned long long) k, x [k], y [k]) ;
+    }
+}
+
+//------------------------------------------------------------------------------
+// fixtures
+//------------------------------------------------------------------------------
+
+static GrB_Matrix A ;
+static GrB_Vector u ;
+static double ref [NV] ;            // the CPU library's chain (u)
+
+static int setup (void **state)
+{
+    (void) state ;
+    A = sparse_matrix ( ) ;
+    u = dense_vector ( ) ;
+    GrB_Vector w = chain (A, u, false) ;
+    values_of (w, ref) ;
+    GrB_Vector_free (&w) ;
+    device_on ( ) ;
+    return 0 ;
+}
+
+static int teardown (void **state)
+{
+    (void) state ;
+    GrB_Matrix_free (&A) ;
+    GrB_Vector_free (&u) ;
+    return 0 ;
+}
+
+// A resident result of the chain (checked to be resident on the host backend).
+static GrB_Vector resident (void)
+{
+    uint64_t kept = stats ( ).resident_kept ;
+    GrB_Vector w = chain (A, u, true) ;
+    expect_kept (kept) ;
+    return w ;
+}
+
+//------------------------------------------------------------------------------
+// reads
+//------------------------------------------------------------------------------
+
+static void test_nvals_stays (void **state)
+{
+    (void) state ;
+    GrB_Vector w = resident ( ) ;
+    uint64_t m = stats ( ).materialised ;
+    GrB_Index n = 0, size = 0 ;
+    GrB_Type t = NULL ;
+    OK (GrB_Vector_nvals (&n, w)) ;
+    OK (GrB_Vector_size (&size, w)) ;
+    OK (GxB_Vector_type (&t, w)) ;
+    assert_int_equal (n, NV) ;
+    assert_int_equal (size, NV) ;
+    assert_ptr_equal (t, GrB_FP64) ;
+    assert_int_equal (stats ( ).materialised, m) ;      // nothing came down
+    double x [NV] ;
+    values_of (w, x) ;                                   // this comes down
+    assert_int_equal (stats ( ).materialised, m + 1) ;
+    assert_same (x, ref, NV) ;
+    OK (GrB_Vector_free (&w)) ;
+}
+
+static void test_extract_element (void **state)
+{
+    (void) state ;
+    GrB_Vector w = resident ( ) ;
+    for (GrB_Index i = 0 ; i < NV ; i++)
+    {
+        double v = 0 ;
+        OK (GrB_Vector_extractElement_FP64 (&v, w, i)) ;
+        assert_true (v == ref [i]) ;
+    }
+    OK (GrB_Vector_free (&w)) ;
+}
+
+static void test_reduce (void **state)
+{
+    (void) state ;
+    double s = 0, expect = 0 ;
+    for (int i = 0 ; i < NV ; i++) expect += ref [i] ;
+    GrB_Vector w = resident ( ) ;
+    OK (GrB_Vector_reduce_FP64 (&s, NULL, GrB_PLUS_MONOID_FP64, w, NULL)) ;
+    assert_true (s == expect) ;
+    OK (GrB_Vector_free (&w)) ;
+    // to a GrB_Scalar
+    w = resident ( ) ;
+    GrB_Scalar sc ;
+    OK (GrB_Scalar_new (&sc, GrB_FP64)) ;
+    OK (GrB_Vector_reduce_Monoid_Scalar (sc, NULL, GrB_MAX_MONOID_FP64, w, NULL)) ;
+    double mx = -1e300, got = 0 ;
+    for (int i = 0 ; i < NV ; i++) if (ref [i] > mx) mx = ref [i] ;
+    OK (GrB_Scalar_extractElement_FP64 (&got, sc)) ;
+    assert_true (got == mx) ;
+    GrB_Scalar_free (&sc) ;
+    OK (GrB_Vector_free (&w)) ;
+}
+
+static void test_apply_ewise_dup (void **state)
+{
+    (void) state ;
+    double x [NV], y [NV] ;
+    // apply into a new vector
+    GrB_Vector w = resident ( ), z ;
+    OK (GrB_Vector_new (&z, GrB_FP64, NV)) ;
+    OK (GrB_Vector_apply (z, NULL, NULL, GrB_AINV_FP64, w, NULL)) ;
+    values_of (z, x) ;
+    for (int i = 0 ; i < NV ; i++) y [i] = -ref [i] ;
+    assert_same (x, y, NV) ;
+    OK (GrB_Vector_free (&w)) ;
+    // in place: w = w + 1 (w is both input and output)
+    w = resident ( ) ;
+    OK (GrB_Vector_apply_BinaryOp2nd_FP64 (w, NULL, NULL, GrB_PLUS_FP64, w, 1.0, NULL)) ;
+    values_of (w, x) ;
+    for (int i = 0 ; i < NV ; i++) y [i] = ref [i] + 1 ;
+    assert_same (x, y, NV) ;
+    OK (GrB_Vector_free (&w)) ;
+    // eWiseAdd of two resident vectors
+    w = resident ( ) ;
+    GrB_Vector w2 = resident ( ) ;
+    OK (GrB_Vector_eWiseAdd_BinaryOp (z, NULL, NULL, GrB_PLUS_FP64, w, w2, NULL)) ;
+    values_of (z, x) ;
+    for (int i = 0 ; i < NV ; i++) y [i] = 2 * ref [i] ;
+    assert_same (x, y, NV) ;
+    OK (GrB_Vector_free (&w2)) ;
+    OK (GrB_Vector_free (&w)) ;
+    OK (GrB_Vector_free (&z)) ;
+    // dup
+    w = resident ( ) ;
+    OK (GrB_Vector_dup (&z, w)) ;
+    OK (GrB_Vector_free (&w)) ;
+    values_of (z, x) ;
+    assert_same (x, ref, NV) ;
+    OK (GrB_Vector_free (&z)) ;
+}
+
+static void test_serialize_export (void **state)
+{
+    (void) state ;
+    double x [NV] ;
+    // serialize, deserialize
+    GrB_Vector w = resident ( ), z = NULL ;
+    void *blob = NULL ;
+    GrB_Index size = 0 ;
+    OK (GxB_Vector_serialize (&blob, &size, w, NULL)) ;
+    OK (GxB_Vector_deserialize (&z, GrB_FP64, blob, size, NULL)) ;
+    free (blob) ;
+    values_of (z, x) ;
+    assert_same (x, ref, NV) ;
+    OK (GrB_Vector_free (&z)) ;
+    OK (GrB_Vector_free (&w)) ;
+    // GrB export (the object stays)
+    w = resident ( ) ;
+    GrB_Index n = NV, I [NV] ;
+    double X [NV] ;
+    OK (GrB_Vector_extractTuples_FP64 (I, X, &n, w)) ;     // after a materialise: still right
+    OK (GrB_Vector_free (&w)) ;
+    // GxB unpack: the values leave the object
+    w = resident ( ) ;
+    void *vx = NULL ;
+    GrB_Index vsize = 0 ;
+    bool iso = true ;
+    OK (GxB_Vector_unpack_Full (w, &vx, &vsize, &iso, NULL)) ;
+    assert_false (iso) ;
+    assert_true (vsize >= NV * sizeof (double)) ;
+    assert_same ((double *) vx, ref, NV) ;
+    free (vx) ;                 // the default memory functions: malloc / free
+    OK (GrB_Vector_free (&w)) ;
+    // GxB export frees the object
+    w = resident ( ) ;
+    GrB_Type t ;
+    GrB_Index len ;
+    vx = NULL ;
+    OK (GxB_Vector_export_Full (&w, &t, &len, &vx, &vsize, &iso, NULL)) ;
+    assert_null (w) ;
+    assert_false (iso) ;
+    assert_same ((double *) vx, ref, NV) ;
+    free (vx) ;
+}
+
+static void test_iterator_fprint_option (void **state)
+{
+    (void) state ;
+    GrB_Vector w = resident ( ) ;
+    GxB_Iterator it ;
+    OK (GxB_Iterator_new (&it)) ;
+    OK (GxB_Vector_Iterator_attach (it, w, NULL)) ;
+    GrB_Info info = GxB_Vector_Iterator_seek (it, 0) ;
+    int seen = 0 ;
+    while (info != GxB_EXHAUSTED)
+    {
+        GrB_Index i = GxB_Vector_Iterator_getIndex (it) ;
+        assert_true (GxB_Iterator_get_FP64 (it) == ref [i]) ;
+        seen++ ;
+        info = GxB_Vector_Iterator_next (it) ;
+    }
+    assert_int_equal (seen, NV) ;
+    GrB_free (&it) ;
+    OK (GrB_Vector_free (&w)) ;
+    // fprint prints what the CPU library's result of the same chain prints
+    GrB_Vector r = chain (A, u, false) ;
+    w = resident ( ) ;
+    char *text [2] ;
+    GrB_Vector v [2] = { w, r } ;
+    for (int k = 0 ; k < 2 ; k++)
+    {
+        size_t len = 0 ;
+        FILE *f = open_memstream (&text [k], &len) ;
+        assert_non_null (f) ;
+        OK (GxB_Vector_fprint (v [k], "w", GxB_COMPLETE, f)) ;
+        fclose (f) ;
+        // the memory line counts allocations, not content
+        char *m = strstr (text [k], ", memory:") ;
+        if (m != NULL) { char *e = strchr (m, '\n') ; memmove (m, e, strlen (e) + 1) ; }
+    }
+    assert_string_equal (text [0], text [1]) ;
+    free (text [0]) ; free (text [1]) ;
+    OK (GrB_Vector_free (&w)) ;
+    OK (GrB_Vector_free (&r)) ;
+    // Option_get (a variadic wrapper) sees a full vector
+    w = resident ( ) ;
+    int status = 0 ;
+    OK (GxB_Vector_Option_get (w, GxB_SPARSITY_STATUS, &status)) ;
+    assert_int_equal (status, GxB_FULL) ;
+    bool wiso = true ;
+    OK (GxB_Vector_iso (&wiso, w)) ;
+    assert_false (wiso) ;
+    double x [NV] ;
+    values_of (w, x) ;
+    assert_same (x, ref, NV) ;
+    OK (GrB_Vector_free (&w)) ;
+}
+
+// A resident result used by a call the device path declines (a mask), by a
+// call with an accumulator into it, and as both input and output.
+static void test_declined_and_aliased (void **state)
+{
+    (void) state ;
+    GrB_Semiring sr = GrB_PLUS_TIMES_SEMIRING_FP64 ;
+    GrB_Vector w = resident ( ), z, zr ;
+    OK (GrB_Vector_new (&z, GrB_FP64, NV)) ;
+    OK (GrB_Vector_new (&zr, GrB_FP64, NV)) ;
+    GrB_Vector r ;
+    OK (GrB_Vector_new (&r, GrB_FP64, NV)) ;
+    for (int i = 0 ; i < NV ; i++) OK (GrB_Vector_setElement_FP64 (r, ref [i], i)) ;
+    // z<w> = A*w ; zr<r> = A*r on the CPU library
+    OK (GrB_mxv (z, w, NULL, sr, A, w, NULL)) ;
+    device_cpu ( ) ;
+    OK (GrB_mxv (zr, r, NULL, sr, A, r, NULL)) ;
+    device_on ( ) ;
+    double x [NV], y [NV] ;
+    values_of (z, x) ; values_of (zr, y) ;
+    assert_same (x, y, NV) ;
+    OK (GrB_Vector_free (&w)) ;
+    // w += A*u into a resident w
+    w = resident ( ) ;
+    OK (GrB_mxv (w, NULL, GrB_PLUS_FP64, sr, A, u, NULL)) ;
+    OK (GrB_Vector_free (&z)) ;
+    OK (GrB_Vector_dup (&z, r)) ;
+    device_cpu ( ) ;
+    OK (GrB_mxv (z, NULL, GrB_PLUS_FP64, sr, A, u, NULL)) ;
+    device_on ( ) ;
+    values_of (w, x) ; values_of (z, y) ;
+    assert_same (x, y, NV) ;
+    OK (GrB_Vector_free (&w)) ;
+    OK (GrB_Vector_free (&z)) ;
+    // w = A*w (input and output)
+    w = resident ( ) ;
+    OK (GrB_mxv (w, NULL, NULL, sr, A, w, NULL)) ;
+    device_cpu ( ) ;
+    OK (GrB_mxv (r, NULL, NULL, sr, A, r, NULL)) ;
+    device_on ( ) ;
+    values_of (w, x) ; values_of (r, y) ;
+    assert_same (x, y, NV) ;
+    OK (GrB_Vector_free (&w)) ;
+    OK (GrB_Vector_free (&r)) ;
+    OK (GrB_Vector_free (&zr)) ;
+}
+
+//------------------------------------------------------------------------------
+// changes
+//------------------------------------------------------------------------------
+
+static void test_mutation (void **state)
+{
+    (void) state ;
+    double x [NV], y [NV] ;
+    memcpy (y, ref, sizeof (y)) ;
+    GrB_Vector w = resident ( ) ;
+    OK (GrB_Vector_setElement_FP64 (w, 100.0, 7)) ;
+    y [7] = 100.0 ;
+    GrB_Index I [3] = { 1, 50, 299 } ;
+    OK (GrB_Vector_assign_FP64 (w, NULL, NULL, -5.0, I, 3, NULL)) ;
+    y [1] = y [50] = y [299] = -5.0 ;
+    values_of (w, x) ;
+    assert_same (x, y, NV) ;
+    // and the changed object is used as a product's input again
+    GrB_Vector z, zr, r ;
+    OK (GrB_Vector_new (&z, GrB_FP64, NV)) ;
+    OK (GrB_Vector_new (&zr, GrB_FP64, NV)) ;
+    OK (GrB_Vector_dup (&r, w)) ;
+    OK (GrB_mxv (z, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP64, A, w, NULL)) ;
+    device_cpu ( ) ;
+    OK (GrB_mxv (zr, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP64, A, r, NULL)) ;
+    device_on ( ) ;
+    values_of (z, x) ; values_of (zr, y) ;
+    assert_same (x, y, NV) ;
+    // removing an entry of a resident vector
+    GrB_Vector_free (&z) ;
+    OK (GrB_Vector_new (&z, GrB_FP64, NV)) ;
+    OK (GrB_mxv (z, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP64, A, w, NULL)) ;
+    OK (GrB_Vector_removeElement (z, 3)) ;
+    GrB_Index n ;
+    OK (GrB_Vector_nvals (&n, z)) ;
+    assert_int_equal (n, NV - 1) ;
+    GrB_Vector_free (&z) ; GrB_Vector_free (&zr) ; GrB_Vector_free (&r) ;
+    GrB_Vector_free (&w) ;
+}
+
+static void test_free_while_resident (void **state)
+{
+    (void) state ;
+    uint64_t m = stats ( ).materialised ;
+    for (int k = 0 ; k < 5 ; k++)
+    {
+        GrB_Vector w = resident ( ) ;
+        OK (GrB_Vector_free (&w)) ;
+    }
+    // nothing was brought down to be freed
+    assert_int_equal (stats ( ).materialised, m) ;
+}
+
+//------------------------------------------------------------------------------
+// matrices: C1 = A*B, C2 = A*C1, C3 = A'*C2
+//------------------------------------------------------------------------------
+
+static void test_mxm_chain (void **state)
+{
+    (void) state ;
+    GrB_Matrix B = full_matrix (NV, KB) ;
+    GrB_Matrix C [2][3] ;
+    GrB_Semiring sr = GrB_PLUS_TIMES_SEMIRING_FP64 ;
+    uint64_t kept = stats ( ).resident_kept ;
+    for (int d = 0 ; d < 2 ; d++)
+    {
+        if (d == 0) device_on ( ) ; else device_cpu ( ) ;
+        for (int k = 0 ; k < 3 ; k++) OK (GrB_Matrix_new (&C [d][k], GrB_FP64, NV, KB)) ;
+        OK (GrB_mxm (C [d][0], NULL, NULL, sr, A, B, NULL)) ;
+        OK (GrB_mxm (C [d][1], NULL, NULL, sr, A, C [d][0], NULL)) ;
+        OK (GrB_mxm (C [d][2], NULL, NULL, sr, A, C [d][1], GrB_DESC_T0)) ;
+    }
+    device_on ( ) ;
+    expect_kept (kept) ;
+    GrB_Index n = 0 ;
+    OK (GrB_Matrix_nvals (&n, C [0][2])) ;
+    assert_int_equal (n, NV * KB) ;
+    // each read: extractTuples, extractElement, reduce, transpose
+    static GrB_Index I [2][NV * KB], J [2][NV * KB] ;
+    static double X [2][NV * KB] ;
+    for (int d = 0 ; d < 2 ; d++)
+    {
+        GrB_Index nn = NV * KB ;
+        OK (GrB_Matrix_extractTuples_FP64 (I [d], J [d], X [d], &nn, C [d][2])) ;
+        assert_int_equal (nn, NV * KB) ;
+    }
+    assert_memory_equal (I [0], I [1], sizeof (I [0])) ;
+    assert_memory_equal (J [0], J [1], sizeof (J [0])) ;
+    assert_same (X [0], X [1], NV * KB) ;
+    double a = 0, b = 0 ;
+    OK (GrB_Matrix_extractElement_FP64 (&a, C [0][1], 5, 2)) ;
+    OK (GrB_Matrix_extractElement_FP64 (&b, C [1][1], 5, 2)) ;
+    assert_true (a == b) ;
+    OK (GrB_Matrix_reduce_FP64 (&a, NULL, GrB_PLUS_MONOID_FP64, C [0][1], NULL)) ;
+    OK (GrB_Matrix_reduce_FP64 (&b, NULL, GrB_PLUS_MONOID_FP64, C [1][1], NULL)) ;
+    assert_true (a == b) ;
+    GrB_Matrix T [2] ;
+    for (int d = 0 ; d < 2 ; d++)
+    {
+        OK (GrB_Matrix_new (&T [d], GrB_FP64, KB, NV)) ;
+        OK (GrB_transpose (T [d], NULL, NULL, C [d][0], NULL)) ;
+        GrB_Index nn = NV * KB ;
+        OK (GrB_Matrix_extractTuples_FP64 (I [d], J [d], X [d], &nn, T [d])) ;
+        GrB_Matrix_free (&T [d]) ;
+    }
+    assert_same (X [0], X [1], NV * KB) ;
+    for (int d = 0 ; d < 2 ; d++) for (int k = 0 ; k < 3 ; k++) GrB_Matrix_free (&C [d][k]) ;
+    GrB_Matrix_free (&B) ;
+}
+
+//------------------------------------------------------------------------------
+// eviction and faults
+//------------------------------------------------------------------------------
+
+static void test_eviction (void **state)
+{
+    (void) state ;
+    // room for two vectors of NV doubles: the chain's third result evicts
+    char mem [32] ;
+    snprintf (mem, sizeof (mem), "%d", (int) (2 * NV * sizeof (double) + 16)) ;
+    set ("DEVICE_MEMORY", mem) ;
+    grbgpu_stats s0 = stats ( ) ;
+    GrB_Vector w [4] ;
+    for (int k = 0 ; k < 4 ; k++) w [k] = resident ( ) ;
+    grbgpu_stats s1 = stats ( ) ;
+    assert_true (s1.resident_evicted > s0.resident_evicted) ;
+    for (int k = 3 ; k >= 0 ; k--)
+    {
+        double x [NV] ;
+        values_of (w [k], x) ;
+        assert_same (x, ref, NV) ;
+        OK (GrB_Vector_free (&w [k])) ;
+    }
+    set ("DEVICE_MEMORY", "0") ;
+}
+
+static void test_faults (void **state)
+{
+    (void) state ;
+    int failed = 0, right = 0 ;
+    for (int k = 0 ; k < 40 ; k++)
+    {
+        GrB_Vector w = resident ( ) ;
+        set ("FAULT", "copy:0.7") ;
+        GrB_Index n = NV, I [NV] ;
+        double X [NV] ;
+        GrB_Info info = GrB_Vector_extractTuples_FP64 (I, X, &n, w) ;
+        set ("FAULT", "") ;
+        if (info == GrB_OUT_OF_MEMORY)
+        {
+            failed++ ;          // the object is intact: read it again
+            double x [NV] ;
+            values_of (w, x) ;
+            assert_same (x, ref, NV) ;
+        }
+        else
+        {
+            OK (info) ;
+            assert_int_equal (n, NV) ;
+            for (GrB_Index e = 0 ; e < n ; e++) assert_true (X [e] == ref [I [e]]) ;
+            right++ ;
+        }
+        OK (GrB_Vector_free (&w)) ;
+    }
+    printf ("  faults during materialisation: %d answered, %d GrB_OUT_OF_MEMORY\n", right, failed) ;
+    assert_true (failed > 0 && right > 0) ;
+    // faults in the products of the chain (device allocations, whose
+    // failure falls back to the CPU library): every answer right
+    set ("FAULT", "alloc:0.3") ;
+    for (int k = 0 ; k < 10 ; k++)
+    {
+        GrB_Vector w = chain (A, u, true) ;
+        set ("FAULT", "") ;
+        double x [NV] ;
+        values_of (w, x) ;
+        assert_same (x, ref, NV) ;
+        OK (GrB_Vector_free (&w)) ;
+        set ("FAULT", "alloc:0.3") ;
+    }
+    set ("FAULT", "") ;
+}
+
+//------------------------------------------------------------------------------
+// storage options, threads, residency off
+//------------------------------------------------------------------------------
+
+static void test_options_kept (void **state)
+{
+    (void) state ;
+    GrB_Vector w ;
+    OK (GrB_Vector_new (&w, GrB_FP64, NV)) ;
+    OK (GxB_Vector_Option_set (w, GxB_SPARSITY_CONTROL, GxB_FULL + GxB_BITMAP)) ;
+    OK (GxB_Vector_Option_set (w, GxB_BITMAP_SWITCH, 0.375)) ;
+    uint64_t kept = stats ( ).resident_kept ;
+    OK (GrB_mxv (w, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP64, A, u, NULL)) ;
+    expect_kept (kept) ;
+    int control = 0 ;
+    double bswitch = 0 ;
+    OK (GxB_Vector_Option_get (w, GxB_SPARSITY_CONTROL, &control)) ;
+    OK (GxB_Vector_Option_get (w, GxB_BITMAP_SWITCH, &bswitch)) ;
+    assert_int_equal (control, GxB_FULL + GxB_BITMAP) ;
+    assert_true (bswitch == 0.375) ;
+    OK (GrB_Vector_free (&w)) ;
+}
+
+typedef struct { GrB_Vector w ; int first, wrong ; GrB_Info info ; } reader ;
+
+static void *read_all (void *arg)
+{
+    reader *r = arg ;
+    for (int k = 0 ; k < NV ; k++)
+    {
+        GrB_Index i = (GrB_Index) ((r->first + k) % NV) ;
+        double v = 0 ;
+        GrB_Info info = GrB_Vector_extractElement_FP64 (&v, r->w, i) ;
+        if (info != GrB_SUCCESS) { r->info = info ; break ; }
+        if (v != ref [i]) r->wrong++ ;
+    }
+    return NULL ;
+}
+
+// threads read one resident object at once: one of them brings it down,
+// every one sees the right values
+static void test_threads (void **state)
+{
+    (void) state ;
+    enum { NT = 6 } ;
+    for (int round = 0 ; round < 5 ; round++)
+    {
+        GrB_Vector w = resident ( ) ;
+        uint64_t m = stats ( ).materialised ;
+        pthread_t th [NT] ;
+        reader rd [NT] ;
+        for (int t = 0 ; t < NT ; t++)
+        {
+            rd [t] = (reader) { w, t * 37, 0, GrB_SUCCESS } ;
+            assert_int_equal (pthread_create (&th [t], NULL, read_all, &rd [t]), 0) ;
+        }
+        for (int t = 0 ; t < NT ; t++)
+        {
+            pthread_join (th [t], NULL) ;
+            OK (rd [t].info) ;
+            assert_int_equal (rd [t].wrong, 0) ;
+        }
+        assert_int_equal (stats ( ).materialised, m + 1) ;
+        OK (GrB_Vector_free (&w)) ;
+    }
+}
+
+static void test_off (void **state)
+{
+    (void) state ;
+    set ("RESIDENT", "0") ;
+    uint64_t kept = stats ( ).resident_kept ;
+    GrB_Vector w = chain (A, u, true) ;
+    assert_int_equal (stats ( ).resident_kept, kept) ;
+    double x [NV] ;
+    values_of (w, x) ;
+    assert_same (x, ref, NV) ;
+    OK (GrB_Vector_free (&w)) ;
+    set ("RESIDENT", "1") ;
+}
+
+int main (void)
+{
+    OK (GrB_init (GrB_NONBLOCKING)) ;
+    set ("MIN_WORK", "0") ;
+    set ("RESIDENT", "1") ;
+    device_on ( ) ;
+    if (on_cuda ( ))
+    {
+        // no GPU: skip (exit 77) as the other GPU tests do
+        GrB_Matrix P = sparse_matrix ( ) ;
+        GrB_Vector p = dense_vector ( ), q ;
+        OK (GrB_Vector_new (&q, GrB_FP64, NV)) ;
+        OK (GrB_mxv (q, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP64, P, p, NULL)) ;
+        const char *d = grbgpu_last_decision ( ) ;
+        GrB_Matrix_free (&P) ; GrB_Vector_free (&p) ; GrB_Vector_free (&q) ;
+        if (d == NULL || strcmp (d, "cuda") != 0)
+        {
+            printf ("test_resident: no usable CUDA device (%s): skipped\n", d ? d : "?") ;
+            GrB_finalize ( ) ;
+            return 77 ;
+        }
+    }
+    const struct CMUnitTest tests [] =
+    {
+        cmocka_unit_test (test_nvals_stays),
+        cmocka_unit_test (test_extract_element),
+        cmocka_unit_test (test_reduce),
+        cmocka_unit_test (test_apply_ewise_dup),
+        cmocka_unit_test (test_serialize_export),
+        cmocka_unit_test (test_iterator_fprint_option),
+        cmocka_unit_test (test_declined_and_aliased),
+        cmocka_unit_test (test_mutation),
+        cmocka_unit_test (test_free_while_resident),
+        cmocka_unit_test (test_mxm_chain),
+        cmocka_unit_test (test_eviction),
+        cmocka_unit_test (test_faults),
+        cmocka_unit_test (test_options_kept),
+        cmocka_unit_test (test_threads),
+        cmocka_unit_test (test_off),
+    } ;
+    int rc = cmocka_run_group_tests (tests, setup, teardown) ;
+    GrB_finalize ( ) ;
+    return rc ;
+}
