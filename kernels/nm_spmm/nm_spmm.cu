@@ -1,0 +1,335 @@
+//------------------------------------------------------------------------------
+// kernels/nm_spmm/nm_spmm.cu: dense X times N:M-sparse W (NM-SpMM schedule)
+//------------------------------------------------------------------------------
+
+// One thread block computes a BM x BN tile of Y; its threads form a
+// (BM/TM) x (BN/TN) grid, each owning TM rows (interleaved: row i*TY + ty)
+// and TN consecutive columns.  A warp is 4 thread rows x 8 thread columns,
+// so a W value and a slot index are read by 4 lanes at once (broadcast).
+// Per stage (ks positions of k): the X tile As [BM][ks] (row-major like X,
+// padded to ks + PAD so that column ks is a column of zeros for absent
+// slots), the values Bs [ws][BN] and indices Ds [ws][BN/ib] of the stage's
+// slots, all brought in with cp.async into the other half of a double
+// buffer while the current half is multiplied.  Per slot: the thread reads
+// the TM X values its slot index points at (one index for its TN columns in
+// the shared layout, one per column otherwise) and TN values of W, and does
+// TM x TN products and sums.
+
+#include "kernels/nm_spmm/nm_spmm.h"
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <string.h>
+
+namespace {
+
+__device__ __forceinline__ void cp_async (void *dst, const void *src,
+    int bytes_copied, int size)
+{
+    // size (4, 8 or 16) bytes into shared memory; bytes_copied < size fills
+    // the rest with zeros (0: all zeros, src not read)
+    unsigned d = (unsigned) __cvta_generic_to_shared (dst) ;
+    if (size == 16)
+    {
+        asm volatile ("cp.async.cg.shared.global [%0], [%1], 16, %2;\n"
+            :: "r" (d), "l" (src), "r" (bytes_copied)) ;
+    }
+    else if (size == 8)
+    {
+        asm volatile ("cp.async.ca.shared.global [%0], [%1], 8, %2;\n"
+            :: "r" (d), "l" (src), "r" (bytes_copied)) ;
+    }
+    else
+    {
+        asm volatile ("cp.async.ca.shared.global [%0], [%1], 4, %2;\n"
+            :: "r" (d), "l" (src), "r" (bytes_copied)) ;
+    }
+}
+
+__device__ __forceinline__ void cp_commit ()
+{
+    asm volatile ("cp.async.commit_group;\n" ::: "memory") ;
+}
+
+template <int N>
+__device__ __forceinline__ void cp_wait ()
+{
+    asm volatile ("cp.async.wait_group %0;\n" :: "n" (N) : "memory") ;
+}
+
+template <typename T> struct nm_cfg ;
+template <> struct nm_cfg<float>
+{
+    static constexpr int BM = 128, BN = 128, TM = 8, TN = 8, PAD = 4 ;
+} ;
+template <> struct nm_cfg<double>
+{
+    static constexpr int BM = 64, BN = 64, TM = 4, TN = 4, PAD = 2 ;
+} ;
+
+constexpr int NTHREADS = 256 ;
+constexpr int WSMAX = GG_NM_SPMM_MAX_WS ;
+
+// shared memory of one stage buffer (bytes), KS positions
+template <typename T>
+__host__ __device__ constexpr size_t as_bytes (int ks)
+{
+    return (size_t) nm_cfg<T>::BM * (ks + nm_cfg<T>::PAD) * sizeof (T) ;
+}
+template <typename T>
+__host__ __device__ constexpr size_t bs_bytes ()
+{
+    return (size_t) WSMAX * nm_cfg<T>::BN * sizeof (T) ;
+}
+template <typename T>
+__host__ __device__ constexpr size_t ds_bytes ()
+{
+    return (size_t) WSMAX * nm_cfg<T>::BN ;     // uint8, ib = 1 at most
+}
+template <typename T>
+__host__ __device__ constexpr size_t stage_bytes (int ks)
+{
+    return as_bytes<T> (ks) + bs_bytes<T> () + ds_bytes<T> () ;
+}
+
+// load stage st into buffer buf (shared memory base sm)
+template <typename T, int KS, bool SHARED>
+__device__ __forceinline__ void load_stage (char *sm, int64_t st,
+    const T *__restrict__ X, int64_t B, int64_t k, bool vec,
+    const T *__restrict__ val, const uint8_t *__restrict__ idx,
+    int64_t n_pad, int ws, int64_t b0, int64_t c0)
+{
+    using C = nm_cfg<T> ;
+    constexpr int LDA = KS + C::PAD ;
+    constexpr int IB = SHARED ? C::TN : 1 ;
+    constexpr int DW = C::BN / IB ;             // index bytes per slot row
+    T *As = (T *) sm ;
+    T *Bs = (T *) (sm + as_bytes<T> (KS)) ;
+    uint8_t *Ds = (uint8_t *) (sm + as_bytes<T> (KS) + bs_bytes<T> ()) ;
+    const int tid = threadIdx.x ;
+    const int64_t kk0 = st * KS ;
+
+    // X tile: rows b0 .. b0+BM, positions kk0 .. kk0+KS (zeros outside X)
+    if (vec)
+    {
+        constexpr int E = 16 / sizeof (T) ;     // elements per chunk
+        constexpr int CPR = KS / E ;            // chunks per row
+        for (int q = tid ; q < C::BM * CPR ; q += NTHREADS)
+        {
+            const int r = q / CPR, cc = (q % CPR) * E ;
+            const int64_t b = b0 + r, kk = kk0 + cc ;
+            const bool in = (b < B && kk < k) ;  // k % E == 0: all or none
+            const T *src = in ? X + b * k + kk : X ;
+            cp_async (As + r * LDA + cc, src, in ? 16 : 0, 16) ;
+        }
+    }
+    else
+    {
+        for (int q = tid ; q < C::BM * KS ; q += NTHREADS)
+        {
+            const int r = q / KS, cc = q % KS ;
+            const int64_t b = b0 + r, kk = kk0 + cc ;
+            const bool in = (b < B && kk < k) ;
+            const T *src = in ? X + b * k + kk : X ;
+            cp_async (As + r * LDA + cc, src, in ? (int) sizeof (T) : 0,
+                (int) sizeof (T)) ;
+        }
+    }
+    // the stage's slots: values and indices (n_pad is a multiple of BN)
+    {
+        constexpr int E = 16 / sizeof (T) ;
+        constexpr int CPR = C::BN / E ;
+        const T *v0 = val + st * ws * n_pad + c0 ;
+        for (int q = tid ; q < ws * CPR ; q += NTHREADS)
+        {
+            const int p = q / CPR, cc = (q % CPR) * E ;
+            cp_async (Bs + p * C::BN + cc, v0 + p * n_pad + cc, 16, 16) ;
+        }
+        constexpr int DPR = DW / 16 ;
+        const int64_t ldd = n_pad / IB ;
+        const uint8_t *d0 = idx + st * ws * ldd + c0 / IB ;
+        for (int q = tid ; q < ws * DPR ; q += NTHREADS)
+        {
+            const int p = q / DPR, cc = (q % DPR) * 16 ;
+            cp_async (Ds + p * DW + cc, d0 + p * ldd + cc, 16, 16) ;
+        }
+    }
+}
+
+template <typename T, int KS, bool SHARED>
+__global__ void __launch_bounds__ (NTHREADS, 2)
+nm_spmm_kernel (const T *__restrict__ X, T *__restrict__ Y, int64_t B,
+    int64_t k, int64_t n, bool vec, const T *__restrict__ val,
+    const uint8_t *__restrict__ idx, int64_t n_pad, int64_t stages, int ws)
+{
+    using C = nm_cfg<T> ;
+    constexpr int BM = C::BM, BN = C::BN, TM = C::TM, TN = C::TN ;
+    constexpr int LDA = KS + C::PAD ;
+    constexpr int TY = BM / TM ;                // thread rows
+    constexpr int IB = SHARED ? TN : 1 ;
+    constexpr int DW = BN / IB ;
+    static_assert (TY * (BN / TN) == NTHREADS, "tile / thread count") ;
+    extern __shared__ __align__ (16) char smem [] ;
+    const int64_t b0 = (int64_t) blockIdx.y * BM ;
+    const int64_t c0 = (int64_t) blockIdx.x * BN ;
+    const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32 ;
+    // a warp: 4 thread rows x 8 thread columns
+    const int tx = (warp % 2) * 8 + lane % 8 ;
+    const int ty = (warp / 2) * 4 + lane / 8 ;
+    const size_t SB = stage_bytes<T> (KS) ;
+
+    // the zero columns (position KS) of both X buffers, never overwritten
+    for (int q = tid ; q < 2 * BM ; q += NTHREADS)
+    {
+        T *As = (T *) (smem + (q / BM) * SB) ;
+        As [(q % BM) * LDA + KS] = T (0) ;
+    }
+
+    T acc [TM][TN] ;
+    #pragma unroll
+    for (int i = 0 ; i < TM ; i++)
+    {
+        #pragma unroll
+        for (int j = 0 ; j < TN ; j++) acc [i][j] = T (-0.0) ;
+    }
+
+    load_stage<T, KS, SHARED> (smem, 0, X, B, k, vec, val, idx, n_pad, ws,
+        b0, c0) ;
+    cp_commit () ;
+    for (int64_t st = 0 ; st < stages ; st++)
+    {
+        char *cur = smem + (st & 1) * SB ;
+        if (st + 1 < stages)
+        {
+            load_stage<T, KS, SHARED> (smem + ((st + 1) & 1) * SB, st + 1,
+                X, B, k, vec, val, idx, n_pad, ws, b0, c0) ;
+            cp_commit () ;
+            cp_wait<1> () ;
+        }
+        else
+        {
+            cp_wait<0> () ;
+        }
+        __syncthreads () ;
+        const T *As = (const T *) cur ;
+        const T *Bs = (const T *) (cur + as_bytes<T> (KS)) ;
+        const uint8_t *Ds = (const uint8_t *) (cur + as_bytes<T> (KS)
+            + bs_bytes<T> ()) ;
+        #pragma unroll 2
+        for (int p = 0 ; p < ws ; p++)
+        {
+            // the TN values as 16-byte loads (TN * sizeof (T) = 32)
+            T w [TN] ;
+            {
+                const uint4 *src = reinterpret_cast<const uint4 *>
+                    (Bs + p * BN + tx * TN) ;
+                #pragma unroll
+                for (int q = 0 ; q < (int) (TN * sizeof (T) / 16) ; q++)
+                {
+                    const uint4 t = src [q] ;
+                    memcpy (&w [q * 16 / sizeof (T)], &t, 16) ;
+                }
+            }
+            if (SHARED)
+            {
+                const int id = Ds [p * DW + tx] ;
+                T x [TM] ;
+                #pragma unroll
+                for (int i = 0 ; i < TM ; i++) x [i] = As [(i * TY + ty) * LDA + id] ;
+                #pragma unroll
+                for (int i = 0 ; i < TM ; i++)
+                {
+                    #pragma unroll
+                    for (int j = 0 ; j < TN ; j++)
+                    {
+                        acc [i][j] = acc [i][j] + x [i] * w [j] ;
+                    }
+                }
+            }
+            else
+            {
+                #pragma unroll
+                for (int j = 0 ; j < TN ; j++)
+                {
+                    const int id = Ds [p * DW + tx * TN + j] ;
+                    #pragma unroll
+                    for (int i = 0 ; i < TM ; i++)
+                    {
+                        acc [i][j] = acc [i][j]
+                            + As [(i * TY + ty) * LDA + id] * w [j] ;
+                    }
+                }
+            }
+        }
+        __syncthreads () ;
+    }
+
+    #pragma unroll
+    for (int i = 0 ; i < TM ; i++)
+    {
+        const int64_t b = b0 + i * TY + ty ;
+        if (b >= B) continue ;
+        #pragma unroll
+        for (int j = 0 ; j < TN ; j++)
+        {
+            const int64_t c = c0 + tx * TN + j ;
+            if (c < n) Y [b * n + c] = acc [i][j] ;
+        }
+    }
+}
+
+template <typename T, int KS, bool SHARED>
+int launch (const gg_nm_spmm_op *W, int64_t B, const T *X, T *Y,
+    cudaStream_t stream)
+{
+    using C = nm_cfg<T> ;
+    const size_t smem = 2 * stage_bytes<T> (KS) ;
+    auto kern = nm_spmm_kernel<T, KS, SHARED> ;
+    if (cudaFuncSetAttribute (kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
+        (int) smem) != cudaSuccess)
+    {
+        return GG_ERR_DEVICE ;
+    }
+    const bool vec = (W->k % (16 / (int64_t) sizeof (T)) == 0)
+        && ((uintptr_t) X % 16 == 0) ;
+    const int64_t gy = (B + C::BM - 1) / C::BM ;
+    if (gy > 65535) return GG_ERR_UNSUPPORTED ;
+    dim3 grid ((unsigned) (W->n_pad / C::BN), (unsigned) gy) ;
+    kern<<<grid, NTHREADS, smem, stream>>> (X, Y, B, W->k, W->ncols, vec,
+        (const T *) W->val, W->idx, W->n_pad, W->stages, W->geom.ws) ;
+    return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
+}
+
+template <typename T>
+int dispatch (const gg_nm_spmm_op *W, int64_t B, const T *X, T *Y,
+    cudaStream_t stream)
+{
+    if (W->geom.ks == 32)
+    {
+        return W->shared ? launch<T, 32, true> (W, B, X, Y, stream)
+                         : launch<T, 32, false> (W, B, X, Y, stream) ;
+    }
+    return W->shared ? launch<T, 64, true> (W, B, X, Y, stream)
+                     : launch<T, 64, false> (W, B, X, Y, stream) ;
+}
+
+} // namespace
+
+extern "C" int gg_cuda_nm_spmm (const gg_nm_spmm_op *W, int64_t B,
+    const void *X, void *Y, cudaStream_t stream)
+{
+    gg_nm_spmm_geom g ;
+    if (W == NULL || !gg_nm_spmm_geometry (&g, W->esz, W->geom.n, W->geom.m)
+        || g.ks != W->geom.ks || g.ws != W->geom.ws || g.bn != W->geom.bn
+        || W->k <= 0 || W->ncols < 0 || B < 0 || W->n_pad % g.bn != 0
+        || (uintptr_t) X % W->esz != 0)
+    {
+        return GG_ERR_UNSUPPORTED ;
+    }
+    if (B == 0 || W->ncols == 0) return GG_OK ;
+    if (W->esz == 4)
+    {
+        return dispatch<float> (W, B, (const float *) X, (float *) Y, stream) ;
+    }
+    return dispatch<double> (W, B, (const double *) X, (double *) Y, stream) ;
+}
