@@ -13,7 +13,9 @@
 // warm-up runs, all in the same process.  Each of our results is compared
 // with cuBLAS's (max |diff| / max |y|, printed).  Columns: ms, dense-
 // equivalent TFLOP/s (2 B k n / t), TFLOP/s of the products actually done
-// (times N/M), speedup over SGEMM, and its fraction of the ideal M/N.
+// (times N/M), speedup over SGEMM, and its fraction of the ideal M/N, all
+// for X and Y row-major; then the time with X given k-major (X', Y' out:
+// the SpMM family's orientation, NM-SpMM's own).
 // cuSPARSELt is not measured: configure does not look for it.
 //
 // Usage: nm_gpu_bench [B k n]...
@@ -85,13 +87,22 @@ static void bench_shape (cublasHandle_t h, int64_t B, int64_t k, int64_t n,
     const double flops = 2.0 * B * k * n ;
     std::vector<float> X ((size_t) (B * k)) ;
     for (auto &x : X) x = (float) (2 * nm_gen_unif (seed) - 1) ;
-    float *dX, *dYb, *dY, *dWd ;
+    float *dX, *dXt, *dYb, *dY, *dWd ;
     CHECK_CUDA (cudaMalloc (&dX, X.size () * sizeof (float))) ;
+    CHECK_CUDA (cudaMalloc (&dXt, X.size () * sizeof (float))) ;
     CHECK_CUDA (cudaMalloc (&dYb, (size_t) (B * n) * sizeof (float))) ;
     CHECK_CUDA (cudaMalloc (&dY, (size_t) (B * n) * sizeof (float))) ;
     CHECK_CUDA (cudaMalloc (&dWd, (size_t) (k * n) * sizeof (float))) ;
     CHECK_CUDA (cudaMemcpy (dX, X.data (), X.size () * sizeof (float),
         cudaMemcpyHostToDevice)) ;
+    {
+        // X' for the k-major runs (timed, not checked: the test does that)
+        std::vector<float> Xt (X.size ()) ;
+        for (int64_t b = 0 ; b < B ; b++)
+            for (int64_t kk = 0 ; kk < k ; kk++) Xt [kk * B + b] = X [b * k + kk] ;
+        CHECK_CUDA (cudaMemcpy (dXt, Xt.data (), Xt.size () * sizeof (float),
+            cudaMemcpyHostToDevice)) ;
+    }
     std::vector<float> Wd ((size_t) (k * n)) ;
     std::vector<float> yb ((size_t) (B * n)), y ((size_t) (B * n)) ;
     const float one = 1, zero = 0 ;
@@ -154,14 +165,18 @@ static void bench_shape (cublasHandle_t h, int64_t B, int64_t k, int64_t n,
         CHECK_CUDA (cudaMalloc (&dW, L->bytes)) ;
         CHECK_CUDA (cudaMemcpy (dW, L->buf, L->bytes, cudaMemcpyHostToDevice)) ;
         gg_nm_layout_bind (L, dW) ;
+        bool trans = true ;
         auto ours = [&] () {
-            if (gg_cuda_nm_spmm (&L->op, B, dX, dY, 0) != GG_OK)
+            if (gg_cuda_nm_spmm (&L->op, B, trans ? dXt : dX, dY, trans, 0)
+                != GG_OK)
             {
                 printf ("gg_cuda_nm_spmm failed\n") ;
                 exit (1) ;
             }
         } ;
-        const double t = median_ms (ours) ;
+        const double tt = median_ms (ours) ;      // X', Y' (family's way)
+        trans = false ;
+        const double t = median_ms (ours) ;       // X, Y row-major
         CHECK_CUDA (cudaMemcpy (y.data (), dY, y.size () * sizeof (float),
             cudaMemcpyDeviceToHost)) ;
         double dmax = 0, ymax = 0 ;
@@ -174,16 +189,17 @@ static void bench_shape (cublasHandle_t h, int64_t B, int64_t k, int64_t n,
         const double sp = t_sgemm / t ;
         printf ("%6lld x %5lld x %5lld  nm %2d:%-2d v=%-2d %-10s exact fp32 "
             "%8.3f ms %6.1f TFLOP/s (%5.1f done)  %5.2fx SGEMM, %5.1f %% of "
-            "ideal %.0fx; SGEMM this W %.3f ms; vs cuBLAS %.1e\n",
+            "ideal %.0fx; X' %.3f ms; SGEMM this W %.3f ms; vs cuBLAS %.1e\n",
             (long long) B, (long long) k, (long long) n, pt.n, pt.m, pt.v,
             L->op.shared ? "shared" : "per-column", t, flops / t * 1e-9,
-            flops / ideal / t * 1e-9, sp, 100 * sp / ideal, ideal, tb,
+            flops / ideal / t * 1e-9, sp, 100 * sp / ideal, ideal, tt, tb,
             ymax > 0 ? dmax / ymax : dmax) ;
         fflush (stdout) ;
         CHECK_CUDA (cudaFree (dW)) ;
         gg_nm_layout_free (L) ;
     }
     CHECK_CUDA (cudaFree (dX)) ;
+    CHECK_CUDA (cudaFree (dXt)) ;
     CHECK_CUDA (cudaFree (dYb)) ;
     CHECK_CUDA (cudaFree (dY)) ;
     CHECK_CUDA (cudaFree (dWd)) ;

@@ -7,7 +7,8 @@
 // then the blocks' rows differ and the layout cannot share indices), packed
 // by formats/nm_pack.c in both orientations, laid out by formats/nm_layout.c,
 // uploaded in one copy, multiplied by gg_cuda_nm_spmm.  Pairs 2:4, 1:4, 1:8,
-// 4:8, 8:32, 4:32, 16:32, 1:2; shapes not multiples of the tiles (k, n, B
+// 4:8, 8:32, 4:32, 16:32, 1:2; X row-major or given as X' (Y then comes
+// as Y', the SpMM family's orientation); shapes not multiples of the tiles (k, n, B
 // odd, B = 1, k < M), FP32 and FP64.  Some cases put Inf, NaN and -0 in X
 // and W.  Every element of Y is checked twice:
 //  - bit for bit against the same sum on the host (products rounded, added
@@ -111,13 +112,13 @@ static void emulate (const gg_nm_layout *L, const std::vector<T> &X,
 template <typename T>
 static void run_case (int n_, int m_, int v, double keep, int64_t B,
     int64_t k, int64_t n, double p_special, gg_nm_orient orient,
-    uint64_t seed)
+    bool trans, uint64_t seed)
 {
     char name [200] ;
     snprintf (name, sizeof name, "%s %d:%d v=%d keep=%.1f B=%lld k=%lld "
-        "n=%lld special=%.3f %s", sizeof (T) == 4 ? "fp32" : "fp64", n_, m_,
-        v, keep, (long long) B, (long long) k, (long long) n, p_special,
-        orient == GG_NM_ROWS ? "rows" : "cols") ;
+        "n=%lld special=%.3f %s%s", sizeof (T) == 4 ? "fp32" : "fp64", n_,
+        m_, v, keep, (long long) B, (long long) k, (long long) n, p_special,
+        orient == GG_NM_ROWS ? "rows" : "cols", trans ? " X'" : "") ;
     // W' (n x k) pattern and values
     nm_gen_csr S = nm_gen_pattern (n, k, n_, m_, v, keep, &seed) ;
     const int64_t nnz = (int64_t) S.i.size () ;
@@ -186,14 +187,28 @@ static void run_case (int n_, int m_, int v, double keep, int64_t B,
         CHECK_CUDA (cudaMalloc (&dY, (size_t) (B * n) * sizeof (T) + 1)) ;
         CHECK_CUDA (cudaMemcpy (dW, L->buf, L->bytes, cudaMemcpyHostToDevice)) ;
         gg_nm_layout_bind (L, dW) ;
-        CHECK_CUDA (cudaMemcpy (dX, X.data (), (size_t) (B * k) * sizeof (T),
-            cudaMemcpyHostToDevice)) ;
+        // trans: X' (k x B) goes up, Y' (n x B) comes back
+        std::vector<T> Xt ;
+        if (trans)
+        {
+            Xt.resize (X.size ()) ;
+            for (int64_t b = 0 ; b < B ; b++)
+                for (int64_t kk = 0 ; kk < k ; kk++) Xt [kk * B + b] = X [b * k + kk] ;
+        }
+        CHECK_CUDA (cudaMemcpy (dX, trans ? Xt.data () : X.data (),
+            (size_t) (B * k) * sizeof (T), cudaMemcpyHostToDevice)) ;
         // poison: all ones bits, a NaN
         CHECK_CUDA (cudaMemset (dY, 0xff, (size_t) (B * n) * sizeof (T))) ;
-        rc = gg_cuda_nm_spmm (&L->op, B, dX, dY, 0) ;
+        rc = gg_cuda_nm_spmm (&L->op, B, dX, dY, trans, 0) ;
         CHECK_CUDA (cudaDeviceSynchronize ()) ;
         CHECK_CUDA (cudaMemcpy (Y.data (), dY, (size_t) (B * n) * sizeof (T),
             cudaMemcpyDeviceToHost)) ;
+        if (trans)
+        {
+            std::vector<T> Yt (Y) ;
+            for (int64_t b = 0 ; b < B ; b++)
+                for (int64_t c = 0 ; c < n ; c++) Y [b * n + c] = Yt [c * B + b] ;
+        }
         CHECK_CUDA (cudaFree (dW)) ;
         CHECK_CUDA (cudaFree (dX)) ;
         CHECK_CUDA (cudaFree (dY)) ;
@@ -295,20 +310,25 @@ int main (void)
                 const double keep = (s & 1) ? 1.0 : 0.8 ;
                 const double sp = (s & 2) ? 0.0 : (s & 16) ? 0.05 : -1 ;
                 const gg_nm_orient o = (s & 4) ? GG_NM_ROWS : GG_NM_COLS ;
+                const bool tr = (s & 32) != 0 ;
                 run_case<float> (pr [0], pr [1], v, keep, sh [0], sh [1],
-                    sh [2], sp, o, s) ;
+                    sh [2], sp, o, tr, s) ;
                 if (v == 8 || (s & 8))
                 {
                     run_case<double> (pr [0], pr [1], v, keep, sh [0], sh [1],
-                        sh [2], sp, o, s + 1) ;
+                        sh [2], sp, o, !tr, s + 1) ;
                 }
             }
         }
     }
     // the shared layout with every slot full, specials on, both types
-    run_case<float> (2, 4, 32, 1.0, 200, 1024, 384, 0.05, GG_NM_COLS, 11) ;
-    run_case<double> (1, 8, 32, 1.0, 200, 1024, 384, 0.05, GG_NM_ROWS, 12) ;
-    run_case<float> (8, 32, 32, 1.0, 131, 640, 256, -1, GG_NM_ROWS, 13) ;
+    for (bool tr : { false, true })
+    {
+        run_case<float> (2, 4, 32, 1.0, 200, 1024, 384, 0.05, GG_NM_COLS, tr, 11) ;
+        run_case<double> (1, 8, 32, 1.0, 200, 1024, 384, 0.05, GG_NM_ROWS, tr, 12) ;
+        run_case<float> (8, 32, 32, 1.0, 131, 640, 256, -1, GG_NM_ROWS, tr, 13) ;
+        run_case<float> (4, 32, 32, 1.0, 256, 4096, 256, 0, GG_NM_ROWS, tr, 14) ;
+    }
     printf ("test_nm_spmm: %ld checks, %d failing cases%s\n", checks,
         failures, have_gpu ? "" : " (host emulation only)") ;
     if (failures) return 1 ;

@@ -71,10 +71,24 @@ constexpr int NTHREADS = 256 ;
 constexpr int WSMAX = GG_NM_SPMM_MAX_WS ;
 
 // shared memory of one stage buffer (bytes), KS positions
+// The X tile of a stage: [BM][ks + PAD] (X row-major: rows of X, the
+// zero column at ks) or, X given k-major (trans), [ks + 1][BM + PAD] (the
+// zero row at ks); room for either, in whole 16-byte units.
 template <typename T>
 __host__ __device__ constexpr size_t as_bytes (int ks)
 {
-    return (size_t) nm_cfg<T>::BM * (ks + nm_cfg<T>::PAD) * sizeof (T) ;
+    using C = nm_cfg<T> ;
+    const size_t a = (size_t) C::BM * (ks + C::PAD) ;
+    const size_t b = (size_t) (ks + 1) * (C::BM + C::PAD) ;
+    return ((a > b ? a : b) * sizeof (T) + 15) / 16 * 16 ;
+}
+
+// where row r (of the block's BM) and position id (of the stage) sit
+template <typename T, int KS, bool TRANS>
+__device__ __forceinline__ int xat (int r, int id)
+{
+    using C = nm_cfg<T> ;
+    return TRANS ? id * (C::BM + C::PAD) + r : r * (KS + C::PAD) + id ;
 }
 template <typename T>
 __host__ __device__ constexpr size_t bs_bytes ()
@@ -93,7 +107,7 @@ __host__ __device__ constexpr size_t stage_bytes (int ks)
 }
 
 // load stage st into buffer buf (shared memory base sm)
-template <typename T, int KS, bool SHARED>
+template <typename T, int KS, bool SHARED, bool TRANS>
 __device__ __forceinline__ void load_stage (char *sm, int64_t st,
     const T *__restrict__ X, int64_t B, int64_t k, bool vec,
     const T *__restrict__ val, const uint8_t *__restrict__ idx,
@@ -110,7 +124,37 @@ __device__ __forceinline__ void load_stage (char *sm, int64_t st,
     const int64_t kk0 = st * KS ;
 
     // X tile: rows b0 .. b0+BM, positions kk0 .. kk0+KS (zeros outside X)
-    if (vec)
+    if (TRANS)
+    {
+        // X' (k x B, row-major): chunks along B
+        constexpr int LDX = C::BM + C::PAD ;
+        if (vec)
+        {
+            constexpr int E = 16 / sizeof (T) ;
+            constexpr int CPR = C::BM / E ;
+            for (int q = tid ; q < KS * CPR ; q += NTHREADS)
+            {
+                const int r = q / CPR, cc = (q % CPR) * E ;
+                const int64_t kk = kk0 + r, b = b0 + cc ;
+                const bool in = (kk < k && b < B) ;  // B % E == 0
+                const T *src = in ? X + kk * B + b : X ;
+                cp_async (As + r * LDX + cc, src, in ? 16 : 0, 16) ;
+            }
+        }
+        else
+        {
+            for (int q = tid ; q < KS * C::BM ; q += NTHREADS)
+            {
+                const int r = q / C::BM, cc = q % C::BM ;
+                const int64_t kk = kk0 + r, b = b0 + cc ;
+                const bool in = (kk < k && b < B) ;
+                const T *src = in ? X + kk * B + b : X ;
+                cp_async (As + r * LDX + cc, src, in ? (int) sizeof (T) : 0,
+                    (int) sizeof (T)) ;
+            }
+        }
+    }
+    else if (vec)
     {
         constexpr int E = 16 / sizeof (T) ;     // elements per chunk
         constexpr int CPR = KS / E ;            // chunks per row
@@ -156,7 +200,7 @@ __device__ __forceinline__ void load_stage (char *sm, int64_t st,
     }
 }
 
-template <typename T, int KS, bool SHARED>
+template <typename T, int KS, bool SHARED, bool TRANS>
 __global__ void __launch_bounds__ (NTHREADS, 2)
 nm_spmm_kernel (const T *__restrict__ X, T *__restrict__ Y, int64_t B,
     int64_t k, int64_t n, bool vec, const T *__restrict__ val,
@@ -164,7 +208,6 @@ nm_spmm_kernel (const T *__restrict__ X, T *__restrict__ Y, int64_t B,
 {
     using C = nm_cfg<T> ;
     constexpr int BM = C::BM, BN = C::BN, TM = C::TM, TN = C::TN ;
-    constexpr int LDA = KS + C::PAD ;
     constexpr int TY = BM / TM ;                // thread rows
     constexpr int IB = SHARED ? TN : 1 ;
     constexpr int DW = BN / IB ;
@@ -182,7 +225,7 @@ nm_spmm_kernel (const T *__restrict__ X, T *__restrict__ Y, int64_t B,
     for (int q = tid ; q < 2 * BM ; q += NTHREADS)
     {
         T *As = (T *) (smem + (q / BM) * SB) ;
-        As [(q % BM) * LDA + KS] = T (0) ;
+        As [xat<T, KS, TRANS> (q % BM, KS)] = T (0) ;
     }
 
     T acc [TM][TN] ;
@@ -193,7 +236,7 @@ nm_spmm_kernel (const T *__restrict__ X, T *__restrict__ Y, int64_t B,
         for (int j = 0 ; j < TN ; j++) acc [i][j] = T (-0.0) ;
     }
 
-    load_stage<T, KS, SHARED> (smem, 0, X, B, k, vec, val, idx, n_pad, ws,
+    load_stage<T, KS, SHARED, TRANS> (smem, 0, X, B, k, vec, val, idx, n_pad, ws,
         b0, c0) ;
     cp_commit () ;
     for (int64_t st = 0 ; st < stages ; st++)
@@ -201,7 +244,7 @@ nm_spmm_kernel (const T *__restrict__ X, T *__restrict__ Y, int64_t B,
         char *cur = smem + (st & 1) * SB ;
         if (st + 1 < stages)
         {
-            load_stage<T, KS, SHARED> (smem + ((st + 1) & 1) * SB, st + 1,
+            load_stage<T, KS, SHARED, TRANS> (smem + ((st + 1) & 1) * SB, st + 1,
                 X, B, k, vec, val, idx, n_pad, ws, b0, c0) ;
             cp_commit () ;
             cp_wait<1> () ;
@@ -235,7 +278,7 @@ nm_spmm_kernel (const T *__restrict__ X, T *__restrict__ Y, int64_t B,
                 const int id = Ds [p * DW + tx] ;
                 T x [TM] ;
                 #pragma unroll
-                for (int i = 0 ; i < TM ; i++) x [i] = As [(i * TY + ty) * LDA + id] ;
+                for (int i = 0 ; i < TM ; i++) x [i] = As [xat<T, KS, TRANS> (i * TY + ty, id)] ;
                 #pragma unroll
                 for (int i = 0 ; i < TM ; i++)
                 {
@@ -256,7 +299,7 @@ nm_spmm_kernel (const T *__restrict__ X, T *__restrict__ Y, int64_t B,
                     for (int i = 0 ; i < TM ; i++)
                     {
                         acc [i][j] = acc [i][j]
-                            + As [(i * TY + ty) * LDA + id] * w [j] ;
+                            + As [xat<T, KS, TRANS> (i * TY + ty, id)] * w [j] ;
                     }
                 }
             }
@@ -273,24 +316,25 @@ nm_spmm_kernel (const T *__restrict__ X, T *__restrict__ Y, int64_t B,
         for (int j = 0 ; j < TN ; j++)
         {
             const int64_t c = c0 + tx * TN + j ;
-            if (c < n) Y [b * n + c] = acc [i][j] ;
+            if (c < n) Y [TRANS ? c * B + b : b * n + c] = acc [i][j] ;
         }
     }
 }
 
-template <typename T, int KS, bool SHARED>
+template <typename T, int KS, bool SHARED, bool TRANS>
 int launch (const gg_nm_spmm_op *W, int64_t B, const T *X, T *Y,
     cudaStream_t stream)
 {
     using C = nm_cfg<T> ;
     const size_t smem = 2 * stage_bytes<T> (KS) ;
-    auto kern = nm_spmm_kernel<T, KS, SHARED> ;
+    auto kern = nm_spmm_kernel<T, KS, SHARED, TRANS> ;
     if (cudaFuncSetAttribute (kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
         (int) smem) != cudaSuccess)
     {
         return GG_ERR_DEVICE ;
     }
-    const bool vec = (W->k % (16 / (int64_t) sizeof (T)) == 0)
+    // 16-byte copies where X's rows start on 16 bytes
+    const bool vec = ((TRANS ? B : W->k) % (16 / (int64_t) sizeof (T)) == 0)
         && ((uintptr_t) X % 16 == 0) ;
     const int64_t gy = (B + C::BM - 1) / C::BM ;
     if (gy > 65535) return GG_ERR_UNSUPPORTED ;
@@ -300,23 +344,23 @@ int launch (const gg_nm_spmm_op *W, int64_t B, const T *X, T *Y,
     return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
 }
 
-template <typename T>
+template <typename T, bool TRANS>
 int dispatch (const gg_nm_spmm_op *W, int64_t B, const T *X, T *Y,
     cudaStream_t stream)
 {
     if (W->geom.ks == 32)
     {
-        return W->shared ? launch<T, 32, true> (W, B, X, Y, stream)
-                         : launch<T, 32, false> (W, B, X, Y, stream) ;
+        return W->shared ? launch<T, 32, true, TRANS> (W, B, X, Y, stream)
+                         : launch<T, 32, false, TRANS> (W, B, X, Y, stream) ;
     }
-    return W->shared ? launch<T, 64, true> (W, B, X, Y, stream)
-                     : launch<T, 64, false> (W, B, X, Y, stream) ;
+    return W->shared ? launch<T, 64, true, TRANS> (W, B, X, Y, stream)
+                     : launch<T, 64, false, TRANS> (W, B, X, Y, stream) ;
 }
 
 } // namespace
 
 extern "C" int gg_cuda_nm_spmm (const gg_nm_spmm_op *W, int64_t B,
-    const void *X, void *Y, cudaStream_t stream)
+    const void *X, void *Y, bool trans, cudaStream_t stream)
 {
     gg_nm_spmm_geom g ;
     if (W == NULL || !gg_nm_spmm_geometry (&g, W->esz, W->geom.n, W->geom.m)
@@ -329,7 +373,11 @@ extern "C" int gg_cuda_nm_spmm (const gg_nm_spmm_op *W, int64_t B,
     if (B == 0 || W->ncols == 0) return GG_OK ;
     if (W->esz == 4)
     {
-        return dispatch<float> (W, B, (const float *) X, (float *) Y, stream) ;
+        return trans
+            ? dispatch<float, true> (W, B, (const float *) X, (float *) Y, stream)
+            : dispatch<float, false> (W, B, (const float *) X, (float *) Y, stream) ;
     }
-    return dispatch<double> (W, B, (const double *) X, (double *) Y, stream) ;
+    return trans
+        ? dispatch<double, true> (W, B, (const double *) X, (double *) Y, stream)
+        : dispatch<double, false> (W, B, (const double *) X, (double *) Y, stream) ;
 }

@@ -3,8 +3,12 @@
 //------------------------------------------------------------------------------
 
 // Y (B x n, row-major) = X (B x k, row-major) * W (k x n), W given as the
-// device layout of nm_geom.h (built on the host by formats/nm_layout.c),
-// PLUS_TIMES over float (esz 4) or double (esz 8).  NM-SpMM's schedule
+// device layout of nm_geom.h; or, trans, the same product with X given as
+// X' (k x B, row-major) and Y written as Y' (n x B, row-major): the SpMM
+// family's Y' = S X' with S = W' (how GrB_mxm's dense x sparse arrives,
+// backend/dispatch/classify.c), and NM-SpMM's own layout (X k-major).  W is
+// built on the host by formats/nm_layout.c.  PLUS_TIMES over float (esz 4)
+// or double (esz 8).  NM-SpMM's schedule
 // (block tile of 128 x 128 for float, 64 x 64 for double; thread tile 8 x 8
 // / 4 x 4; X tiles double-buffered in shared memory through cp.async; the
 // slot indices of the stage shared by a thread's columns when the layout
@@ -26,7 +30,7 @@ extern "C" {
 #endif
 
 int gg_cuda_nm_spmm (const gg_nm_spmm_op *W, int64_t B, const void *X,
-    void *Y, cudaStream_t stream) ;
+    void *Y, bool trans, cudaStream_t stream) ;
 
 #ifdef __cplusplus
 }
