@@ -15,7 +15,9 @@
 // equivalent TFLOP/s (2 B k n / t), TFLOP/s of the products actually done
 // (times N/M), speedup over SGEMM, and its fraction of the ideal M/N, all
 // for X and Y row-major; then the time with X given k-major (X', Y' out:
-// the SpMM family's orientation, NM-SpMM's own).
+// the SpMM family's orientation, NM-SpMM's own), and with the X tiles
+// packed (col_info, at 75 % sparsity and more with blocks of 32: X' only;
+// -1 where it does not apply).
 // cuSPARSELt is not measured: configure does not look for it.
 //
 // Usage: nm_gpu_bench [B k n]...
@@ -155,12 +157,42 @@ static void bench_shape (cublasHandle_t h, int64_t B, int64_t k, int64_t n,
         gg_nm_form *f = NULL ;
         gg_nm_layout *L = NULL ;
         if (gg_nm_pack (&f, &A, sizeof (float), pt.n, pt.m, pt.v, GG_NM_ROWS)
-            != GG_OK || gg_nm_layout_build (&L, f) != GG_OK)
+            != GG_OK || gg_nm_layout_build (&L, f, false) != GG_OK)
         {
             printf ("packing %d:%d failed\n", pt.n, pt.m) ;
             exit (1) ;
         }
+        // the packed X tiles (col_info) where they apply: X' only
+        gg_nm_layout *Lp = NULL ;
+        if (gg_nm_layout_build (&Lp, f, true) != GG_OK)
+        {
+            printf ("layout %d:%d failed\n", pt.n, pt.m) ;
+            exit (1) ;
+        }
+        if (!Lp->op.packed)
+        {
+            gg_nm_layout_free (Lp) ;
+            Lp = NULL ;
+        }
         gg_nm_form_free (f) ;
+        double tp = -1 ;
+        if (Lp != NULL)
+        {
+            void *dWp ;
+            CHECK_CUDA (cudaMalloc (&dWp, Lp->bytes)) ;
+            CHECK_CUDA (cudaMemcpy (dWp, Lp->buf, Lp->bytes,
+                cudaMemcpyHostToDevice)) ;
+            gg_nm_layout_bind (Lp, dWp) ;
+            tp = median_ms ([&] () {
+                if (gg_cuda_nm_spmm (&Lp->op, B, dXt, dY, true, 0) != GG_OK)
+                {
+                    printf ("gg_cuda_nm_spmm (packed) failed\n") ;
+                    exit (1) ;
+                }
+            }) ;
+            CHECK_CUDA (cudaFree (dWp)) ;
+            gg_nm_layout_free (Lp) ;
+        }
         void *dW ;
         CHECK_CUDA (cudaMalloc (&dW, L->bytes)) ;
         CHECK_CUDA (cudaMemcpy (dW, L->buf, L->bytes, cudaMemcpyHostToDevice)) ;
@@ -189,10 +221,11 @@ static void bench_shape (cublasHandle_t h, int64_t B, int64_t k, int64_t n,
         const double sp = t_sgemm / t ;
         printf ("%6lld x %5lld x %5lld  nm %2d:%-2d v=%-2d %-10s exact fp32 "
             "%8.3f ms %6.1f TFLOP/s (%5.1f done)  %5.2fx SGEMM, %5.1f %% of "
-            "ideal %.0fx; X' %.3f ms; SGEMM this W %.3f ms; vs cuBLAS %.1e\n",
+            "ideal %.0fx; X' %.3f ms, X' packed %.3f ms; SGEMM this W %.3f ms; "
+            "vs cuBLAS %.1e\n",
             (long long) B, (long long) k, (long long) n, pt.n, pt.m, pt.v,
             L->op.shared ? "shared" : "per-column", t, flops / t * 1e-9,
-            flops / ideal / t * 1e-9, sp, 100 * sp / ideal, ideal, tt, tb,
+            flops / ideal / t * 1e-9, sp, 100 * sp / ideal, ideal, tt, tp, tb,
             ymax > 0 ? dmax / ymax : dmax) ;
         fflush (stdout) ;
         CHECK_CUDA (cudaFree (dW)) ;

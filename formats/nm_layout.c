@@ -21,6 +21,7 @@ void gg_nm_layout_bind (gg_nm_layout *L, void *dev)
 {
     L->op.val = dev ;
     L->op.idx = (const uint8_t *) ((char *) dev + L->val_bytes) ;
+    L->op.cols = L->op.packed ? L->op.idx + L->idx_bytes : NULL ;
 }
 
 static inline bool slot_present (const gg_nm_form *f, int64_t d)
@@ -28,7 +29,51 @@ static inline bool slot_present (const gg_nm_form *f, int64_t d)
     return (f->present [d >> 3] >> (d & 7)) & 1 ;
 }
 
-int gg_nm_layout_build (gg_nm_layout **out, const gg_nm_form *f)
+// col_info: per tile of bn columns and stage, the positions any of its
+// slots use, ascending; idx then holds the rank of its position among them
+static void pack_positions (gg_nm_layout *L, uint8_t *idx, uint8_t *cols,
+    int ib)
+{
+    const gg_nm_spmm_geom *g = &L->op.geom ;
+    const int64_t stages = L->op.stages, n_pad = L->op.n_pad ;
+    const int64_t ldd = n_pad / ib, per_tile = g->bn / ib ;
+    for (int64_t t = 0 ; t < n_pad / g->bn ; t++)
+    {
+        for (int64_t st = 0 ; st < stages ; st++)
+        {
+            uint64_t used = 0 ;
+            for (int64_t u = st * g->ws ; u < (st + 1) * g->ws ; u++)
+            {
+                const uint8_t *row = idx + u * ldd + t * per_tile ;
+                for (int64_t e = 0 ; e < per_tile ; e++)
+                {
+                    if (row [e] < g->ks) used |= 1ull << row [e] ;
+                }
+            }
+            uint8_t *c = cols + (t * stages + st) * g->ks ;
+            memset (c, 0xff, (size_t) g->ks) ;
+            int r = 0 ;
+            for (uint64_t bits = used ; bits != 0 ; bits &= bits - 1)
+            {
+                c [r++] = (uint8_t) __builtin_ctzll (bits) ;
+            }
+            for (int64_t u = st * g->ws ; u < (st + 1) * g->ws ; u++)
+            {
+                uint8_t *row = idx + u * ldd + t * per_tile ;
+                for (int64_t e = 0 ; e < per_tile ; e++)
+                {
+                    if (row [e] < g->ks)
+                    {
+                        row [e] = (uint8_t) __builtin_popcountll (used
+                            & ((1ull << row [e]) - 1)) ;
+                    }
+                }
+            }
+        }
+    }
+}
+
+int gg_nm_layout_build (gg_nm_layout **out, const gg_nm_form *f, bool pack_x)
 {
     *out = NULL ;
     gg_nm_spmm_geom g ;
@@ -64,12 +109,15 @@ int gg_nm_layout_build (gg_nm_layout **out, const gg_nm_form *f)
         }
     }
     const int ib = shared ? g.tn : 1 ;
+    const bool packed = pack_x && shared && g.ks == 64 ;
+    const int64_t tiles = n_pad / g.bn ;
 
     gg_nm_layout *L = calloc (1, sizeof (gg_nm_layout)) ;
     if (L == NULL) return GG_ERR_NOMEM ;
     L->val_bytes = (size_t) (U * n_pad) * f->esz ;
     L->idx_bytes = (size_t) (U * (n_pad / ib)) ;
-    L->bytes = L->val_bytes + L->idx_bytes ;
+    L->cols_bytes = packed ? (size_t) (tiles * stages * g.ks) : 0 ;
+    L->bytes = L->val_bytes + L->idx_bytes + L->cols_bytes ;
     L->buf = malloc (L->bytes > 0 ? L->bytes : 1) ;
     if (L->buf == NULL)
     {
@@ -83,6 +131,7 @@ int gg_nm_layout_build (gg_nm_layout **out, const gg_nm_form *f)
     L->op.n_pad = n_pad ;
     L->op.stages = stages ;
     L->op.shared = shared ;
+    L->op.packed = packed ;
 
     // everything absent first: values -0, indices the zero column
     uint8_t *idx = (uint8_t *) L->buf + L->val_bytes ;
@@ -112,6 +161,10 @@ int gg_nm_layout_build (gg_nm_layout **out, const gg_nm_form *f)
             idx [u * ldd + c / ib] =
                 (uint8_t) ((grp % g.gs) * f->m + off [u]) ;
         }
+    }
+    if (packed)
+    {
+        pack_positions (L, idx, idx + L->idx_bytes, ib) ;
     }
     *out = L ;
     return GG_OK ;

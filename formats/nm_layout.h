@@ -18,17 +18,20 @@
 typedef struct
 {
     gg_nm_spmm_op op ;          // geometry and shapes; val / idx: see bind
-    void *buf ;                 // host: val_bytes of values, then indices
-    size_t val_bytes, idx_bytes, bytes ;
+    void *buf ;                 // host: values, indices, packed positions
+    size_t val_bytes, idx_bytes, cols_bytes, bytes ;
 }
 gg_nm_layout ;
 
-// Returns GG_OK, GG_ERR_UNSUPPORTED (no values, iso, a pair or type the
-// kernel lacks) or GG_ERR_NOMEM.
-int gg_nm_layout_build (gg_nm_layout **out, const gg_nm_form *f) ;
+// pack_x: the packed X tiles (col_info) where the layout allows them
+// (shared indices, 75 % sparsity or more); the product must then be called
+// with X k-major.  Returns GG_OK, GG_ERR_UNSUPPORTED (no values, iso, a pair
+// or type the kernel lacks) or GG_ERR_NOMEM.
+int gg_nm_layout_build (gg_nm_layout **out, const gg_nm_form *f, bool pack_x) ;
 void gg_nm_layout_free (gg_nm_layout *L) ;
 
-// op.val = dev, op.idx = dev + val_bytes (dev: a device copy of buf)
+// op.val = dev, op.idx = dev + val_bytes, op.cols after it when packed
+// (dev: a device copy of buf)
 void gg_nm_layout_bind (gg_nm_layout *L, void *dev) ;
 
 #endif

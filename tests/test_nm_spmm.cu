@@ -17,7 +17,8 @@
 //    products, |y - ref| <= 2 * L * eps * sum |products| (L = the column's
 //    entries), with Inf / NaN positions identical.
 // Y is poisoned (NaN) first.  The same checks also run on a host emulation
-// of the kernel on the layout (what the kernel reads and adds, in its
+// of the kernel on the layout (packed X tiles, col_info, whenever X is
+// given k-major and the layout allows them) (what the kernel reads and adds, in its
 // order), with or without a GPU; without a CUDA device the test then exits
 // 77 (or 1 if the emulation failed).
 
@@ -87,6 +88,7 @@ static void emulate (const gg_nm_layout *L, const std::vector<T> &X,
     const int64_t ldd = op.n_pad / ib, k = op.k, n = op.ncols ;
     const T *val = (const T *) L->buf ;
     const uint8_t *idx = (const uint8_t *) L->buf + L->val_bytes ;
+    const uint8_t *cols = idx + L->idx_bytes ;
     for (int64_t b = 0 ; b < B ; b++)
     {
         for (int64_t c = 0 ; c < n ; c++)
@@ -98,7 +100,9 @@ static void emulate (const gg_nm_layout *L, const std::vector<T> &X,
                 {
                     const int64_t u = st * op.geom.ws + p ;
                     const int id = idx [u * ldd + c / ib] ;
-                    const int64_t kk = st * op.geom.ks + id ;
+                    // packed: id is a row of the tile's packed X tile
+                    const int64_t kk = st * op.geom.ks + ((op.packed && id < op.geom.ks)
+                        ? cols [((c / op.geom.bn) * op.stages + st) * op.geom.ks + id] : id) ;
                     const T x = (id < op.geom.ks && kk < k) ? X [b * k + kk] : T (0) ;
                     volatile T prod = x * val [u * op.n_pad + c] ;
                     acc = acc + prod ;
@@ -168,7 +172,8 @@ static void run_case (int n_, int m_, int v, double keep, int64_t B,
         return ;
     }
     gg_nm_layout *L = NULL ;
-    rc = gg_nm_layout_build (&L, f) ;
+    // packed X tiles (where the layout allows them) need X k-major
+    rc = gg_nm_layout_build (&L, f, trans) ;
     gg_nm_form_free (f) ;
     if (rc != GG_OK)
     {
@@ -176,7 +181,7 @@ static void run_case (int n_, int m_, int v, double keep, int64_t B,
         failures++ ;
         return ;
     }
-    const bool shared = L->op.shared ;
+    const bool shared = L->op.shared, packed = L->op.packed ;
     std::vector<T> Yh ((size_t) (B * n)), Y ((size_t) (B * n)) ;
     emulate (L, X, B, Yh) ;
     if (have_gpu)
@@ -275,7 +280,8 @@ static void run_case (int n_, int m_, int v, double keep, int64_t B,
     }
     if (bad > 0) failures++ ;
     printf ("%s %s (%s layout, nnz %lld, %d non-finite): %d wrong\n",
-        bad ? "FAIL" : "ok  ", name, shared ? "shared" : "per-column",
+        bad ? "FAIL" : "ok  ", name, packed ? "shared, packed X" : shared
+        ? "shared" : "per-column",
         (long long) nnz, nonfinite, bad) ;
 }
 

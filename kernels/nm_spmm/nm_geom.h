@@ -17,6 +17,13 @@
 //                              entry; ib = tn (one index for a thread's tn
 //                              columns: "shared", possible where all tn
 //                              columns agree on every slot) or 1
+// packed (NM-SpMM's col_info, for sparsity of 75 % and more with the shared
+// layout, ks = 64; X given k-major only): a block of bn columns loads only
+// the positions of the stage that some slot of its columns uses:
+//   cols [(t * stages + st) * ks + r]  the position (0 .. ks-1) in stage st
+//                              of row r of tile t's packed X tile, ascending,
+//                              0xff past the last one
+// and idx holds the row r instead of the position (ks still the zeros).
 // Absent slots thus add (+0) * (-0) = -0, and sums start from -0, the
 // identity of IEEE addition: the result is exactly the sum, in ascending k,
 // of the entries' products (signed zeros, Inf and NaN included).
@@ -69,8 +76,10 @@ typedef struct
     int64_t n_pad ;             // ncols rounded up to geom.bn
     int64_t stages ;            // ceil (groups / gs)
     bool shared ;               // ib = tn (else 1)
+    bool packed ;               // X tiles packed (col_info): see below
     const void *val ;           // stages*ws x n_pad values
     const uint8_t *idx ;        // stages*ws x n_pad/ib
+    const uint8_t *cols ;       // packed: (n_pad/bn) x stages x ks, or NULL
 }
 gg_nm_spmm_op ;
 

@@ -100,18 +100,23 @@ __host__ __device__ constexpr size_t ds_bytes ()
 {
     return (size_t) WSMAX * nm_cfg<T>::BN ;     // uint8, ib = 1 at most
 }
+// the next stage's packed positions (col_info), ks <= 64 bytes
+constexpr size_t CS_BYTES = 64 ;
 template <typename T>
 __host__ __device__ constexpr size_t stage_bytes (int ks)
 {
-    return as_bytes<T> (ks) + bs_bytes<T> () + ds_bytes<T> () ;
+    return as_bytes<T> (ks) + bs_bytes<T> () + ds_bytes<T> () + CS_BYTES ;
 }
 
-// load stage st into buffer buf (shared memory base sm)
-template <typename T, int KS, bool SHARED, bool TRANS>
+// load stage st into the buffer at sm; PACKED: only the positions colp [r]
+// of the stage (global or shared memory; 0xff: none), and the positions of
+// the next stage (cnext, global, or NULL) into the buffer's Cs
+template <typename T, int KS, bool SHARED, bool TRANS, bool PACKED>
 __device__ __forceinline__ void load_stage (char *sm, int64_t st,
     const T *__restrict__ X, int64_t B, int64_t k, bool vec,
     const T *__restrict__ val, const uint8_t *__restrict__ idx,
-    int64_t n_pad, int ws, int64_t b0, int64_t c0)
+    int64_t n_pad, int ws, int64_t b0, int64_t c0, const uint8_t *colp,
+    const uint8_t *cnext)
 {
     using C = nm_cfg<T> ;
     constexpr int LDA = KS + C::PAD ;
@@ -135,7 +140,9 @@ __device__ __forceinline__ void load_stage (char *sm, int64_t st,
             for (int q = tid ; q < KS * CPR ; q += NTHREADS)
             {
                 const int r = q / CPR, cc = (q % CPR) * E ;
-                const int64_t kk = kk0 + r, b = b0 + cc ;
+                const int pos = PACKED ? colp [r] : r ;
+                if (PACKED && pos == 0xff) continue ;
+                const int64_t kk = kk0 + pos, b = b0 + cc ;
                 const bool in = (kk < k && b < B) ;  // B % E == 0
                 const T *src = in ? X + kk * B + b : X ;
                 cp_async (As + r * LDX + cc, src, in ? 16 : 0, 16) ;
@@ -146,7 +153,9 @@ __device__ __forceinline__ void load_stage (char *sm, int64_t st,
             for (int q = tid ; q < KS * C::BM ; q += NTHREADS)
             {
                 const int r = q / C::BM, cc = q % C::BM ;
-                const int64_t kk = kk0 + r, b = b0 + cc ;
+                const int pos = PACKED ? colp [r] : r ;
+                if (PACKED && pos == 0xff) continue ;
+                const int64_t kk = kk0 + pos, b = b0 + cc ;
                 const bool in = (kk < k && b < B) ;
                 const T *src = in ? X + kk * B + b : X ;
                 cp_async (As + r * LDX + cc, src, in ? (int) sizeof (T) : 0,
@@ -198,14 +207,22 @@ __device__ __forceinline__ void load_stage (char *sm, int64_t st,
             cp_async (Ds + p * DW + cc, d0 + p * ldd + cc, 16, 16) ;
         }
     }
+    if (PACKED && cnext != NULL && tid < KS / 16)
+    {
+        uint8_t *Cs = (uint8_t *) (sm + as_bytes<T> (KS) + bs_bytes<T> ()
+            + ds_bytes<T> ()) ;
+        cp_async (Cs + tid * 16, cnext + tid * 16, 16, 16) ;
+    }
 }
 
-template <typename T, int KS, bool SHARED, bool TRANS>
+template <typename T, int KS, bool SHARED, bool TRANS, bool PACKED>
 __global__ void __launch_bounds__ (NTHREADS, 2)
 nm_spmm_kernel (const T *__restrict__ X, T *__restrict__ Y, int64_t B,
     int64_t k, int64_t n, bool vec, const T *__restrict__ val,
-    const uint8_t *__restrict__ idx, int64_t n_pad, int64_t stages, int ws)
+    const uint8_t *__restrict__ idx, int64_t n_pad, int64_t stages, int ws,
+    const uint8_t *__restrict__ cols)
 {
+    static_assert (!PACKED || (TRANS && KS <= (int) CS_BYTES), "packed") ;
     using C = nm_cfg<T> ;
     constexpr int BM = C::BM, BN = C::BN, TM = C::TM, TN = C::TN ;
     constexpr int TY = BM / TM ;                // thread rows
@@ -236,24 +253,51 @@ nm_spmm_kernel (const T *__restrict__ X, T *__restrict__ Y, int64_t B,
         for (int j = 0 ; j < TN ; j++) acc [i][j] = T (-0.0) ;
     }
 
-    load_stage<T, KS, SHARED, TRANS> (smem, 0, X, B, k, vec, val, idx, n_pad, ws,
-        b0, c0) ;
+    // PACKED: the tile's positions of each stage; those of stage 0 are read
+    // from global memory, those of stage st+1 arrive with stage st (in its
+    // buffer's Cs) so that loading st+1 need not wait for them
+    const uint8_t *tcols = PACKED ? cols + (int64_t) blockIdx.x * stages * KS
+        : NULL ;
+    load_stage<T, KS, SHARED, TRANS, PACKED> (smem, 0, X, B, k, vec, val,
+        idx, n_pad, ws, b0, c0, tcols, (PACKED && stages > 1) ? tcols + KS
+        : NULL) ;
     cp_commit () ;
     for (int64_t st = 0 ; st < stages ; st++)
     {
         char *cur = smem + (st & 1) * SB ;
-        if (st + 1 < stages)
+        if (PACKED)
         {
-            load_stage<T, KS, SHARED, TRANS> (smem + ((st + 1) & 1) * SB, st + 1,
-                X, B, k, vec, val, idx, n_pad, ws, b0, c0) ;
-            cp_commit () ;
-            cp_wait<1> () ;
+            // stage st (and the positions of st+1) in; then issue st+1
+            // into the other buffer, free since the end of iteration st-1
+            cp_wait<0> () ;
+            __syncthreads () ;
+            if (st + 1 < stages)
+            {
+                const uint8_t *Cs = (const uint8_t *) (cur + as_bytes<T> (KS)
+                    + bs_bytes<T> () + ds_bytes<T> ()) ;
+                load_stage<T, KS, SHARED, TRANS, PACKED> (smem
+                    + ((st + 1) & 1) * SB, st + 1, X, B, k, vec, val, idx,
+                    n_pad, ws, b0, c0, Cs, (st + 2 < stages)
+                    ? tcols + (st + 2) * KS : NULL) ;
+                cp_commit () ;
+            }
         }
         else
         {
-            cp_wait<0> () ;
+            if (st + 1 < stages)
+            {
+                load_stage<T, KS, SHARED, TRANS, PACKED> (smem
+                    + ((st + 1) & 1) * SB, st + 1, X, B, k, vec, val, idx,
+                    n_pad, ws, b0, c0, NULL, NULL) ;
+                cp_commit () ;
+                cp_wait<1> () ;
+            }
+            else
+            {
+                cp_wait<0> () ;
+            }
+            __syncthreads () ;
         }
-        __syncthreads () ;
         const T *As = (const T *) cur ;
         const T *Bs = (const T *) (cur + as_bytes<T> (KS)) ;
         const uint8_t *Ds = (const uint8_t *) (cur + as_bytes<T> (KS)
@@ -321,13 +365,13 @@ nm_spmm_kernel (const T *__restrict__ X, T *__restrict__ Y, int64_t B,
     }
 }
 
-template <typename T, int KS, bool SHARED, bool TRANS>
+template <typename T, int KS, bool SHARED, bool TRANS, bool PACKED>
 int launch (const gg_nm_spmm_op *W, int64_t B, const T *X, T *Y,
     cudaStream_t stream)
 {
     using C = nm_cfg<T> ;
     const size_t smem = 2 * stage_bytes<T> (KS) ;
-    auto kern = nm_spmm_kernel<T, KS, SHARED, TRANS> ;
+    auto kern = nm_spmm_kernel<T, KS, SHARED, TRANS, PACKED> ;
     if (cudaFuncSetAttribute (kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
         (int) smem) != cudaSuccess)
     {
@@ -340,7 +384,8 @@ int launch (const gg_nm_spmm_op *W, int64_t B, const T *X, T *Y,
     if (gy > 65535) return GG_ERR_UNSUPPORTED ;
     dim3 grid ((unsigned) (W->n_pad / C::BN), (unsigned) gy) ;
     kern<<<grid, NTHREADS, smem, stream>>> (X, Y, B, W->k, W->ncols, vec,
-        (const T *) W->val, W->idx, W->n_pad, W->stages, W->geom.ws) ;
+        (const T *) W->val, W->idx, W->n_pad, W->stages, W->geom.ws,
+        W->cols) ;
     return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
 }
 
@@ -348,13 +393,19 @@ template <typename T, bool TRANS>
 int dispatch (const gg_nm_spmm_op *W, int64_t B, const T *X, T *Y,
     cudaStream_t stream)
 {
+    if (W->packed)
+    {
+        // the layout made it only with the shared indices and ks = 64, and
+        // the caller gives X k-major (checked by gg_cuda_nm_spmm)
+        return launch<T, 64, true, true, true> (W, B, X, Y, stream) ;
+    }
     if (W->geom.ks == 32)
     {
-        return W->shared ? launch<T, 32, true, TRANS> (W, B, X, Y, stream)
-                         : launch<T, 32, false, TRANS> (W, B, X, Y, stream) ;
+        return W->shared ? launch<T, 32, true, TRANS, false> (W, B, X, Y, stream)
+                         : launch<T, 32, false, TRANS, false> (W, B, X, Y, stream) ;
     }
-    return W->shared ? launch<T, 64, true, TRANS> (W, B, X, Y, stream)
-                     : launch<T, 64, false, TRANS> (W, B, X, Y, stream) ;
+    return W->shared ? launch<T, 64, true, TRANS, false> (W, B, X, Y, stream)
+                     : launch<T, 64, false, TRANS, false> (W, B, X, Y, stream) ;
 }
 
 } // namespace
@@ -366,7 +417,8 @@ extern "C" int gg_cuda_nm_spmm (const gg_nm_spmm_op *W, int64_t B,
     if (W == NULL || !gg_nm_spmm_geometry (&g, W->esz, W->geom.n, W->geom.m)
         || g.ks != W->geom.ks || g.ws != W->geom.ws || g.bn != W->geom.bn
         || W->k <= 0 || W->ncols < 0 || B < 0 || W->n_pad % g.bn != 0
-        || (uintptr_t) X % W->esz != 0)
+        || (uintptr_t) X % W->esz != 0
+        || (W->packed && (!trans || !W->shared || g.ks != 64 || W->cols == NULL)))
     {
         return GG_ERR_UNSUPPORTED ;
     }
