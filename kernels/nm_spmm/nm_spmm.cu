@@ -18,8 +18,8 @@
 // Resources (nvcc -Xptxas -v, sm_90, 256 threads, __launch_bounds__ (256, 2)):
 // FP32 variants 128 registers (the shared-index ks = 64 row-major variant
 // spills 12 bytes, the packed one 8), FP64 110-125 registers, no spills.
-// Dynamic shared memory, two stage buffers: FP32 57,344 B (ks = 32) and
-// 90,112 B (ks = 64); FP64 53,280 B and 87,072 B: two blocks per SM.
+// Dynamic shared memory, two stage buffers: FP32 57,472 B (ks = 32) and
+// 90,240 B (ks = 64); FP64 53,408 B and 87,200 B: two blocks per SM.
 // Instantiated: {float, double} x ks {32, 64} x {shared, per-column} x
 // {X row-major, X k-major}, plus the packed k-major shared ks = 64 pair.
 
