@@ -11,7 +11,7 @@
 # summary last.  Steps are selected with STEPS (default: all).
 set -u
 OUT=${OUT:-$PWD/gpu-out}
-STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e tc xpose fam multi resident demo}
+STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e tc xpose fam multi resident nm demo}
 mkdir -p "$OUT"
 root=$PWD
 summary="$OUT/summary.txt"
@@ -194,6 +194,18 @@ if has resident; then
         grep -o 'resident_kept=[0-9]* materialised=[0-9]* resident_evicted=[0-9]*' \
             "$OUT/pagerank_resident_$res.log" | sed 's/^/    /' | tee -a "$summary"
     done
+fi
+
+if has nm; then
+    # dense x N:M (kernels/nm_spmm): the exact test (every element bit for bit
+    # against the host's sum in the kernel's order, and against FP64), then
+    # the benchmark against cuBLAS SGEMM on the issue's three shapes
+    timeout 60 ./tests/test_nm_spmm > "$OUT/test_nm_spmm.log" 2>&1
+    say "test_nm_spmm: exit $? : $(grep -E 'checks,' "$OUT/test_nm_spmm.log" | tail -1)"
+    grep -E '^FAIL' "$OUT/test_nm_spmm.log" | head -10 | tee -a "$summary"
+    timeout ${NM_TIMEOUT:-90} ./bench/nm_gpu_bench ${NM_ARGS:-} > "$OUT/nm_gpu_bench.log" 2>&1
+    say "nm_gpu_bench: exit $?"
+    grep -E 'SGEMM|nm ' "$OUT/nm_gpu_bench.log" | sed 's/; SGEMM this W.*vs cuBLAS/; vs cuBLAS/' | tee -a "$summary"
 fi
 
 if has demo; then

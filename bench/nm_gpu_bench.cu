@@ -1,0 +1,277 @@
+//------------------------------------------------------------------------------
+// bench/nm_gpu_bench.cu: dense X times N:M W, our kernel vs cuBLAS SGEMM
+//------------------------------------------------------------------------------
+
+// Shapes B x k x n (Y = X * W, X B x k, W k x n), default the issue's three:
+// 4096 x 4096 x 4096, 8192 x 8192 x 2048, 256 x 4096 x 16384.  For each,
+// cuBLAS SGEMM (pedantic math: FP32 FFMA, no TF32) on the dense W, then our
+// kernel (FP32, exact: one rounded product and one rounded sum per entry) at
+// 50, 75 and 87.5 % sparsity, vector-wise with blocks of 32 output columns
+// as NM-SpMM measures (16:32, 8:32, 4:32: the shared layout) and element-wise
+// (2:4, 1:4, 1:8: one index per column; on the first shape only, unless
+// shapes are given).  Packing is host work (seconds per case).  Medians of REPS runs after WARM
+// warm-up runs, all in the same process.  Each of our results is compared
+// with cuBLAS's (max |diff| / max |y|, printed).  Columns: ms, dense-
+// equivalent TFLOP/s (2 B k n / t), TFLOP/s of the products actually done
+// (times N/M), speedup over SGEMM, and its fraction of the ideal M/N, all
+// for X and Y row-major; then the time with X given k-major (X', Y' out:
+// the SpMM family's orientation, NM-SpMM's own), and with the X tiles
+// packed (col_info, at 75 % sparsity and more with blocks of 32: X' only;
+// -1 where it does not apply).
+// cuSPARSELt is not measured: configure does not look for it.
+//
+// Usage: nm_gpu_bench [B k n]...
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cmath>
+#include <vector>
+#include <algorithm>
+#include <cuda_runtime.h>
+#include <cublas_v2.h>
+
+extern "C" {
+#include "formats/nm.h"
+#include "formats/nm_layout.h"
+}
+#include "kernels/nm_spmm/nm_spmm.h"
+#include "tests/nm_gen.h"
+
+#define CHECK_CUDA(call)                                                    \
+    do {                                                                    \
+        cudaError_t err_ = (call) ;                                         \
+        if (err_ != cudaSuccess) {                                          \
+            fprintf (stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,  \
+                cudaGetErrorString (err_)) ;                                \
+            exit (1) ;                                                      \
+        }                                                                   \
+    } while (0)
+#define CHECK_BLAS(call)                                                    \
+    do {                                                                    \
+        cublasStatus_t st_ = (call) ;                                       \
+        if (st_ != CUBLAS_STATUS_SUCCESS) {                                 \
+            fprintf (stderr, "%s:%d: %s: cuBLAS status %d\n", __FILE__,     \
+                __LINE__, #call, (int) st_) ;                               \
+            exit (1) ;                                                      \
+        }                                                                   \
+    } while (0)
+
+static const int WARM = 3, REPS = 10 ;
+
+template <typename F>
+static double median_ms (F run)
+{
+    cudaEvent_t a, b ;
+    CHECK_CUDA (cudaEventCreate (&a)) ;
+    CHECK_CUDA (cudaEventCreate (&b)) ;
+    for (int r = 0 ; r < WARM ; r++) run () ;
+    std::vector<float> t ;
+    for (int r = 0 ; r < REPS ; r++)
+    {
+        CHECK_CUDA (cudaEventRecord (a)) ;
+        run () ;
+        CHECK_CUDA (cudaEventRecord (b)) ;
+        CHECK_CUDA (cudaEventSynchronize (b)) ;
+        float ms ;
+        CHECK_CUDA (cudaEventElapsedTime (&ms, a, b)) ;
+        t.push_back (ms) ;
+    }
+    CHECK_CUDA (cudaEventDestroy (a)) ;
+    CHECK_CUDA (cudaEventDestroy (b)) ;
+    std::sort (t.begin (), t.end ()) ;
+    return 0.5 * (t [(REPS - 1) / 2] + t [REPS / 2]) ;
+}
+
+static void bench_shape (cublasHandle_t h, int64_t B, int64_t k, int64_t n,
+    bool elementwise, uint64_t *seed)
+{
+    const double flops = 2.0 * B * k * n ;
+    std::vector<float> X ((size_t) (B * k)) ;
+    for (auto &x : X) x = (float) (2 * nm_gen_unif (seed) - 1) ;
+    float *dX, *dXt, *dYb, *dY, *dWd ;
+    CHECK_CUDA (cudaMalloc (&dX, X.size () * sizeof (float))) ;
+    CHECK_CUDA (cudaMalloc (&dXt, X.size () * sizeof (float))) ;
+    CHECK_CUDA (cudaMalloc (&dYb, (size_t) (B * n) * sizeof (float))) ;
+    CHECK_CUDA (cudaMalloc (&dY, (size_t) (B * n) * sizeof (float))) ;
+    CHECK_CUDA (cudaMalloc (&dWd, (size_t) (k * n) * sizeof (float))) ;
+    CHECK_CUDA (cudaMemcpy (dX, X.data (), X.size () * sizeof (float),
+        cudaMemcpyHostToDevice)) ;
+    {
+        // X' for the k-major runs (timed, not checked: the test does that)
+        std::vector<float> Xt (X.size ()) ;
+        for (int64_t b = 0 ; b < B ; b++)
+            for (int64_t kk = 0 ; kk < k ; kk++) Xt [kk * B + b] = X [b * k + kk] ;
+        CHECK_CUDA (cudaMemcpy (dXt, Xt.data (), Xt.size () * sizeof (float),
+            cudaMemcpyHostToDevice)) ;
+    }
+    std::vector<float> Wd ((size_t) (k * n)) ;
+    std::vector<float> yb ((size_t) (B * n)), y ((size_t) (B * n)) ;
+    const float one = 1, zero = 0 ;
+
+    struct pat { int n, m, v ; } pats [] = {
+        { 16, 32, 32 }, { 8, 32, 32 }, { 4, 32, 32 },
+        { 2, 4, 1 }, { 1, 4, 1 }, { 1, 8, 1 } } ;
+    double t_sgemm = 0 ;
+    bool first = true ;
+    for (const pat &pt : pats)
+    {
+        if (pt.v == 1 && !elementwise) continue ;
+        // W' (n x k) pattern, values, and the dense W (k x n, row-major)
+        nm_gen_csr S = nm_gen_pattern (n, k, pt.n, pt.m, pt.v, 1.0, seed) ;
+        std::vector<float> sx (S.i.size ()) ;
+        for (auto &w : sx) w = (float) (2 * nm_gen_unif (seed) - 1) ;
+        std::fill (Wd.begin (), Wd.end (), 0.0f) ;
+        for (int64_t c = 0 ; c < n ; c++)
+        {
+            for (int64_t q = S.p [c] ; q < S.p [c+1] ; q++)
+            {
+                Wd [(size_t) S.i [q] * n + c] = sx [q] ;
+            }
+        }
+        CHECK_CUDA (cudaMemcpy (dWd, Wd.data (), Wd.size () * sizeof (float),
+            cudaMemcpyHostToDevice)) ;
+        // row-major Y = X W is column-major Y' = W' X'
+        auto sgemm = [&] () {
+            CHECK_BLAS (cublasSgemm (h, CUBLAS_OP_N, CUBLAS_OP_N, (int) n,
+                (int) B, (int) k, &one, dWd, (int) n, dX, (int) k, &zero, dYb,
+                (int) n)) ;
+        } ;
+        const double tb = median_ms (sgemm) ;
+        if (first)
+        {
+            t_sgemm = tb ;
+            printf ("%6lld x %5lld x %5lld  cuBLAS SGEMM (fp32 FFMA)     "
+                "%8.3f ms %6.1f TFLOP/s\n", (long long) B, (long long) k,
+                (long long) n, tb, flops / tb * 1e-9) ;
+            first = false ;
+        }
+        CHECK_CUDA (cudaMemcpy (yb.data (), dYb, yb.size () * sizeof (float),
+            cudaMemcpyDeviceToHost)) ;
+
+        gg_csr A ;
+        memset (&A, 0, sizeof A) ;
+        A.nrows = n ; A.ncols = k ; A.nnz = (int64_t) S.i.size () ;
+        A.p32 = S.p.data () ; A.i32 = S.i.data () ; A.x = sx.data () ;
+        A.max_row = -1 ;
+        gg_nm_form *f = NULL ;
+        gg_nm_layout *L = NULL ;
+        if (gg_nm_pack (&f, &A, sizeof (float), pt.n, pt.m, pt.v, GG_NM_ROWS)
+            != GG_OK || gg_nm_layout_build (&L, f, false) != GG_OK)
+        {
+            printf ("packing %d:%d failed\n", pt.n, pt.m) ;
+            exit (1) ;
+        }
+        // the packed X tiles (col_info) where they apply: X' only
+        gg_nm_layout *Lp = NULL ;
+        if (gg_nm_layout_build (&Lp, f, true) != GG_OK)
+        {
+            printf ("layout %d:%d failed\n", pt.n, pt.m) ;
+            exit (1) ;
+        }
+        if (!Lp->op.packed)
+        {
+            gg_nm_layout_free (Lp) ;
+            Lp = NULL ;
+        }
+        gg_nm_form_free (f) ;
+        double tp = -1 ;
+        if (Lp != NULL)
+        {
+            void *dWp ;
+            CHECK_CUDA (cudaMalloc (&dWp, Lp->bytes)) ;
+            CHECK_CUDA (cudaMemcpy (dWp, Lp->buf, Lp->bytes,
+                cudaMemcpyHostToDevice)) ;
+            gg_nm_layout_bind (Lp, dWp) ;
+            tp = median_ms ([&] () {
+                if (gg_cuda_nm_spmm (&Lp->op, B, dXt, dY, true, 0) != GG_OK)
+                {
+                    printf ("gg_cuda_nm_spmm (packed) failed\n") ;
+                    exit (1) ;
+                }
+            }) ;
+            CHECK_CUDA (cudaFree (dWp)) ;
+            gg_nm_layout_free (Lp) ;
+        }
+        void *dW ;
+        CHECK_CUDA (cudaMalloc (&dW, L->bytes)) ;
+        CHECK_CUDA (cudaMemcpy (dW, L->buf, L->bytes, cudaMemcpyHostToDevice)) ;
+        gg_nm_layout_bind (L, dW) ;
+        bool trans = true ;
+        auto ours = [&] () {
+            if (gg_cuda_nm_spmm (&L->op, B, trans ? dXt : dX, dY, trans, 0)
+                != GG_OK)
+            {
+                printf ("gg_cuda_nm_spmm failed\n") ;
+                exit (1) ;
+            }
+        } ;
+        const double tt = median_ms (ours) ;      // X', Y' (family's way)
+        trans = false ;
+        const double t = median_ms (ours) ;       // X, Y row-major
+        CHECK_CUDA (cudaMemcpy (y.data (), dY, y.size () * sizeof (float),
+            cudaMemcpyDeviceToHost)) ;
+        double dmax = 0, ymax = 0 ;
+        for (size_t q = 0 ; q < y.size () ; q++)
+        {
+            dmax = std::max (dmax, (double) fabsf (y [q] - yb [q])) ;
+            ymax = std::max (ymax, (double) fabsf (yb [q])) ;
+        }
+        const double ideal = (double) pt.m / pt.n ;
+        const double sp = t_sgemm / t ;
+        printf ("%6lld x %5lld x %5lld  nm %2d:%-2d v=%-2d %-10s exact fp32 "
+            "%8.3f ms %6.1f TFLOP/s (%5.1f done)  %5.2fx SGEMM, %5.1f %% of "
+            "ideal %.0fx; X' %.3f ms, X' packed %.3f ms; SGEMM this W %.3f ms; "
+            "vs cuBLAS %.1e\n",
+            (long long) B, (long long) k, (long long) n, pt.n, pt.m, pt.v,
+            L->op.shared ? "shared" : "per-column", t, flops / t * 1e-9,
+            flops / ideal / t * 1e-9, sp, 100 * sp / ideal, ideal, tt, tp, tb,
+            ymax > 0 ? dmax / ymax : dmax) ;
+        fflush (stdout) ;
+        CHECK_CUDA (cudaFree (dW)) ;
+        gg_nm_layout_free (L) ;
+    }
+    CHECK_CUDA (cudaFree (dX)) ;
+    CHECK_CUDA (cudaFree (dXt)) ;
+    CHECK_CUDA (cudaFree (dYb)) ;
+    CHECK_CUDA (cudaFree (dY)) ;
+    CHECK_CUDA (cudaFree (dWd)) ;
+}
+
+int main (int argc, char **argv)
+{
+    int ndev = 0 ;
+    if (cudaGetDeviceCount (&ndev) != cudaSuccess || ndev == 0)
+    {
+        printf ("SKIP: no CUDA device\n") ;
+        return 77 ;
+    }
+    cudaDeviceProp prop ;
+    CHECK_CUDA (cudaGetDeviceProperties (&prop, 0)) ;
+    printf ("device: %s, %d SMs; medians of %d after %d warm-up runs\n",
+        prop.name, prop.multiProcessorCount, REPS, WARM) ;
+    cublasHandle_t h ;
+    CHECK_BLAS (cublasCreate (&h)) ;
+    CHECK_BLAS (cublasSetMathMode (h, CUBLAS_PEDANTIC_MATH)) ;
+    uint64_t seed = 0xb16b00b5 ;
+    std::vector<int64_t> shapes = { 4096, 4096, 4096, 8192, 8192, 2048,
+        256, 4096, 16384 } ;
+    if (argc > 1)
+    {
+        shapes.clear () ;
+        for (int a = 1 ; a + 2 < argc ; a += 3)
+        {
+            shapes.push_back (atoll (argv [a])) ;
+            shapes.push_back (atoll (argv [a+1])) ;
+            shapes.push_back (atoll (argv [a+2])) ;
+        }
+    }
+    for (size_t s = 0 ; s + 2 < shapes.size () ; s += 3)
+    {
+        // element-wise rows on the first shape only (host packing time)
+        bench_shape (h, shapes [s], shapes [s+1], shapes [s+2],
+            s == 0 || argc > 1, &seed) ;
+    }
+    CHECK_BLAS (cublasDestroy (h)) ;
+    return 0 ;
+}

@@ -1,0 +1,39 @@
+//------------------------------------------------------------------------------
+// kernels/nm_spmm/nm_spmm.h: dense X times N:M-sparse W on CUDA cores
+//------------------------------------------------------------------------------
+
+// Y (B x n, row-major) = X (B x k, row-major) * W (k x n), W given as the
+// device layout of nm_geom.h; or, trans, the same product with X given as
+// X' (k x B, row-major) and Y written as Y' (n x B, row-major): the SpMM
+// family's Y' = S X' with S = W' (how GrB_mxm's dense x sparse arrives,
+// backend/dispatch/classify.c), and NM-SpMM's own layout (X k-major).  W is
+// built on the host by formats/nm_layout.c.  PLUS_TIMES over float (esz 4)
+// or double (esz 8).  NM-SpMM's schedule
+// (block tile of 128 x 128 for float, 64 x 64 for double; thread tile 8 x 8
+// / 4 x 4; X tiles double-buffered in shared memory through cp.async; the
+// slot indices of the stage shared by a thread's columns when the layout
+// allows it).  Exact: one rounded product and one rounded sum per entry
+// (built with -fmad=false), in ascending k, starting from -0.
+// Every element of Y is written.  Launches on `stream`, no copy, no
+// synchronisation.  Returns GG_OK, GG_ERR_UNSUPPORTED (bad geometry, k == 0,
+// X not aligned to its element size) or GG_ERR_DEVICE (a CUDA call failed).
+
+#ifndef GG_NM_SPMM_H
+#define GG_NM_SPMM_H
+
+#include <cuda_runtime_api.h>
+#include "kernels/gg_kernels.h"
+#include "kernels/nm_spmm/nm_geom.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int gg_cuda_nm_spmm (const gg_nm_spmm_op *W, int64_t B, const void *X,
+    void *Y, bool trans, cudaStream_t stream) ;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,347 @@
+//------------------------------------------------------------------------------
+// tests/test_nm_spmm.cu: dense X times N:M-sparse W on the GPU, against the CPU
+//------------------------------------------------------------------------------
+
+// Fresh random X (B x k) and W (k x n), W vector-wise N:M along k (blocks of
+// v = 1, 8, 32 output columns; every kept position present, or 80 % of them:
+// then the blocks' rows differ and the layout cannot share indices), packed
+// by formats/nm_pack.c in both orientations, laid out by formats/nm_layout.c,
+// uploaded in one copy, multiplied by gg_cuda_nm_spmm.  Pairs 2:4, 1:4, 1:8,
+// 4:8, 8:32, 4:32, 16:32, 1:2; X row-major or given as X' (Y then comes
+// as Y', the SpMM family's orientation); shapes not multiples of the tiles (k, n, B
+// odd, B = 1, k < M), FP32 and FP64.  Some cases put Inf, NaN and -0 in X
+// and W.  Every element of Y is checked twice:
+//  - bit for bit against the same sum on the host (products rounded, added
+//    in ascending k from -0: the kernel's exact order), NaN as NaN;
+//  - against an FP64 (long double for FP64) reference of the entries'
+//    products, |y - ref| <= 2 * L * eps * sum |products| (L = the column's
+//    entries), with Inf / NaN positions identical.
+// Y is poisoned (NaN) first.  The same checks also run on a host emulation
+// of the kernel on the layout (packed X tiles, col_info, whenever X is
+// given k-major and the layout allows them) (what the kernel reads and adds, in its
+// order), with or without a GPU; without a CUDA device the test then exits
+// 77 (or 1 if the emulation failed).
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cmath>
+#include <cfloat>
+#include <vector>
+#include <cuda_runtime.h>
+
+extern "C" {
+#include "formats/nm.h"
+#include "formats/nm_layout.h"
+}
+#include "kernels/nm_spmm/nm_spmm.h"
+#include "tests/nm_gen.h"
+
+#define CHECK_CUDA(call)                                                    \
+    do {                                                                    \
+        cudaError_t err_ = (call) ;                                         \
+        if (err_ != cudaSuccess) {                                          \
+            fprintf (stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,  \
+                cudaGetErrorString (err_)) ;                                \
+            exit (1) ;                                                      \
+        }                                                                   \
+    } while (0)
+
+static int failures = 0 ;
+static long checks = 0 ;
+
+// p_special < 0: signed zeros and ones only (sums of signed zeros: -0 only
+// where every product is -0)
+template <typename T>
+static T special_value (uint64_t *seed, double p_special)
+{
+    if (p_special < 0)
+    {
+        const uint64_t r = nm_gen_next (seed) % 8 ;
+        return (r < 4) ? (T) -0.0 : (r < 7) ? (T) 0.0 : (T) 1.0 ;
+    }
+    const double u = nm_gen_unif (seed) ;
+    if (u < p_special)
+    {
+        switch (nm_gen_next (seed) % 4)
+        {
+            case 0: return (T) INFINITY ;
+            case 1: return (T) -INFINITY ;
+            case 2: return (T) NAN ;
+            default: return (T) -0.0 ;
+        }
+    }
+    return (T) (2 * nm_gen_unif (seed) - 1) ;
+}
+
+static bool have_gpu = false ;
+
+// What the kernel computes, from the host copy of the layout: per stage and
+// slot, the X value at the slot's index (0 at the zero column ks and past k),
+// times the slot's value, added in slot order from -0.
+template <typename T>
+static void emulate (const gg_nm_layout *L, const std::vector<T> &X,
+    int64_t B, std::vector<T> &Y)
+{
+    const gg_nm_spmm_op &op = L->op ;
+    const int ib = op.shared ? op.geom.tn : 1 ;
+    const int64_t ldd = op.n_pad / ib, k = op.k, n = op.ncols ;
+    const T *val = (const T *) L->buf ;
+    const uint8_t *idx = (const uint8_t *) L->buf + L->val_bytes ;
+    const uint8_t *cols = idx + L->idx_bytes ;
+    for (int64_t b = 0 ; b < B ; b++)
+    {
+        for (int64_t c = 0 ; c < n ; c++)
+        {
+            volatile T acc = (T) -0.0 ;
+            for (int64_t st = 0 ; st < op.stages ; st++)
+            {
+                for (int p = 0 ; p < op.geom.ws ; p++)
+                {
+                    const int64_t u = st * op.geom.ws + p ;
+                    const int id = idx [u * ldd + c / ib] ;
+                    // packed: id is a row of the tile's packed X tile
+                    const int64_t kk = st * op.geom.ks + ((op.packed && id < op.geom.ks)
+                        ? cols [((c / op.geom.bn) * op.stages + st) * op.geom.ks + id] : id) ;
+                    const T x = (id < op.geom.ks && kk < k) ? X [b * k + kk] : T (0) ;
+                    volatile T prod = x * val [u * op.n_pad + c] ;
+                    acc = acc + prod ;
+                }
+            }
+            Y [b * n + c] = acc ;
+        }
+    }
+}
+
+template <typename T>
+static void run_case (int n_, int m_, int v, double keep, int64_t B,
+    int64_t k, int64_t n, double p_special, gg_nm_orient orient,
+    bool trans, uint64_t seed)
+{
+    char name [200] ;
+    snprintf (name, sizeof name, "%s %d:%d v=%d keep=%.1f B=%lld k=%lld "
+        "n=%lld special=%.3f %s%s", sizeof (T) == 4 ? "fp32" : "fp64", n_,
+        m_, v, keep, (long long) B, (long long) k, (long long) n, p_special,
+        orient == GG_NM_ROWS ? "rows" : "cols", trans ? " X'" : "") ;
+    // W' (n x k) pattern and values
+    nm_gen_csr S = nm_gen_pattern (n, k, n_, m_, v, keep, &seed) ;
+    const int64_t nnz = (int64_t) S.i.size () ;
+    // specials: about 16 p_special per column's sum
+    const double ps = (p_special <= 0) ? p_special : p_special * 16 / (k + 16) ;
+    std::vector<T> sx ((size_t) nnz) ;
+    for (auto &w : sx) w = special_value<T> (&seed, ps) ;
+    std::vector<T> X ((size_t) (B * k)) ;
+    for (auto &x : X) x = special_value<T> (&seed, ps) ;
+
+    // the CSR handed to the packer: W' itself, or W (its transpose)
+    std::vector<int32_t> wp, wi ;
+    std::vector<T> wx ;
+    gg_csr A ;
+    memset (&A, 0, sizeof A) ;
+    if (orient == GG_NM_ROWS)
+    {
+        A.nrows = n ; A.ncols = k ; A.nnz = nnz ;
+        A.p32 = S.p.data () ; A.i32 = S.i.data () ; A.x = sx.data () ;
+    }
+    else
+    {
+        wp.assign ((size_t) k + 1, 0) ;
+        wi.resize ((size_t) nnz) ; wx.resize ((size_t) nnz) ;
+        for (int64_t q = 0 ; q < nnz ; q++) wp [S.i [q] + 1]++ ;
+        for (int64_t r = 0 ; r < k ; r++) wp [r+1] += wp [r] ;
+        std::vector<int32_t> pos (wp.begin (), wp.end () - 1) ;
+        for (int64_t c = 0 ; c < n ; c++)
+        {
+            for (int64_t q = S.p [c] ; q < S.p [c+1] ; q++)
+            {
+                const int32_t d = pos [S.i [q]]++ ;
+                wi [d] = (int32_t) c ; wx [d] = sx [q] ;
+            }
+        }
+        A.nrows = k ; A.ncols = n ; A.nnz = nnz ;
+        A.p32 = wp.data () ; A.i32 = wi.data () ; A.x = wx.data () ;
+    }
+    A.max_row = -1 ;
+
+    gg_nm_form *f = NULL ;
+    int rc = gg_nm_pack (&f, &A, sizeof (T), n_, m_, v, orient) ;
+    if (rc != GG_OK)
+    {
+        printf ("FAIL %s: gg_nm_pack returned %d\n", name, rc) ;
+        failures++ ;
+        return ;
+    }
+    gg_nm_layout *L = NULL ;
+    // packed X tiles (where the layout allows them) need X k-major
+    rc = gg_nm_layout_build (&L, f, trans) ;
+    gg_nm_form_free (f) ;
+    if (rc != GG_OK)
+    {
+        printf ("FAIL %s: gg_nm_layout_build returned %d\n", name, rc) ;
+        failures++ ;
+        return ;
+    }
+    const bool shared = L->op.shared, packed = L->op.packed ;
+    std::vector<T> Yh ((size_t) (B * n)), Y ((size_t) (B * n)) ;
+    emulate (L, X, B, Yh) ;
+    if (have_gpu)
+    {
+        void *dW = NULL, *dX = NULL, *dY = NULL ;
+        CHECK_CUDA (cudaMalloc (&dW, L->bytes)) ;
+        CHECK_CUDA (cudaMalloc (&dX, (size_t) (B * k) * sizeof (T) + 1)) ;
+        CHECK_CUDA (cudaMalloc (&dY, (size_t) (B * n) * sizeof (T) + 1)) ;
+        CHECK_CUDA (cudaMemcpy (dW, L->buf, L->bytes, cudaMemcpyHostToDevice)) ;
+        gg_nm_layout_bind (L, dW) ;
+        // trans: X' (k x B) goes up, Y' (n x B) comes back
+        std::vector<T> Xt ;
+        if (trans)
+        {
+            Xt.resize (X.size ()) ;
+            for (int64_t b = 0 ; b < B ; b++)
+                for (int64_t kk = 0 ; kk < k ; kk++) Xt [kk * B + b] = X [b * k + kk] ;
+        }
+        CHECK_CUDA (cudaMemcpy (dX, trans ? Xt.data () : X.data (),
+            (size_t) (B * k) * sizeof (T), cudaMemcpyHostToDevice)) ;
+        // poison: all ones bits, a NaN
+        CHECK_CUDA (cudaMemset (dY, 0xff, (size_t) (B * n) * sizeof (T))) ;
+        rc = gg_cuda_nm_spmm (&L->op, B, dX, dY, trans, 0) ;
+        CHECK_CUDA (cudaDeviceSynchronize ()) ;
+        CHECK_CUDA (cudaMemcpy (Y.data (), dY, (size_t) (B * n) * sizeof (T),
+            cudaMemcpyDeviceToHost)) ;
+        if (trans)
+        {
+            std::vector<T> Yt (Y) ;
+            for (int64_t b = 0 ; b < B ; b++)
+                for (int64_t c = 0 ; c < n ; c++) Y [b * n + c] = Yt [c * B + b] ;
+        }
+        CHECK_CUDA (cudaFree (dW)) ;
+        CHECK_CUDA (cudaFree (dX)) ;
+        CHECK_CUDA (cudaFree (dY)) ;
+    }
+    gg_nm_layout_free (L) ;
+    if (rc != GG_OK)
+    {
+        printf ("FAIL %s: gg_cuda_nm_spmm returned %d\n", name, rc) ;
+        failures++ ;
+        return ;
+    }
+
+    const double eps = (sizeof (T) == 4) ? FLT_EPSILON : DBL_EPSILON ;
+    int bad = 0, nonfinite = 0 ;
+    for (int64_t b = 0 ; b < B ; b++)
+    {
+        for (int64_t c = 0 ; c < n ; c++)
+        {
+            volatile T same = (T) -0.0 ;
+            long double ref = 0, mag = 0 ;
+            const int64_t len = S.p [c+1] - S.p [c] ;
+            for (int64_t q = S.p [c] ; q < S.p [c+1] ; q++)
+            {
+                volatile T prod = X [b * k + S.i [q]] * sx [q] ;
+                same = same + prod ;
+                const long double pr = (long double) X [b * k + S.i [q]]
+                    * (long double) sx [q] ;
+                ref += pr ;
+                mag += fabsl (pr) ;
+            }
+          for (int which = have_gpu ? 0 : 1 ; which < 2 ; which++)
+          {
+            const T y = (which == 0) ? Y [b * n + c] : Yh [b * n + c] ;
+            checks += 2 ;
+            const bool bit_ok = (std::isnan ((T) same) && std::isnan (y))
+                || memcmp ((const void *) &same, &y, sizeof (T)) == 0 ;
+            bool ref_ok ;
+            if (!std::isfinite ((double) same) || !std::isfinite ((double) ref))
+            {
+                // Inf / NaN: same class and sign as the sequential sum
+                nonfinite++ ;
+                ref_ok = (std::isnan ((T) same) == std::isnan (y))
+                    && (std::isinf ((T) same) == std::isinf (y))
+                    && (!std::isinf (y) || (y > 0) == ((T) same > 0)) ;
+            }
+            else
+            {
+                const long double tol = 2.0L * (len + 1) * eps * mag ;
+                ref_ok = fabsl ((long double) y - ref) <= tol ;
+            }
+            if (!bit_ok || !ref_ok)
+            {
+                if (bad < 3)
+                {
+                    printf ("  %s: %s Y(%lld,%lld) = %.17g, sequential "
+                        "%.17g, reference %.17Lg\n", name, which ? "host "
+                        "emulation" : "GPU", (long long) b, (long long) c,
+                        (double) y, (double) same, ref) ;
+                }
+                bad++ ;
+            }
+          }
+        }
+    }
+    if (bad > 0) failures++ ;
+    printf ("%s %s (%s layout, nnz %lld, %d non-finite): %d wrong\n",
+        bad ? "FAIL" : "ok  ", name, packed ? "shared, packed X" : shared
+        ? "shared" : "per-column",
+        (long long) nnz, nonfinite, bad) ;
+}
+
+int main (void)
+{
+    int ndev = 0 ;
+    have_gpu = (cudaGetDeviceCount (&ndev) == cudaSuccess && ndev > 0) ;
+    if (have_gpu)
+    {
+        cudaDeviceProp prop ;
+        CHECK_CUDA (cudaGetDeviceProperties (&prop, 0)) ;
+        printf ("device: %s\n", prop.name) ;
+    }
+    else
+    {
+        printf ("no CUDA device: the layout is checked through the host "
+            "emulation of the kernel only\n") ;
+    }
+    uint64_t seed = 0x5eed0016 ;
+    const int pairs [][2] = { {2,4}, {1,4}, {1,8}, {4,8}, {8,32}, {4,32},
+        {16,32}, {1,2} } ;
+    const int64_t shapes [][3] = {      // B, k, n
+        { 1, 256, 128 }, { 37, 300, 201 }, { 130, 97, 129 },
+        { 257, 1000, 260 }, { 5, 3, 7 }, { 128, 512, 128 } } ;
+    for (const auto &pr : pairs)
+    {
+        for (const auto &sh : shapes)
+        {
+            for (int v : { 1, 8, 32 })
+            {
+                const uint64_t s = nm_gen_next (&seed) ;
+                const double keep = (s & 1) ? 1.0 : 0.8 ;
+                const double sp = (s & 2) ? 0.0 : (s & 16) ? 0.05 : -1 ;
+                const gg_nm_orient o = (s & 4) ? GG_NM_ROWS : GG_NM_COLS ;
+                const bool tr = (s & 32) != 0 ;
+                run_case<float> (pr [0], pr [1], v, keep, sh [0], sh [1],
+                    sh [2], sp, o, tr, s) ;
+                if (v == 8 || (s & 8))
+                {
+                    run_case<double> (pr [0], pr [1], v, keep, sh [0], sh [1],
+                        sh [2], sp, o, !tr, s + 1) ;
+                }
+            }
+        }
+    }
+    // the shared layout with every slot full, specials on, both types
+    for (bool tr : { false, true })
+    {
+        run_case<float> (2, 4, 32, 1.0, 200, 1024, 384, 0.05, GG_NM_COLS, tr, 11) ;
+        run_case<double> (1, 8, 32, 1.0, 200, 1024, 384, 0.05, GG_NM_ROWS, tr, 12) ;
+        run_case<float> (8, 32, 32, 1.0, 131, 640, 256, -1, GG_NM_ROWS, tr, 13) ;
+        run_case<float> (4, 32, 32, 1.0, 256, 4096, 256, 0, GG_NM_ROWS, tr, 14) ;
+    }
+    printf ("test_nm_spmm: %ld checks, %d failing cases%s\n", checks,
+        failures, have_gpu ? "" : " (host emulation only)") ;
+    if (failures) return 1 ;
+    if (!have_gpu)
+    {
+        printf ("SKIP: no CUDA device (the kernel itself was not run)\n") ;
+        return 77 ;
+    }
+    return 0 ;
+}
