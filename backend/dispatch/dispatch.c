@@ -445,14 +445,20 @@ bool grbgpu_dispatch (const gg_call *call, GrB_Info *info)
     if (s->device == GG_DEVICE_CPU) { decline ("GRBGPU_DEVICE=cpu") ; return false ; }
     if (s->precision != GG_PRECISION_EXACT)
     {
-        // lower-precision tensor-core modes are not implemented yet: say so
-        // once, and compute exactly
+        // say once what the lower-precision mode changes: tf32 lets the
+        // tensor-core SpMM rows (backend/cuda/family_tc.c) multiply FP32 in
+        // one TF32 product; fp16 / bf16 have no kernel yet
         static _Atomic bool told = false ;
         if (!atomic_exchange (&told, true))
         {
-            fprintf (stderr, "grbgpu: GRBGPU_PRECISION=%s is not implemented yet; "
-                "computing in exact precision\n",
-                s->precision == GG_PRECISION_TF32 ? "tf32" : s->precision == GG_PRECISION_FP16 ? "fp16" : "bf16") ;
+            if (s->precision == GG_PRECISION_TF32)
+                fprintf (stderr, "grbgpu: GRBGPU_PRECISION=tf32: FP32 plus-times SpMM on the "
+                    "tensor-core kernels (where the chooser takes them) uses TF32 inputs; "
+                    "everything else stays exact\n") ;
+            else
+                fprintf (stderr, "grbgpu: GRBGPU_PRECISION=%s is not implemented yet; "
+                    "computing in exact precision\n",
+                    s->precision == GG_PRECISION_FP16 ? "fp16" : "bf16") ;
         }
     }
     if (!version_ok ()) { decline ("unsupported GraphBLAS version") ; return false ; }
