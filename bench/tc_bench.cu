@@ -4,7 +4,7 @@
 
 // Usage: tc_bench [--scales 18,20,22] [--ns 32,128] [--data DIR | --no-data]
 //                 [--reps R] [--warmups W] [--thresholds 2,4] [--segs 8,32]
-//                 [--csv FILE] [--fp64 | --fp64-only]
+//                 [--csv FILE] [--fp64 | --fp64-only] [--reorder | --reorder-only]
 //
 // Matrices: R-MAT at the given scales (bench/bench_matrices.h: a, b, c, d =
 // 0.57, 0.19, 0.19, 0.05, 16 edges per row) and every *.mtx.gz in DIR
@@ -35,6 +35,9 @@
 // and the DMMA hybrid at thresholds 3 and 4 (S's values perturbed to use
 // FP64's mantissa; each checked on all rows against cuSPARSE, WRONG above
 // 1e-12 of max |y|), and an FP64 table; --fp64-only skips the FP32 part.
+// --reorder adds the hybrid of the row-reordered S (reorder/, RSH pass on
+// the host) next to the hybrid of S and cuSPARSE (FP32), and its table;
+// --reorder-only runs only that (with --fp64: and the FP64 part).
 
 #include <cstdio>
 #include <cstdlib>
@@ -47,6 +50,7 @@
 #include <cusparse.h>
 #include "kernels/gg_cuda.h"
 #include "kernels/tc_spmm/tc_spmm.h"
+#include "reorder/reorder.h"
 #include "bench/bench_matrices.h"
 
 #define CK(call) do { cudaError_t e_ = (call) ; if (e_ != cudaSuccess) { \
@@ -440,6 +444,52 @@ static void bench_matrix (cusparseHandle_t h, const bm_csr &A, const std::vector
 // Per matrix and N: median times, and the max |y - y_cusparse| / max |y|
 // of each against cuSPARSE's best (checked on the host, all rows).  One
 // line per (matrix, N) is kept for the FP64 table at the end.
+
+// cuSPARSE's best CSR algorithm (ALG1..3) for Y = S X, type T (float or
+// double) on the device arrays given: the median ms of the fastest, its Y
+// copied to ref (host, m x n); -1 when none ran.
+template <typename T>
+static double cusparse_best (cusparseHandle_t h, const bm_csr &A, int32_t *dp, int32_t *di,
+    T *dx, T *dX, T *dY, int64_t n, std::vector<T> &ref)
+{
+    const cudaDataType dt = (sizeof (T) == 4) ? CUDA_R_32F : CUDA_R_64F ;
+    double base = -1 ;
+    cusparseSpMatDescr_t Sd ;
+    cusparseDnMatDescr_t mx, my ;
+    CKS (cusparseCreateCsr (&Sd, A.m, A.k, A.nnz, dp, di, dx, CUSPARSE_INDEX_32I,
+        CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, dt)) ;
+    CKS (cusparseCreateDnMat (&mx, A.k, n, n, dX, dt, CUSPARSE_ORDER_ROW)) ;
+    CKS (cusparseCreateDnMat (&my, A.m, n, n, dY, dt, CUSPARSE_ORDER_ROW)) ;
+    const cusparseSpMMAlg_t algs [] = { CUSPARSE_SPMM_CSR_ALG1, CUSPARSE_SPMM_CSR_ALG2, CUSPARSE_SPMM_CSR_ALG3 } ;
+    T one = 1, zero = 0 ;
+    ref.resize (A.m * n) ;
+    for (int a = 0 ; a < 3 ; a++)
+    {
+        size_t bs = 0 ; void *buf = NULL ;
+        if (cusparseSpMM_bufferSize (h, CUSPARSE_OPERATION_NON_TRANSPOSE,
+            CUSPARSE_OPERATION_NON_TRANSPOSE, &one, Sd, mx, &zero, my, dt,
+            algs [a], &bs) != CUSPARSE_STATUS_SUCCESS) continue ;
+        CK (cudaMalloc (&buf, bs + 16)) ;
+        if (cusparseSpMM_preprocess (h, CUSPARSE_OPERATION_NON_TRANSPOSE,
+            CUSPARSE_OPERATION_NON_TRANSPOSE, &one, Sd, mx, &zero, my, dt,
+            algs [a], buf) == CUSPARSE_STATUS_SUCCESS)
+        {
+            cusparseStatus_t st = CUSPARSE_STATUS_SUCCESS ;
+            const double t = time_ms ([&] { st = cusparseSpMM (h, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                CUSPARSE_OPERATION_NON_TRANSPOSE, &one, Sd, mx, &zero, my, dt,
+                algs [a], buf) ; }) ;
+            if (st == CUSPARSE_STATUS_SUCCESS && (base < 0 || t < base))
+            {
+                base = t ;
+                CK (cudaMemcpy (ref.data (), dY, A.m * n * sizeof (T), cudaMemcpyDeviceToHost)) ;
+            }
+        }
+        cudaFree (buf) ;
+    }
+    cusparseDestroyDnMat (mx) ; cusparseDestroyDnMat (my) ; cusparseDestroySpMat (Sd) ;
+    return base ;
+}
+
 struct fp64_row { std::string matrix ; int64_t n ; double cusp, cuda, tc3, tc4, share3, share4 ; } ;
 static std::vector<fp64_row> fp64_rows ;
 
@@ -473,41 +523,7 @@ static void bench_fp64 (cusparseHandle_t h, const bm_csr &A, const std::vector<i
         double *dX, *dY ;
         CK (cudaMalloc (&dX, X.size () * 8 + 32)) ; CK (cudaMalloc (&dY, A.m * n * 8 + 32)) ;
         CK (cudaMemcpy (dX, X.data (), X.size () * 8, cudaMemcpyHostToDevice)) ;
-        double base = -1 ;
-        {
-            cusparseSpMatDescr_t Sd ;
-            cusparseDnMatDescr_t mx, my ;
-            CKS (cusparseCreateCsr (&Sd, A.m, A.k, A.nnz, dp, di, dx, CUSPARSE_INDEX_32I,
-                CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F)) ;
-            CKS (cusparseCreateDnMat (&mx, A.k, n, n, dX, CUDA_R_64F, CUSPARSE_ORDER_ROW)) ;
-            CKS (cusparseCreateDnMat (&my, A.m, n, n, dY, CUDA_R_64F, CUSPARSE_ORDER_ROW)) ;
-            const cusparseSpMMAlg_t algs [] = { CUSPARSE_SPMM_CSR_ALG1, CUSPARSE_SPMM_CSR_ALG2, CUSPARSE_SPMM_CSR_ALG3 } ;
-            double one = 1, zero = 0 ;
-            for (int a = 0 ; a < 3 ; a++)
-            {
-                size_t bs = 0 ; void *buf = NULL ;
-                if (cusparseSpMM_bufferSize (h, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                    CUSPARSE_OPERATION_NON_TRANSPOSE, &one, Sd, mx, &zero, my, CUDA_R_64F,
-                    algs [a], &bs) != CUSPARSE_STATUS_SUCCESS) continue ;
-                CK (cudaMalloc (&buf, bs + 16)) ;
-                if (cusparseSpMM_preprocess (h, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                    CUSPARSE_OPERATION_NON_TRANSPOSE, &one, Sd, mx, &zero, my, CUDA_R_64F,
-                    algs [a], buf) == CUSPARSE_STATUS_SUCCESS)
-                {
-                    cusparseStatus_t st = CUSPARSE_STATUS_SUCCESS ;
-                    const double t = time_ms ([&] { st = cusparseSpMM (h, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                        CUSPARSE_OPERATION_NON_TRANSPOSE, &one, Sd, mx, &zero, my, CUDA_R_64F,
-                        algs [a], buf) ; }) ;
-                    if (st == CUSPARSE_STATUS_SUCCESS && (base < 0 || t < base))
-                    {
-                        base = t ;
-                        CK (cudaMemcpy (ref.data (), dY, A.m * n * 8, cudaMemcpyDeviceToHost)) ;
-                    }
-                }
-                cudaFree (buf) ;
-            }
-            cusparseDestroyDnMat (mx) ; cusparseDestroyDnMat (my) ; cusparseDestroySpMat (Sd) ;
-        }
+        const double base = cusparse_best<double> (h, A, dp, di, dx, dX, dY, n, ref) ;
         if (base < 0) { printf ("no FP64 cuSPARSE baseline: %s skipped\n", A.name.c_str ()) ; wrong++ ;
             cudaFree (dX) ; cudaFree (dY) ; continue ; }
         double ymax = 0 ;
@@ -593,6 +609,153 @@ static void fp64_table (const std::vector<int64_t> &ns)
     }
 }
 
+//------------------------------------------------------------------------------
+// --reorder: the hybrid on a row-permuted S (reorder/), FP32
+//------------------------------------------------------------------------------
+
+// Per matrix: the RSH pass (reorder/rsh.c, 5 s budget) on the host; the
+// share of entries in window vectors of >= 3 and >= 4 entries before and
+// after; the hybrid (T = 3, 4) of S and of the permuted S, whose fused kernel
+// stores each row to its original place (form->row_out), timed in exact mode
+// (and tf32) at each N and checked on all rows against cuSPARSE's best on S.
+struct reorder_row { std::string matrix ; int64_t n ; double rsh_s, s3a, s3b, s4a, s4b,
+    cusp, unre, re, re_tf32 ; } ;
+static std::vector<reorder_row> reorder_rows ;
+
+static void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64_t> &ns)
+{
+    std::vector<int32_t> perm (A.m) ;
+    gg_reorder_options opt ;
+    gg_reorder_options_default (&opt) ;
+    opt.budget_s = 5 ;
+    gg_reorder_info info ;
+    if (gg_reorder_rsh (A.p.data (), A.i.data (), A.m, A.k, &opt, perm.data (), NULL, &info) != GG_OK)
+    { printf ("reorder failed: %s\n", A.name.c_str ()) ; wrong++ ; return ; }
+    gg_reorder_stats s0, s1 ;
+    gg_reorder_window_stats (A.p.data (), A.i.data (), A.m, A.k, NULL, 8, &s0) ;
+    gg_reorder_window_stats (A.p.data (), A.i.data (), A.m, A.k, perm.data (), 8, &s1) ;
+    // the permuted CSR: row q of B is row perm [q] of A
+    std::vector<int32_t> bp (A.m + 1), bi (A.nnz) ;
+    std::vector<float> bx (A.nnz) ;
+    bp [0] = 0 ;
+    for (int64_t q = 0 ; q < A.m ; q++)
+    {
+        const int32_t r = perm [q], len = A.p [r+1] - A.p [r] ;
+        std::copy (A.i.begin () + A.p [r], A.i.begin () + A.p [r+1], bi.begin () + bp [q]) ;
+        std::copy (A.x.begin () + A.p [r], A.x.begin () + A.p [r+1], bx.begin () + bp [q]) ;
+        bp [q+1] = bp [q] + len ;
+    }
+    printf ("# %s reordered (RSH, %.3f s%s): TC share T=3 %.1f -> %.1f %%, T=4 %.1f -> %.1f %%, "
+        "distinct columns per window %.1f -> %.1f\n", A.name.c_str (), info.t_total,
+        info.fallback ? ", budget hit: first-column order" : "", 100 * s0.tc_share [3],
+        100 * s1.tc_share [3], 100 * s0.tc_share [4], 100 * s1.tc_share [4], s0.avg_distinct,
+        s1.avg_distinct) ;
+    int32_t *dp, *di, *ep, *ei, *dperm ; float *dx, *ex ;
+    CK (cudaMalloc (&dp, (A.m + 1) * 4)) ; CK (cudaMalloc (&di, A.nnz * 4 + 4)) ;
+    CK (cudaMalloc (&dx, A.nnz * 4 + 4)) ; CK (cudaMalloc (&ep, (A.m + 1) * 4)) ;
+    CK (cudaMalloc (&ei, A.nnz * 4 + 4)) ; CK (cudaMalloc (&ex, A.nnz * 4 + 4)) ;
+    CK (cudaMalloc (&dperm, A.m * 4)) ;
+    CK (cudaMemcpy (dp, A.p.data (), (A.m + 1) * 4, cudaMemcpyHostToDevice)) ;
+    CK (cudaMemcpy (di, A.i.data (), A.nnz * 4, cudaMemcpyHostToDevice)) ;
+    CK (cudaMemcpy (dx, A.x.data (), A.nnz * 4, cudaMemcpyHostToDevice)) ;
+    CK (cudaMemcpy (ep, bp.data (), (A.m + 1) * 4, cudaMemcpyHostToDevice)) ;
+    CK (cudaMemcpy (ei, bi.data (), A.nnz * 4, cudaMemcpyHostToDevice)) ;
+    CK (cudaMemcpy (ex, bx.data (), A.nnz * 4, cudaMemcpyHostToDevice)) ;
+    CK (cudaMemcpy (dperm, perm.data (), A.m * 4, cudaMemcpyHostToDevice)) ;
+    gg_hybrid_form *fu [2] = { NULL, NULL }, *fr [2] = { NULL, NULL } ;
+    for (int q = 0 ; q < 2 ; q++)
+    {
+        if (gg_tc_build (A.m, A.k, A.nnz, dp, di, dx, GG_FP32, 3 + q, 0, &fu [q], 0) != GG_OK
+            || gg_tc_build (A.m, A.k, A.nnz, ep, ei, ex, GG_FP32, 3 + q, 0, &fr [q], 0) != GG_OK)
+        { printf ("reorder: build failed\n") ; exit (1) ; }
+        fr [q]->row_out = dperm ;
+    }
+    for (int64_t n : ns)
+    {
+        std::vector<float> X (A.k * n), ref, y (A.m * n) ;
+        for (auto &v : X) v = rng.val () + 0.25f ;
+        float *dX, *dY ;
+        CK (cudaMalloc (&dX, X.size () * 4 + 16)) ; CK (cudaMalloc (&dY, A.m * n * 4 + 16)) ;
+        CK (cudaMemcpy (dX, X.data (), X.size () * 4, cudaMemcpyHostToDevice)) ;
+        const double base = cusparse_best<float> (h, A, dp, di, dx, dX, dY, n, ref) ;
+        if (base < 0) { wrong++ ; cudaFree (dX) ; cudaFree (dY) ; continue ; }
+        double ymax = 0 ;
+        for (int64_t r = 0 ; r < A.m ; r++)
+            if (A.p [r+1] > A.p [r]) for (int64_t j = 0 ; j < n ; j++) ymax = std::max (ymax, (double) fabsf (ref [r * n + j])) ;
+        // one timed, checked product: the fastest so far of each kind kept
+        auto run = [&] (const gg_hybrid_form *g, int mode, const char *variant, const char *what) -> double
+        {
+            int rc = GG_OK ;
+            CK (cudaMemset (dY, 0xff, A.m * n * 4)) ;
+            const double t = time_ms ([&] { rc = gg_tc_spmm_ex (g, dX, dY, n, mode, variant,
+                GG_TC_PARTS_ALL, NULL, 0) ; }) ;
+            if (rc != GG_OK) return -1 ;
+            CK (cudaMemcpy (y.data (), dY, A.m * n * 4, cudaMemcpyDeviceToHost)) ;
+            double err = 0 ;
+            for (int64_t r = 0 ; r < A.m ; r++)
+                if (A.p [r+1] > A.p [r])
+                    for (int64_t j = 0 ; j < n ; j++)
+                    {
+                        const double d = fabs ((double) y [r * n + j] - ref [r * n + j]) ;
+                        err = std::max (err, std::isfinite (d) ? d : INFINITY) ;
+                    }
+            const double rel = ymax > 0 ? err / ymax : err ;
+            const bool ok = rel < (mode == GG_TC_TF32 ? 1e-2 : 1e-4) ;
+            printf ("%-14s %4lld reorder  %-22s %9.4f ms %6.2fx rel %.2e %s\n", A.name.c_str (),
+                (long long) n, what, t, base / t, rel, ok ? "ok" : "WRONG") ;
+            if (csv) fprintf (csv, "%s,%lld,%lld,%lld,%lld,reorder,%s,0,0,%.5f,%.2f,%.3f,%.3e,0,0,0,%s\n",
+                A.name.c_str (), (long long) A.m, (long long) A.k, (long long) A.nnz, (long long) n,
+                what, t, 2.0 * A.nnz * n / (t * 1e6), base / t, rel, ok ? "ok" : "WRONG") ;
+            if (!ok) { wrong++ ; return -1 ; }
+            return t ;
+        } ;
+        auto best = [] (double a, double b) { return (a > 0 && (b <= 0 || a < b)) ? a : b ; } ;
+        double unre = -1, re = -1, re_tf32 = -1 ;
+        for (int q = 0 ; q < 2 ; q++)
+        {
+            const std::string T = std::string ("T=") + char ('3' + q) ;
+            unre = best (run (fu [q], GG_TC_EXACT, "direct2", (T + " split").c_str ()), unre) ;
+            unre = best (run (fu [q], GG_TC_EXACT, "fused", (T + " fused").c_str ()), unre) ;
+            re = best (run (fr [q], GG_TC_EXACT, "fused", (T + " reordered fused").c_str ()), re) ;
+            re_tf32 = best (run (fr [q], GG_TC_TF32, "fused", (T + " reordered fused tf32").c_str ()), re_tf32) ;
+        }
+        reorder_rows.push_back ({ A.name, n, info.t_total, s0.tc_share [3], s1.tc_share [3],
+            s0.tc_share [4], s1.tc_share [4], base, unre, re, re_tf32 }) ;
+        cudaFree (dX) ; cudaFree (dY) ;
+    }
+    for (int q = 0 ; q < 2 ; q++) { gg_tc_free (fu [q], 0) ; gg_tc_free (fr [q], 0) ; }
+    cudaFree (dp) ; cudaFree (di) ; cudaFree (dx) ; cudaFree (ep) ; cudaFree (ei) ; cudaFree (ex) ;
+    cudaFree (dperm) ;
+    CK (cudaDeviceSynchronize ()) ;
+}
+
+static void reorder_table (const std::vector<int64_t> &ns)
+{
+    if (reorder_rows.empty ()) return ;
+    printf ("\n# REORDER TABLE (FP32): RSH reordering on the host; TC%% = entries in window vectors of "
+        ">= 3 / >= 4 before -> after; ms: cuSPARSE best on S, the hybrid of S (best of split and "
+        "fused, T = 3, 4, exact), the hybrid of the reordered S (fused, exact; tf32); x = cuSPARSE / this\n") ;
+    printf ("%-14s %4s %7s %13s %13s %9s %9s %6s %9s %6s %6s %6s\n", "matrix", "N", "rsh s",
+        "TC%3", "TC%4", "cuSP ms", "hyb ms", "x", "reord ms", "x", "re/hyb", "tf32 x") ;
+    for (int64_t n : ns)
+    {
+        double l1 = 0, l2 = 0, l3 = 0 ;
+        int c = 0 ;
+        for (const reorder_row &r : reorder_rows)
+        {
+            if (r.n != n) continue ;
+            const double x1 = r.unre > 0 ? r.cusp / r.unre : 0, x2 = r.re > 0 ? r.cusp / r.re : 0 ;
+            const double x3 = (r.unre > 0 && r.re > 0) ? r.unre / r.re : 0 ;
+            printf ("%-14s %4lld %7.3f %5.1f->%5.1f %5.1f->%5.1f %9.4f %9.4f %6.2f %9.4f %6.2f %6.2f %6.2f\n",
+                r.matrix.c_str (), (long long) n, r.rsh_s, 100 * r.s3a, 100 * r.s3b, 100 * r.s4a,
+                100 * r.s4b, r.cusp, r.unre, x1, r.re, x2, x3, r.re_tf32 > 0 ? r.cusp / r.re_tf32 : 0) ;
+            if (x1 > 0 && x2 > 0) { l1 += log (x1) ; l2 += log (x2) ; l3 += log (x3) ; c++ ; }
+        }
+        if (c) printf ("# REORDER geomean N=%lld (%d matrices): hybrid %.3f, reordered %.3f x cuSPARSE; "
+            "reordered / hybrid %.3f\n", (long long) n, c, exp (l1 / c), exp (l2 / c), exp (l3 / c)) ;
+    }
+}
+
 static std::vector<int64_t> parse_list (const char *s)
 {
     std::vector<int64_t> v ;
@@ -603,7 +766,7 @@ static std::vector<int64_t> parse_list (const char *s)
 int main (int argc, char **argv)
 {
     std::vector<int64_t> scales = { 18, 20, 22 }, ns = { 32, 128 } ;
-    bool fp64 = false, fp64_only = false ;
+    bool fp64 = false, fp64_only = false, reorder = false, reorder_only = false ;
     const char *data = getenv ("GRBGPU_TEST_DATA") ;
     std::string datadir = data ? data : "" ;
     for (int a = 1 ; a < argc ; a++)
@@ -615,6 +778,8 @@ int main (int argc, char **argv)
         else if (!strcmp (argv [a], "--no-data")) datadir = "" ;
         else if (!strcmp (argv [a], "--fp64")) fp64 = true ;
         else if (!strcmp (argv [a], "--fp64-only")) fp64 = fp64_only = true ;
+        else if (!strcmp (argv [a], "--reorder")) reorder = true ;
+        else if (!strcmp (argv [a], "--reorder-only")) reorder = reorder_only = true ;
         else if (!strcmp (argv [a], "--reps") && a + 1 < argc) reps = atoi (argv [++a]) ;
         else if (!strcmp (argv [a], "--warmups") && a + 1 < argc) warmups = atoi (argv [++a]) ;
         else if (!strcmp (argv [a], "--thresholds") && a + 1 < argc)
@@ -648,8 +813,9 @@ int main (int argc, char **argv)
     for (int64_t s : scales)
     {
         bm_csr A = bm_rmat ((int) s, rng) ;
-        if (!fp64_only) bench_matrix (h, A, ns) ;
+        if (!fp64_only && !reorder_only) bench_matrix (h, A, ns) ;
         if (fp64) bench_fp64 (h, A, ns) ;
+        if (reorder) bench_reorder (h, A, ns) ;
         names.push_back (A.name) ;
     }
     std::vector<std::string> files = bm_mtx_files (datadir) ;
@@ -659,8 +825,9 @@ int main (int argc, char **argv)
         bm_csr A ;
         A.name = fn.substr (0, fn.size () - 7) ;
         if (!bm_read_mtx_gz (datadir + "/" + fn, A, rng)) { printf ("# cannot read %s\n", fn.c_str ()) ; continue ; }
-        if (!fp64_only) bench_matrix (h, A, ns) ;
+        if (!fp64_only && !reorder_only) bench_matrix (h, A, ns) ;
         if (fp64) bench_fp64 (h, A, ns) ;
+        if (reorder) bench_reorder (h, A, ns) ;
         names.push_back (A.name) ;
     }
     cusparseDestroy (h) ;
@@ -745,6 +912,7 @@ int main (int argc, char **argv)
         printf ("\n") ;
     }
     fp64_table (ns) ;
+    reorder_table (ns) ;
     printf ("# copy bandwidth %.1f GB/s; %d wrong results\n", copy_gbs, wrong) ;
     return wrong ? 1 : 0 ;
 }

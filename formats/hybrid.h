@@ -79,6 +79,11 @@ typedef struct gg_hybrid_form
     uint32_t *seg_win ;         // nseg: window | GG_HYB_SEG_SHARED
     int32_t *zero_rows ;        // nzero
     int64_t nwin ;              // windows (ceil (m / 8))
+    const int32_t *row_out ;    // NULL, or (device, m entries, not owned by
+                                // the form) the row of Y each row of this
+                                // form is stored to: a form of a row-permuted
+                                // S (reorder/) writes Y in S's own order;
+                                // only the fused kernels take it
     int32_t *win_blk ;          // nwin + 1: window w's blocks are
                                 // win_blk [w] .. win_blk [w+1] (the fused
                                 // kernel's unit of work)

@@ -469,6 +469,70 @@ static void check_product64 (const bm_csr &A, const dev_csr &d, int threshold, i
     cudaFree (dsx) ;
 }
 
+// The form of a row-permuted S (row q of B = row perm [q] of A) with
+// row_out = perm: the fused kernel stores Y in A's order, so A's reference
+// checks it (every mode, FP32; FP64 too); the split kernels refuse it.
+static void check_permuted (const bm_csr &A, const std::vector<int64_t> &ns)
+{
+    const char *nm = A.name.c_str () ;
+    std::vector<int32_t> perm (A.m) ;
+    for (int64_t q = 0 ; q < A.m ; q++) perm [q] = (int32_t) q ;
+    for (int64_t q = A.m - 1 ; q > 0 ; q--) std::swap (perm [q], perm [rng.next () % (q + 1)]) ;
+    bm_csr B ;
+    B.name = A.name + "_perm" ; B.m = A.m ; B.k = A.k ; B.nnz = A.nnz ; B.max_row = A.max_row ;
+    B.p.assign (A.m + 1, 0) ; B.i.resize (A.nnz) ; B.x.resize (A.nnz) ;
+    for (int64_t q = 0 ; q < A.m ; q++)
+    {
+        const int32_t r = perm [q] ;
+        std::copy (A.i.begin () + A.p [r], A.i.begin () + A.p [r+1], B.i.begin () + B.p [q]) ;
+        std::copy (A.x.begin () + A.p [r], A.x.begin () + A.p [r+1], B.x.begin () + B.p [q]) ;
+        B.p [q+1] = B.p [q] + (A.p [r+1] - A.p [r]) ;
+    }
+    dev_csr d = upload (B) ;
+    int32_t *dperm = NULL ;
+    CHECK_CUDA (cudaMalloc (&dperm, A.m * 4 + 4)) ;
+    CHECK_CUDA (cudaMemcpy (dperm, perm.data (), A.m * 4, cudaMemcpyHostToDevice)) ;
+    gg_hybrid_form *f = NULL ;
+    EXPECT (gg_tc_build (B.m, B.k, B.nnz, d.p, d.i, d.x, GG_FP32, 3, 0, &f, 0) == GG_OK && f != NULL,
+        "%s: permuted build", nm) ;
+    if (f != NULL)
+    {
+        f->row_out = dperm ;
+        for (int64_t n : ns)
+        {
+            std::vector<float> X (A.k * n), y (A.m * n) ;
+            for (auto &v : X) v = (rng.next () & 1) ? rng.val () : -rng.val () ;
+            float *dX, *dY ;
+            CHECK_CUDA (cudaMalloc (&dX, X.size () * 4 + 16)) ;
+            CHECK_CUDA (cudaMalloc (&dY, A.m * n * 4 + 16)) ;
+            CHECK_CUDA (cudaMemcpy (dX, X.data (), X.size () * 4, cudaMemcpyHostToDevice)) ;
+            const reference R = make_reference (A, X, n) ;
+            for (int mode = 0 ; mode < GG_TC_NMODES ; mode++)
+            {
+                CHECK_CUDA (cudaMemset (dY, 0xff, A.m * n * 4)) ;
+                const int rc = gg_tc_spmm_ex (f, dX, dY, n, mode, "fused", GG_TC_PARTS_ALL, NULL, 0) ;
+                EXPECT (rc == GG_OK, "%s: permuted fused rc %d", nm, rc) ;
+                CHECK_CUDA (cudaDeviceSynchronize ()) ;
+                CHECK_CUDA (cudaMemcpy (y.data (), dY, y.size () * 4, cudaMemcpyDeviceToHost)) ;
+                const errs e = errors (A, R, n, y) ;
+                // recursive summation in any order: (terms + 1) u per
+                // element in units of sum |s x| (u = 2^-24), twice for the
+                // split products' own roundings; tf32 adds its 2e-3
+                const double rec = 2.0 * (double) (A.max_row + 1) * (FLT_EPSILON / 2) ;
+                const double bound = (mode == GG_TC_TF32) ? 2e-3 + rec : rec ;
+                EXPECT (e.finite && e.max <= bound, "%s n=%lld permuted fused %s: finite %d max %.3g",
+                    nm, (long long) n, gg_tc_mode_name (mode), (int) e.finite, e.max) ;
+            }
+            EXPECT (gg_tc_spmm_ex (f, dX, dY, n, GG_TC_EXACT, "direct2", GG_TC_PARTS_ALL, NULL, 0)
+                == GG_ERR_UNSUPPORTED, "%s: split kernels refuse a permuted form", nm) ;
+            cudaFree (dX) ; cudaFree (dY) ;
+        }
+        gg_tc_free (f, 0) ;
+    }
+    cudaFree (dperm) ;
+    release (d) ;
+}
+
 static void test_matrix (const bm_csr &A, const std::vector<int64_t> &ns,
     const std::vector<std::pair<int, int>> &forms, bool all_variants)
 {
@@ -491,6 +555,7 @@ static void test_matrix (const bm_csr &A, const std::vector<int64_t> &ns,
         check_product64 (A, d, tf.first, tf.second, ns) ;
     }
     release (d) ;
+    if (A.m > 1) check_permuted (A, ns) ;
 }
 
 //------------------------------------------------------------------------------

@@ -492,8 +492,8 @@ __global__ void __launch_bounds__ (TC_WARPS * 32)
 tc_fused_kernel (const int32_t *__restrict__ col, const float2 *__restrict__ val,
     const int32_t *__restrict__ win_blk, int64_t nwin, int64_t ntiles,
     const int32_t *__restrict__ rp, const int32_t *__restrict__ ri,
-    const float *__restrict__ rx, int64_t m, int64_t n, const float *__restrict__ X,
-    float *__restrict__ Y)
+    const float *__restrict__ rx, const int32_t *__restrict__ row_out, int64_t m,
+    int64_t n, const float *__restrict__ X, float *__restrict__ Y)
 {
     __shared__ int2 cols_s [TC_WARPS][TC_SEG_MAX * 4] ;
     const int wid = threadIdx.x / 32, lane = threadIdx.x & 31 ;
@@ -582,8 +582,8 @@ tc_fused_kernel (const int32_t *__restrict__ col, const float2 *__restrict__ val
     y0.x = y0.x + rs [0].x ; y0.y = y0.y + rs [0].y ; y0.z = y0.z + rs [0].z ; y0.w = y0.w + rs [0].w ;
     y1.x = y1.x + rs [1].x ; y1.y = y1.y + rs [1].y ; y1.z = y1.z + rs [1].z ; y1.w = y1.w + rs [1].w ;
     const int64_t r0 = w * GG_HYB_WIN + 2 * t, r1 = r0 + 1 ;
-    if (r0 < m) tc_store<VEC> (Y, r0, n, j, y0, false, false) ;
-    if (r1 < m) tc_store<VEC> (Y, r1, n, j, y1, false, false) ;
+    if (r0 < m) tc_store<VEC> (Y, row_out ? row_out [r0] : r0, n, j, y0, false, false) ;
+    if (r1 < m) tc_store<VEC> (Y, row_out ? row_out [r1] : r1, n, j, y1, false, false) ;
 }
 
 // The same for FP64 (DMMA for the blocks, FP64 for the remainder).
@@ -592,8 +592,8 @@ __global__ void __launch_bounds__ (TC_WARPS * 32)
 tc_fused_dmma_kernel (const int32_t *__restrict__ col, const double2 *__restrict__ val,
     const int32_t *__restrict__ win_blk, int64_t nwin, int64_t ntiles,
     const int32_t *__restrict__ rp, const int32_t *__restrict__ ri,
-    const double *__restrict__ rx, int64_t m, int64_t n, const double *__restrict__ X,
-    double *__restrict__ Y)
+    const double *__restrict__ rx, const int32_t *__restrict__ row_out, int64_t m,
+    int64_t n, const double *__restrict__ X, double *__restrict__ Y)
 {
     __shared__ int2 cols_s [TC_WARPS][TC_SEG_MAX * 4] ;
     const int wid = threadIdx.x / 32, lane = threadIdx.x & 31 ;
@@ -648,8 +648,8 @@ tc_fused_dmma_kernel (const int32_t *__restrict__ col, const double2 *__restrict
         for (int q = 0 ; q < 4 ; q++) y [h][q] = acc [q][h] + rs [q] ;
     }
     const int64_t r0 = w * GG_HYB_WIN + 2 * t, r1 = r0 + 1 ;
-    if (r0 < m) tc_store4<VEC> (Y, r0, n, j, y [0], false, false) ;
-    if (r1 < m) tc_store4<VEC> (Y, r1, n, j, y [1], false, false) ;
+    if (r0 < m) tc_store4<VEC> (Y, row_out ? row_out [r0] : r0, n, j, y [0], false, false) ;
+    if (r1 < m) tc_store4<VEC> (Y, row_out ? row_out [r1] : r1, n, j, y [1], false, false) ;
 }
 
 // Y [rows [q]] [:] = 0
@@ -786,17 +786,17 @@ extern "C" int gg_tc_spmm_ex (const gg_hybrid_form *f, const void *X, void *Y,
             if (vec)
                 tc_fused_dmma_kernel<true> <<<(unsigned) grid, TC_WARPS * 32, 0, stream>>> (f->col,
                     (const double2 *) f->val, f->win_blk, f->nwin, ntiles, f->rp, f->ri,
-                    (const double *) f->rx, f->m, n, (const double *) X, (double *) Y) ;
+                    (const double *) f->rx, f->row_out, f->m, n, (const double *) X, (double *) Y) ;
             else
                 tc_fused_dmma_kernel<false> <<<(unsigned) grid, TC_WARPS * 32, 0, stream>>> (f->col,
                     (const double2 *) f->val, f->win_blk, f->nwin, ntiles, f->rp, f->ri,
-                    (const double *) f->rx, f->m, n, (const double *) X, (double *) Y) ;
+                    (const double *) f->rx, f->row_out, f->m, n, (const double *) X, (double *) Y) ;
         }
         else
         {
             typedef void (*fused_fn) (const int32_t *, const float2 *, const int32_t *, int64_t,
-                int64_t, const int32_t *, const int32_t *, const float *, int64_t, int64_t,
-                const float *, float *) ;
+                int64_t, const int32_t *, const int32_t *, const float *, const int32_t *,
+                int64_t, int64_t, const float *, float *) ;
             fused_fn kf = NULL ;
             switch (mode)
             {
@@ -806,11 +806,13 @@ extern "C" int gg_tc_spmm_ex (const gg_hybrid_form *f, const void *X, void *Y,
                 default:           kf = vec ? tc_fused_kernel<GG_TC_TF32, true> : tc_fused_kernel<GG_TC_TF32, false> ; break ;
             }
             kf <<<(unsigned) grid, TC_WARPS * 32, 0, stream>>> (f->col, (const float2 *) f->val,
-                f->win_blk, f->nwin, ntiles, f->rp, f->ri, (const float *) f->rx, f->m, n,
-                (const float *) X, (float *) Y) ;
+                f->win_blk, f->nwin, ntiles, f->rp, f->ri, (const float *) f->rx, f->row_out,
+                f->m, n, (const float *) X, (float *) Y) ;
         }
         return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
     }
+    // (the split kernels write rows in the form's own order)
+    if (f->row_out != NULL) return GG_ERR_UNSUPPORTED ;
     const bool run_rem = (parts != GG_TC_PARTS_TC) && f->rem_nnz > 0 ;
     const bool run_tc = (parts != GG_TC_PARTS_REM) && f->nseg > 0 ;
 

@@ -26,7 +26,8 @@ tests_test_tc_spmm_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC --mode=link $(CCLD) \
 
 noinst_PROGRAMS += bench/tc_bench
 bench_tc_bench_SOURCES = bench/tc_bench.cu
-bench_tc_bench_LDADD = $(GG_TC_OBJS) $(GG_CUDA_KERNEL_OBJS) $(CUDA_LIBS) -lm
+bench_tc_bench_LDADD = $(GG_TC_OBJS) $(GG_CUDA_KERNEL_OBJS) reorder/reorder.lo \
+	reorder/rsh.lo $(CUDA_LIBS) $(OPENMP_CFLAGS) -lm
 bench_tc_bench_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC --mode=link $(CCLD) \
 	$(AM_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@
 
@@ -35,4 +36,5 @@ GG_TC_INCS = $(srcdir)/formats/hybrid.h $(srcdir)/kernels/tc_spmm/tc_spmm.h \
 	$(srcdir)/kernels/gg_cuda.h $(srcdir)/kernels/gg_kernels.h
 $(GG_TC_OBJS): $(GG_TC_INCS)
 tests/test_tc_spmm.o bench/tc_bench.o: $(GG_TC_INCS) $(srcdir)/bench/bench_matrices.h
+bench/tc_bench.o: $(srcdir)/reorder/reorder.h
 endif
