@@ -615,9 +615,10 @@ static void fp64_table (const std::vector<int64_t> &ns)
 
 // Per matrix: the RSH pass (reorder/rsh.c, 5 s budget) on the host; the
 // share of entries in window vectors of >= 3 and >= 4 entries before and
-// after; the hybrid (T = 3, 4) of S and of the permuted S, whose fused kernel
-// stores each row to its original place (form->row_out), timed in exact mode
-// (and tf32) at each N and checked on all rows against cuSPARSE's best on S.
+// after; the hybrid (T = 3, 4) of S and of the permuted S, made to store each
+// row to its original place (gg_tc_set_row_out), split and fused kernels,
+// timed in exact mode (and tf32) at each N and checked on all rows against
+// cuSPARSE's best on S.
 struct reorder_row { std::string matrix ; int64_t n ; double rsh_s, s3a, s3b, s4a, s4b,
     cusp, unre, re, re_tf32 ; } ;
 static std::vector<reorder_row> reorder_rows ;
@@ -668,7 +669,7 @@ static void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vecto
         if (gg_tc_build (A.m, A.k, A.nnz, dp, di, dx, GG_FP32, 3 + q, 0, &fu [q], 0) != GG_OK
             || gg_tc_build (A.m, A.k, A.nnz, ep, ei, ex, GG_FP32, 3 + q, 0, &fr [q], 0) != GG_OK)
         { printf ("reorder: build failed\n") ; exit (1) ; }
-        fr [q]->row_out = dperm ;
+        if (gg_tc_set_row_out (fr [q], dperm, 0) != GG_OK) { printf ("reorder: set_row_out failed\n") ; exit (1) ; }
     }
     for (int64_t n : ns)
     {
@@ -716,8 +717,12 @@ static void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vecto
             const std::string T = std::string ("T=") + char ('3' + q) ;
             unre = best (run (fu [q], GG_TC_EXACT, "direct2", (T + " split").c_str ()), unre) ;
             unre = best (run (fu [q], GG_TC_EXACT, "fused", (T + " fused").c_str ()), unre) ;
-            re = best (run (fr [q], GG_TC_EXACT, "fused", (T + " reordered fused").c_str ()), re) ;
-            re_tf32 = best (run (fr [q], GG_TC_TF32, "fused", (T + " reordered fused tf32").c_str ()), re_tf32) ;
+            for (const char *variant : { "direct2", "cpasync2", "fused" })
+            {
+                re = best (run (fr [q], GG_TC_EXACT, variant, (T + " reordered " + variant).c_str ()), re) ;
+                re_tf32 = best (run (fr [q], GG_TC_TF32, variant,
+                    (T + " reordered " + variant + " tf32").c_str ()), re_tf32) ;
+            }
         }
         reorder_rows.push_back ({ A.name, n, info.t_total, s0.tc_share [3], s1.tc_share [3],
             s0.tc_share [4], s1.tc_share [4], base, unre, re, re_tf32 }) ;
@@ -734,7 +739,7 @@ static void reorder_table (const std::vector<int64_t> &ns)
     if (reorder_rows.empty ()) return ;
     printf ("\n# REORDER TABLE (FP32): RSH reordering on the host; TC%% = entries in window vectors of "
         ">= 3 / >= 4 before -> after; ms: cuSPARSE best on S, the hybrid of S (best of split and "
-        "fused, T = 3, 4, exact), the hybrid of the reordered S (fused, exact; tf32); x = cuSPARSE / this\n") ;
+        "fused, T = 3, 4, exact), the hybrid of the reordered S (best of split and fused, exact; tf32); x = cuSPARSE / this\n") ;
     printf ("%-14s %4s %7s %13s %13s %9s %9s %6s %9s %6s %6s %6s\n", "matrix", "N", "rsh s",
         "TC%3", "TC%4", "cuSP ms", "hyb ms", "x", "reord ms", "x", "re/hyb", "tf32 x") ;
     for (int64_t n : ns)

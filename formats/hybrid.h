@@ -83,7 +83,9 @@ typedef struct gg_hybrid_form
                                 // the form) the row of Y each row of this
                                 // form is stored to: a form of a row-permuted
                                 // S (reorder/) writes Y in S's own order;
-                                // only the fused kernels take it
+                                // set by gg_tc_set_row_out, which also puts
+                                // the remainder (rp, ri, rx) and zero_rows in
+                                // Y's row order
     int32_t *win_blk ;          // nwin + 1: window w's blocks are
                                 // win_blk [w] .. win_blk [w+1] (the fused
                                 // kernel's unit of work)

@@ -469,9 +469,9 @@ static void check_product64 (const bm_csr &A, const dev_csr &d, int threshold, i
     cudaFree (dsx) ;
 }
 
-// The form of a row-permuted S (row q of B = row perm [q] of A) with
-// row_out = perm: the fused kernel stores Y in A's order, so A's reference
-// checks it (every mode, FP32; FP64 too); the split kernels refuse it.
+// The form of a row-permuted S (row q of B = row perm [q] of A) made to
+// write Y in A's order (gg_tc_set_row_out): A's reference checks every
+// variant and mode (FP32).
 static void check_permuted (const bm_csr &A, const std::vector<int64_t> &ns)
 {
     const char *nm = A.name.c_str () ;
@@ -497,7 +497,7 @@ static void check_permuted (const bm_csr &A, const std::vector<int64_t> &ns)
         "%s: permuted build", nm) ;
     if (f != NULL)
     {
-        f->row_out = dperm ;
+        EXPECT (gg_tc_set_row_out (f, dperm, 0) == GG_OK, "%s: set_row_out", nm) ;
         for (int64_t n : ns)
         {
             std::vector<float> X (A.k * n), y (A.m * n) ;
@@ -508,10 +508,11 @@ static void check_permuted (const bm_csr &A, const std::vector<int64_t> &ns)
             CHECK_CUDA (cudaMemcpy (dX, X.data (), X.size () * 4, cudaMemcpyHostToDevice)) ;
             const reference R = make_reference (A, X, n) ;
             for (int mode = 0 ; mode < GG_TC_NMODES ; mode++)
+            for (const char *const *v = gg_tc_variants () ; *v ; v++)
             {
                 CHECK_CUDA (cudaMemset (dY, 0xff, A.m * n * 4)) ;
-                const int rc = gg_tc_spmm_ex (f, dX, dY, n, mode, "fused", GG_TC_PARTS_ALL, NULL, 0) ;
-                EXPECT (rc == GG_OK, "%s: permuted fused rc %d", nm, rc) ;
+                const int rc = gg_tc_spmm_ex (f, dX, dY, n, mode, *v, GG_TC_PARTS_ALL, NULL, 0) ;
+                EXPECT (rc == GG_OK, "%s: permuted %s rc %d", nm, *v, rc) ;
                 CHECK_CUDA (cudaDeviceSynchronize ()) ;
                 CHECK_CUDA (cudaMemcpy (y.data (), dY, y.size () * 4, cudaMemcpyDeviceToHost)) ;
                 const errs e = errors (A, R, n, y) ;
@@ -520,11 +521,9 @@ static void check_permuted (const bm_csr &A, const std::vector<int64_t> &ns)
                 // split products' own roundings; tf32 adds its 2e-3
                 const double rec = 2.0 * (double) (A.max_row + 1) * (FLT_EPSILON / 2) ;
                 const double bound = (mode == GG_TC_TF32) ? 2e-3 + rec : rec ;
-                EXPECT (e.finite && e.max <= bound, "%s n=%lld permuted fused %s: finite %d max %.3g",
-                    nm, (long long) n, gg_tc_mode_name (mode), (int) e.finite, e.max) ;
+                EXPECT (e.finite && e.max <= bound, "%s n=%lld permuted %s %s: finite %d max %.3g",
+                    nm, (long long) n, *v, gg_tc_mode_name (mode), (int) e.finite, e.max) ;
             }
-            EXPECT (gg_tc_spmm_ex (f, dX, dY, n, GG_TC_EXACT, "direct2", GG_TC_PARTS_ALL, NULL, 0)
-                == GG_ERR_UNSUPPORTED, "%s: split kernels refuse a permuted form", nm) ;
             cudaFree (dX) ; cudaFree (dY) ;
         }
         gg_tc_free (f, 0) ;

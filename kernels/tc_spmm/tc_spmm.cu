@@ -218,7 +218,8 @@ template <int MODE, int STAGE, bool VEC>
 __global__ void __launch_bounds__ (TC_WARPS * 32)
 tc_spmm_kernel (const int32_t *__restrict__ col, const float2 *__restrict__ val,
     const int32_t *__restrict__ seg_blk, const uint32_t *__restrict__ seg_win,
-    int64_t nseg, int64_t ntiles, const int32_t *__restrict__ rp, int64_t m,
+    int64_t nseg, int64_t ntiles, const int32_t *__restrict__ rp,
+    const int32_t *__restrict__ row_out, int64_t m,
     int64_t n, const float *__restrict__ X, float *__restrict__ Y)
 {
     constexpr int NST = (STAGE > 0) ? STAGE : 1 ;
@@ -319,16 +320,20 @@ tc_spmm_kernel (const int32_t *__restrict__ col, const float2 *__restrict__ val,
         y1 = make_float4 (big [0][1] + small [0][1], big [0][3] + small [0][3],
                           big [1][1] + small [1][1], big [1][3] + small [1][3]) ;
     }
+    // (a permuted form: its row r is Y's row row_out [r], and the remainder
+    // is in Y's order)
     const int64_t r0 = w * GG_HYB_WIN + 2 * t, r1 = r0 + 1 ;
     if (r0 < m)
     {
-        const bool add = (rp != NULL) && rp [r0 + 1] > rp [r0] ;
-        tc_store<VEC> (Y, r0, n, j, y0, add, shared) ;
+        const int64_t o0 = row_out ? row_out [r0] : r0 ;
+        const bool add = (rp != NULL) && rp [o0 + 1] > rp [o0] ;
+        tc_store<VEC> (Y, o0, n, j, y0, add, shared) ;
     }
     if (r1 < m)
     {
-        const bool add = (rp != NULL) && rp [r1 + 1] > rp [r1] ;
-        tc_store<VEC> (Y, r1, n, j, y1, add, shared) ;
+        const int64_t o1 = row_out ? row_out [r1] : r1 ;
+        const bool add = (rp != NULL) && rp [o1 + 1] > rp [o1] ;
+        tc_store<VEC> (Y, o1, n, j, y1, add, shared) ;
     }
 }
 
@@ -411,7 +416,8 @@ template <int U, bool VEC>
 __global__ void __launch_bounds__ (TC_WARPS * 32)
 tc_dmma_kernel (const int32_t *__restrict__ col, const double2 *__restrict__ val,
     const int32_t *__restrict__ seg_blk, const uint32_t *__restrict__ seg_win,
-    int64_t nseg, int64_t ntiles, const int32_t *__restrict__ rp, int64_t m,
+    int64_t nseg, int64_t ntiles, const int32_t *__restrict__ rp,
+    const int32_t *__restrict__ row_out, int64_t m,
     int64_t n, const double *__restrict__ X, double *__restrict__ Y)
 {
     __shared__ int2 cols_s [TC_WARPS][TC_SEG_MAX * 4] ;
@@ -466,8 +472,10 @@ tc_dmma_kernel (const int32_t *__restrict__ col, const double2 *__restrict__ val
     const double y0 [4] = { acc [0][0], acc [1][0], acc [2][0], acc [3][0] } ;
     const double y1 [4] = { acc [0][1], acc [1][1], acc [2][1], acc [3][1] } ;
     const int64_t r0 = w * GG_HYB_WIN + 2 * t, r1 = r0 + 1 ;
-    if (r0 < m) tc_store4<VEC> (Y, r0, n, j, y0, (rp != NULL) && rp [r0 + 1] > rp [r0], shared) ;
-    if (r1 < m) tc_store4<VEC> (Y, r1, n, j, y1, (rp != NULL) && rp [r1 + 1] > rp [r1], shared) ;
+    const int64_t o0 = (r0 < m && row_out) ? row_out [r0] : r0 ;
+    const int64_t o1 = (r1 < m && row_out) ? row_out [r1] : r1 ;
+    if (r0 < m) tc_store4<VEC> (Y, o0, n, j, y0, (rp != NULL) && rp [o0 + 1] > rp [o0], shared) ;
+    if (r1 < m) tc_store4<VEC> (Y, o1, n, j, y1, (rp != NULL) && rp [o1 + 1] > rp [o1], shared) ;
 }
 
 
@@ -544,8 +552,9 @@ tc_fused_kernel (const int32_t *__restrict__ col, const float2 *__restrict__ val
     {
         const int64_t r = w * GG_HYB_WIN + 2 * t + h ;
         if (r >= m) continue ;
-        const int32_t e1 = rp [r + 1] ;
-        int32_t e = rp [r] ;
+        const int64_t ro = row_out ? row_out [r] : r ;     // (remainder in Y's order)
+        const int32_t e1 = rp [ro + 1] ;
+        int32_t e = rp [ro] ;
         for ( ; e + 1 < e1 ; e += 2)
         {
             const int32_t c0 = __ldg (ri + e), c1 = __ldg (ri + e + 1) ;
@@ -635,8 +644,9 @@ tc_fused_dmma_kernel (const int32_t *__restrict__ col, const double2 *__restrict
     {
         double rs [4] = { 0, 0, 0, 0 } ;
         const int64_t r = w * GG_HYB_WIN + 2 * t + h ;
+        const int64_t ro = (r < m && row_out) ? row_out [r] : r ;
         if (r < m)
-            for (int32_t e = rp [r] ; e < rp [r + 1] ; e++)
+            for (int32_t e = rp [ro] ; e < rp [ro + 1] ; e++)
             {
                 double x [4] ;
                 tc_load_x4<VEC> (X, __ldg (ri + e), n, j, x) ;
@@ -727,8 +737,8 @@ static int tc_sms (void)
 }
 
 typedef void (*tc_kernel_fn) (const int32_t *, const float2 *, const int32_t *,
-    const uint32_t *, int64_t, int64_t, const int32_t *, int64_t, int64_t,
-    const float *, float *) ;
+    const uint32_t *, int64_t, int64_t, const int32_t *, const int32_t *, int64_t,
+    int64_t, const float *, float *) ;
 
 template <int MODE>
 static tc_kernel_fn tc_pick_mode (int stage, bool vec)
@@ -811,8 +821,6 @@ extern "C" int gg_tc_spmm_ex (const gg_hybrid_form *f, const void *X, void *Y,
         }
         return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
     }
-    // (the split kernels write rows in the form's own order)
-    if (f->row_out != NULL) return GG_ERR_UNSUPPORTED ;
     const bool run_rem = (parts != GG_TC_PARTS_TC) && f->rem_nnz > 0 ;
     const bool run_tc = (parts != GG_TC_PARTS_REM) && f->nseg > 0 ;
 
@@ -857,16 +865,16 @@ extern "C" int gg_tc_spmm_ex (const gg_hybrid_form *f, const void *X, void *Y,
         if (vec)
             tc_dmma_kernel<2, true> <<<(unsigned) grid, TC_WARPS * 32, 0, stream>>> (f->col,
                 (const double2 *) f->val, f->seg_blk, f->seg_win, f->nseg, ntiles,
-                run_rem ? f->rp : NULL, f->m, n, (const double *) X, (double *) Y) ;
+                run_rem ? f->rp : NULL, f->row_out, f->m, n, (const double *) X, (double *) Y) ;
         else
             tc_dmma_kernel<2, false> <<<(unsigned) grid, TC_WARPS * 32, 0, stream>>> (f->col,
                 (const double2 *) f->val, f->seg_blk, f->seg_win, f->nseg, ntiles,
-                run_rem ? f->rp : NULL, f->m, n, (const double *) X, (double *) Y) ;
+                run_rem ? f->rp : NULL, f->row_out, f->m, n, (const double *) X, (double *) Y) ;
         return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
     }
     tc_kernel_fn kern = tc_pick (mode, stage, vec) ;
     kern <<<(unsigned) grid, TC_WARPS * 32, 0, stream>>> (f->col, (const float2 *) f->val,
-        f->seg_blk, f->seg_win, f->nseg, ntiles, run_rem ? f->rp : NULL, f->m, n,
+        f->seg_blk, f->seg_win, f->nseg, ntiles, run_rem ? f->rp : NULL, f->row_out, f->m, n,
         (const float *) X, (float *) Y) ;
     if (cudaGetLastError () != cudaSuccess) return GG_ERR_DEVICE ;
     return GG_OK ;
