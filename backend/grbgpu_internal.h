@@ -57,6 +57,8 @@ typedef struct
     int device_id ;             // GRBGPU_DEVICE_ID
     uint64_t device_memory ;    // GRBGPU_DEVICE_MEMORY (0 = a safe fraction of free)
     char fault [128] ;          // GRBGPU_FAULT, pushed to backend/fault.c
+    bool reorder ;              // GRBGPU_REORDER: offer the tensor-core row
+                                // of the RSH-reordered S (tc3r) to the chooser
     bool tune ;                 // GRBGPU_TUNE: time the candidate kernel
                                 // families once per operand and shape
     // GRBGPU_DEVICES: "" (default: one device, GRBGPU_DEVICE_ID), "all", or

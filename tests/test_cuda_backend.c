@@ -352,7 +352,8 @@ static test_csr make_windowed_csr (int64_t m, int64_t k, int cols, gg_type t)
 }
 
 // The tensor-core rows (backend/cuda/family_tc.c) through the backend:
-// forced (GRBGPU_KERNEL=tc3 / tc4 / tc3f / tc4f) they run where S and X hold finite normal
+// forced (GRBGPU_KERNEL=tc3 / tc4 / tc3f / tc4f / tc3r: the last on S's
+// rows reordered) they run where S and X hold finite normal
 // values, FP32 and FP64, and give the reference's values; a zero in X, an
 // Inf in S or a semiring they do not take send the product elsewhere, still
 // right; with the chooser measuring, every family is timed and the product
@@ -360,13 +361,13 @@ static test_csr make_windowed_csr (int64_t m, int64_t k, int cols, gg_type t)
 static void test_tc_family (void **state)
 {
     (void) state ;
-    const char *kernels [4] = { "tc3", "tc4", "tc3f", "tc4f" } ;
+    const char *kernels [5] = { "tc3", "tc4", "tc3f", "tc4f", "tc3r" } ;
     const int64_t ns [4] = { 1, 5, 32, 130 } ;
     for (int ti = 0 ; ti < 2 ; ti++)
     {
         gg_type t = ti ? GG_FP64 : GG_FP32 ;
         gg_semiring sr = { .add = GG_ADD_PLUS, .mul = GG_MUL_TIMES, .type = t } ;
-        for (int kv = 0 ; kv < 4 ; kv++)
+        for (int kv = 0 ; kv < 5 ; kv++)
         {
             test_csr S = make_windowed_csr (1003, 517, 12, t) ;
             gg_csr Sv = view_csr (&S, false, make_entry ()) ;

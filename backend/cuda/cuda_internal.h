@@ -159,7 +159,8 @@ gg_sp_plan ;
 // the key says which table (SpMM, SDDMM, GEMM) and which shape.
 #define GG_TUNED 8                  // shapes remembered per memory
 #define GG_FAM_MAX 12               // rows in a family table, at most
-#define GG_TC_FORMS 2               // tensor-core hybrid forms per CSR form
+#define GG_TC_FORMS 3               // tensor-core hybrid forms per CSR form
+                                    // (thresholds 3, 4; 3 on the reordered S)
 typedef enum { GG_TUNE_SPMM, GG_TUNE_SDDMM, GG_TUNE_GEMM } gg_tune_kind ;
 typedef struct
 {
@@ -233,6 +234,7 @@ typedef struct
     // normal number" (gg_tc_values_plain)
     bool tc_tried [GG_TC_FORMS] ;
     struct gg_hybrid_form *tc [GG_TC_FORMS] ;
+    int32_t *tc_perm ;          // device: the reordered form's row order
     _Atomic int x_plain ;
 }
 dev_csr ;

@@ -90,13 +90,15 @@ GG_INTERNAL const char *gg_tc3f_supports (gg_spmm_op *o) ;
 GG_INTERNAL const char *gg_tc4f_supports (gg_spmm_op *o) ;
 GG_INTERNAL int gg_tc3f_run (gg_spmm_op *o) ;
 GG_INTERNAL int gg_tc4f_run (gg_spmm_op *o) ;
+GG_INTERNAL const char *gg_tc3r_supports (gg_spmm_op *o) ;
+GG_INTERNAL int gg_tc3r_run (gg_spmm_op *o) ;
 
 // The name of the family that ran this thread's last SpMM ("none" before
 // one): for tests, which link the module's objects.
 GG_INTERNAL const char *gg_spmm_last_family (void) ;
 
 // The families, in order of the static choice (backend/cuda/spmm.c).
-#define GG_SPMM_NFAM 11             // rows in the SpMM table (<= GG_FAM_MAX)
+#define GG_SPMM_NFAM 12             // rows in the SpMM table (<= GG_FAM_MAX)
 GG_INTERNAL extern const gg_spmm_family gg_spmm_families [] ;
 GG_INTERNAL extern const int gg_spmm_nfamilies ;
 

@@ -7,7 +7,9 @@
 // (formats/hybrid.cu, kernels/tc_spmm/) with the window-vector threshold 3
 // or 4, run as three launches (remainder, zero pass, tensor-core part) or as
 // one fused launch ("f": one warp per window and 32 columns does the
-// window's blocks and its remainder rows).  The first
+// window's blocks and its remainder rows); and "tc3r", threshold 3 on S's
+// rows reordered by the RSH pass (only with GRBGPU_REORDER=1: the pass runs
+// on the host, up to a second, once per version of S).  The first
 // measurements (bench/NOTES.md, tc_bench on an H100) found the hybrid slower
 // than cuSPARSE and our CUDA-core kernels on most matrices and faster on a
 // few (road networks at threshold 4: 1.36-1.41x cuSPARSE's best), so these
@@ -36,8 +38,10 @@
 
 #include "backend/cuda/family.h"
 #include "kernels/tc_spmm/tc_spmm.h"
+#include "reorder/reorder.h"
 
-static const int tc_thresholds [GG_TC_FORMS] = { 3, 4 } ;
+static const int tc_thresholds [GG_TC_FORMS] = { 3, 4, 3 } ;
+#define TC_REORDERED 2                  // the slot of the reordered form
 
 void tc_forms_release (dev_csr *f, bool device)
 {
@@ -48,6 +52,91 @@ void tc_forms_release (dev_csr *f, bool device)
         else free (f->tc [k]) ;         // (calloc'ed host struct, no device part here)
         f->tc [k] = NULL ;
     }
+    if (f->tc_perm != NULL && device) cudaFreeAsync (f->tc_perm, gg_cuda_free_stream) ;
+    f->tc_perm = NULL ;
+}
+
+// The reordered form (GRBGPU_REORDER, row tc3r; issue 15): the RSH pass
+// (reorder/rsh.c) on S's host pattern within REORDER_BUDGET_S, S's rows
+// permuted on the host (values expanded when iso), sent up, the hybrid form
+// built from them and made to write Y in S's own order (gg_tc_set_row_out:
+// no extra pass over Y).  Paid once per version of S, on the first product
+// that measures the row.  *h = NULL when it is not made.
+#define REORDER_BUDGET_S 1.0
+static int tc_build_reordered (gg_spmm_op *o, dev_csr *f, gg_hybrid_form **h)
+{
+    *h = NULL ;
+    const gg_csr *S = o->S ;
+    const int64_t m = o->m, nnz = S->nnz ;
+    const size_t elem = o->elem ;
+    if (S->p32 == NULL || S->i32 == NULL || S->x == NULL || nnz == 0) return GG_ERR_UNSUPPORTED ;
+    int rc = GG_OK ;
+    int32_t *perm = malloc ((size_t) m * sizeof (int32_t)) ;
+    int32_t *bp = malloc ((size_t) (m + 1) * sizeof (int32_t)) ;
+    int32_t *bi = malloc ((size_t) nnz * sizeof (int32_t)) ;
+    char *bx = malloc ((size_t) nnz * elem) ;
+    void *dbuf = NULL ;
+    cudaStream_t st = o->c->ctx->stream ;
+    if (perm == NULL || bp == NULL || bi == NULL || bx == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
+    gg_reorder_options opt ;
+    gg_reorder_options_default (&opt) ;
+    opt.budget_s = REORDER_BUDGET_S ;
+    gg_reorder_info info ;
+    rc = gg_reorder_rsh (S->p32, S->i32, m, o->k, &opt, perm, NULL, &info) ;
+    if (rc != GG_OK) goto done ;
+    bp [0] = 0 ;
+    for (int64_t q = 0 ; q < m ; q++)
+    {
+        const int32_t r = perm [q], a = S->p32 [r], len = S->p32 [r + 1] - a ;
+        memcpy (bi + bp [q], S->i32 + a, (size_t) len * sizeof (int32_t)) ;
+        if (S->iso)
+            for (int32_t e = 0 ; e < len ; e++) memcpy (bx + (size_t) (bp [q] + e) * elem, S->x, elem) ;
+        else
+            memcpy (bx + (size_t) bp [q] * elem, (const char *) S->x + (size_t) a * elem, (size_t) len * elem) ;
+        bp [q + 1] = bp [q] + len ;
+    }
+    // one device buffer: perm (kept), then p, i, x (freed after the build)
+    const size_t b_perm = ((size_t) m * 4 + 255) & ~(size_t) 255 ;
+    const size_t b_p = ((size_t) (m + 1) * 4 + 255) & ~(size_t) 255 ;
+    const size_t b_i = ((size_t) nnz * 4 + 255) & ~(size_t) 255 ;
+    int32_t *dperm = NULL ;
+    if (cudaMallocAsync ((void **) &dperm, b_perm, st) != cudaSuccess) { rc = GG_ERR_DEVMEM ; goto done ; }
+    if (cudaMallocAsync (&dbuf, b_p + b_i + (size_t) nnz * elem, st) != cudaSuccess)
+    {
+        cudaFreeAsync (dperm, st) ;
+        rc = GG_ERR_DEVMEM ;
+        goto done ;
+    }
+    {
+        char *base = (char *) dbuf ;
+        int32_t *dp = (int32_t *) base, *di = (int32_t *) (base + b_p) ;
+        void *dx = base + b_p + b_i ;
+        if (cudaMemcpyAsync (dperm, perm, (size_t) m * 4, cudaMemcpyHostToDevice, st) != cudaSuccess
+            || cudaMemcpyAsync (dp, bp, (size_t) (m + 1) * 4, cudaMemcpyHostToDevice, st) != cudaSuccess
+            || cudaMemcpyAsync (di, bi, (size_t) nnz * 4, cudaMemcpyHostToDevice, st) != cudaSuccess
+            || cudaMemcpyAsync (dx, bx, (size_t) nnz * elem, cudaMemcpyHostToDevice, st) != cudaSuccess)
+            rc = GG_ERR_DEVICE ;
+        if (rc == GG_OK)
+            rc = gg_tc_build (m, o->k, nnz, dp, di, dx, o->t, tc_thresholds [TC_REORDERED], 0, h, st) ;
+        if (rc == GG_OK && (rc = gg_tc_set_row_out (*h, dperm, st)) != GG_OK)
+        {
+            gg_tc_free (*h, st) ;
+            *h = NULL ;
+        }
+    }
+    if (rc == GG_OK)
+    {
+        f->tc_perm = dperm ;
+        form_grow (S, f, b_perm) ;
+        grbgpu_log (2, "cuda: rows reordered (RSH, %.3f s%s) for the tensor-core row tc3r",
+            info.t_total, info.fallback ? ", budget reached: first-column order" : "") ;
+    }
+    else cudaFreeAsync (dperm, st) ;
+done:
+    if (dbuf != NULL) cudaFreeAsync (dbuf, st) ;
+    if (rc != GG_OK) (void) cudaGetLastError () ;
+    free (perm) ; free (bp) ; free (bi) ; free (bx) ;
+    return rc ;
 }
 
 // gg_tc_values_plain in the shape of a gg_value_check
@@ -87,12 +176,15 @@ static const char *tc_supports (gg_spmm_op *o, int slot, const char *name)
         return "its value check failed" ;
     if (flagged) return "X holds a zero, subnormal or non-finite value" ;
 
+    if (slot == TC_REORDERED && !grbgpu_settings_get ()->reorder && !is_forced)
+        return "row reordering is off (GRBGPU_REORDER=0)" ;
     pthread_mutex_lock (&f->plan_lock) ;
     if (!f->tc_tried [slot])
     {
         f->tc_tried [slot] = true ;
         gg_hybrid_form *h = NULL ;
-        int rc = gg_tc_build (o->m, o->k, o->S->nnz, f->p, f->i, f->x, o->t,
+        int rc = (slot == TC_REORDERED) ? tc_build_reordered (o, f, &h)
+            : gg_tc_build (o->m, o->k, o->S->nnz, f->p, f->i, f->x, o->t,
             tc_thresholds [slot], 0, &h, o->c->ctx->stream) ;
         if (rc == GG_OK)
         {
@@ -157,3 +249,5 @@ int gg_tc3_run (gg_spmm_op *o) { return tc_run (o, 0, false) ; }
 int gg_tc4_run (gg_spmm_op *o) { return tc_run (o, 1, false) ; }
 int gg_tc3f_run (gg_spmm_op *o) { return tc_run (o, 0, true) ; }
 int gg_tc4f_run (gg_spmm_op *o) { return tc_run (o, 1, true) ; }
+const char *gg_tc3r_supports (gg_spmm_op *o) { return tc_supports (o, TC_REORDERED, "tc3r") ; }
+int gg_tc3r_run (gg_spmm_op *o) { return tc_run (o, TC_REORDERED, false) ; }
