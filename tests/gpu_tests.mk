@@ -17,6 +17,16 @@ tests_test_cuda_backend_LDFLAGS = $(OPENMP_CFLAGS) $(AX_PTHREAD_FLAGS)
 tests_test_cuda_backend_DEPENDENCIES = libgrbgpu.la libgrbgpu-cuda.la
 endif
 
+# GrB_vxm (and the other products by a transpose) through the transpose made
+# on the device (backend/cuda/form_csrt.c), end to end against the CPU library
+check_PROGRAMS += tests/test_vxm_device
+TESTS += tests/test_vxm_device
+tests_test_vxm_device_SOURCES = tests/test_vxm_device.c
+tests_test_vxm_device_LDADD = $(libgrbgpu_la_OBJECTS) \
+	$(libgrbgpu_la_LIBADD) $(GG_CUDA_MODULE_OBJS) $(CUDA_LIBS) -lm
+tests_test_vxm_device_LDFLAGS = $(OPENMP_CFLAGS) $(AX_PTHREAD_FLAGS)
+tests_test_vxm_device_DEPENDENCIES = libgrbgpu.la libgrbgpu-cuda.la
+
 # bench/spmm_bench: the backend vs cuSPARSE, and GrB_mxm / GrB_mxv end to end
 # (GG_BENCH_E2E: the interposer is linked in, so its GrB_mxm is this
 # program's); run it with bench/run_bench.sh.  Not part of make check.

@@ -111,7 +111,14 @@ int csrt_get (gg_devcall *c, const gg_csr *S, const csr_needs *nd,
     }
     else
     {
-        rc = csrt_build (c, fa, nd, &t) ;
+        // (what the one it replaces had, it keeps: products of several
+        // semirings on one A do not make it over and over)
+        csr_needs nt = *nd ;
+        const dev_csr *had = fa->t ;
+        if (had != NULL && had->x != NULL && had->xtype == nd->t
+            && fa->x != NULL && fa->xtype == nd->t) nt.x = true ;
+        if (had != NULL && had->ones != NULL && had->onestype == nd->t) nt.ones = true ;
+        rc = csrt_build (c, fa, &nt, &t) ;
         if (rc == GG_OK)
         {
             // attach it (A's form's reference), replacing one that lacked
