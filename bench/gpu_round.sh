@@ -11,7 +11,7 @@
 # summary last.  Steps are selected with STEPS (default: all).
 set -u
 OUT=${OUT:-$PWD/gpu-out}
-STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e tc xpose fam multi resident nm demo}
+STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e tc xpose xpose2 fam multi resident nm demo}
 mkdir -p "$OUT"
 root=$PWD
 summary="$OUT/summary.txt"
@@ -125,6 +125,18 @@ if has xpose; then
     timeout 120 ./bench/transpose_bench > "$OUT/transpose_bench.log" 2>&1
     say "transpose_bench: exit $?"
     tail -12 "$OUT/transpose_bench.log" | tee -a "$summary"
+fi
+
+if has xpose2; then
+    # GrB_vxm through the transpose made on the device (backend/cuda/form_csrt.c): the end-to-end
+    # test against the CPU library (semirings, types, masks, versions, faults), then first / warm
+    # vxm on R-MAT 2^20 against the CPU library (one line per type and semiring)
+    timeout 60 ./tests/test_vxm_device > "$OUT/test_vxm_device.log" 2>&1
+    say "test_vxm_device: exit $? : $(tail -1 "$OUT/test_vxm_device.log")"
+    grep -E '^FAIL' "$OUT/test_vxm_device.log" | head -10 | tee -a "$summary"
+    timeout 90 ./bench/vxm_bench --scale 20 --reps 5 > "$OUT/vxm_bench.log" 2>&1
+    say "vxm_bench: exit $?"
+    grep -E '^rmat|^# (all|FAILED)' "$OUT/vxm_bench.log" | tee -a "$summary"
 fi
 
 if has fam; then
