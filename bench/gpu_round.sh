@@ -11,7 +11,7 @@
 # summary last.  Steps are selected with STEPS (default: all).
 set -u
 OUT=${OUT:-$PWD/gpu-out}
-STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e tc xpose xpose2 fam multi resident nm demo}
+STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e tc xpose xpose2 rules fam multi resident nm demo}
 mkdir -p "$OUT"
 root=$PWD
 summary="$OUT/summary.txt"
@@ -137,6 +137,15 @@ if has xpose2; then
     timeout 90 ./bench/vxm_bench --scale 20 --reps 5 > "$OUT/vxm_bench.log" 2>&1
     say "vxm_bench: exit $?"
     grep -E '^rmat|^# (all|FAILED)' "$OUT/vxm_bench.log" | tee -a "$summary"
+fi
+
+if has rules; then
+    # the constants of the static rules (backend/cuda/choose.c) measured: each rule's families
+    # forced over a sweep of synthetic matrices; one line per rule: the constant in the code and
+    # the measured crossover (the sweep's lines are in the log)
+    timeout 120 ./bench/rules_bench --reps 7 > "$OUT/rules_bench.log" 2>&1
+    say "rules_bench: exit $?"
+    grep -E '^rule |^# (all|FAILED)|WRONG' "$OUT/rules_bench.log" | tee -a "$summary"
 fi
 
 if has fam; then

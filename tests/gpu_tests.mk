@@ -39,6 +39,16 @@ bench_vxm_bench_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC --mode=link $(CCLD) \
 	$(AM_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@
 bench/vxm_bench.o: $(srcdir)/bench/bench_matrices.h $(srcdir)/include/grbgpu.h
 
+# bench/rules_bench: the constants of the static rules (backend/cuda/choose.c)
+# measured: the families each rule decides between, forced, over sweeps of
+# synthetic matrices; the crossover printed beside the constant in the code
+noinst_PROGRAMS += bench/rules_bench
+bench_rules_bench_SOURCES = bench/rules_bench.c
+bench_rules_bench_LDADD = $(libgrbgpu_la_OBJECTS) $(libgrbgpu_la_LIBADD) \
+	$(GG_CUDA_MODULE_OBJS) $(CUDA_LIBS) -lm
+bench_rules_bench_LDFLAGS = $(OPENMP_CFLAGS) $(AX_PTHREAD_FLAGS)
+bench_rules_bench_DEPENDENCIES = libgrbgpu.la libgrbgpu-cuda.la
+
 # bench/spmm_bench: the backend vs cuSPARSE, and GrB_mxm / GrB_mxv end to end
 # (GG_BENCH_E2E: the interposer is linked in, so its GrB_mxm is this
 # program's); run it with bench/run_bench.sh.  Not part of make check.
