@@ -17,6 +17,7 @@
 //   - the transposed form is made once per version of A: a second call makes
 //     none, a change of A (GrB_Matrix_setElement) makes a new one, and the
 //     answer follows the change;
+//   - threads multiplying by one new A at once: one transposed form;
 //   - faults injected in the device transpose (convert, launch): the
 //     call answers right through the CPU library, and once the cache is
 //     cleared the device pool holds what it held before (nothing leaked).
@@ -29,6 +30,8 @@
 #include "config.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,6 +278,47 @@ static void test_other_products (void)
     GrB_Matrix_free (&Ac) ; GrB_Vector_free (&u) ; GrB_Vector_free (&w1) ; GrB_Vector_free (&w2) ;
 }
 
+// Threads multiplying by the same new A at once: every answer right, one
+// transposed form made.
+typedef struct { GrB_Matrix A ; GrB_Vector u, w ; } thread_arg ;
+static void *thread_vxm (void *p)
+{
+    thread_arg *a = (thread_arg *) p ;
+    GrB_Info info = GrB_vxm (a->w, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP64, a->u, a->A, NULL) ;
+    return (void *) (intptr_t) info ;
+}
+
+static void test_threads (void)
+{
+    enum { NT = 4 } ;
+    GrB_Type T = GrB_FP64 ;
+    GrB_Matrix A = make_matrix (T, 1200, 1000, 0.02, false) ;
+    GrB_Vector u = make_dense_vector (T, 1200), ref ;
+    OK (GrB_Vector_new (&ref, T, 1000)) ;
+    grbgpu_set ("DEVICE", "cpu") ;
+    OK (GrB_vxm (ref, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP64, u, A, NULL)) ;
+    grbgpu_set ("DEVICE", dev) ;
+    uint64_t b0 = builds () ;
+    pthread_t th [NT] ;
+    thread_arg args [NT] ;
+    for (int t = 0 ; t < NT ; t++)
+    {
+        args [t].A = A ; args [t].u = u ;
+        OK (GrB_Vector_new (&args [t].w, T, 1000)) ;
+        CHECK (pthread_create (&th [t], NULL, thread_vxm, &args [t]) == 0, "pthread_create") ;
+    }
+    for (int t = 0 ; t < NT ; t++)
+    {
+        void *r = NULL ;
+        pthread_join (th [t], &r) ;
+        CHECK ((GrB_Info) (intptr_t) r == GrB_SUCCESS, "thread %d: GrB_vxm -> %d", t, (int) (intptr_t) r) ;
+        CHECK (same_vector (args [t].w, ref, true, 1e-12), "thread %d: vxm differs", t) ;
+        GrB_Vector_free (&args [t].w) ;
+    }
+    CHECK (!on_gpu || builds () == b0 + 1, "threads: %llu transposed forms made", (unsigned long long) (builds () - b0)) ;
+    GrB_Matrix_free (&A) ; GrB_Vector_free (&u) ; GrB_Vector_free (&ref) ;
+}
+
 static size_t pool_used (void)
 {
     cudaMemPool_t pool ;
@@ -293,7 +337,8 @@ static size_t pool_used (void)
 // Faults in the device transpose: A's form is on the device first (an mxv),
 // so the conversion on the host is a cache hit and the fault fires in
 // form_csrt.c.  The answer comes from the CPU library and is right; nothing
-// stays taken.
+// stays taken.  Then the transpose is made, and its bytes count in the
+// cache's device bytes.
 static void test_faults (void)
 {
     const char *points [2] = { "convert", "launch" } ;
@@ -309,6 +354,8 @@ static void test_faults (void)
         grbgpu_set ("DEVICE", dev) ;
         OK (GrB_mxv (y, NULL, NULL, GrB_MIN_PLUS_SEMIRING_FP32, A, u, NULL)) ;
         CHECK (strcmp (grbgpu_last_decision (), dev) == 0, "fault %s: the mxv before: %s", points [pt], grbgpu_last_decision ()) ;
+        size_t host0, dev0, host1, dev1 ;
+        grbgpu_cache_usage (&host0, &dev0) ;
         grbgpu_stats s0, s1 ;
         grbgpu_stats_get (&s0) ;
         uint64_t b0 = builds () ;
@@ -323,6 +370,12 @@ static void test_faults (void)
         // and without the fault the same A goes through the device transpose
         vxm_case ("after the fault", T, GrB_MIN_PLUS_SEMIRING_FP32, u, A, NULL, NULL, NULL, true) ;
         CHECK (!on_gpu || builds () == b0 + 1, "after fault %s: no transposed form made", points [pt]) ;
+        // the transposed form's bytes count in A's cache entry
+        GrB_Index nnz ;
+        OK (GrB_Matrix_nvals (&nnz, A)) ;
+        grbgpu_cache_usage (&host1, &dev1) ;
+        CHECK (!on_gpu || dev1 >= dev0 + 8 * (size_t) nnz, "after fault %s: device bytes %zu -> %zu for %llu entries",
+            points [pt], dev0, dev1, (unsigned long long) nnz) ;
         GrB_Matrix_free (&A) ; GrB_Vector_free (&u) ; GrB_Vector_free (&y) ;
         grbgpu_cache_clear () ;
         size_t after = on_gpu ? pool_used () : 0 ;
@@ -345,6 +398,7 @@ int main (void)
     test_semirings () ;
     test_version_change () ;
     test_other_products () ;
+    test_threads () ;
     test_faults () ;
     GrB_finalize () ;
     printf ("test_vxm_device (%s): %d checks, %d failed\n", dev, checks, failures) ;
