@@ -134,9 +134,13 @@ if has xpose2; then
     timeout 60 ./tests/test_vxm_device > "$OUT/test_vxm_device.log" 2>&1
     say "test_vxm_device: exit $? : $(tail -1 "$OUT/test_vxm_device.log")"
     grep -E '^FAIL' "$OUT/test_vxm_device.log" | head -10 | tee -a "$summary"
-    timeout 90 ./bench/vxm_bench --scale 20 --reps 5 > "$OUT/vxm_bench.log" 2>&1
+    timeout 60 ./bench/vxm_bench --scale 20 --reps 5 > "$OUT/vxm_bench.log" 2>&1
     say "vxm_bench: exit $?"
     grep -E '^rmat|^# (all|FAILED)' "$OUT/vxm_bench.log" | tee -a "$summary"
+    # the device transpose's allocations and kernels under memcheck (leaks too)
+    timeout 45 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 \
+        ./tests/test_vxm_device > "$OUT/sanitizer_test_vxm_device.log" 2>&1
+    say "compute-sanitizer test_vxm_device: exit $? : $(grep -E 'ERROR SUMMARY' "$OUT/sanitizer_test_vxm_device.log" | tail -1)"
 fi
 
 if has rules; then
