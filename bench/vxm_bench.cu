@@ -15,7 +15,7 @@
 //            (A's CSR is on the device already: the transpose on the device
 //            and the product)
 //   warm     grbgpu's later calls, median of reps
-// Each grbgpu answer is compared with the CPU library's (relative 1e-4 FP32,
+// Each grbgpu answer is compared with the CPU library's (relative 1e-3 FP32,
 // 1e-10 FP64 on positive terms; MIN_PLUS exactly).  A new version of A is
 // made by setting one entry to the value it has (GrB_Matrix_setElement bumps
 // the version; the values do not change).  The first call's bytes up and the
@@ -185,7 +185,9 @@ int main (int argc, char **argv)
             GRB_OK (GrB_vxm (w1, NULL, NULL, sr, u, G, NULL)) ;
             double after_mxv = now () - t ;
             err = std::max (err, vdiff (w1, w2)) ;
-            const double tol = (s == 1) ? 0 : fp32 ? 1e-4 : 1e-10 ;
+            // (FP32 column sums of up to ~10^5 terms in another order: ~1e-4
+            // measured between two orders on R-MAT 2^22, bench/spmm_bench)
+            const double tol = (s == 1) ? 0 : fp32 ? 1e-3 : 1e-10 ;
             const bool ok = err <= tol ;
             if (!ok) failures++ ;
             double cpu = median (tc), warm = median (tw) ;
