@@ -322,10 +322,11 @@ static int host_spmm_split (const host_kernels *k, const gg_semiring *sr,
 //------------------------------------------------------------------------------
 
 static int host_spmm_plain (const gg_semiring *sr, const gg_csr *S,
-    const gg_dense *X, void *Y) ;
+    const gg_dense *X, void *Y, bool may_split) ;
 
 // S given by its transpose's arrays (gg_csr.transposed): transpose them here,
-// as the CUDA backend does on the device, then the plain product.  (32-bit
+// as the CUDA backend does on the device, then the plain product, on one
+// slot as there (backend/cuda/multi.c makes no row blocks of it).  (32-bit
 // indices only, as the dispatcher promises; else GG_ERR_UNSUPPORTED, and the
 // dispatcher transposes itself.)
 static int host_spmm_transposed (const gg_semiring *sr, const gg_csr *S,
@@ -342,7 +343,7 @@ static int host_spmm_transposed (const gg_semiring *sr, const gg_csr *S,
     T.transposed = false ;
     T.p32 = pt ; T.i32 = it ;
     if (move_x) T.x = xt ;
-    rc = host_spmm_plain (sr, &T, X, Y) ;
+    rc = host_spmm_plain (sr, &T, X, Y, false) ;
     free (pt) ; free (it) ; free (xt) ;
     return rc ;
 }
@@ -351,11 +352,11 @@ static int host_spmm (const gg_semiring *sr, const gg_csr *S,
     const gg_dense *X, void *Y)
 {
     if (S != NULL && S->transposed) return host_spmm_transposed (sr, S, X, Y) ;
-    return host_spmm_plain (sr, S, X, Y) ;
+    return host_spmm_plain (sr, S, X, Y, true) ;
 }
 
 static int host_spmm_plain (const gg_semiring *sr, const gg_csr *S,
-    const gg_dense *X, void *Y)
+    const gg_dense *X, void *Y, bool may_split)
 {
     if (grbgpu_fault (GG_FAULT_LAUNCH)) return GG_ERR_FAULT ;
 
@@ -373,7 +374,7 @@ static int host_spmm_plain (const gg_semiring *sr, const gg_csr *S,
 
     // GRBGPU_DEVICES with several slots: the split path modelled on the CPU
     const gg_settings *set = grbgpu_settings_get () ;
-    if (set->ndevices > 1) return host_spmm_split (k, sr, S, X, Y, set->ndevices) ;
+    if (may_split && set->ndevices > 1) return host_spmm_split (k, sr, S, X, Y, set->ndevices) ;
 
     // Y (i,:) = (+) over entries (i,c) of S of mul (S (i,c), X (c,:))
     const host_args a = { .S = S, .X = X, .Y = Y } ;
