@@ -11,7 +11,7 @@
 # summary last.  Steps are selected with STEPS (default: all).
 set -u
 OUT=${OUT:-$PWD/gpu-out}
-STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e tc xpose fam multi resident nm demo}
+STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e tc xpose xpose2 rules fam multi resident nm demo}
 mkdir -p "$OUT"
 root=$PWD
 summary="$OUT/summary.txt"
@@ -125,6 +125,31 @@ if has xpose; then
     timeout 120 ./bench/transpose_bench > "$OUT/transpose_bench.log" 2>&1
     say "transpose_bench: exit $?"
     tail -12 "$OUT/transpose_bench.log" | tee -a "$summary"
+fi
+
+if has xpose2; then
+    # GrB_vxm through the transpose made on the device (backend/cuda/form_csrt.c): the end-to-end
+    # test against the CPU library (semirings, types, masks, versions, faults), then first / warm
+    # vxm on R-MAT 2^20 against the CPU library (one line per type and semiring)
+    timeout 60 ./tests/test_vxm_device > "$OUT/test_vxm_device.log" 2>&1
+    say "test_vxm_device: exit $? : $(tail -1 "$OUT/test_vxm_device.log")"
+    grep -E '^FAIL' "$OUT/test_vxm_device.log" | head -10 | tee -a "$summary"
+    timeout 60 ./bench/vxm_bench --scale 20 --reps 5 > "$OUT/vxm_bench.log" 2>&1
+    say "vxm_bench: exit $?"
+    grep -E '^rmat|^# (all|FAILED)' "$OUT/vxm_bench.log" | tee -a "$summary"
+    # the device transpose's allocations and kernels under memcheck (leaks too)
+    timeout 45 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 \
+        ./tests/test_vxm_device > "$OUT/sanitizer_test_vxm_device.log" 2>&1
+    say "compute-sanitizer test_vxm_device: exit $? : $(grep -E 'ERROR SUMMARY' "$OUT/sanitizer_test_vxm_device.log" | tail -1)"
+fi
+
+if has rules; then
+    # the constants of the static rules (backend/cuda/choose.c) measured: each rule's families
+    # forced over a sweep of synthetic matrices; one line per rule: the constant in the code and
+    # the measured crossover (the sweep's lines are in the log)
+    timeout 120 ./bench/rules_bench --reps 7 > "$OUT/rules_bench.log" 2>&1
+    say "rules_bench: exit $?"
+    grep -E '^rule |^# (all|FAILED)|WRONG' "$OUT/rules_bench.log" | tee -a "$summary"
 fi
 
 if has fam; then

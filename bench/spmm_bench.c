@@ -921,7 +921,8 @@ static void bench_e2e (const csr *A, bool fp32)
     // mxv (N=1) runs three ways: PLUS_TIMES with u unchanged between calls,
     // PLUS_SECOND (PageRank's semiring) likewise, and PLUS_SECOND with u
     // changed before every call (PageRank's pattern: u is uploaded each time);
-    // then GrB_vxm PLUS_TIMES (w = u' A: A' in CSR is built on the first call)
+    // then GrB_vxm PLUS_TIMES (w = u' A: A' is made on the device from the CSR of A
+    // the mxv rows left there; bench/vxm_bench times a first call on a new A)
     for (int ni = 0 ; ni < nns ; ni++)
     for (int variant = 0 ; variant < (ns [ni] == 1 ? 4 : 1) ; variant++)
     {

@@ -151,6 +151,7 @@ void gg_csr_form_free (void *form)
     free (f->i) ;
     free (f->x) ;
     free (f->present) ;
+    free (f->col_present) ;
     free (f) ;
 }
 

@@ -85,6 +85,12 @@ typedef struct
     void *p, *i, *x ;       // owned arrays
     int8_t *present ;       // present [r] = 1 iff row r has an entry (owned)
     size_t bytes ;          // total bytes owned
+    // the rows of the transpose (the columns of this CSR), made at the
+    // first product that multiplies by the transpose (gg_csr_form_columns):
+    // col_present [c] = 1 iff column c has an entry, col_nonempty of them
+    bool col_done ;
+    int8_t *col_present ;
+    int64_t col_nonempty ;
 }
 gg_csr_form ;
 
@@ -93,6 +99,23 @@ gg_csr_form ;
 int gg_csr_from_view (gg_csr_form **out, const gg_view *v, bool transpose,
     bool values, gg_type t) ;
 void gg_csr_form_free (void *form) ;
+
+// (formats/csr_t.c) The presence of each column of f's CSR (32-bit indices
+// only), once: one pass over the column indices (O(nnz), in parallel, no
+// counting) and one over the columns.  The caller serialises calls on the
+// same form (the cache entry's lock).  The k bytes are not counted in f->bytes
+// (the cache entry's size was fixed at insertion).  GG_OK, GG_ERR_NOMEM or, for 64-bit
+// indices, GG_ERR_UNSUPPORTED.
+int gg_csr_form_columns (gg_csr_form *f) ;
+
+// (formats/csr_t.c) The transpose of an m x k CSR with 32-bit indices on the
+// host: *pt (k+1), *it (nnz) and, when x != NULL, *xt (nnz values of elem
+// bytes), fresh (malloc), each row's columns ascending.  The unique result,
+// equal to what the device transpose gives.  GG_OK or GG_ERR_NOMEM (nothing
+// kept).
+int gg_csr32_transpose (int64_t m, int64_t k, int64_t nnz, const int32_t *p,
+    const int32_t *i, const void *x, size_t elem, int32_t **pt, int32_t **it,
+    void **xt) ;
 
 //------------------------------------------------------------------------------
 // dense form

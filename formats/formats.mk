@@ -1,5 +1,5 @@
 # formats/: conversions from a view of GraphBLAS storage to the kernels' forms.
-libgrbgpu_la_SOURCES += formats/convert.c formats/convert.h
+libgrbgpu_la_SOURCES += formats/convert.c formats/convert.h formats/csr_t.c
 
 # Row blocks balanced by entries (GRBGPU_DEVICES): the host emulation's split
 # and the CUDA module's (backend/cuda/cuda.mk compiles it into the module too).

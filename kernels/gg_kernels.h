@@ -97,6 +97,15 @@ typedef struct
     // to it (see backend/cache/cache.h) so the next call with the same
     // unchanged matrix finds it on the device.
     void *cache ;
+    // transposed: the arrays (p, i, x) hold the CSR of S' (ncols x nrows,
+    // ncols+1 row pointers), not of S: the backend multiplies by their
+    // transpose (built on the device, kept with S' own device form; the host
+    // backend transposes on the host).  nrows, ncols and nnz are S's, and so
+    // are max_row (-1 when transposed: the backend learns it), no_empty_rows,
+    // present and nonempty (the rows of S, i.e. the columns of the arrays).
+    // Set only for a backend whose spmm_transposed is true, with 32-bit
+    // indices.
+    bool transposed ;
 }
 gg_csr ;
 
@@ -139,6 +148,13 @@ typedef struct gg_backend
     int (*res_download) (void *host, const void *buf, size_t bytes) ;
     int (*spmm_res) (const gg_semiring *sr, const gg_csr *S, const gg_dense *X,
                      bool x_res, void *Y) ;
+
+    // spmm takes an S with `transposed` set (gg_csr): the dispatcher then
+    // hands it the CSR that op (A)'s storage gives directly (the one mxv
+    // reads) instead of transposing on the host.  A backend may still answer
+    // GG_ERR_UNSUPPORTED for such an S: the dispatcher then transposes on
+    // the host and calls it again.
+    bool spmm_transposed ;
 }
 gg_backend ;
 

@@ -17,6 +17,38 @@ tests_test_cuda_backend_LDFLAGS = $(OPENMP_CFLAGS) $(AX_PTHREAD_FLAGS)
 tests_test_cuda_backend_DEPENDENCIES = libgrbgpu.la libgrbgpu-cuda.la
 endif
 
+# GrB_vxm (and the other products by a transpose) through the transpose made
+# on the device (backend/cuda/form_csrt.c), end to end against the CPU library
+check_PROGRAMS += tests/test_vxm_device
+TESTS += tests/test_vxm_device
+tests_test_vxm_device_SOURCES = tests/test_vxm_device.c
+tests_test_vxm_device_LDADD = $(libgrbgpu_la_OBJECTS) \
+	$(libgrbgpu_la_LIBADD) $(GG_CUDA_MODULE_OBJS) $(CUDA_LIBS) -lm
+tests_test_vxm_device_LDFLAGS = $(OPENMP_CFLAGS) $(AX_PTHREAD_FLAGS)
+tests_test_vxm_device_DEPENDENCIES = libgrbgpu.la libgrbgpu-cuda.la
+
+# bench/vxm_bench: GrB_vxm's first (cold, and after an mxv) and warm calls on
+# R-MAT against the CPU library (the transpose made on the device)
+noinst_PROGRAMS += bench/vxm_bench
+bench_vxm_bench_SOURCES = bench/vxm_bench.cu
+bench_vxm_bench_LDADD = $(libgrbgpu_la_OBJECTS) $(libgrbgpu_la_LIBADD) \
+	$(GG_CUDA_MODULE_OBJS) $(CUDA_LIBS) -lm
+bench_vxm_bench_LDFLAGS = $(OPENMP_CFLAGS) $(AX_PTHREAD_FLAGS)
+bench_vxm_bench_DEPENDENCIES = libgrbgpu.la libgrbgpu-cuda.la
+bench_vxm_bench_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC --mode=link $(CCLD) \
+	$(AM_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@
+bench/vxm_bench.o: $(srcdir)/bench/bench_matrices.h $(srcdir)/include/grbgpu.h
+
+# bench/rules_bench: the constants of the static rules (backend/cuda/choose.c)
+# measured: the families each rule decides between, forced, over sweeps of
+# synthetic matrices; the crossover printed beside the constant in the code
+noinst_PROGRAMS += bench/rules_bench
+bench_rules_bench_SOURCES = bench/rules_bench.c
+bench_rules_bench_LDADD = $(libgrbgpu_la_OBJECTS) $(libgrbgpu_la_LIBADD) \
+	$(GG_CUDA_MODULE_OBJS) $(CUDA_LIBS) -lm
+bench_rules_bench_LDFLAGS = $(OPENMP_CFLAGS) $(AX_PTHREAD_FLAGS)
+bench_rules_bench_DEPENDENCIES = libgrbgpu.la libgrbgpu-cuda.la
+
 # bench/spmm_bench: the backend vs cuSPARSE, and GrB_mxm / GrB_mxv end to end
 # (GG_BENCH_E2E: the interposer is linked in, so its GrB_mxm is this
 # program's); run it with bench/run_bench.sh.  Not part of make check.

@@ -171,6 +171,7 @@ static const gg_backend cuda_backend_table =
     .res_free = cuda_res_free,
     .res_download = cuda_res_download,
     .spmm_res = cuda_spmm_res,
+    .spmm_transposed = true,
 } ;
 
 // The module's backend (backend/cuda_module.h): CUDA started in this process,

@@ -89,6 +89,9 @@ const char *spmm_kernel_name (const gg_csr *S, int64_t n)
 //    1.13-1.83x on the 10 such real matrices of session 3; the ones left out
 //    measured 0.80x with 496 rows and 0.86-1.09x from 700K entries);
 //  - large power-law SpMV: the hot/cold kernel (spmv_use_hot).
+// (bench/rules_bench measures the crossovers behind GG_HOT_MIN_NNZ,
+// GG_OWN_SPMV_MAX_NNZ / MIN_ROWS, the n <= 32 and the skew rule on the GPU
+// at hand, and prints them beside these constants.)
 bool spmm_use_vendor (const gg_semiring *sr, const gg_csr *S, int64_t n)
 {
     if (!use_vendor (sr) || spmv_use_hot (sr, S, n) || spmv_use_band (sr, S, n)) return false ;

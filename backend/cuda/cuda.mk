@@ -23,7 +23,8 @@ libgrbgpu_la_SOURCES += backend/cuda/cuda_loader.c backend/cuda/cuda_module.h \
 # libgrbgpu-cuda.so
 GG_CUDA_MODULE_C = backend/cuda/runtime.c backend/cuda/copies.c \
 	backend/cuda/forms.c backend/cuda/form_csr.c backend/cuda/form_dense.c \
-	backend/cuda/form_band.c backend/cuda/form_hot.c backend/cuda/vendor.c \
+	backend/cuda/form_band.c backend/cuda/form_hot.c backend/cuda/form_csrt.c \
+	backend/cuda/vendor.c \
 	backend/cuda/choose.c backend/cuda/spmm.c backend/cuda/family_tc.c \
 	backend/cuda/dense.c backend/cuda/backend.c backend/cuda/slots.c \
 	backend/cuda/multi.c backend/cuda/form_resident.c

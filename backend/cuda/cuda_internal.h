@@ -11,7 +11,8 @@
 //   forms.c     the device-form cache glue (forms.h): forms of operands
 //               attached to cache entries, one file per form: form_csr.c (CSR
 //               with its plans), form_dense.c, form_band.c and form_hot.c
-//               (the staged SpMV forms of a CSR form)
+//               (the staged SpMV forms of a CSR form), form_csrt.c (the
+//               transpose of a CSR form, made on the device)
 //   vendor.c    cuSPARSE plans and products, the vendor libraries' value check
 //   choose.c    which family runs a product (GRBGPU_KERNEL, measured rules)
 //   spmm.c, dense.c   the products: SpMM / SpMV, SDDMM, GEMM
@@ -198,7 +199,8 @@ struct dev_form
     void (*destroy) (dev_form *) ;
 } ;
 
-typedef struct
+typedef struct dev_csr dev_csr ;
+struct dev_csr
 {
     dev_form h ;                // GG_FORM_MAGIC_CSR
     int64_t m, k, nnz ;
@@ -236,8 +238,17 @@ typedef struct
     struct gg_hybrid_form *tc [GG_TC_FORMS] ;
     int32_t *tc_perm ;          // device: the reordered form's row order
     _Atomic int x_plain ;
-}
-dev_csr ;
+    // the transposed form (form_csrt.c): the CSR of this form's transpose,
+    // built on the device (kernels/csr_transpose) at the first product by
+    // the transpose (gg_csr.transposed), a dev_csr of its own with its own
+    // plans, staged forms and chooser memory.  Set under plan_lock and the
+    // cache entry's lock; this form holds one reference, dropped with it;
+    // its bytes count in this form's (form_grow).
+    dev_csr *t ;
+    // of a transposed form: its longest row and rows with an entry
+    // (gg_cuda_csr_row_stats, at its build)
+    int64_t max_row, nonempty ;
+} ;
 
 typedef struct
 {
@@ -318,6 +329,21 @@ GG_INTERNAL void tc_forms_release (dev_csr *f, bool device) ;
 // made beside f: band, hot/cold, tensor-core).
 GG_INTERNAL void form_grow (const gg_csr *S, dev_csr *f, size_t more) ;
 GG_INTERNAL void dense_unref (dev_dense *f) ;
+// (form_csr.c) the pieces of a CSR form that form_csrt.c makes too: the
+// destructor, the own SpMV plan and the ones of type t (each accounted in
+// f->h.bytes), and freeing a form that failed half-built, in the call's
+// stream order
+GG_INTERNAL void csr_form_destroy (dev_form *h) ;
+GG_INTERNAL int csr_form_plan (gg_devcall *c, dev_csr *f) ;
+GG_INTERNAL int csr_form_ones (gg_devcall *c, dev_csr *f, gg_type t) ;
+GG_INTERNAL void csr_form_discard (gg_devcall *c, dev_csr *f) ;
+// (form_csrt.c) The device form of S' for an S given by its transpose's
+// arrays (gg_csr.transposed): A's own form (csr_get on the arrays, the one
+// GrB_mxv finds), and its transpose made on the device and kept with it.
+GG_INTERNAL int csrt_get (gg_devcall *c, const gg_csr *S, const csr_needs *nd,
+    dev_csr **out) ;
+// transposed forms built in this process (tests)
+GG_INTERNAL uint64_t gg_csrt_builds (void) ;
 GG_INTERNAL int csr_get (gg_devcall *c, const gg_csr *S, const csr_needs *nd,
     dev_csr **out) ;
 GG_INTERNAL int dense_get (gg_devcall *c, const gg_dense *X, size_t elem,

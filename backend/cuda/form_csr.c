@@ -7,12 +7,13 @@
 
 #include "backend/cuda/forms.h"
 
-static void csr_destroy (dev_form *h)
+void csr_form_destroy (dev_form *h)
 {
     dev_csr *f = (dev_csr *) h ;
     void *const ptrs [7] = { f->p, f->i, f->x, f->ones, f->spmv_plan, f->hot,
         f->ih } ;
     form_free_device (h, ptrs, 7, f) ;
+    csr_unref (f->t) ;          // the transposed form, when made
     pthread_mutex_destroy (&f->plan_lock) ;
     free (f) ;
 }
@@ -42,7 +43,7 @@ static int csr_build (gg_devcall *c, const void *arg, dev_form **out)
     const csr_needs *nd = ((const csr_arg *) arg)->nd ;
     int rc = GG_OK ;
     *out = NULL ;
-    dev_csr *f = (dev_csr *) form_new (sizeof (dev_csr), GG_FORM_MAGIC_CSR, csr_destroy) ;
+    dev_csr *f = (dev_csr *) form_new (sizeof (dev_csr), GG_FORM_MAGIC_CSR, csr_form_destroy) ;
     if (f == NULL) return GG_ERR_NOMEM ;
     f->m = S->nrows ; f->k = S->ncols ; f->nnz = S->nnz ;
     pthread_mutex_init (&f->plan_lock, NULL) ;
@@ -55,27 +56,7 @@ static int csr_build (gg_devcall *c, const void *arg, dev_form **out)
     GG_TRY (upload (c, f->p, S->p32, pb)) ;
     GG_TRY (upload (c, f->i, S->i32, ib)) ;
     f->h.bytes = pb + ib ;
-    if (S->nnz > 0)
-    {
-        // the row of every 256th entry: 4 bytes per 256 entries, made once
-        // for the pattern so that the own SpMV kernels need no search per call
-        // (a pattern the plan cannot describe goes without: the kernels then
-        // make one per call or the chooser takes another variant)
-        size_t qb = gg_cuda_spmv_plan_bytes (S->nnz) ;
-        GG_TRY (dev_alloc (c, &f->spmv_plan, qb)) ;
-        int prc = gg_cuda_spmv_plan_build (S->nrows, S->nnz, f->p,
-            f->spmv_plan, c->ctx->stream) ;
-        if (prc == GG_ERR_UNSUPPORTED)
-        {
-            CU_TRY (cudaFreeAsync (f->spmv_plan, c->ctx->stream)) ;
-            f->spmv_plan = NULL ;
-        }
-        else
-        {
-            GG_TRY (prc) ;
-            f->h.bytes += qb ;
-        }
-    }
+    GG_TRY (csr_form_plan (c, f)) ;
     if (nd->x)
     {
         GG_TRY (dev_alloc (c, &f->x, vb)) ;
@@ -92,29 +73,68 @@ static int csr_build (gg_devcall *c, const void *arg, dev_form **out)
         f->xtype = nd->t ;
         f->h.bytes += vb ;
     }
-    if (nd->ones)
-    {
-        GG_TRY (dev_alloc (c, &f->ones, vb)) ;
-        GG_TRY (fill_one (c, f->ones, nd->t, (size_t) S->nnz)) ;
-        f->onestype = nd->t ;
-        f->h.bytes += vb ;
-    }
+    if (nd->ones) GG_TRY (csr_form_ones (c, f, nd->t)) ;
     CU_TRY (cudaEventRecord (f->h.ready, c->ctx->stream)) ;
     *out = &f->h ;
     f = NULL ;
 done:
-    if (f != NULL)
-    {
-        // still in this call's stream order: free there
-        if (f->p) cudaFreeAsync (f->p, c->ctx->stream) ;
-        if (f->i) cudaFreeAsync (f->i, c->ctx->stream) ;
-        if (f->x) cudaFreeAsync (f->x, c->ctx->stream) ;
-        if (f->ones) cudaFreeAsync (f->ones, c->ctx->stream) ;
-        if (f->spmv_plan) cudaFreeAsync (f->spmv_plan, c->ctx->stream) ;
-        f->p = f->i = NULL ; f->x = f->ones = f->spmv_plan = NULL ;
-        csr_destroy (&f->h) ;
-    }
+    csr_form_discard (c, f) ;
     return rc ;
+}
+
+// The row of every 256th entry: 4 bytes per 256 entries, made once for the
+// pattern so that the own SpMV kernels need no search per call (a pattern
+// the plan cannot describe goes without: the kernels then make one per call
+// or the chooser takes another variant).
+int csr_form_plan (gg_devcall *c, dev_csr *f)
+{
+    int rc = GG_OK ;
+    if (f->nnz > 0)
+    {
+        size_t qb = gg_cuda_spmv_plan_bytes (f->nnz) ;
+        GG_TRY (dev_alloc (c, &f->spmv_plan, qb)) ;
+        int prc = gg_cuda_spmv_plan_build (f->m, f->nnz, f->p,
+            f->spmv_plan, c->ctx->stream) ;
+        if (prc == GG_ERR_UNSUPPORTED)
+        {
+            CU_TRY (cudaFreeAsync (f->spmv_plan, c->ctx->stream)) ;
+            f->spmv_plan = NULL ;
+        }
+        else
+        {
+            GG_TRY (prc) ;
+            f->h.bytes += qb ;
+        }
+    }
+done:
+    return rc ;
+}
+
+// nnz ones of type t (cuSPARSE's values for SECOND / PAIR).
+int csr_form_ones (gg_devcall *c, dev_csr *f, gg_type t)
+{
+    int rc = GG_OK ;
+    size_t vb = (size_t) f->nnz * gg_type_size (t) ;
+    GG_TRY (dev_alloc (c, &f->ones, vb)) ;
+    GG_TRY (fill_one (c, f->ones, t, (size_t) f->nnz)) ;
+    f->onestype = t ;
+    f->h.bytes += vb ;
+done:
+    return rc ;
+}
+
+// A form that failed half-built (NULL: nothing), its arrays still in this
+// call's stream order: free them there.
+void csr_form_discard (gg_devcall *c, dev_csr *f)
+{
+    if (f == NULL) return ;
+    if (f->p) cudaFreeAsync (f->p, c->ctx->stream) ;
+    if (f->i) cudaFreeAsync (f->i, c->ctx->stream) ;
+    if (f->x) cudaFreeAsync (f->x, c->ctx->stream) ;
+    if (f->ones) cudaFreeAsync (f->ones, c->ctx->stream) ;
+    if (f->spmv_plan) cudaFreeAsync (f->spmv_plan, c->ctx->stream) ;
+    f->p = f->i = NULL ; f->x = f->ones = f->spmv_plan = NULL ;
+    csr_form_destroy (&f->h) ;
 }
 
 // The device form of S (see form_get).

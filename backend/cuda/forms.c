@@ -134,7 +134,9 @@ done:
 }
 
 
-// Account `more` bytes of device memory to f and its cache entry.
+// Account `more` bytes of device memory to f and its cache entry: f is the
+// entry's form, or the transposed form (form_csrt.c) of it, whose bytes
+// count in its owner's too.
 void form_grow (const gg_csr *S, dev_csr *f, size_t more)
 {
     gg_cache_entry *e = (gg_cache_entry *) S->cache ;
@@ -142,7 +144,15 @@ void form_grow (const gg_csr *S, dev_csr *f, size_t more)
     {
         pthread_mutex_lock (&e->lock) ;
         f->h.bytes += more ;
-        if (e->dev == (void *) f) grbgpu_cache_account_device (e, f->h.bytes) ;
+        dev_form *have = (dev_form *) e->dev ;
+        if (have == &f->h) grbgpu_cache_account_device (e, f->h.bytes) ;
+        else if (have != NULL && have->magic == GG_FORM_MAGIC_CSR
+            && ((dev_csr *) have)->t == f)
+        {
+            // (the owner's t is set under this lock: form_csrt.c)
+            have->bytes += more ;
+            grbgpu_cache_account_device (e, have->bytes) ;
+        }
         pthread_mutex_unlock (&e->lock) ;
     }
     else f->h.bytes += more ;

@@ -237,6 +237,10 @@ bool multi_spmm (const gg_semiring *sr, const gg_csr *S, const gg_dense *X,
     int dev [GG_MAX_SLOTS] ;
     const gg_settings *set = grbgpu_settings_get () ;
     if (set->ndevices < 2 && !set->devices_all) return false ;    // the default
+    // S given by its transpose's arrays (gg_csr.transposed): its rows are not
+    // the arrays' rows, so no row blocks; one device transposes and multiplies
+    // (backend/cuda/form_csrt.c)
+    if (S->transposed) return false ;
     if (!gg_cuda_start () || atomic_load (&gg_cuda_broken)) return false ;
     int nslots = slots_resolve (dev) ;
     if (nslots < 2) return false ;

@@ -256,7 +256,18 @@ static int spmm_core (gg_devcall *c, const gg_semiring *sr, const gg_csr *S,
     const bool use_x = (sr->mul == GG_MUL_TIMES || sr->mul == GG_MUL_FIRST) ;
     csr_needs nd = { .x = (S->x != NULL) || (vendor && use_x),
         .ones = vendor && !use_x, .t = o.t } ;
-    GG_TRY (csr_get (c, S, &nd, &o.fs)) ;
+    gg_csr St ;
+    if (S->transposed)
+    {
+        // S given by its transpose's arrays: S's own form is made from
+        // theirs on the device (form_csrt.c), which learns S's longest row
+        GG_TRY (csrt_get (c, S, &nd, &o.fs)) ;
+        St = *S ;
+        St.max_row = o.fs->max_row ;
+        St.no_empty_rows = (o.fs->nonempty == S->nrows) ;
+        S = o.S = &St ;
+    }
+    else GG_TRY (csr_get (c, S, &nd, &o.fs)) ;
     // a resident X is its own device form for this call (the vendor's value
     // check reads it there); it is not counted nor freed here
     dev_dense xres = { .nrows = X->nrows, .ncols = X->ncols, .elem = elem,

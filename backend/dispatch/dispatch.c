@@ -126,6 +126,51 @@ static int get_csr (const gg_operand *o, gg_type t, const gg_view *v,
     return GG_OK ;
 }
 
+// Whether op (obj)'s CSR can go to the backend as the CSR its storage gives
+// directly plus the flag "multiply by its transpose" (gg_csr.transposed):
+// the backend takes it, the storage is by the other orientation (building
+// op (obj) would transpose on the host), sparse or hypersparse (bitmap and
+// full are transposed by a plain walk), and the indices fit 32 bits.
+static bool transpose_on_backend (const gg_backend *be, const gg_operand *o,
+    const gg_view *v)
+{
+    return be->spmm_transposed && v->by_col != o->transpose
+        && (v->storage == GG_STORE_SPARSE || v->storage == GG_STORE_HYPER)
+        && v->vlen < INT32_MAX && v->vdim < INT32_MAX && v->nvals < INT32_MAX ;
+}
+
+// op (obj) as the direct CSR of its storage with `transposed` set: the cache
+// entry is the direct form's (the one GrB_mxv reads), so the backend's device
+// copy serves both; the rows of op (obj), i.e. the columns of the direct
+// CSR, are marked once per form (gg_csr_form_columns, an O(nnz) pass).
+// GG_ERR_UNSUPPORTED when the direct form has 64-bit indices.
+static int get_csr_transposed (const gg_operand *o, gg_type t, const gg_view *v,
+    gg_csr *csr, gg_cache_entry **entry)
+{
+    gg_operand d = *o ;
+    d.transpose = !o->transpose ;
+    int rc = get_form (FORM_CSR, &d, t, v, entry) ;
+    if (rc != GG_OK) return rc ;
+    gg_cache_entry *e = *entry ;
+    gg_csr_form *f = (gg_csr_form *) e->host ;
+    if (f->csr.p32 == NULL || f->csr.i32 == NULL) return GG_ERR_UNSUPPORTED ;
+    pthread_mutex_lock (&e->lock) ;
+    rc = gg_csr_form_columns (f) ;
+    pthread_mutex_unlock (&e->lock) ;
+    if (rc != GG_OK) return rc ;
+    const gg_csr *A = &f->csr ;
+    *csr = *A ;
+    csr->nrows = A->ncols ;
+    csr->ncols = A->nrows ;
+    csr->transposed = true ;
+    csr->max_row = -1 ;
+    csr->present = f->col_present ;
+    csr->nonempty = f->col_nonempty ;
+    csr->no_empty_rows = (f->col_nonempty == A->ncols) ;
+    csr->cache = e ;
+    return GG_OK ;
+}
+
 // The dense row-major op (obj).  *entry holds a reference.
 static int get_dense (const gg_operand *o, gg_type t, const gg_view *v,
     gg_dense *dense, gg_cache_entry **entry)
@@ -157,11 +202,16 @@ static bool worth_offloading (const gg_plan *plan, const char **why)
     double bytes = 0 ;
     if (plan->op == GG_OP_SPMM)
     {
-        gg_cache_key key = operand_key (FORM_CSR, &plan->S, plan->sr.type) ;
-        gg_cache_entry *e = grbgpu_cache_peek (&key) ;
+        // S's CSR on the device already: op (A), or the direct form a
+        // backend that transposes on its own multiplies by
         bool on_device = false ;
-        if (e != NULL)
+        for (int flip = 0 ; flip < 2 && !on_device ; flip++)
         {
+            gg_operand o = plan->S ;
+            o.transpose = (flip != 0) ? !o.transpose : o.transpose ;
+            gg_cache_key key = operand_key (FORM_CSR, &o, plan->sr.type) ;
+            gg_cache_entry *e = grbgpu_cache_peek (&key) ;
+            if (e == NULL) continue ;
             pthread_mutex_lock (&e->lock) ;
             on_device = (e->dev != NULL) ;
             pthread_mutex_unlock (&e->lock) ;
@@ -225,9 +275,12 @@ static bool resident_fits (const gg_resident *res, const gg_operand *o,
 }
 
 // Returns GG_OK (and *info), GG_ERR_UNSUPPORTED (with *why), or an error.
-static int run_plan (const gg_plan *plan, const gg_backend *be, GrB_Info *info,
-    const char **why, double phase [3])
+// may_flag: S may go to the backend with `transposed` set (*flagged says
+// whether it did).
+static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
+    bool *flagged, GrB_Info *info, const char **why, double phase [3])
 {
+    *flagged = false ;
     double t_start = now (), t_compute = 0, t_write = 0 ;
     gg_cache_entry *held [MAX_HELD] = { NULL, NULL, NULL } ;
     int rc = GG_OK ;
@@ -268,7 +321,9 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, GrB_Info *info,
                 *why = "hypersparse operand with few vectors" ;
                 goto done ;
             }
-            TRY (get_csr (&plan->S, t, &v0, &S, &held [0])) ;
+            *flagged = may_flag && transpose_on_backend (be, &plan->S, &v0) ;
+            if (*flagged) TRY (get_csr_transposed (&plan->S, t, &v0, &S, &held [0])) ;
+            else TRY (get_csr (&plan->S, t, &v0, &S, &held [0])) ;
             if (plan->out.is_vector)
             {
                 r.nrows = plan->m ; r.ncols = 1 ;
@@ -498,7 +553,17 @@ bool grbgpu_dispatch (const gg_call *call, GrB_Info *info)
 
     why = NULL ;
     double phase [3] = { 0, 0, 0 } ;
-    int rc = run_plan (&plan, be, info, &why, phase) ;
+    bool flagged = false ;
+    int rc = run_plan (&plan, be, true, &flagged, info, &why, phase) ;
+    if (rc == GG_ERR_UNSUPPORTED && flagged)
+    {
+        // the backend (or the direct form's 64-bit indices) refused S by
+        // its transpose: the host transposes, as before
+        grbgpu_log (2, "%s: S by its transpose declined (%s); transposing on the host",
+            be->name, why != NULL ? why : "unsupported") ;
+        why = NULL ;
+        rc = run_plan (&plan, be, false, &flagged, info, &why, phase) ;
+    }
     if (rc == GG_OK)
     {
         bool cuda = (be != &grbgpu_host_backend) ;

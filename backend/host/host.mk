@@ -10,7 +10,7 @@ check_PROGRAMS += tests/test_host_backend
 TESTS += tests/test_host_backend
 tests_test_host_backend_SOURCES = tests/test_host_backend.c \
 	backend/host/host_backend.c backend/host/host_kernels.h \
-	formats/partition.c formats/partition.h
+	formats/partition.c formats/partition.h formats/csr_t.c
 tests_test_host_backend_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_host_backend_LDFLAGS = $(OPENMP_CFLAGS)
 tests_test_host_backend_LDADD = -lgraphblas $(CMOCKA_LIBS) -lm

@@ -26,6 +26,7 @@
 
 #include "backend/grbgpu_internal.h"
 #include "formats/partition.h"
+#include "formats/convert.h"
 
 #include <limits.h>
 #include <math.h>
@@ -320,8 +321,42 @@ static int host_spmm_split (const host_kernels *k, const gg_semiring *sr,
 // host_spmm: Y = S (+.*) X
 //------------------------------------------------------------------------------
 
+static int host_spmm_plain (const gg_semiring *sr, const gg_csr *S,
+    const gg_dense *X, void *Y, bool may_split) ;
+
+// S given by its transpose's arrays (gg_csr.transposed): transpose them here,
+// as the CUDA backend does on the device, then the plain product, on one
+// slot as there (backend/cuda/multi.c makes no row blocks of it).  (32-bit
+// indices only, as the dispatcher promises; else GG_ERR_UNSUPPORTED, and the
+// dispatcher transposes itself.)
+static int host_spmm_transposed (const gg_semiring *sr, const gg_csr *S,
+    const gg_dense *X, void *Y)
+{
+    if (S->p32 == NULL || S->i32 == NULL) return GG_ERR_UNSUPPORTED ;
+    int32_t *pt, *it ;
+    void *xt = NULL ;
+    const bool move_x = (S->x != NULL && !S->iso) ;
+    int rc = gg_csr32_transpose (S->ncols, S->nrows, S->nnz, S->p32, S->i32,
+        move_x ? S->x : NULL, gg_type_size (sr->type), &pt, &it, move_x ? &xt : NULL) ;
+    if (rc != GG_OK) return rc ;
+    gg_csr T = *S ;
+    T.transposed = false ;
+    T.p32 = pt ; T.i32 = it ;
+    if (move_x) T.x = xt ;
+    rc = host_spmm_plain (sr, &T, X, Y, false) ;
+    free (pt) ; free (it) ; free (xt) ;
+    return rc ;
+}
+
 static int host_spmm (const gg_semiring *sr, const gg_csr *S,
     const gg_dense *X, void *Y)
+{
+    if (S != NULL && S->transposed) return host_spmm_transposed (sr, S, X, Y) ;
+    return host_spmm_plain (sr, S, X, Y, true) ;
+}
+
+static int host_spmm_plain (const gg_semiring *sr, const gg_csr *S,
+    const gg_dense *X, void *Y, bool may_split)
 {
     if (grbgpu_fault (GG_FAULT_LAUNCH)) return GG_ERR_FAULT ;
 
@@ -339,7 +374,7 @@ static int host_spmm (const gg_semiring *sr, const gg_csr *S,
 
     // GRBGPU_DEVICES with several slots: the split path modelled on the CPU
     const gg_settings *set = grbgpu_settings_get () ;
-    if (set->ndevices > 1) return host_spmm_split (k, sr, S, X, Y, set->ndevices) ;
+    if (may_split && set->ndevices > 1) return host_spmm_split (k, sr, S, X, Y, set->ndevices) ;
 
     // Y (i,:) = (+) over entries (i,c) of S of mul (S (i,c), X (c,:))
     const host_args a = { .S = S, .X = X, .Y = Y } ;
@@ -477,5 +512,6 @@ GG_INTERNAL const gg_backend grbgpu_host_backend =
 {
     .name = "host", .spmm = host_spmm, .sddmm = host_sddmm, .gemm = host_gemm,
     .res_alloc = host_res_alloc, .res_free = host_res_free,
-    .res_download = host_res_download, .spmm_res = host_spmm_res
+    .res_download = host_res_download, .spmm_res = host_spmm_res,
+    .spmm_transposed = true,
 } ;

@@ -36,8 +36,12 @@ static GrB_UnaryOp identity_op (gg_type t)
 // packing T
 //------------------------------------------------------------------------------
 
+// Whether row r of S has entries is all the callers ask: the presence array
+// when S keeps one (an S given by its transpose's arrays, gg_csr.transposed,
+// has no row pointers of its own rows), else the row pointers.
 static int64_t csr_row_count (const gg_csr *S, int64_t r)
 {
+    if (S->present != NULL) return S->present [r] ;
     return S->p32 ? (int64_t) (S->p32 [r+1] - S->p32 [r]) : S->p64 [r+1] - S->p64 [r] ;
 }
 
