@@ -11,7 +11,8 @@
 //   forms.c     the device-form cache glue (forms.h): forms of operands
 //               attached to cache entries, one file per form: form_csr.c (CSR
 //               with its plans), form_dense.c, form_band.c and form_hot.c
-//               (the staged SpMV forms of a CSR form)
+//               (the staged SpMV forms of a CSR form), form_nm.c (its N:M
+//               layout)
 //   vendor.c    cuSPARSE plans and products, the vendor libraries' value check
 //   choose.c    which family runs a product (GRBGPU_KERNEL, measured rules)
 //   spmm.c, dense.c   the products: SpMM / SpMV, SDDMM, GEMM
@@ -234,6 +235,11 @@ typedef struct
     bool tc_tried [GG_TC_FORMS] ;
     struct gg_hybrid_form *tc [GG_TC_FORMS] ;
     _Atomic int x_plain ;
+    // the N:M form (backend/cuda/form_nm.c), under plan_lock: whether S was
+    // checked, why not when it is not N:M, the device layout when it is
+    bool nm_tried ;
+    const char *nm_why ;
+    struct gg_nm_dev *nm ;
 }
 dev_csr ;
 
@@ -312,6 +318,8 @@ GG_INTERNAL void csr_unref (dev_csr *f) ;
 // Free f's tensor-core forms (family_tc.c): their device memory too when
 // `device` (the form belongs to this start-up), else the host parts only.
 GG_INTERNAL void tc_forms_release (dev_csr *f, bool device) ;
+// The same for f's N:M form (form_nm.c).
+GG_INTERNAL void nm_form_release (dev_csr *f, bool device) ;
 // Account `more` bytes of device memory to f and S's cache entry (a form
 // made beside f: band, hot/cold, tensor-core).
 GG_INTERNAL void form_grow (const gg_csr *S, dev_csr *f, size_t more) ;
