@@ -60,7 +60,7 @@ static GrB_Info make_weights (GrB_Matrix *Wm, const float *w, GrB_Index n,
         memcpy (x, w, n * n * sizeof (float)) ;
         return (ex_dense_pack (Wm, &x, n, n)) ;
     }
-    GrB_Index cap = (n * n / 4 + 4) * (GrB_Index) keep, nz = 0 ;
+    GrB_Index cap = (n + 3) / 4 * n * (GrB_Index) keep + 1, nz = 0 ;
     I = malloc (cap * sizeof (GrB_Index)) ;
     J = malloc (cap * sizeof (GrB_Index)) ;
     V = malloc (cap * sizeof (float)) ;
