@@ -11,7 +11,7 @@
 # summary last.  Steps are selected with STEPS (default: all).
 set -u
 OUT=${OUT:-$PWD/gpu-out}
-STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e tc xpose xpose2 rules fam multi resident nm demo}
+STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e tc xpose xpose2 rules fam multi resident nm nm2 demo}
 mkdir -p "$OUT"
 root=$PWD
 summary="$OUT/summary.txt"
@@ -231,6 +231,39 @@ if has nm; then
     timeout ${NM_TIMEOUT:-90} ./bench/nm_gpu_bench ${NM_ARGS:-} > "$OUT/nm_gpu_bench.log" 2>&1
     say "nm_gpu_bench: exit $?"
     grep -E 'SGEMM|nm ' "$OUT/nm_gpu_bench.log" | sed 's/; SGEMM this W.*vs cuBLAS/; vs cuBLAS/' | tee -a "$summary"
+fi
+
+if has nm2; then
+    # dense x N:M through GraphBLAS (the "nm" SpMM row, backend/cuda/family_nm.c):
+    # 1. its backend test (forced on 2:4 / 1:4 / 1:8, FP32 / FP64, near-miss refused; tuned:
+    #    the winner the chooser measured for each pair and type, "call 1" being the remembered one)
+    GRBGPU_TEST_FILTER='test_nm_family' timeout 60 ./tests/test_cuda_backend > "$OUT/nm2_cuda_backend.log" 2>&1
+    say "nm2 test_cuda_backend test_nm_family: exit $? : $(grep -E '^\[  (PASSED|FAILED)  \] [0-9]+ test' "$OUT/nm2_cuda_backend.log" | tr '\n' ' ')"
+    grep -E 'nm [0-9]+:[0-9]+ (tuned|type)|wrong' "$OUT/nm2_cuda_backend.log" | head -16 | tee -a "$summary"
+    # 2. conformance, dense x N:M group and the special values, the row forced, against the CPU library
+    for f in nm nonfinite_kernel/nm; do
+        log="$OUT/nm2_conformance_$(echo "$f" | tr / _).log"
+        GRBGPU_KERNEL=nm GRBGPU_TEST_DEVICE=cuda GRBGPU_TEST_FILTER="$f/*" timeout 40 ./tests/test_conformance \
+            > "$log" 2>&1
+        say "nm2 conformance '$f/*' on cuda: exit $? : $(grep -E '^\[  (PASSED|FAILED)  \] [0-9]+ test' "$log" | tr '\n' ' ')"
+        grep -E '^\[  FAILED  \] [a-z]' "$log" | sort -u | head -5 | tee -a "$summary"
+    done
+    # 3. the pruned MLP (examples/mlp): CPU library (saves), then grbgpu on the GPU with the chooser
+    #    (GRBGPU_TUNE) and with GRBGPU_KERNEL=nm, each compared with the CPU's outputs; per model the
+    #    seconds per forward pass (mean after the first, which pays conversion and tuning), and
+    #    which SpMM rows ran (GRBGPU_VERBOSE=2 "cuda: spmm ... : ROW" lines, counted)
+    mlp_args=${NM2_MLP_ARGS:-"--batch 1024 --width 2048 --layers 3 --reps 4"}
+    timeout 60 ./examples/mlp $mlp_args --save "$OUT/nm2_mlp.chk" > "$OUT/nm2_mlp_cpu.log" 2>&1
+    say "nm2 mlp cpu ($mlp_args): exit $? : $(grep -E '^mlp: (dense|2:4|1:4)' "$OUT/nm2_mlp_cpu.log" | sed 's/^mlp: *//; s/ s per forward (first \([0-9.]*\) s), \([0-9.]*\) GFLOP.*/ s per forward (first \1 s, \2 GFLOP\/s)/' | tr '\n' ';')"
+    for mode in tuned nm; do
+        kern=""; [ "$mode" = nm ] && kern=nm
+        env LD_PRELOAD="$PWD/.libs/libgrbgpu.so" GRBGPU_DEVICE=cuda GRBGPU_KERNEL="$kern" GRBGPU_VERBOSE=2 \
+            GRBGPU_STATS=1 timeout 40 ./examples/mlp $mlp_args --compare "$OUT/nm2_mlp.chk" \
+            > "$OUT/nm2_mlp_$mode.log" 2>&1
+        say "nm2 mlp cuda $mode: exit $? : $(grep -E '^mlp: (dense|2:4|1:4)' "$OUT/nm2_mlp_$mode.log" | sed 's/^mlp: *//; s/ s per forward (first \([0-9.]*\) s), \([0-9.]*\) GFLOP.*/ s per forward (first \1 s, \2 GFLOP\/s)/' | tr '\n' ';') $(grep -E '^check: (PASS|FAIL)' "$OUT/nm2_mlp_$mode.log")"
+        say "  rows: $(grep -oE 'cuda: spmm [0-9]+x[0-9]+ n=[0-9]+: [a-z0-9_]+' "$OUT/nm2_mlp_$mode.log" | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
+        grep -E 'N:M form|tuned spmm' "$OUT/nm2_mlp_$mode.log" | head -6 | sed 's/^/  /' | tee -a "$summary"
+    done
 fi
 
 if has demo; then

@@ -11,7 +11,8 @@
 # comparing with --compare: PageRank ranks to 1e-5 (relative to the largest),
 # GCN losses to relative 1e-3 and accuracies to 0.01, attention output to 1e-4
 # (relative to the largest).  GCN must also reach 50% test accuracy (chance is
-# 1/16) in both runs.  Fails if any run or comparison fails.
+# 1/16) in both runs; the MLP's three outputs (dense, 2:4, 1:4 weights) to
+# 1e-4 (relative to the largest).  Fails if any run or comparison fails.
 #
 # Run by `make check` (top_builddir and GRBGPU_LIB come from
 # AM_TESTS_ENVIRONMENT) or by hand:
@@ -90,6 +91,8 @@ run_case gcn --nodes 2000 --epochs 8 --features 16 --hidden 8 --classes 4 \
     --sgd --lr 0.5 --seed 11
 run_case attention --scale 11 --dim 32 --reps 1
 run_case attention --scale 9 --dim 5 --reps 1 --seed 3
+run_case mlp --batch 64 --width 128 --layers 3 --reps 1
+run_case mlp --batch 37 --width 70 --layers 2 --reps 1 --seed 5
 
 if [ $failed -ne 0 ]; then
     echo "check.sh: FAIL"

@@ -3,7 +3,8 @@
 # examples/demo.sh: PageRank and GCN with the CPU library, and with grbgpu
 #-------------------------------------------------------------------------------
 
-# Runs examples/pagerank, examples/gcn and examples/attention (plain GraphBLAS programs) three ways:
+# Runs examples/pagerank, examples/gcn, examples/attention and examples/mlp
+# (plain GraphBLAS programs) three ways:
 #   cpu    the CPU library alone (no preload)
 #   cuda   grbgpu on the GPU (LD_PRELOAD, GRBGPU_DEVICE=cuda), when
 #          `nvidia-smi -L` finds one
@@ -20,7 +21,9 @@
 # Sizes: with a GPU, PageRank on R-MAT scale 20 (30 iterations) and GCN on
 # 100000 nodes (10 epochs); without one, R-MAT scale 20 (20 iterations) and
 # GCN on 50000 nodes (5 epochs): about a minute on 2 cores.
-# DEMO_PAGERANK_ARGS and DEMO_GCN_ARGS override them.
+# The MLP (inference, dense and 2:4 / 1:4-pruned weights): batch 1024,
+# width 2048, 4 layers with a GPU; batch 256, width 512, 3 layers without.
+# DEMO_PAGERANK_ARGS, DEMO_GCN_ARGS and DEMO_MLP_ARGS override them.
 
 bindir="${top_builddir:-.}/examples"
 lib="${GRBGPU_LIB:-${top_builddir:-.}/.libs/libgrbgpu.so}"
@@ -28,7 +31,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/grbgpu-demo.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 start=$(date +%s)
 
-for p in pagerank gcn attention; do
+for p in pagerank gcn attention mlp; do
     if [ ! -x "$bindir/$p" ]; then
         echo "demo: $bindir/$p is not built (make examples/$p)" ; exit 1
     fi
@@ -40,6 +43,7 @@ if nvidia-smi -L > "$tmp/gpus" 2>/dev/null && [ -s "$tmp/gpus" ]; then
     echo "demo: GPU found: $(head -n 1 "$tmp/gpus")"
     pagerank_args=${DEMO_PAGERANK_ARGS:-"--scale 20 --iters 30"}
     gcn_args=${DEMO_GCN_ARGS:-"--nodes 100000 --epochs 10"}
+    mlp_args=${DEMO_MLP_ARGS:-"--batch 1024 --width 2048 --layers 4 --reps 3"}
     modes="cpu cuda host"
 else
     gpu=no
@@ -47,6 +51,7 @@ else
         "(plain C on this machine's cores) in place of the GPU"
     pagerank_args=${DEMO_PAGERANK_ARGS:-"--scale 20 --iters 20"}
     gcn_args=${DEMO_GCN_ARGS:-"--nodes 50000 --epochs 5"}
+    mlp_args=${DEMO_MLP_ARGS:-"--batch 256 --width 512 --layers 3 --reps 3"}
     modes="cpu host"
 fi
 if [ ! -f "$lib" ]; then
@@ -56,6 +61,7 @@ fi
 echo "demo: pagerank $pagerank_args"
 echo "demo: gcn $gcn_args"
 echo "demo: attention ${attention_args:-(its defaults)}"
+echo "demo: mlp $mlp_args"
 
 table="$tmp/table"
 : > "$table"
@@ -96,6 +102,8 @@ for m in $modes; do run pagerank $m $pagerank_args ; done
 for m in $modes; do run gcn $m $gcn_args ; done
 # shellcheck disable=SC2086
 for m in $modes; do run attention $m $attention_args ; done
+# shellcheck disable=SC2086
+for m in $modes; do run mlp $m $mlp_args ; done
 
 #-------------------------------------------------------------------------------
 # the table
@@ -117,7 +125,8 @@ awk -F'|' '
         printf "%-9s %-5s %12.5f %8s %-6s  %s\n", $1, $2, $3, sp, $4, $5
     }' "$table"
 echo "(s/step: seconds per PageRank iteration or GCN epoch over all of them, and per attention" \
-    "aggregation after the first (its first_s is in the log); speedup over the CPU library;" \
+    "aggregation or 2:4-pruned MLP forward pass after the first (first_s in the log); speedup" \
+    "over the CPU library;" \
     "mode host = grbgpu's host emulation backend)"
 if grep -q '|FAIL|' "$table" || grep -q '|exit ' "$table"; then exit 1 ; fi
 exit 0

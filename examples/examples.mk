@@ -6,7 +6,7 @@
 examples_common_src = examples/common.c examples/common.h
 examples_libs = -lgraphblas -lm
 
-noinst_PROGRAMS += examples/pagerank examples/gcn examples/attention
+noinst_PROGRAMS += examples/pagerank examples/gcn examples/attention examples/mlp
 
 examples_pagerank_SOURCES = examples/pagerank.c $(examples_common_src)
 examples_pagerank_LDADD = $(examples_libs)
@@ -14,14 +14,16 @@ examples_gcn_SOURCES = examples/gcn.c $(examples_common_src)
 examples_gcn_LDADD = $(examples_libs)
 examples_attention_SOURCES = examples/attention.c $(examples_common_src)
 examples_attention_LDADD = $(examples_libs)
+examples_mlp_SOURCES = examples/mlp.c $(examples_common_src)
+examples_mlp_LDADD = $(examples_libs)
 
 TESTS += examples/check.sh
 EXTRA_DIST += examples/check.sh examples/demo.sh
 
 examples_demo_bins = examples/pagerank$(EXEEXT) examples/gcn$(EXEEXT) \
-	examples/attention$(EXEEXT)
+	examples/attention$(EXEEXT) examples/mlp$(EXEEXT)
 
-# make demo: PageRank and GCN with the CPU library, with grbgpu on the GPU
+# make demo: PageRank, GCN, attention and the pruned MLP with the CPU library, with grbgpu on the GPU
 # (when nvidia-smi finds one) and with grbgpu's host emulation backend.
 demo: $(examples_demo_bins) libgrbgpu.la
 	top_builddir='$(abs_top_builddir)' \

@@ -83,6 +83,8 @@ struct spec
     const char *file ;          // real-matrix cases: the file
     const char *kernel ;        // GRBGPU_KERNEL for the offload side (NULL:
                                 // the chooser)
+    int nm_n, nm_m ;            // nm_m > 0: op(B) is N:M down its columns
+    bool nm_extra ;             // (nm_matrix) with one entry too many
 } ;
 
 #define MAX_SPECS 8192
@@ -223,6 +225,58 @@ static GrB_Descriptor make_desc (bool replace, int mask, bool tr0, bool tr1)
     return d ;
 }
 
+// A random k x n matrix of type t that is N:M down its columns (each group
+// of M consecutive rows of a column holds N entries, N - 1 in about one group
+// in 8), every 5th column empty, values from g; extra: column 1 holds all
+// its N and one more in its second group.  tr: returned as its transpose
+// (n x k).
+static GrB_Matrix nm_matrix (cu_rng *r, int t, uint64_t k, uint64_t n, int N,
+    int M, bool extra, bool tr, const cu_gen *g)
+{
+    GrB_Matrix full = cu_matrix (r, t, k, n, 1, g) ;
+    GrB_Matrix P = NULL, W = NULL, Wt = NULL ;
+    size_t cap = (size_t) (k * n) + 1 ;
+    GrB_Index *I = malloc (cap * sizeof (GrB_Index)) ;
+    GrB_Index *J = malloc (cap * sizeof (GrB_Index)) ;
+    bool *X = malloc (cap) ;
+    if (I == NULL || J == NULL || X == NULL) cu_die (__FILE__, __LINE__, "malloc", -1) ;
+    GrB_Index nz = 0 ;
+    for (uint64_t j = 0 ; j < n ; j++)
+    {
+        if (j % 5 == 4) continue ;
+        for (uint64_t g0 = 0 ; g0 < k ; g0 += (uint64_t) M)
+        {
+            const int width = (int) ((k - g0 < (uint64_t) M) ? k - g0 : (uint64_t) M) ;
+            const bool full_col = extra && j == 1 ;
+            int take = (!full_col && cu_int (r, 0, 7) == 0) ? N - 1 : N ;
+            if (full_col && g0 == (uint64_t) M) take = N + 1 ;
+            if (take > width) take = width ;
+            bool pick [32] = { false } ;
+            for (int have = 0 ; have < take ; )
+            {
+                int q = (int) cu_int (r, 0, width - 1) ;
+                if (!pick [q]) { pick [q] = true ; have++ ; }
+            }
+            for (int q = 0 ; q < width ; q++)
+            {
+                if (!pick [q]) continue ;
+                I [nz] = g0 + (uint64_t) q ; J [nz] = j ; X [nz] = true ; nz++ ;
+            }
+        }
+    }
+    CU_OK (GrB_Matrix_new (&P, GrB_BOOL, k, n)) ;
+    CU_OK (GrB_Matrix_build_BOOL (P, I, J, X, nz, GrB_LOR)) ;
+    CU_OK (GrB_Matrix_new (&W, cu_type (t), k, n)) ;
+    CU_OK (GrB_Matrix_assign (W, P, NULL, full, GrB_ALL, k, GrB_ALL, n, GrB_DESC_S)) ;
+    free (I) ; free (J) ; free (X) ;
+    GrB_Matrix_free (&P) ; GrB_Matrix_free (&full) ;
+    if (!tr) return W ;
+    CU_OK (GrB_Matrix_new (&Wt, cu_type (t), n, k)) ;
+    CU_OK (GrB_transpose (Wt, NULL, NULL, W, NULL)) ;
+    GrB_Matrix_free (&W) ;
+    return Wt ;
+}
+
 static int run_spec (const spec *s)
 {
     cu_rng r = cu_rng_for (cu_seed, s->name) ;
@@ -274,8 +328,11 @@ static int run_spec (const spec *s)
             g.vary = vary_flip (g.vary) ;
             int e = g.empty_rows ; g.empty_rows = g.empty_cols ; g.empty_cols = e ;
         }
-        B = s->trB ? cu_matrix (&r, tB, s->n, s->k, s->dB, &g)
-                   : cu_matrix (&r, tB, s->k, s->n, s->dB, &g) ;
+        if (s->nm_m > 0)
+            B = nm_matrix (&r, tB, s->k, s->n, s->nm_n, s->nm_m, s->nm_extra, s->trB, &s->gB) ;
+        else
+            B = s->trB ? cu_matrix (&r, tB, s->n, s->k, s->dB, &g)
+                       : cu_matrix (&r, tB, s->k, s->n, s->dB, &g) ;
         cu_storage (B, s->sB, s->fB) ;
     }
     if (s->op == CU_MXV) cn = 1 ;
@@ -1369,7 +1426,7 @@ static const struct { const char *name ; int shapes ; } nf_kernels [ ] =
     { "nnz_k128", NF_SPMMS }, { "merge_i4", NF_SPMMS }, { "merge_i8", NF_SPMMS },
     { "warp_t8", NF_SPMMS }, { "g4", NF_SDD }, { "g8", NF_SDD }, { "g16", NF_SDD },
     { "g32", NF_SDD }, { "tc3", NF_SPMMS }, { "tc4", NF_SPMMS },
-    { "tc3f", NF_SPMMS }, { "tc4f", NF_SPMMS }, { "tc3r", NF_SPMMS },
+    { "tc3f", NF_SPMMS }, { "tc4f", NF_SPMMS }, { "tc3r", NF_SPMMS }, { "nm", NF_SPMMS },
 } ;
 
 // Every variant meets the special values: on the GPU run all of them, on
@@ -1422,6 +1479,77 @@ static void group_nonfinite_kernels (void)
                 add_spec (&s, "nonfinite_kernel/%s/%s/iso_nan_MIN_%s_%s", kname,
                     nf_shape_name [sh], cu_mul_name (s.mul), cu_type_name (t)) ;
             }
+        }
+    }
+}
+
+//------------------------------------------------------------------------------
+// group: dense x N:M (the nm row, backend/cuda/family_nm.c)
+//------------------------------------------------------------------------------
+
+// C<M> accum= X * W with X dense and W N:M down its columns (2:4, 1:4, 1:8;
+// every 5th column of W empty, so rows of the SpMM's S = W' have no entry),
+// FP32 and FP64 PLUS_TIMES, through every mask kind with and without
+// replace, accumulators (C sparse and C full), W given transposed, values
+// exact (small integers), special (Inf, NaN, -0) and real (a tolerance), and
+// a near-miss (M/2:M with one group holding one entry too many).  The offload
+// side forces GRBGPU_KERNEL=nm (the host backend ignores the name; on the
+// GPU the row runs, or declines the near-miss to the other rows).
+static void group_nm (void)
+{
+    static const int pairs [3][2] = { { 2, 4 }, { 1, 4 }, { 1, 8 } } ;
+    static const int types [2] = { CU_FP32, CU_FP64 } ;
+    static const int accs [4] = { CU_ACC_PLUS, CU_ACC_MIN, CU_ACC_SECOND, CU_ACC_TIMES } ;
+    for (int pi = 0 ; pi < 3 ; pi++)
+    {
+        for (int ti = 0 ; ti < 2 ; ti++)
+        {
+            const int N = pairs [pi][0], M = pairs [pi][1], t = types [ti] ;
+            char tag [32] ;
+            snprintf (tag, sizeof (tag), "%d_%d_%s", N, M, cu_type_name (t)) ;
+            spec b = spec_default ( ) ;
+            set_shape (&b, SH_DXS) ;
+            b.st = t ; b.m = 9 ; b.k = 61 ; b.n = 40 ;
+            b.nm_n = N ; b.nm_m = M ;
+            b.kernel = "nm" ;
+            b.gA.vals = b.gB.vals = CU_V_INT ;
+            spec s = b ;
+            add_spec (&s, "nm/%s/plain", tag) ;
+            for (int mk = MASK_VALUED ; mk < MASK_NKINDS ; mk++)
+            {
+                for (int rep = 0 ; rep < 2 ; rep++)
+                {
+                    s = b ; s.mask = mk ; s.dM = 0.4 ; s.replace = rep ; s.dC = 0.5 ;
+                    s.tM = (mk == MASK_VALUED) ? CU_FP32 : CU_BOOL ;
+                    s.gM.zeros = 0.3 ;
+                    add_spec (&s, "nm/%s/mask_%s%s", tag, mask_name [mk], rep ? "_replace" : "") ;
+                }
+            }
+            for (int a = 0 ; a < 4 ; a++)
+            {
+                s = b ; s.acc = accs [a] ; s.dC = 0.5 ;
+                if (accs [a] == CU_ACC_TIMES) s.gA.vals = s.gB.vals = s.gC.vals = CU_V_POW2 ;
+                add_spec (&s, "nm/%s/accum_%s", tag, cu_acc_name (accs [a])) ;
+                s.mask = MASK_STRUCT_COMP ; s.dM = 0.3 ; s.replace = true ;
+                add_spec (&s, "nm/%s/accum_%s_structcomp_replace", tag, cu_acc_name (accs [a])) ;
+            }
+            s = b ; s.acc = CU_ACC_PLUS ; s.dC = 1 ;
+            add_spec (&s, "nm/%s/accum_PLUS_C_full", tag) ;
+            s = b ; s.dC = 1 ; s.fC = GxB_BY_COL ;
+            add_spec (&s, "nm/%s/C_full_bycol_replaced", tag) ;
+            s = b ; s.trB = true ;
+            add_spec (&s, "nm/%s/W_transposed", tag) ;
+            s = b ; s.fB = GxB_BY_COL ;
+            add_spec (&s, "nm/%s/W_bycol", tag) ;
+            s = b ; s.m = 300 ; s.k = 256 ; s.n = 70 ;
+            add_spec (&s, "nm/%s/larger", tag) ;
+            s = b ; nf_values (&s, CU_V_NONFINITE) ; s.gB.zeros = 0 ;
+            add_spec (&s, "nm/%s/nonfinite", tag) ;
+            s = b ; s.gA.vals = s.gB.vals = CU_V_REAL ; s.mag = true ;
+            s.rtol = (t == CU_FP32) ? 1e-5 : 1e-12 ;
+            add_spec (&s, "nm/%s/real", tag) ;
+            s = b ; s.nm_n = M / 2 ; s.nm_extra = true ;
+            add_spec (&s, "nm/%s/near_miss", tag) ;
         }
     }
 }
@@ -2416,6 +2544,7 @@ int main (void)
     group_values ( ) ;
     group_nonfinite ( ) ;
     group_nonfinite_kernels ( ) ;
+    group_nm ( ) ;
     group_alias2 ( ) ;
     group_sequence ( ) ;
     group_pending ( ) ;

@@ -9,7 +9,8 @@
 // n == 1 SpMV, every cuSPARSE SpMM algorithm), the own-kernel path, the device
 // cache (a second call with the same entry uploads nothing), eviction under a
 // tiny device budget, fault injection (an error code, nothing leaked), threads
-// sharing one cached operand, and a forked child.
+// sharing one cached operand, a forked child, and the kernel-family rows
+// (tensor cores, N:M).  GRBGPU_TEST_FILTER (a CMocka pattern) runs some only.
 //
 // Tolerance: |gpu - ref| <= tol * sum |terms| + tiny, tol = 1e-5 (FP32) or
 // 1e-12 (FP64): sums may be reordered, products must be exact.
@@ -450,6 +451,148 @@ static void test_tc_family (void **state)
         }
         grbgpu_cache_release ((gg_cache_entry *) Sv.cache) ;
         free_csr (&S) ; free (X) ; free (Xv) ; free (Y) ;
+    }
+}
+
+// An m x k CSR that is N:M along its rows (every group of M consecutive
+// columns holds at most N entries: N in most groups, fewer in some, none in
+// every 7th row); extra > 0 fills every group of row 1 and puts one more
+// entry into its second group (a near-miss: with N = M/2 no supported pair
+// holds, at any group size).
+// extra < 0: vector-wise, blocks of 8 rows share their positions (all
+// groups full, no empty rows): the kernel's shared-index layout, and its
+// packed X tiles from 75 % sparsity.
+static test_csr make_nm_csr (int64_t m, int64_t k, int N, int M, gg_type t,
+    int extra)
+{
+    test_csr S = { .m = m, .k = k } ;
+    size_t cap = (size_t) m * (size_t) ((k + M - 1) / M) * (size_t) N + 16 ;
+    S.p = malloc ((m + 1) * sizeof (int32_t)) ;
+    S.i = malloc (cap * sizeof (int32_t)) ;
+    S.v = malloc (cap * sizeof (double)) ;
+    S.x = malloc (cap * 8) ;
+    S.p [0] = 0 ;
+    for (int64_t r = 0 ; r < m ; r++)
+    {
+        for (int64_t g0 = 0 ; (extra < 0 || r % 7 != 3) && g0 < k ; g0 += M)
+        {
+            // (vector-wise: the block's own stream of positions)
+            uint64_t keep = rng_state ;
+            if (extra < 0) rng_state = 0x9e3779b97f4a7c15ull ^ (uint64_t) ((r / 8) * k + g0 + 1) ;
+            int take = (extra == 0 && rng () % 8 == 0) ? N - 1 : N ;
+            if (extra > 0 && r == 1 && g0 == M) take = N + 1 ;
+            char pick [32] = { 0 } ;
+            int have = 0 ;
+            const int width = (int) ((k - g0 < M) ? k - g0 : M) ;
+            if (take > width) take = width ;
+            while (have < take)
+            {
+                int q = (int) (rng () % (uint64_t) width) ;
+                if (!pick [q]) { pick [q] = 1 ; have++ ; }
+            }
+            if (extra < 0) rng_state = keep ;
+            for (int q = 0 ; q < width ; q++)
+            {
+                if (!pick [q]) continue ;
+                put (S.x, (size_t) S.nnz, t, rnd_value ()) ;
+                S.v [S.nnz] = get (S.x, (size_t) S.nnz, t) ;
+                S.i [S.nnz++] = (int32_t) (g0 + q) ;
+            }
+        }
+        S.p [r+1] = (int32_t) S.nnz ;
+    }
+    return S ;
+}
+
+// The N:M row (backend/cuda/family_nm.c): forced (GRBGPU_KERNEL=nm) on 2:4,
+// 1:4 and 1:8 matrices, FP32 and FP64, it runs and gives the reference's
+// values (an Inf and a NaN in X included; an iso S too; a vector-wise S,
+// which takes the shared-index layout); a near-miss (M/2:M
+// with one group holding one entry too many) and a semiring it does not take go
+// elsewhere, still right; with the chooser measuring (a cached S, enough
+// work) the product is right whichever row wins (printed).
+static void test_nm_family (void **state)
+{
+    (void) state ;
+    static const int pairs [3][2] = { { 2, 4 }, { 1, 4 }, { 1, 8 } } ;
+    const int64_t ns [4] = { 1, 5, 64, 130 } ;
+    for (int ti = 0 ; ti < 2 ; ti++)
+    {
+        gg_type t = ti ? GG_FP64 : GG_FP32 ;
+        gg_semiring sr = { .add = GG_ADD_PLUS, .mul = GG_MUL_TIMES, .type = t } ;
+        for (int pi = 0 ; pi < 3 ; pi++)
+        {
+            const int N = pairs [pi][0], M = pairs [pi][1] ;
+            test_csr S = make_nm_csr (301, 517, N, M, t, 0) ;
+            test_csr B = make_nm_csr (301, 517, M / 2, M, t, 1) ;
+            gg_csr Sv = view_csr (&S, false, make_entry ()) ;
+            gg_csr Bv = view_csr (&B, false, make_entry ()) ;
+            gg_csr Iv = view_csr (&S, true, NULL) ;
+            test_csr W = make_nm_csr (301, 517, N, M, t, -1) ;
+            gg_csr Wv = view_csr (&W, false, make_entry ()) ;
+            for (int ni = 0 ; ni < 4 ; ni++)
+            {
+                const int64_t n = ns [ni] ;
+                double *Xv ;
+                void *X = make_dense (S.k, n, t, &Xv) ;
+                void *Y = malloc ((size_t) (S.m * n) * 8) ;
+                gg_dense Xd = { .nrows = S.k, .ncols = n, .x = X } ;
+                if (ni == 2)
+                {
+                    put (X, 3 * n + 1, t, INFINITY) ; Xv [3 * n + 1] = INFINITY ;
+                    put (X, 40 * n + 2, t, NAN) ; Xv [40 * n + 2] = NAN ;
+                }
+                set_kernel ("nm") ;
+                for (int which = 0 ; which < 4 ; which++)
+                {
+                    // 0: N:M, 1: the near-miss, 2: S iso (not cached), 3:
+                    // vector-wise N:M
+                    const gg_csr *v = (which == 0) ? &Sv : (which == 1) ? &Bv
+                        : (which == 2) ? &Iv : &Wv ;
+                    const test_csr *ref = (which == 1) ? &B : (which == 3) ? &W : &S ;
+                    memset (Y, 0x7f, (size_t) (S.m * n) * 8) ;
+                    assert_int_equal (be->spmm (&sr, v, &Xd, Y), GG_OK) ;
+                    const char *fam = gg_spmm_last_family () ;
+                    int bad = check_spmm (&sr, ref, which == 2, Xv, n, Y) ;
+                    if (bad || (which != 1) != (strcmp (fam, "nm") == 0))
+                        print_message ("  nm %d:%d type %d n %ld case %d: ran %s, %d wrong\n",
+                            N, M, t, (long) n, which, fam, bad) ;
+                    assert_int_equal (bad, 0) ;
+                    if (which != 1) assert_string_equal (fam, "nm") ;
+                    else assert_string_not_equal (fam, "nm") ;
+                }
+                // a semiring the row does not take: declined, right
+                gg_semiring mp = { .add = GG_ADD_MIN, .mul = GG_MUL_PLUS, .type = t } ;
+                assert_int_equal (be->spmm (&mp, &Sv, &Xd, Y), GG_OK) ;
+                assert_string_not_equal (gg_spmm_last_family (), "nm") ;
+                assert_int_equal (check_spmm (&mp, &S, false, Xv, n, Y), 0) ;
+                set_kernel ("") ;
+                free (X) ; free (Xv) ; free (Y) ;
+            }
+            grbgpu_cache_release ((gg_cache_entry *) Sv.cache) ;
+            grbgpu_cache_release ((gg_cache_entry *) Bv.cache) ;
+            grbgpu_cache_release ((gg_cache_entry *) Wv.cache) ;
+            free_csr (&S) ; free_csr (&B) ; free_csr (&W) ;
+
+            // the chooser measures every row, nm among them (a cached S,
+            // about 300K-1M entries x 64 columns)
+            test_csr T = make_nm_csr (2048, 1024, N, M, t, 0) ;
+            gg_csr Tv = view_csr (&T, false, make_entry ()) ;
+            double *Xv ;
+            void *X = make_dense (T.k, 64, t, &Xv) ;
+            void *Y = malloc ((size_t) (T.m * 64) * 8) ;
+            gg_dense Xd = { .nrows = T.k, .ncols = 64, .x = X } ;
+            for (int call = 0 ; call < 2 ; call++)
+            {
+                memset (Y, 0x7f, (size_t) (T.m * 64) * 8) ;
+                assert_int_equal (be->spmm (&sr, &Tv, &Xd, Y), GG_OK) ;
+                print_message ("  nm %d:%d tuned, type %d, call %d: %s\n", N, M, t, call,
+                    gg_spmm_last_family ()) ;
+                assert_int_equal (check_spmm (&sr, &T, false, Xv, 64, Y), 0) ;
+            }
+            grbgpu_cache_release ((gg_cache_entry *) Tv.cache) ;
+            free_csr (&T) ; free (X) ; free (Xv) ; free (Y) ;
+        }
     }
 }
 
@@ -1248,6 +1391,7 @@ int main (void)
         cmocka_unit_test (test_spmv_hot),
         cmocka_unit_test (test_spmv_band),
         cmocka_unit_test (test_tc_family),
+        cmocka_unit_test (test_nm_family),
         cmocka_unit_test (test_sddmm),
         cmocka_unit_test (test_gemm),
         cmocka_unit_test (test_dense_tuned),
@@ -1257,6 +1401,9 @@ int main (void)
         cmocka_unit_test (test_threads),
         cmocka_unit_test (test_fork_after_start),
     } ;
+    // GRBGPU_TEST_FILTER (a CMocka pattern, e.g. 'test_nm*') runs some only
+    const char *filter = getenv ("GRBGPU_TEST_FILTER") ;
+    if (filter != NULL && *filter) cmocka_set_test_filter (filter) ;
     int failed = cmocka_run_group_tests (tests, NULL, NULL) ;
     grbgpu_cache_clear () ;
     for (int k = 0 ; k < nhandles ; k++) GrB_Matrix_free (&handles [k]) ;

@@ -27,9 +27,11 @@ GG_CUDA_MODULE_C = backend/cuda/runtime.c backend/cuda/copies.c \
 	backend/cuda/vendor.c \
 	backend/cuda/choose.c backend/cuda/spmm.c backend/cuda/family_tc.c \
 	backend/cuda/dense.c backend/cuda/backend.c backend/cuda/slots.c \
-	backend/cuda/multi.c backend/cuda/form_resident.c
+	backend/cuda/multi.c backend/cuda/form_resident.c \
+	backend/cuda/form_nm.c backend/cuda/family_nm.c
 EXTRA_DIST += $(GG_CUDA_MODULE_C) backend/cuda/cuda_internal.h \
 	backend/cuda/forms.h backend/cuda/family.h backend/cuda/multi.h \
+	backend/cuda/form_nm.h \
 	backend/cuda/hostcopy.h backend/cuda/cuda_module.c backend/cuda/cuda_shim.c
 
 if HAVE_CUDA
@@ -39,7 +41,7 @@ lib_LTLIBRARIES += libgrbgpu-cuda.la
 libgrbgpu_cuda_la_SOURCES = $(GG_CUDA_MODULE_C) formats/partition.c \
 	reorder/reorder.c reorder/rsh.c \
 	backend/cuda/cuda_internal.h backend/cuda/forms.h backend/cuda/multi.h \
-	backend/cuda/hostcopy.h backend/cuda/cuda_module.c backend/cuda/cuda_shim.c
+	backend/cuda/form_nm.h backend/cuda/hostcopy.h backend/cuda/cuda_module.c backend/cuda/cuda_shim.c
 # every symbol resolved inside (the host's services come as a table);
 # -lgraphblas is not needed: the module calls no GraphBLAS function
 libgrbgpu_cuda_la_LDFLAGS = -avoid-version -module -Wl,--no-undefined \
@@ -50,5 +52,5 @@ libgrbgpu_cuda_la_LIBADD = $(CUDA_LIBS) -lm
 # the host's objects (the GPU tests and benchmarks): there the grbgpu_*
 # services are the host's own and grbgpu_cuda_module_open is found linked in.
 GG_CUDA_MODULE_OBJS = $(GG_CUDA_MODULE_C:.c=.lo) backend/cuda/cuda_module.lo \
-	$(GG_CUDA_KERNEL_OBJS) $(GG_CSR_TRANSPOSE_OBJS) $(GG_TC_OBJS)
+	$(GG_CUDA_KERNEL_OBJS) $(GG_CSR_TRANSPOSE_OBJS) $(GG_TC_OBJS) $(GG_NM_OBJS)
 endif

@@ -12,7 +12,8 @@
 //               attached to cache entries, one file per form: form_csr.c (CSR
 //               with its plans), form_dense.c, form_band.c and form_hot.c
 //               (the staged SpMV forms of a CSR form), form_csrt.c (the
-//               transpose of a CSR form, made on the device)
+//               transpose of a CSR form, made on the device), form_nm.c (its
+//               N:M layout)
 //   vendor.c    cuSPARSE plans and products, the vendor libraries' value check
 //   choose.c    which family runs a product (GRBGPU_KERNEL, measured rules)
 //   spmm.c, dense.c   the products: SpMM / SpMV, SDDMM, GEMM
@@ -159,7 +160,7 @@ gg_sp_plan ;
 // What the chooser measured for one product shape (backend/cuda/choose.c):
 // the key says which table (SpMM, SDDMM, GEMM) and which shape.
 #define GG_TUNED 8                  // shapes remembered per memory
-#define GG_FAM_MAX 12               // rows in a family table, at most
+#define GG_FAM_MAX 16               // rows in a family table, at most
 #define GG_TC_FORMS 3               // tensor-core hybrid forms per CSR form
                                     // (thresholds 3, 4; 3 on the reordered S)
 typedef enum { GG_TUNE_SPMM, GG_TUNE_SDDMM, GG_TUNE_GEMM } gg_tune_kind ;
@@ -248,6 +249,11 @@ struct dev_csr
     // of a transposed form: its longest row and rows with an entry
     // (gg_cuda_csr_row_stats, at its build)
     int64_t max_row, nonempty ;
+    // the N:M form (backend/cuda/form_nm.c), under plan_lock: whether S was
+    // checked, why not when it is not N:M, the device layout when it is
+    bool nm_tried ;
+    const char *nm_why ;
+    struct gg_nm_dev *nm ;
 } ;
 
 typedef struct
@@ -325,6 +331,8 @@ GG_INTERNAL void csr_unref (dev_csr *f) ;
 // Free f's tensor-core forms (family_tc.c): their device memory too when
 // `device` (the form belongs to this start-up), else the host parts only.
 GG_INTERNAL void tc_forms_release (dev_csr *f, bool device) ;
+// The same for f's N:M form (form_nm.c).
+GG_INTERNAL void nm_form_release (dev_csr *f, bool device) ;
 // Account `more` bytes of device memory to f and S's cache entry (a form
 // made beside f: band, hot/cold, tensor-core).
 GG_INTERNAL void form_grow (const gg_csr *S, dev_csr *f, size_t more) ;

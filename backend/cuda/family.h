@@ -66,6 +66,7 @@ typedef struct
     // staged SpMV forms, made by supports when a family asks for them
     const gg_spmv_band_form *band ;
     int64_t hot_K ;
+    const struct gg_nm_dev *nm ;    // S's N:M form (form_nm.h)
 }
 gg_spmm_op ;
 
@@ -80,7 +81,7 @@ gg_spmm_family ;
 
 // Rows defined in files of their own (the table is in backend/cuda/spmm.c):
 // the tensor-core hybrid, thresholds 3 and 4, split or fused
-// (backend/cuda/family_tc.c).
+// (backend/cuda/family_tc.c); dense x N:M (backend/cuda/family_nm.c).
 GG_INTERNAL const char *gg_tc3_supports (gg_spmm_op *o) ;
 GG_INTERNAL const char *gg_tc4_supports (gg_spmm_op *o) ;
 GG_INTERNAL bool gg_tc_prefer (const gg_spmm_op *o) ;
@@ -92,13 +93,17 @@ GG_INTERNAL int gg_tc3f_run (gg_spmm_op *o) ;
 GG_INTERNAL int gg_tc4f_run (gg_spmm_op *o) ;
 GG_INTERNAL const char *gg_tc3r_supports (gg_spmm_op *o) ;
 GG_INTERNAL int gg_tc3r_run (gg_spmm_op *o) ;
+// dense x N:M (backend/cuda/family_nm.c)
+GG_INTERNAL const char *gg_nm_supports (gg_spmm_op *o) ;
+GG_INTERNAL bool gg_nm_prefer (const gg_spmm_op *o) ;
+GG_INTERNAL int gg_nm_run (gg_spmm_op *o) ;
 
 // The name of the family that ran this thread's last SpMM ("none" before
 // one): for tests, which link the module's objects.
 GG_INTERNAL const char *gg_spmm_last_family (void) ;
 
 // The families, in order of the static choice (backend/cuda/spmm.c).
-#define GG_SPMM_NFAM 12             // rows in the SpMM table (<= GG_FAM_MAX)
+#define GG_SPMM_NFAM 13             // rows in the SpMM table (<= GG_FAM_MAX)
 GG_INTERNAL extern const gg_spmm_family gg_spmm_families [] ;
 GG_INTERNAL extern const int gg_spmm_nfamilies ;
 

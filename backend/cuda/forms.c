@@ -34,11 +34,12 @@ void form_free_device (dev_form *h, void *const *ptrs, int nptrs,
     if (h->generation != atomic_load (&gg_cuda_generation) ||
         atomic_load (&gg_cuda_started_pid) != getpid ())
     {
-        // the host parts of the band and tensor-core forms only
+        // the host parts of the band, tensor-core and N:M forms only
         if (plans != NULL)
         {
             gg_cuda_spmv_band_free (plans->band, false, NULL) ;
             tc_forms_release (plans, false) ;
+            nm_form_release (plans, false) ;
         }
         return ;
     }
@@ -50,6 +51,7 @@ void form_free_device (dev_form *h, void *const *ptrs, int nptrs,
         for (int k = 0 ; k < GG_PLANS ; k++) plan_clear (&plans->plan [k], gg_cuda_free_stream) ;
         gg_cuda_spmv_band_free (plans->band, true, gg_cuda_free_stream) ;
         tc_forms_release (plans, true) ;
+        nm_form_release (plans, true) ;
     }
     for (int k = 0 ; k < nptrs ; k++) if (ptrs [k] != NULL) cudaFreeAsync (ptrs [k], gg_cuda_free_stream) ;
     if (h->ready != NULL) cudaEventDestroy (h->ready) ;

@@ -1,8 +1,10 @@
 # kernels/nm_spmm/nm_spmm.mk: dense X times N:M-sparse W (issue 16): the
 # NM-SpMM kernel (kernels/nm_spmm/), the layout it reads
 # (formats/nm_layout.c, plain C, in the library with formats/nm*.c), its GPU
-# test and its benchmark.  Standalone for now: not linked into the CUDA
-# module until the family table takes it.  Built only when configure found
+# test and its benchmark.  The CUDA module links the kernel and its own copy
+# of formats/nm*.c (the "nm" row of the SpMM table, backend/cuda/
+# family_nm.c and form_nm.c; programs that link the module's objects get
+# formats/nm*.c with libgrbgpu.so's).  Built only when configure found
 # nvcc; the .cu.lo / .cu.o rules, NVCCFLAGS and GG_CUDA_KERNEL_OBJS come from
 # Makefile.am and kernels/kernels.mk.
 libgrbgpu_la_SOURCES += formats/nm_layout.c formats/nm_layout.h
@@ -11,6 +13,8 @@ EXTRA_DIST += kernels/nm_spmm/nm_spmm.h kernels/nm_spmm/nm_geom.h \
 	tests/test_nm_spmm.cu tests/nm_gen.h bench/nm_gpu_bench.cu
 
 if HAVE_CUDA
+libgrbgpu_cuda_la_SOURCES += kernels/nm_spmm/nm_spmm.cu formats/nm.c \
+	formats/nm_pack.c formats/nm_layout.c
 GG_NM_OBJS = kernels/nm_spmm/nm_spmm.lo
 # the host side (packing, layout) as libtool objects of the library
 GG_NM_HOST_OBJS = formats/nm.lo formats/nm_pack.lo formats/nm_layout.lo

@@ -1,0 +1,147 @@
+//------------------------------------------------------------------------------
+// backend/cuda/form_nm.c: the N:M form of a CSR form, made once per CSR form
+//------------------------------------------------------------------------------
+
+// Part of the CUDA module (backend/cuda/cuda_internal.h says which file holds
+// what); the "nm" SpMM row (family_nm.c) multiplies through it.
+//
+// At the first product that asks (the row is forced, or the chooser that
+// measures times it), S's host CSR is checked for N:M along its columns, the
+// reduction dimension of Y = S * X (S = W' for GrB_mxm (Y, X, W), which the
+// dispatcher turns into Y' = W' X'): formats/nm.c, element-wise (V = 1),
+// one pass over the column indices with early exit, the pair of highest
+// sparsity the matrix satisfies with a fill of at least 1/4.  When it is,
+// it is packed (formats/nm_pack.c), laid out for the kernel
+// (formats/nm_layout.c, with the X tiles packed at 75 % sparsity and above:
+// the row gives X k-major) and uploaded in one buffer.  The answer (the form,
+// or the reason there is none) is kept in the CSR form under its plan_lock,
+// so S is checked once per version of a cached S; its bytes (at most about
+// four times S's values plus padding to whole tiles) are counted in S's
+// cache entry, and it is freed with the CSR form (forms.c).  Host work:
+// O(entries) plus the layout's size.
+
+#include "backend/cuda/form_nm.h"
+#include "formats/nm.h"
+#include "formats/nm_layout.h"
+
+void nm_form_release (dev_csr *f, bool device)
+{
+    struct gg_nm_dev *d = f->nm ;
+    if (d == NULL) return ;
+    if (device && d->buf != NULL) cudaFreeAsync (d->buf, gg_cuda_free_stream) ;
+    free (d) ;
+    f->nm = NULL ;
+}
+
+// The host layout of S (values of elem bytes), or a reason there is none.
+static int nm_layout_of (const gg_csr *S, size_t elem, gg_nm_layout **L,
+    gg_nm_info *info, const char **why)
+{
+    int rc = GG_OK ;
+    gg_nm_form *form = NULL ;
+    void *expanded = NULL ;
+    *L = NULL ;
+    gg_nm_opts opts ;
+    gg_nm_opts_default (&opts) ;
+    if (S->p32 == NULL || S->i32 == NULL) { *why = "S has 64-bit indices" ; goto done ; }
+    rc = gg_nm_detect (info, S, &opts) ;
+    if (rc == GG_ERR_UNSUPPORTED) { rc = GG_OK ; *why = "S has 64-bit indices" ; goto done ; }
+    GG_TRY (rc) ;
+    if (!info->is_nm) { *why = "S is not N:M along its columns" ; goto done ; }
+    gg_csr V = *S ;
+    if (S->iso)
+    {
+        // the layout holds one value per slot: expand the iso value
+        expanded = malloc ((size_t) (S->nnz > 0 ? S->nnz : 1) * elem) ;
+        if (expanded == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
+        for (int64_t q = 0 ; q < S->nnz ; q++)
+            memcpy ((char *) expanded + (size_t) q * elem, S->x, elem) ;
+        V.x = expanded ;
+        V.iso = false ;
+    }
+    rc = gg_nm_pack (&form, &V, elem, info->n, info->m, 1, GG_NM_ROWS) ;
+    if (rc == GG_ERR_UNSUPPORTED) { rc = GG_OK ; *why = "S could not be packed" ; goto done ; }
+    GG_TRY (rc) ;
+    rc = gg_nm_layout_build (L, form, true) ;
+    if (rc == GG_ERR_UNSUPPORTED) { rc = GG_OK ; *why = "no kernel for this N:M pair" ; goto done ; }
+    GG_TRY (rc) ;
+done:
+    gg_nm_form_free (form) ;
+    free (expanded) ;
+    return rc ;
+}
+
+// Make f's N:M form (f->nm, or f->nm_why); under f->plan_lock.
+static int nm_build (gg_devcall *c, const gg_csr *S, dev_csr *f, size_t elem)
+{
+    int rc = GG_OK ;
+    gg_nm_layout *L = NULL ;
+    struct gg_nm_dev *d = NULL ;
+    void *buf = NULL ;
+    gg_nm_info info ;
+    const char *why = NULL ;
+    memset (&info, 0, sizeof (info)) ;
+    const double t0 = now_seconds () ;
+    GG_TRY (nm_layout_of (S, elem, &L, &info, &why)) ;
+    if (L == NULL)
+    {
+        f->nm_why = why ;
+        grbgpu_log (2, "cuda: N:M form of %lldx%lld (%lld entries): none (%s%s%s)",
+            (long long) S->nrows, (long long) S->ncols, (long long) S->nnz, why,
+            info.reason ? ": " : "", info.reason ? info.reason : "") ;
+        goto done ;
+    }
+    d = calloc (1, sizeof (*d)) ;
+    if (d == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
+    GG_TRY (dev_alloc (c, &buf, L->bytes)) ;
+    GG_TRY (upload (c, buf, L->buf, L->bytes)) ;
+    // other threads' streams read the form as soon as it is published
+    CU_TRY (cudaStreamSynchronize (c->ctx->stream)) ;
+    gg_nm_layout_bind (L, buf) ;
+    d->op = L->op ;
+    d->buf = buf ;
+    d->bytes = L->bytes ;
+    d->n = info.n ;
+    d->m = info.m ;
+    d->fill = info.fill ;
+    buf = NULL ;
+    f->nm = d ;
+    d = NULL ;
+    form_grow (S, f, L->bytes) ;
+    grbgpu_log (2, "cuda: N:M form of %lldx%lld (%lld entries): %d:%d, fill %.2f, "
+        "%s indices%s, %.2f MB, made in %.3f ms", (long long) S->nrows,
+        (long long) S->ncols, (long long) S->nnz, info.n, info.m, info.fill,
+        L->op.shared ? "shared" : "per-column", L->op.packed ? ", X tiles packed" : "",
+        (double) L->bytes / 1e6, 1e3 * (now_seconds () - t0)) ;
+done:
+    if (buf != NULL) cudaFreeAsync (buf, c->ctx->stream) ;
+    free (d) ;
+    gg_nm_layout_free (L) ;
+    return rc ;
+}
+
+int nm_form (gg_devcall *c, const gg_csr *S, dev_csr *f, size_t elem,
+    bool build, const struct gg_nm_dev **out, const char **why)
+{
+    *out = NULL ;
+    *why = NULL ;
+    pthread_mutex_lock (&f->plan_lock) ;
+    if (!f->nm_tried && build)
+    {
+        f->nm_tried = true ;
+        int rc = nm_build (c, S, f, elem) ;
+        if (rc != GG_OK)
+        {
+            // no form: the other rows answer (as for the tensor-core forms)
+            (void) cudaGetLastError () ;
+            grbgpu_log (1, "cuda: N:M form not made: error %d", rc) ;
+            f->nm_why = "its form could not be made" ;
+        }
+    }
+    if (!f->nm_tried) *why = "chosen only by measurement (GRBGPU_TUNE) or when forced" ;
+    else if (f->nm == NULL) *why = f->nm_why ;
+    else if (f->nm->op.esz != elem) *why = "its form holds another type" ;
+    else *out = f->nm ;
+    pthread_mutex_unlock (&f->plan_lock) ;
+    return GG_OK ;
+}
