@@ -171,6 +171,9 @@ static const gg_backend cuda_backend_table =
     .res_free = cuda_res_free,
     .res_download = cuda_res_download,
     .spmm_res = cuda_spmm_res,
+    .res_upload = cuda_res_upload,
+    .vec_op = cuda_vec_op,
+    .vec_reduce = cuda_vec_reduce,
 } ;
 
 // The module's backend (backend/cuda_module.h): CUDA started in this process,

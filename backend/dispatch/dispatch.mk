@@ -5,7 +5,11 @@
 #                 decline: operands (and their memo), descriptor, shapes
 #   dispatch.c    cost model, backend choice, forms through the cache,
 #                 room for T, kernel, write-back
+#   vec_dispatch.c  dense vector operations on resident buffers (assign of a
+#                 scalar, eWise, apply, reduce, dup), and a product's
+#                 accumulation into a resident output
 libgrbgpu_la_SOURCES += \
 	backend/dispatch/semiring.c backend/dispatch/semiring.h \
 	backend/dispatch/classify.c backend/dispatch/classify.h \
-	backend/dispatch/dispatch.c
+	backend/dispatch/dispatch.c \
+	backend/dispatch/vec_dispatch.c backend/dispatch/vec_dispatch.h

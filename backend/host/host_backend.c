@@ -26,6 +26,7 @@
 
 #include "backend/grbgpu_internal.h"
 #include "formats/partition.h"
+#include "backend/host/host_vec_ops.h"
 
 #include <limits.h>
 #include <math.h>
@@ -477,5 +478,6 @@ GG_INTERNAL const gg_backend grbgpu_host_backend =
 {
     .name = "host", .spmm = host_spmm, .sddmm = host_sddmm, .gemm = host_gemm,
     .res_alloc = host_res_alloc, .res_free = host_res_free,
-    .res_download = host_res_download, .spmm_res = host_spmm_res
+    .res_download = host_res_download, .spmm_res = host_spmm_res,
+    .res_upload = host_res_upload, .vec_op = host_vec_op, .vec_reduce = host_vec_reduce
 } ;
