@@ -174,6 +174,8 @@ int gg_cuda_special_values (gg_type t, const void *x, int64_t n, int *flag,
 int gg_cuda_vec_op (const gg_vec_args *a, const int8_t *present,
     cudaStream_t stream) ;
 size_t gg_cuda_vec_reduce_scratch (gg_type t) ;
+int gg_cuda_vec_gather (gg_type t, const void *x, const int64_t *idx,
+    int64_t nidx, void *out, cudaStream_t stream) ;
 int gg_cuda_vec_reduce (gg_add add, gg_type t, const void *x, int64_t n,
     void *scratch, void *result_dev, cudaStream_t stream) ;
 

@@ -177,6 +177,9 @@ typedef struct gg_backend
     int (*vec_op) (const gg_vec_args *a) ;
     int (*vec_reduce) (gg_add add, gg_type t, const void *x, int64_t n,
                        void *result) ;
+    // out [k] = x [idx [k]] for k < nidx (idx and out: host memory)
+    int (*vec_gather) (gg_type t, const void *x, const int64_t *idx,
+                       int64_t nidx, void *out) ;
 }
 gg_backend ;
 

@@ -89,7 +89,7 @@ STRUCTURE_ONLY = re.compile(r'_(size|nvals|nrows|ncols|type|type_name|error)$')
 HOOKS = {
     'GrB_Vector_assign_FP32': 'grbgpu_vec_assign (w, mask, accum, GG_FP32, x, I, ni, desc, &info)',
     'GrB_Vector_assign_FP64': 'grbgpu_vec_assign (w, mask, accum, GG_FP64, x, I, ni, desc, &info)',
-    'GrB_Vector_eWiseMult_BinaryOp': 'grbgpu_vec_ewise (w, mask, accum, mult, u, v, desc, &info)',
+    'GrB_Vector_eWiseMult_BinaryOp': 'grbgpu_vec_ewise_mult (w, mask, accum, mult, u, v, desc, &info)',
     'GrB_Vector_eWiseAdd_BinaryOp': 'grbgpu_vec_ewise (w, mask, accum, add, u, v, desc, &info)',
     'GrB_Vector_apply': 'grbgpu_vec_apply (w, mask, accum, op, u, desc, &info)',
     'GrB_Vector_apply_BinaryOp1st_FP32': 'grbgpu_vec_apply_bind (w, mask, accum, op, u, GG_FP32, x, true, desc, &info)',

@@ -125,3 +125,12 @@ __attribute__ ((weak)) bool grbgpu_vec_dup (GrB_Vector *w, const GrB_Vector u, G
     (void) w ; (void) u ; (void) info ;
     return false ;
 }
+
+__attribute__ ((weak)) bool grbgpu_vec_ewise_mult (GrB_Vector w, const GrB_Vector mask,
+    const GrB_BinaryOp accum, const GrB_BinaryOp op, const GrB_Vector u,
+    const GrB_Vector v, const GrB_Descriptor desc, GrB_Info *info)
+{
+    (void) w ; (void) mask ; (void) accum ; (void) op ; (void) u ; (void) v ;
+    (void) desc ; (void) info ;
+    return false ;
+}

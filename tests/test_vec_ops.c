@@ -13,7 +13,8 @@
 // element-wise results bit for bit (any NaN for a NaN, -0 kept), sums up to
 // summation order, MIN / MAX exactly (+0 and -0 alike).  A LAGraph-style
 // PageRank iteration chain runs with residency on and equals the CPU
-// library's ranks while its vectors stay on the device (the materialised
+// library's ranks (sinks too: t .* sink gathers on the device) while its
+// vectors stay on the device (the materialised
 // count stays at the final read).  Masks and accumulators are declined with
 // the CPU library's answer; free and eviction while resident keep values.
 
@@ -331,6 +332,58 @@ static void test_reduce (void **state)
     }
 }
 
+// FIRST / SECOND of a resident full vector and a sparse (or bitmap) BOOL
+// one: the resident values on the sparse pattern, without materialising
+static void test_pattern_gather (void **state)
+{
+    (void) state ;
+    for (int k = 0 ; k < 8 ; k++)
+    {
+        GrB_Type t = (k % 2) ? GrB_FP64 : GrB_FP32 ;
+        bool second = (k / 2) % 2 ;
+        bool bitmap = (k >= 4) ;
+        GrB_Vector u, ut, s, w, wt ;
+        random_vector (t, true, &u, &ut) ;
+        OK (GrB_Vector_new (&s, GrB_BOOL, N)) ;
+        for (int e = 0 ; e < N / 10 ; e++) OK (GrB_Vector_setElement_BOOL (s, true, rnd ( ) % N)) ;
+        OK (GxB_Vector_Option_set (s, GxB_SPARSITY_CONTROL, bitmap ? GxB_BITMAP : GxB_SPARSE)) ;
+        OK (GrB_Vector_wait (s, GrB_MATERIALIZE)) ;
+        OK (GrB_Vector_new (&w, t, N)) ;
+        OK (GrB_Vector_new (&wt, t, N)) ;
+        device_on ( ) ;
+        OK (GrB_Vector_apply (u, NULL, NULL, unop (t, 0), u, NULL)) ;      // resident
+        grbgpu_stats s0 = stats ( ) ;
+        GrB_BinaryOp op = binop (t, second ? 1 : 0) ;
+        if (second) OK (GrB_Vector_eWiseMult_BinaryOp (w, NULL, NULL, op, s, u, NULL)) ;
+        else OK (GrB_Vector_eWiseMult_BinaryOp (w, NULL, NULL, op, u, s, NULL)) ;
+        grbgpu_stats s1 = stats ( ) ;
+        assert_true (s1.offloaded_host + s1.offloaded_cuda > s0.offloaded_host + s0.offloaded_cuda) ;
+        assert_int_equal (s1.materialised, s0.materialised) ;
+        device_cpu ( ) ;
+        if (second) OK (GrB_Vector_eWiseMult_BinaryOp (wt, NULL, NULL, op, s, ut, NULL)) ;
+        else OK (GrB_Vector_eWiseMult_BinaryOp (wt, NULL, NULL, op, ut, s, NULL)) ;
+        device_on ( ) ;
+        GrB_Index nw, nt ;
+        OK (GrB_Vector_nvals (&nw, w)) ;
+        OK (GrB_Vector_nvals (&nt, wt)) ;
+        assert_int_equal (nw, nt) ;
+        GrB_Index I [N], J [N] ;
+        double X [N], Y [N] ;
+        OK (GrB_Vector_extractTuples_FP64 (I, X, &nw, w)) ;
+        OK (GrB_Vector_extractTuples_FP64 (J, Y, &nt, wt)) ;
+        for (GrB_Index e = 0 ; e < nw ; e++)
+        {
+            assert_int_equal (I [e], J [e]) ;
+            bool same = (isnan (X [e]) && isnan (Y [e]))
+                || (X [e] == Y [e] && signbit (X [e]) == signbit (Y [e])) ;
+            if (!same) fail_msg ("gather entry %llu: %g, expected %g", (unsigned long long) I [e], X [e], Y [e]) ;
+        }
+        assert_same_vector (u, ut, "gather's resident input") ;
+        GrB_Vector_free (&u) ; GrB_Vector_free (&ut) ; GrB_Vector_free (&s) ;
+        GrB_Vector_free (&w) ; GrB_Vector_free (&wt) ;
+    }
+}
+
 // masks, accumulators, descriptors and other types are declined; the CPU
 // library's answer comes back
 static void test_declined (void **state)
@@ -396,14 +449,14 @@ static void test_eviction (void **state)
 
 enum { PN = 3000, PITERS = 20 } ;
 
-// every vertex has an out-edge (no sinks), some have no in-edge
+// some vertices without out-edges (sinks), some without in-edges
 static GrB_Matrix graph (void)
 {
     GrB_Matrix A ;
     OK (GrB_Matrix_new (&A, GrB_FP32, PN, PN)) ;
     for (GrB_Index i = 0 ; i < PN ; i++)
     {
-        int deg = 1 + (int) (rnd ( ) % 6) ;
+        int deg = (rnd ( ) % 10 == 0) ? 0 : 1 + (int) (rnd ( ) % 6) ;
         for (int e = 0 ; e < deg ; e++)
         {
             GrB_Index j = (rnd ( ) % 4 == 0) ? rnd ( ) % PN : rnd ( ) % (PN / 2) ;
@@ -419,13 +472,19 @@ static void pagerank (GrB_Matrix A, float *ranks, float *diffs)
 {
     const float damping = 0.85f ;
     GrB_Matrix AT ;
-    GrB_Vector d_out, d, t, w, r, ones ;
+    GrB_Vector d_out, d, t, w, r, ones, sink, tsink ;
+    GrB_Index nsinks ;
     OK (GrB_Matrix_new (&AT, GrB_FP32, PN, PN)) ;
     OK (GrB_transpose (AT, NULL, NULL, A, NULL)) ;
     OK (GrB_Vector_new (&ones, GrB_FP32, PN)) ;
     OK (GrB_Vector_assign_FP32 (ones, NULL, NULL, 0, GrB_ALL, PN, NULL)) ;
     OK (GrB_Vector_new (&d_out, GrB_FP32, PN)) ;
     OK (GrB_mxv (d_out, NULL, NULL, GxB_PLUS_PAIR_FP32, A, ones, NULL)) ;
+    OK (GrB_Vector_new (&sink, GrB_BOOL, PN)) ;
+    OK (GrB_Vector_assign_BOOL (sink, d_out, NULL, true, GrB_ALL, PN, GrB_DESC_SC)) ;
+    OK (GrB_Vector_nvals (&nsinks, sink)) ;
+    assert_true (nsinks > 0) ;
+    OK (GrB_Vector_new (&tsink, GrB_FP32, PN)) ;
     OK (GrB_Vector_new (&d, GrB_FP32, PN)) ;
     OK (GrB_Vector_assign_FP32 (d, NULL, NULL, 1, GrB_ALL, PN, NULL)) ;
     OK (GrB_Vector_eWiseAdd_BinaryOp (d, NULL, NULL, GrB_MAX_FP32, d, d_out, NULL)) ;
@@ -438,8 +497,12 @@ static void pagerank (GrB_Matrix A, float *ranks, float *diffs)
     for (int k = 0 ; k < PITERS ; k++)
     {
         GrB_Vector tmp = t ; t = r ; r = tmp ;
+        float sink_rank = 0 ;
+        OK (GrB_Vector_eWiseMult_BinaryOp (tsink, NULL, NULL, GrB_FIRST_FP32, t, sink, NULL)) ;
+        OK (GrB_Vector_reduce_FP32 (&sink_rank, NULL, GrB_PLUS_MONOID_FP32, tsink, NULL)) ;
         OK (GrB_Vector_eWiseMult_BinaryOp (w, NULL, NULL, GrB_DIV_FP32, t, d, NULL)) ;
-        OK (GrB_Vector_assign_FP32 (r, NULL, NULL, teleport, GrB_ALL, PN, NULL)) ;
+        float base = teleport + damping * sink_rank / (float) PN ;
+        OK (GrB_Vector_assign_FP32 (r, NULL, NULL, base, GrB_ALL, PN, NULL)) ;
         OK (GrB_mxv (r, NULL, GrB_PLUS_FP32, GxB_PLUS_SECOND_FP32, AT, w, NULL)) ;
         OK (GrB_Vector_eWiseAdd_BinaryOp (t, NULL, NULL, GrB_MINUS_FP32, t, r, NULL)) ;
         OK (GrB_Vector_apply (t, NULL, NULL, GrB_ABS_FP32, t, NULL)) ;
@@ -454,7 +517,7 @@ static void pagerank (GrB_Matrix A, float *ranks, float *diffs)
     free (I) ; free (X) ;
     GrB_Matrix_free (&AT) ; GrB_Vector_free (&d_out) ; GrB_Vector_free (&d) ;
     GrB_Vector_free (&t) ; GrB_Vector_free (&w) ; GrB_Vector_free (&r) ;
-    GrB_Vector_free (&ones) ;
+    GrB_Vector_free (&ones) ; GrB_Vector_free (&sink) ; GrB_Vector_free (&tsink) ;
 }
 
 static void test_pagerank_chain (void **state)
@@ -492,7 +555,7 @@ static void test_pagerank_chain (void **state)
     printf ("  pagerank chain: %llu calls on the device, %llu kept, %llu materialised\n",
         (unsigned long long) done, (unsigned long long) (s1.resident_kept - s0.resident_kept),
         (unsigned long long) mat) ;
-    assert_true (done >= 6 * PITERS) ;
+    assert_true (done >= 7 * PITERS) ;
     assert_true (mat <= 4) ;
     GrB_Matrix_free (&A) ;
 }
@@ -527,6 +590,7 @@ int main (void)
         cmocka_unit_test (test_ops_fp64_res),
         cmocka_unit_test (test_assign_dup),
         cmocka_unit_test (test_reduce),
+        cmocka_unit_test (test_pattern_gather),
         cmocka_unit_test (test_declined),
         cmocka_unit_test (test_eviction),
         cmocka_unit_test (test_pagerank_chain),

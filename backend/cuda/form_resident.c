@@ -141,3 +141,31 @@ done:
     (void) cudaSetDevice (old) ;
     return rc ;
 }
+
+// idx and out are host memory: idx goes up, the gathered values come down
+int cuda_vec_gather (gg_type t, const void *x, const int64_t *idx, int64_t nidx, void *out)
+{
+    int old ;
+    if (nidx <= 0) return GG_OK ;
+    if (!enter (&old)) return GG_ERR_DEVICE ;
+    gg_devcall c = { 0 } ;
+    void *didx = NULL, *dout = NULL ;
+    const size_t zsz = gg_type_size (t) ;
+    int rc = ctx_acquire (&c.ctx) ;
+    if (rc != GG_OK) goto done ;
+    FAULT_TRY (GG_FAULT_LAUNCH) ;
+    rc = tmp_alloc (&c, &didx, (size_t) nidx * sizeof (int64_t)) ;
+    if (rc == GG_OK) rc = tmp_alloc (&c, &dout, (size_t) nidx * zsz) ;
+    if (rc == GG_OK) rc = upload (&c, didx, idx, (size_t) nidx * sizeof (int64_t)) ;
+    if (rc == GG_OK) rc = gg_cuda_vec_gather (t, x, (const int64_t *) didx, nidx, dout, c.ctx->stream) ;
+    if (rc == GG_OK) rc = download (&c, out, dout, (size_t) nidx * zsz) ;
+done:
+    if (c.ctx != NULL)
+    {
+        stream_finish (&c, &rc) ;
+        call_free_tmp (&c) ;
+        ctx_release (c.ctx) ;
+    }
+    (void) cudaSetDevice (old) ;
+    return rc ;
+}

@@ -16,6 +16,7 @@
 #include "backend/dispatch/vec_dispatch.h"
 #include "backend/resident/resident.h"
 #include "backend/storage/storage.h"
+#include "backend/interpose/galloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -527,4 +528,113 @@ done:
     grbgpu_resident_release (be, T, bytes) ;
     grbgpu_resident_unpin (out->C, cres->buf) ;
     return rc ;
+}
+
+//------------------------------------------------------------------------------
+// w = u .* s with FIRST (or s .* v with SECOND): a resident full vector
+// masked by the pattern of a sparse one (PageRank's t .* sink)
+//------------------------------------------------------------------------------
+
+// The result has s's pattern and the resident vector's values there: s's
+// indices go to the device, the gathered values come down (nnz (s) of them,
+// not all of the resident vector), and w gets them packed (sparse).  Returns
+// true when it answered; *applies false: not this case (the caller goes on).
+static bool gather_path (const gg_backend *be, GrB_Vector w, gg_vop op, gg_type t,
+    GrB_Vector u, GrB_Vector v, GrB_Info *info, bool *applies)
+{
+    GrB_Vector f = (op == GG_VOP_FIRST) ? u : v, s = (op == GG_VOP_FIRST) ? v : u ;
+    GrB_Index n, sn, fn, snv ;
+    *applies = false ;
+    if ((op != GG_VOP_FIRST && op != GG_VOP_SECOND) || be->vec_gather == NULL) return false ;
+    if (!grbgpu_resident_has (f) || grbgpu_resident_has (s) || w == s || w == f) return false ;
+    if (grbgpu_src_code (vtype (s)) < 0 || vtype (f) != grbgpu_grb_type (t)
+        || vtype (w) != grbgpu_grb_type (t)) return false ;
+    if (!vsize (w, &n) || !vsize (s, &sn) || !vsize (f, &fn) || sn != n || fn != n) return false ;
+    if (GrB_Vector_nvals (&snv, s) != GrB_SUCCESS || snv == n) return false ;
+    gg_view sv ;
+    if (grbgpu_view (&sv, (GrB_Matrix) s) != GrB_SUCCESS) return false ;
+    if (sv.storage != GG_STORE_SPARSE && sv.storage != GG_STORE_BITMAP) return false ;
+    *applies = true ;
+    const size_t zsz = gg_type_size (t) ;
+    const size_t nz = (size_t) snv ;
+    int64_t *I = grbgpu_gb_malloc ((nz > 0 ? nz : 1) * sizeof (int64_t)) ;
+    void *X = grbgpu_gb_malloc ((nz > 0 ? nz : 1) * zsz) ;
+    gg_resident fr ;
+    bool pinned = false ;
+    int rc = GG_OK ;
+    if (I == NULL || X == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
+    if (sv.storage == GG_STORE_SPARSE)
+    {
+        memcpy (I, sv.i + sv.p [0], nz * sizeof (int64_t)) ;
+    }
+    else
+    {
+        size_t k = 0 ;
+        for (int64_t i = 0 ; i < (int64_t) n && k < nz ; i++) if (sv.b [i]) I [k++] = i ;
+    }
+    pinned = grbgpu_resident_pin (f, &fr) ;
+    if (!pinned || fr.be != be || fr.zt != t || fr.nrows != (int64_t) n) { rc = GG_ERR_UNSUPPORTED ; goto done ; }
+    rc = be->vec_gather (t, fr.buf, I, (int64_t) nz, X) ;
+    if (rc != GG_OK) goto done ;
+    // w's options survive the pack (which resets them)
+    int control = 0 ;
+    double bswitch = 0 ;
+    GrB_Info ginfo = GxB_Vector_Option_get (w, GxB_SPARSITY_CONTROL, &control) ;
+    if (ginfo == GrB_SUCCESS) ginfo = GxB_Vector_Option_get (w, GxB_BITMAP_SWITCH, &bswitch) ;
+    if (ginfo != GrB_SUCCESS) { rc = GG_ERR_UNSUPPORTED ; goto done ; }
+    grbgpu_resident_forget (w) ;       // (not resident: checked above; kept for safety)
+    ginfo = GxB_Vector_pack_CSC (w, (GrB_Index **) &I, &X, (nz > 0 ? nz : 1) * sizeof (int64_t),
+        (nz > 0 ? nz : 1) * zsz, false, snv, false, NULL) ;
+    if (ginfo != GrB_SUCCESS) { rc = GG_ERR_UNSUPPORTED ; goto done ; }
+    // (I and X belong to w now)
+    int now_control = 0 ;
+    double now_switch = 0 ;
+    ginfo = GxB_Vector_Option_get (w, GxB_SPARSITY_CONTROL, &now_control) ;
+    if (ginfo == GrB_SUCCESS && now_control != control) ginfo = GxB_Vector_Option_set (w, GxB_SPARSITY_CONTROL, control) ;
+    if (ginfo == GrB_SUCCESS) ginfo = GxB_Vector_Option_get (w, GxB_BITMAP_SWITCH, &now_switch) ;
+    if (ginfo == GrB_SUCCESS && now_switch != bswitch) ginfo = GxB_Vector_Option_set (w, GxB_BITMAP_SWITCH, bswitch) ;
+    *info = ginfo ;     // w holds the result: an option's error is the answer
+done:
+    if (pinned) grbgpu_resident_unpin (f, fr.buf) ;
+    grbgpu_gb_free (I) ;
+    grbgpu_gb_free (X) ;
+    if (rc != GG_OK)
+    {
+        if (rc == GG_ERR_UNSUPPORTED) decline ("vector op: pattern gather not possible") ;
+        else
+        {
+            grbgpu_count (GG_STAT_FALLBACKS, 1) ;
+            grbgpu_log (1, "fallback to the CPU library after a gather failed (%d) on %s", rc, be->name) ;
+        }
+        return false ;
+    }
+    grbgpu_count (be == &grbgpu_host_backend ? GG_STAT_OFFLOADED_HOST : GG_STAT_OFFLOADED_CUDA, 1) ;
+    grbgpu_set_last_decision (be->name, NULL) ;
+    if (grbgpu_settings.verbose >= 2)
+    {
+        grbgpu_log (2, "resident: %p gathered on %llu entries (%zu bytes down)", (void *) f,
+            (unsigned long long) snv, nz * zsz) ;
+    }
+    return true ;
+}
+
+bool grbgpu_vec_ewise_mult (GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp accum,
+    const GrB_BinaryOp op, const GrB_Vector u, const GrB_Vector v,
+    const GrB_Descriptor desc, GrB_Info *info)
+{
+    gg_vop vop ;
+    gg_type t ;
+    if (mask == NULL && accum == NULL && desc == NULL && u != NULL && v != NULL
+        && grbgpu_vec_binop (op, &vop, &t) && (vop == GG_VOP_FIRST || vop == GG_VOP_SECOND)
+        && grbgpu_settings_get ( )->resident && !grbgpu_settings.disable)
+    {
+        const gg_backend *be = vec_backend ( ) ;
+        if (be == NULL) return false ;
+        grbgpu_resident_quiet (1) ;
+        bool applies ;
+        bool done = gather_path (be, w, vop, t, u, v, info, &applies) ;
+        grbgpu_resident_quiet (-1) ;
+        if (applies) return done ;
+    }
+    return grbgpu_vec_ewise (w, mask, accum, op, u, v, desc, info) ;
 }

@@ -25,6 +25,12 @@ GG_INTERNAL bool grbgpu_vec_assign (GrB_Vector w, const GrB_Vector mask,
 GG_INTERNAL bool grbgpu_vec_ewise (GrB_Vector w, const GrB_Vector mask,
     const GrB_BinaryOp accum, const GrB_BinaryOp op, const GrB_Vector u,
     const GrB_Vector v, const GrB_Descriptor desc, GrB_Info *info) ;
+// eWiseMult: as grbgpu_vec_ewise, and FIRST / SECOND of a resident full
+// vector and a sparse one of any built-in type: the resident values on the
+// sparse one's pattern come down (w gets them, sparse)
+GG_INTERNAL bool grbgpu_vec_ewise_mult (GrB_Vector w, const GrB_Vector mask,
+    const GrB_BinaryOp accum, const GrB_BinaryOp op, const GrB_Vector u,
+    const GrB_Vector v, const GrB_Descriptor desc, GrB_Info *info) ;
 GG_INTERNAL bool grbgpu_vec_apply (GrB_Vector w, const GrB_Vector mask,
     const GrB_BinaryOp accum, const GrB_UnaryOp op, const GrB_Vector u,
     const GrB_Descriptor desc, GrB_Info *info) ;

@@ -479,5 +479,6 @@ GG_INTERNAL const gg_backend grbgpu_host_backend =
     .name = "host", .spmm = host_spmm, .sddmm = host_sddmm, .gemm = host_gemm,
     .res_alloc = host_res_alloc, .res_free = host_res_free,
     .res_download = host_res_download, .spmm_res = host_spmm_res,
-    .res_upload = host_res_upload, .vec_op = host_vec_op, .vec_reduce = host_vec_reduce
+    .res_upload = host_res_upload, .vec_op = host_vec_op, .vec_reduce = host_vec_reduce,
+    .vec_gather = host_vec_gather
 } ;

@@ -70,3 +70,13 @@ int host_vec_reduce (gg_add add, gg_type t, const void *xv, int64_t n, void *res
     else return GG_ERR_UNSUPPORTED ;
     return GG_OK ;
 }
+
+int host_vec_gather (gg_type t, const void *x, const int64_t *idx, int64_t nidx, void *out)
+{
+    const size_t zsz = gg_type_size (t) ;
+    for (int64_t k = 0 ; k < nidx ; k++)
+    {
+        memcpy ((char *) out + k * zsz, (const char *) x + idx [k] * zsz, zsz) ;
+    }
+    return GG_OK ;
+}

@@ -14,4 +14,7 @@ GG_HOST_HIDDEN int host_vec_op (const gg_vec_args *a) ;
 GG_HOST_HIDDEN int host_vec_reduce (gg_add add, gg_type t, const void *x, int64_t n,
     void *result) ;
 
+GG_HOST_HIDDEN int host_vec_gather (gg_type t, const void *x, const int64_t *idx,
+    int64_t nidx, void *out) ;
+
 #endif

@@ -1894,7 +1894,7 @@ GG_EXPORT GrB_Info (GrB_Vector_eWiseMult_BinaryOp) (GrB_Vector w, const GrB_Vect
 {
     GG_REAL (GrB_Vector_eWiseMult_BinaryOp) ;
     GrB_Info info ;
-    if (grbgpu_vec_ewise (w, mask, accum, mult, u, v, desc, &info))
+    if (grbgpu_vec_ewise_mult (w, mask, accum, mult, u, v, desc, &info))
     {
         grbgpu_objver_bump (w) ;
         return info ;

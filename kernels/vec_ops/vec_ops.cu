@@ -125,3 +125,34 @@ extern "C" int gg_cuda_vec_reduce (gg_add add, gg_type t, const void *x,
     }
     return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
 }
+
+template <typename T>
+__global__ void vec_gather_kernel (const T *x, const int64_t *idx, int64_t nidx, T *out)
+{
+    const int64_t stride = (int64_t) gridDim.x * blockDim.x ;
+    for (int64_t k = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ; k < nidx ; k += stride)
+    {
+        out [k] = x [idx [k]] ;
+    }
+}
+
+// out [k] = x [idx [k]] (all device pointers)
+extern "C" int gg_cuda_vec_gather (gg_type t, const void *x, const int64_t *idx,
+    int64_t nidx, void *out, cudaStream_t stream)
+{
+    if (nidx <= 0) return GG_OK ;
+    const int nb = blocks_for (nidx) ;
+    if (t == GG_FP32)
+    {
+        vec_gather_kernel <float> <<<nb, VEC_THREADS, 0, stream>>> ((const float *) x, idx, nidx, (float *) out) ;
+    }
+    else if (t == GG_FP64)
+    {
+        vec_gather_kernel <double> <<<nb, VEC_THREADS, 0, stream>>> ((const double *) x, idx, nidx, (double *) out) ;
+    }
+    else
+    {
+        return GG_ERR_UNSUPPORTED ;
+    }
+    return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
+}
