@@ -323,11 +323,12 @@ leave:
     LEAVE
 }
 
-bool grbgpu_vec_ewise (GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp accum,
-    const GrB_BinaryOp op, const GrB_Vector u, const GrB_Vector v,
-    const GrB_Descriptor desc, GrB_Info *info)
+static bool ewise_on (const gg_backend *be, GrB_Vector w, const GrB_Vector mask,
+    const GrB_BinaryOp accum, const GrB_BinaryOp op, const GrB_Vector u,
+    const GrB_Vector v, const GrB_Descriptor desc, GrB_Info *info)
 {
-    ENTER
+    grbgpu_resident_quiet (1) ;
+    bool done = false ;
     gg_vop vop ;
     gg_type t ;
     const char *why = plain_call (mask, accum, desc) ;
@@ -337,6 +338,14 @@ bool grbgpu_vec_ewise (GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp a
     done = vec_run (be, w, vop, t, u, NULL, v, NULL, info) ;
 leave:
     LEAVE
+}
+
+bool grbgpu_vec_ewise (GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp accum,
+    const GrB_BinaryOp op, const GrB_Vector u, const GrB_Vector v,
+    const GrB_Descriptor desc, GrB_Info *info)
+{
+    const gg_backend *be = vec_backend () ;
+    return be != NULL && ewise_on (be, w, mask, accum, op, u, v, desc, info) ;
 }
 
 bool grbgpu_vec_apply (GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp accum,
@@ -624,17 +633,16 @@ bool grbgpu_vec_ewise_mult (GrB_Vector w, const GrB_Vector mask, const GrB_Binar
 {
     gg_vop vop ;
     gg_type t ;
+    const gg_backend *be = vec_backend ( ) ;
+    if (be == NULL) return false ;
     if (mask == NULL && accum == NULL && desc == NULL && u != NULL && v != NULL
-        && grbgpu_vec_binop (op, &vop, &t) && (vop == GG_VOP_FIRST || vop == GG_VOP_SECOND)
-        && grbgpu_settings_get ( )->resident && !grbgpu_settings.disable)
+        && grbgpu_vec_binop (op, &vop, &t) && (vop == GG_VOP_FIRST || vop == GG_VOP_SECOND))
     {
-        const gg_backend *be = vec_backend ( ) ;
-        if (be == NULL) return false ;
         grbgpu_resident_quiet (1) ;
         bool applies ;
         bool done = gather_path (be, w, vop, t, u, v, info, &applies) ;
         grbgpu_resident_quiet (-1) ;
         if (applies) return done ;
     }
-    return grbgpu_vec_ewise (w, mask, accum, op, u, v, desc, info) ;
+    return ewise_on (be, w, mask, accum, op, u, v, desc, info) ;
 }
