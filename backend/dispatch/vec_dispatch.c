@@ -546,7 +546,8 @@ done:
 
 // The result has s's pattern and the resident vector's values there: s's
 // indices go to the device, the gathered values come down (nnz (s) of them,
-// not all of the resident vector), and w gets them packed (sparse).  Returns
+// not all of the resident vector), and w gets them packed (sparse, or bitmap
+// when s is bitmap, as the CPU library would hold it).  Returns
 // true when it answered; *applies false: not this case (the caller goes on).
 static bool gather_path (const gg_backend *be, GrB_Vector w, gg_vop op, gg_type t,
     GrB_Vector u, GrB_Vector v, GrB_Info *info, bool *applies)
@@ -592,8 +593,31 @@ static bool gather_path (const gg_backend *be, GrB_Vector w, gg_vop op, gg_type 
     if (ginfo == GrB_SUCCESS) ginfo = GxB_Vector_Option_get (w, GxB_BITMAP_SWITCH, &bswitch) ;
     if (ginfo != GrB_SUCCESS) { rc = GG_ERR_UNSUPPORTED ; goto done ; }
     grbgpu_resident_forget (w) ;       // (not resident: checked above; kept for safety)
-    ginfo = GxB_Vector_pack_CSC (w, (GrB_Index **) &I, &X, (nz > 0 ? nz : 1) * sizeof (int64_t),
-        (nz > 0 ? nz : 1) * zsz, false, snv, false, NULL) ;
+    if (sv.storage == GG_STORE_BITMAP)
+    {
+        // s bitmap: w bitmap too, as the CPU library makes it (so that what
+        // reads w later, a reduction say, sums in the CPU library's order)
+        int8_t *B = grbgpu_gb_malloc ((size_t) n) ;
+        void *XB = grbgpu_gb_calloc ((size_t) n, zsz) ;
+        if (B == NULL || XB == NULL)
+        {
+            grbgpu_gb_free (B) ; grbgpu_gb_free (XB) ;
+            rc = GG_ERR_NOMEM ; goto done ;
+        }
+        memcpy (B, sv.b, (size_t) n) ;
+        for (size_t k = 0 ; k < nz ; k++)
+        {
+            memcpy ((char *) XB + (size_t) I [k] * zsz, (const char *) X + k * zsz, zsz) ;
+        }
+        ginfo = GxB_Vector_pack_Bitmap (w, &B, &XB, (GrB_Index) n, (GrB_Index) n * zsz,
+            false, snv, NULL) ;
+        grbgpu_gb_free (B) ; grbgpu_gb_free (XB) ;     // (NULL when packed)
+    }
+    else
+    {
+        ginfo = GxB_Vector_pack_CSC (w, (GrB_Index **) &I, &X, (nz > 0 ? nz : 1) * sizeof (int64_t),
+            (nz > 0 ? nz : 1) * zsz, false, snv, false, NULL) ;
+    }
     if (ginfo != GrB_SUCCESS) { rc = GG_ERR_UNSUPPORTED ; goto done ; }
     // (I and X belong to w now)
     int now_control = 0 ;
