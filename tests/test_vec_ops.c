@@ -11,12 +11,14 @@
 // ordinary values, once with host operands (sent up) and once with resident
 // ones, and is compared with the CPU library (GRBGPU_DEVICE=cpu) on twins:
 // element-wise results bit for bit (any NaN for a NaN, -0 kept), sums up to
-// summation order, MIN / MAX exactly (+0 and -0 alike).  A LAGraph-style
-// PageRank iteration chain runs with residency on and equals the CPU
-// library's ranks (sinks too: t .* sink gathers on the device) while its
-// vectors stay on the device (the materialised
-// count stays at the final read).  Masks and accumulators are declined with
-// the CPU library's answer; free and eviction while resident keep values.
+// summation order, MIN / MAX exactly (+0 and -0 alike); t .* sink (FIRST /
+// SECOND with a sparse or bitmap pattern) gathers on the device.  A
+// LAGraph-style PageRank iteration chain (sinks included) runs with residency
+// on and equals the CPU library's ranks while its vectors stay on the device
+// (the materialised count stays at the setup's and the final read's), also
+// under injected faults.  Masks, accumulators and descriptors are declined
+// with the CPU library's answer; free and eviction while resident keep
+// values.
 
 #include <math.h>
 #include <setjmp.h>
@@ -560,6 +562,35 @@ static void test_pagerank_chain (void **state)
     GrB_Matrix_free (&A) ;
 }
 
+// injected faults (allocations, launches) in the chain: every failed
+// operation is answered by the CPU library, the ranks are the same
+static void test_pagerank_faults (void **state)
+{
+    (void) state ;
+    GrB_Matrix A = graph ( ) ;
+    static float ref [PN], got [PN], dref [PITERS], dgot [PITERS] ;
+    device_cpu ( ) ;
+    pagerank (A, ref, dref) ;
+    device_on ( ) ;
+    grbgpu_stats s0 = stats ( ) ;
+    set ("FAULT", "alloc:0.2,launch:0.2") ;
+    pagerank (A, got, dgot) ;
+    set ("FAULT", "") ;
+    grbgpu_stats s1 = stats ( ) ;
+    for (int i = 0 ; i < PN ; i++)
+    {
+        if (fabsf (got [i] - ref [i]) > 1e-5f * fabsf (ref [i]) + 1e-9f)
+        {
+            fail_msg ("rank %d: %g, expected %g", i, got [i], ref [i]) ;
+        }
+    }
+    printf ("  pagerank chain with faults: %llu fallbacks, %llu on the device\n",
+        (unsigned long long) (s1.fallbacks - s0.fallbacks),
+        (unsigned long long) ((s1.offloaded_host + s1.offloaded_cuda) - (s0.offloaded_host + s0.offloaded_cuda))) ;
+    assert_true (s1.fallbacks > s0.fallbacks) ;
+    GrB_Matrix_free (&A) ;
+}
+
 int main (void)
 {
     OK (GrB_init (GrB_NONBLOCKING)) ;
@@ -594,6 +625,7 @@ int main (void)
         cmocka_unit_test (test_declined),
         cmocka_unit_test (test_eviction),
         cmocka_unit_test (test_pagerank_chain),
+        cmocka_unit_test (test_pagerank_faults),
     } ;
     int rc = cmocka_run_group_tests (tests, NULL, NULL) ;
     GrB_finalize ( ) ;

@@ -258,7 +258,7 @@ static bool vec_run (const gg_backend *be, GrB_Vector w, gg_vop op, gg_type t,
         gg_vec_args args = { .op = op, .type = t, .n = (int64_t) n, .z = buf,
             .x = a.obj ? a.r.buf : NULL, .y = b.obj ? b.r.buf : NULL,
             .xs = a.s, .ys = b.s, .present = NULL } ;
-        rc = be->vec_op (&args) ;
+        rc = grbgpu_fault (GG_FAULT_LAUNCH) ? GG_ERR_FAULT : be->vec_op (&args) ;
     }
     put_input (&a) ;
     put_input (&b) ;
