@@ -13,7 +13,7 @@
 // calls read only structure and options).
 
 #include "config.h"
-#include "backend/dispatch/vec_dispatch.h"
+#include "backend/dispatch/vec_private.h"
 #include "backend/resident/resident.h"
 #include "backend/storage/storage.h"
 #include "backend/interpose/galloc.h"
@@ -78,7 +78,7 @@ static bool monoid_add (GrB_Monoid m, gg_add *add, gg_type *t)
 // the backend, declines
 //------------------------------------------------------------------------------
 
-static void decline (const char *reason)
+void vec_decline (const char *reason)
 {
     grbgpu_count (GG_STAT_DECLINED, 1) ;
     grbgpu_count_decline (reason) ;
@@ -88,37 +88,37 @@ static void decline (const char *reason)
 
 // The backend for a vector operation, or NULL (declined, or residency off:
 // then silently, so that programs without residency count nothing new).
-static const gg_backend *vec_backend (void)
+const gg_backend *vec_backend (void)
 {
     const gg_settings *s = grbgpu_settings_get () ;
     if (s->disable || !s->resident) return NULL ;
     grbgpu_count (GG_STAT_INTERCEPTED, 1) ;
-    if (s->device == GG_DEVICE_CPU) { decline ("GRBGPU_DEVICE=cpu") ; return NULL ; }
+    if (s->device == GG_DEVICE_CPU) { vec_decline ("GRBGPU_DEVICE=cpu") ; return NULL ; }
     const gg_backend *be = (s->device == GG_DEVICE_HOST) ? &grbgpu_host_backend
         : grbgpu_cuda_backend () ;
-    if (be == NULL) { decline ("no usable CUDA device") ; return NULL ; }
+    if (be == NULL) { vec_decline ("no usable CUDA device") ; return NULL ; }
     if (!grbgpu_resident_enabled (be) || be->vec_op == NULL || be->vec_reduce == NULL
         || be->res_upload == NULL)
     {
-        decline ("vector op: the backend has no vector operations") ;
+        vec_decline ("vector op: the backend has no vector operations") ;
         return NULL ;
     }
     return be ;
 }
 
-static GrB_Type vtype (GrB_Vector v)
+GrB_Type vec_vtype (GrB_Vector v)
 {
     GrB_Type t ;
     return (v != NULL && GxB_Vector_type (&t, v) == GrB_SUCCESS) ? t : NULL ;
 }
 
-static bool vsize (GrB_Vector v, GrB_Index *n)
+bool vec_vsize (GrB_Vector v, GrB_Index *n)
 {
     return v != NULL && GrB_Vector_size (n, v) == GrB_SUCCESS ;
 }
 
 // may v be held full (its sparsity control allows it)?
-static bool may_be_full (GrB_Vector v)
+bool vec_may_be_full (GrB_Vector v)
 {
     int control = 0 ;
     return GxB_Vector_Option_get (v, GxB_SPARSITY_CONTROL, &control) == GrB_SUCCESS
@@ -129,15 +129,6 @@ static bool may_be_full (GrB_Vector v)
 // operands
 //------------------------------------------------------------------------------
 
-typedef struct
-{
-    GrB_Vector obj ;        // NULL: the scalar s
-    gg_resident r ;         // when pinned
-    bool pinned ;
-    gg_vscalar s ;
-}
-vec_in ;
-
 static void put_scalar (gg_vscalar *s, gg_type t, const void *x)
 {
     if (t == GG_FP32) memcpy (&s->f, x, 4) ; else memcpy (&s->d, x, 8) ;
@@ -146,7 +137,7 @@ static void put_scalar (gg_vscalar *s, gg_type t, const void *x)
 bool grbgpu_vec_adopt (const gg_backend *be, GrB_Matrix C, gg_type t)
 {
     gg_view v ;
-    if (!may_be_full ((GrB_Vector) C) || grbgpu_view (&v, C) != GrB_SUCCESS) return false ;
+    if (!vec_may_be_full ((GrB_Vector) C) || grbgpu_view (&v, C) != GrB_SUCCESS) return false ;
     const int64_t n = v.vlen * v.vdim ;
     if (v.src != (t == GG_FP32 ? GG_SRC_FP32 : GG_SRC_FP64) || v.nvals != n || n == 0
         || (v.storage != GG_STORE_FULL && v.storage != GG_STORE_BITMAP)) return false ;
@@ -178,14 +169,14 @@ bool grbgpu_vec_adopt (const gg_backend *be, GrB_Matrix C, gg_type t)
 
 // Find u: resident on be (pinned), an iso full vector (its scalar), or a full
 // vector on the host (uploaded and kept, then pinned).  Returns NULL or the
-// reason to decline.
-static const char *get_input (const gg_backend *be, GrB_Vector u, gg_type t,
+// reason to vec_decline.
+const char *vec_get_input (const gg_backend *be, GrB_Vector u, gg_type t,
     GrB_Index n, vec_in *in)
 {
     in->obj = u ; in->pinned = false ;
     GrB_Index un, nvals ;
-    if (vtype (u) != grbgpu_grb_type (t)) return "vector op: operand of another type" ;
-    if (!vsize (u, &un) || un != n) return "vector op: operand of another size" ;
+    if (vec_vtype (u) != grbgpu_grb_type (t)) return "vector op: operand of another type" ;
+    if (!vec_vsize (u, &un) || un != n) return "vector op: operand of another size" ;
     for (int attempt = 0 ; attempt < 2 ; attempt++)
     {
         if (grbgpu_resident_pin (u, &in->r))
@@ -216,7 +207,7 @@ static const char *get_input (const gg_backend *be, GrB_Vector u, gg_type t,
     return "vector op: operand left the device" ;
 }
 
-static void put_input (vec_in *in)
+void vec_put_input (vec_in *in)
 {
     if (in->pinned) grbgpu_resident_unpin (in->obj, in->r.buf) ;
     in->pinned = false ;
@@ -235,17 +226,17 @@ static bool vec_run (const gg_backend *be, GrB_Vector w, gg_vop op, gg_type t,
     vec_in a = { 0 }, b = { 0 } ;
     void *buf = NULL ;
     size_t bytes = 0 ;
-    if (vtype (w) != grbgpu_grb_type (t)) { decline ("vector op: output of another type") ; return false ; }
-    if (!vsize (w, &n) || n == 0) { decline ("vector op: empty output") ; return false ; }
-    if (!may_be_full (w)) { decline ("vector op: output's sparsity control excludes full") ; return false ; }
+    if (vec_vtype (w) != grbgpu_grb_type (t)) { vec_decline ("vector op: output of another type") ; return false ; }
+    if (!vec_vsize (w, &n) || n == 0) { vec_decline ("vector op: empty output") ; return false ; }
+    if (!vec_may_be_full (w)) { vec_decline ("vector op: output's sparsity control excludes full") ; return false ; }
     if (grbgpu_settings.device == GG_DEVICE_AUTO && n < GG_VEC_MIN_AUTO
         && !grbgpu_resident_has (w) && !grbgpu_resident_has (u) && !grbgpu_resident_has (v))
     {
-        decline ("vector op: too small, nothing resident") ;
+        vec_decline ("vector op: too small, nothing resident") ;
         return false ;
     }
-    if (u != NULL) why = get_input (be, u, t, n, &a) ; else a.s = *us ;
-    if (why == NULL && v != NULL) why = get_input (be, v, t, n, &b) ; else if (v == NULL) b.s = *vs ;
+    if (u != NULL) why = vec_get_input (be, u, t, n, &a) ; else a.s = *us ;
+    if (why == NULL && v != NULL) why = vec_get_input (be, v, t, n, &b) ; else if (v == NULL) b.s = *vs ;
     if (why == NULL)
     {
         bytes = (size_t) n * gg_type_size (t) ;
@@ -260,9 +251,9 @@ static bool vec_run (const gg_backend *be, GrB_Vector w, gg_vop op, gg_type t,
             .xs = a.s, .ys = b.s, .present = NULL } ;
         rc = grbgpu_fault (GG_FAULT_LAUNCH) ? GG_ERR_FAULT : be->vec_op (&args) ;
     }
-    put_input (&a) ;
-    put_input (&b) ;
-    if (why != NULL) { decline (why) ; return false ; }
+    vec_put_input (&a) ;
+    vec_put_input (&b) ;
+    if (why != NULL) { vec_decline (why) ; return false ; }
     if (rc != GG_OK)
     {
         grbgpu_resident_release (be, buf, bytes) ;
@@ -301,7 +292,7 @@ static const char *plain_call (const void *mask, const void *accum, const void *
 #define LEAVE \
     grbgpu_resident_quiet (-1) ; \
     return done ;
-#define DECLINE(why) do { decline (why) ; goto leave ; } while (0)
+#define DECLINE(why) do { vec_decline (why) ; goto leave ; } while (0)
 
 //------------------------------------------------------------------------------
 // the entry points
@@ -315,7 +306,7 @@ bool grbgpu_vec_assign (GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp 
     GrB_Index n ;
     const char *why = plain_call (mask, accum, desc) ;
     if (why != NULL) DECLINE (why) ;
-    if (I != GrB_ALL || !vsize (w, &n) || ni != n) DECLINE ("vector assign: not all of w") ;
+    if (I != GrB_ALL || !vec_vsize (w, &n) || ni != n) DECLINE ("vector assign: not all of w") ;
     gg_vscalar s ;
     if (xt == GG_FP32) s.f = (float) x ; else s.d = x ;
     done = vec_run (be, w, GG_VOP_FIRST, xt, NULL, &s, NULL, &s, info) ;
@@ -396,15 +387,15 @@ bool grbgpu_vec_reduce (void *c, gg_type ct, const GrB_BinaryOp accum,
     if (why != NULL) DECLINE (why) ;
     if (c == NULL || u == NULL) DECLINE ("vector reduce: no operand") ;
     if (!monoid_add (monoid, &add, &t)) DECLINE ("vector reduce: monoid not built in") ;
-    if (t != ct || vtype (u) != grbgpu_grb_type (t)) DECLINE ("vector reduce: another type") ;
+    if (t != ct || vec_vtype (u) != grbgpu_grb_type (t)) DECLINE ("vector reduce: another type") ;
     // only a resident u gains: nothing is sent up for a reduction
     if (!grbgpu_resident_has (u)) DECLINE ("vector reduce: operand not resident") ;
-    if (!vsize (u, &n) || n == 0) DECLINE ("vector reduce: empty") ;
-    why = get_input (be, u, t, n, &a) ;
+    if (!vec_vsize (u, &n) || n == 0) DECLINE ("vector reduce: empty") ;
+    why = vec_get_input (be, u, t, n, &a) ;
     if (why != NULL) DECLINE (why) ;
     double result ;
     int rc = be->vec_reduce (add, t, a.r.buf, (int64_t) n, &result) ;
-    put_input (&a) ;
+    vec_put_input (&a) ;
     if (rc != GG_OK)
     {
         grbgpu_count (GG_STAT_FALLBACKS, 1) ;
@@ -423,7 +414,7 @@ leave:
 bool grbgpu_vec_dup (GrB_Vector *w, const GrB_Vector u, GrB_Info *info)
 {
     ENTER
-    GrB_Type type = vtype (u) ;
+    GrB_Type type = vec_vtype (u) ;
     GrB_Index n ;
     gg_type t = (type == GrB_FP32) ? GG_FP32 : GG_FP64 ;
     GrB_Vector out = NULL ;
@@ -432,7 +423,7 @@ bool grbgpu_vec_dup (GrB_Vector *w, const GrB_Vector u, GrB_Info *info)
     // only a resident u gains (a host one is copied as well on the host)
     if (!grbgpu_resident_has (u)) DECLINE ("vector dup: operand not resident") ;
     if (type != GrB_FP32 && type != GrB_FP64) DECLINE ("vector dup: type not FP32 / FP64") ;
-    if (!vsize (u, &n) || GxB_Vector_Option_get (u, GxB_SPARSITY_CONTROL, &control) != GrB_SUCCESS)
+    if (!vec_vsize (u, &n) || GxB_Vector_Option_get (u, GxB_SPARSITY_CONTROL, &control) != GrB_SUCCESS)
     {
         DECLINE ("vector dup: operand cannot be read") ;
     }
@@ -445,210 +436,6 @@ bool grbgpu_vec_dup (GrB_Vector *w, const GrB_Vector u, GrB_Info *info)
     if (done) *w = out ; else GrB_Vector_free (&out) ;
 leave:
     LEAVE
-}
-
-//------------------------------------------------------------------------------
-// a product's accumulation into a resident output: C += T
-//------------------------------------------------------------------------------
-
-bool grbgpu_vec_accum_begin (const gg_backend *be, const gg_output *out, gg_type t,
-    int64_t n, gg_resident *cres, const char **why)
-{
-    gg_vop op ;
-    gg_type at ;
-    GrB_Index cn ;
-    GrB_Vector C = (GrB_Vector) out->C ;
-    *why = NULL ;
-    if (be->vec_op == NULL || be->res_upload == NULL) return false ;
-    if (!out->is_vector || out->M != NULL) { *why = "accumulation: not a plain vector" ; return false ; }
-    if (!grbgpu_vec_binop (out->accum, &op, &at) || at != t)
-    {
-        *why = "accumulation: operator not built in or of another type" ;
-        return false ;
-    }
-    if (vtype (C) != grbgpu_grb_type (t) || !vsize (C, &cn) || (int64_t) cn != n)
-    {
-        *why = "accumulation: output of another type" ;
-        return false ;
-    }
-    if (!may_be_full (C)) { *why = "accumulation: output's sparsity control excludes full" ; return false ; }
-    vec_in in ;
-    if (!grbgpu_resident_has (C)) (void) grbgpu_vec_adopt (be, out->C, t) ;
-    if (get_input (be, C, t, cn, &in) != NULL || !in.pinned)
-    {
-        // (an iso C is not pinned: it is sent up as a scalar only; not here)
-        put_input (&in) ;
-        *why = "accumulation: output not full" ;
-        return false ;
-    }
-    *cres = in.r ;
-    return true ;
-}
-
-int grbgpu_vec_accum_finish (const gg_backend *be, const gg_output *out,
-    gg_resident *cres, void *T, size_t bytes, const gg_csr *S)
-{
-    gg_vop op ;
-    gg_type t ;
-    int rc = GG_OK ;
-    int8_t *present = NULL ;
-    void *z = NULL ;
-    (void) grbgpu_vec_binop (out->accum, &op, &t) ;
-    const int64_t n = cres->nrows ;
-    // the rows of T that hold an entry (C keeps its value elsewhere)
-    if (!S->no_empty_rows && (S->present == NULL || S->nonempty < S->nrows))
-    {
-        if (S->present != NULL)
-        {
-            present = (int8_t *) S->present ;
-        }
-        else
-        {
-            present = malloc ((size_t) n) ;
-            if (present == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
-            for (int64_t i = 0 ; i < n ; i++)
-            {
-                int64_t a = S->p32 ? S->p32 [i] : S->p64 [i] ;
-                int64_t b = S->p32 ? S->p32 [i+1] : S->p64 [i+1] ;
-                present [i] = (b > a) ;
-            }
-        }
-    }
-    z = grbgpu_resident_alloc (be, bytes) ;
-    if (z == NULL) { rc = GG_ERR_DEVMEM ; goto done ; }
-    if (present != NULL)
-    {
-        gg_vec_args copy = { .op = GG_VOP_IDENTITY, .type = t, .n = n, .z = z, .x = cres->buf } ;
-        rc = be->vec_op (&copy) ;
-    }
-    if (rc == GG_OK)
-    {
-        gg_vec_args acc = { .op = op, .type = t, .n = n, .z = z, .x = cres->buf, .y = T,
-            .present = present } ;
-        rc = be->vec_op (&acc) ;
-    }
-    if (rc != GG_OK) goto done ;
-    gg_resident r = { be, z, bytes, t, n, 1, false, true } ;
-    z = NULL ;
-    if (grbgpu_resident_keep (out->C, &r) != GrB_SUCCESS) rc = GG_ERR_NOMEM ;   // z freed
-done:
-    if (present != NULL && present != S->present) free (present) ;
-    if (z != NULL) grbgpu_resident_release (be, z, bytes) ;
-    grbgpu_resident_release (be, T, bytes) ;
-    grbgpu_resident_unpin (out->C, cres->buf) ;
-    return rc ;
-}
-
-//------------------------------------------------------------------------------
-// w = u .* s with FIRST (or s .* v with SECOND): a resident full vector
-// masked by the pattern of a sparse one (PageRank's t .* sink)
-//------------------------------------------------------------------------------
-
-// The result has s's pattern and the resident vector's values there: s's
-// indices go to the device, the gathered values come down (nnz (s) of them,
-// not all of the resident vector), and w gets them packed (sparse, or bitmap
-// when s is bitmap, as the CPU library would hold it).  Returns
-// true when it answered; *applies false: not this case (the caller goes on).
-static bool gather_path (const gg_backend *be, GrB_Vector w, gg_vop op, gg_type t,
-    GrB_Vector u, GrB_Vector v, GrB_Info *info, bool *applies)
-{
-    GrB_Vector f = (op == GG_VOP_FIRST) ? u : v, s = (op == GG_VOP_FIRST) ? v : u ;
-    GrB_Index n, sn, fn, snv ;
-    *applies = false ;
-    if ((op != GG_VOP_FIRST && op != GG_VOP_SECOND) || be->vec_gather == NULL) return false ;
-    if (!grbgpu_resident_has (f) || grbgpu_resident_has (s) || w == s || w == f) return false ;
-    if (grbgpu_src_code (vtype (s)) < 0 || vtype (f) != grbgpu_grb_type (t)
-        || vtype (w) != grbgpu_grb_type (t)) return false ;
-    if (!vsize (w, &n) || !vsize (s, &sn) || !vsize (f, &fn) || sn != n || fn != n) return false ;
-    if (GrB_Vector_nvals (&snv, s) != GrB_SUCCESS || snv == n) return false ;
-    gg_view sv ;
-    if (grbgpu_view (&sv, (GrB_Matrix) s) != GrB_SUCCESS) return false ;
-    if (sv.storage != GG_STORE_SPARSE && sv.storage != GG_STORE_BITMAP) return false ;
-    *applies = true ;
-    const size_t zsz = gg_type_size (t) ;
-    const size_t nz = (size_t) snv ;
-    int64_t *I = grbgpu_gb_malloc ((nz > 0 ? nz : 1) * sizeof (int64_t)) ;
-    void *X = grbgpu_gb_malloc ((nz > 0 ? nz : 1) * zsz) ;
-    gg_resident fr ;
-    bool pinned = false ;
-    int rc = GG_OK ;
-    if (I == NULL || X == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
-    if (sv.storage == GG_STORE_SPARSE)
-    {
-        memcpy (I, sv.i + sv.p [0], nz * sizeof (int64_t)) ;
-    }
-    else
-    {
-        size_t k = 0 ;
-        for (int64_t i = 0 ; i < (int64_t) n && k < nz ; i++) if (sv.b [i]) I [k++] = i ;
-    }
-    pinned = grbgpu_resident_pin (f, &fr) ;
-    if (!pinned || fr.be != be || fr.zt != t || fr.nrows != (int64_t) n) { rc = GG_ERR_UNSUPPORTED ; goto done ; }
-    rc = be->vec_gather (t, fr.buf, I, (int64_t) nz, X) ;
-    if (rc != GG_OK) goto done ;
-    // w's options survive the pack (which resets them)
-    int control = 0 ;
-    double bswitch = 0 ;
-    GrB_Info ginfo = GxB_Vector_Option_get (w, GxB_SPARSITY_CONTROL, &control) ;
-    if (ginfo == GrB_SUCCESS) ginfo = GxB_Vector_Option_get (w, GxB_BITMAP_SWITCH, &bswitch) ;
-    if (ginfo != GrB_SUCCESS) { rc = GG_ERR_UNSUPPORTED ; goto done ; }
-    grbgpu_resident_forget (w) ;       // (not resident: checked above; kept for safety)
-    if (sv.storage == GG_STORE_BITMAP)
-    {
-        // s bitmap: w bitmap too, as the CPU library makes it (so that what
-        // reads w later, a reduction say, sums in the CPU library's order)
-        int8_t *B = grbgpu_gb_malloc ((size_t) n) ;
-        void *XB = grbgpu_gb_calloc ((size_t) n, zsz) ;
-        if (B == NULL || XB == NULL)
-        {
-            grbgpu_gb_free (B) ; grbgpu_gb_free (XB) ;
-            rc = GG_ERR_NOMEM ; goto done ;
-        }
-        memcpy (B, sv.b, (size_t) n) ;
-        for (size_t k = 0 ; k < nz ; k++)
-        {
-            memcpy ((char *) XB + (size_t) I [k] * zsz, (const char *) X + k * zsz, zsz) ;
-        }
-        ginfo = GxB_Vector_pack_Bitmap (w, &B, &XB, (GrB_Index) n, (GrB_Index) n * zsz,
-            false, snv, NULL) ;
-        grbgpu_gb_free (B) ; grbgpu_gb_free (XB) ;     // (NULL when packed)
-    }
-    else
-    {
-        ginfo = GxB_Vector_pack_CSC (w, (GrB_Index **) &I, &X, (nz > 0 ? nz : 1) * sizeof (int64_t),
-            (nz > 0 ? nz : 1) * zsz, false, snv, false, NULL) ;
-    }
-    if (ginfo != GrB_SUCCESS) { rc = GG_ERR_UNSUPPORTED ; goto done ; }
-    // (I and X belong to w now)
-    int now_control = 0 ;
-    double now_switch = 0 ;
-    ginfo = GxB_Vector_Option_get (w, GxB_SPARSITY_CONTROL, &now_control) ;
-    if (ginfo == GrB_SUCCESS && now_control != control) ginfo = GxB_Vector_Option_set (w, GxB_SPARSITY_CONTROL, control) ;
-    if (ginfo == GrB_SUCCESS) ginfo = GxB_Vector_Option_get (w, GxB_BITMAP_SWITCH, &now_switch) ;
-    if (ginfo == GrB_SUCCESS && now_switch != bswitch) ginfo = GxB_Vector_Option_set (w, GxB_BITMAP_SWITCH, bswitch) ;
-    *info = ginfo ;     // w holds the result: an option's error is the answer
-done:
-    if (pinned) grbgpu_resident_unpin (f, fr.buf) ;
-    grbgpu_gb_free (I) ;
-    grbgpu_gb_free (X) ;
-    if (rc != GG_OK)
-    {
-        if (rc == GG_ERR_UNSUPPORTED) decline ("vector op: pattern gather not possible") ;
-        else
-        {
-            grbgpu_count (GG_STAT_FALLBACKS, 1) ;
-            grbgpu_log (1, "fallback to the CPU library after a gather failed (%d) on %s", rc, be->name) ;
-        }
-        return false ;
-    }
-    grbgpu_count (be == &grbgpu_host_backend ? GG_STAT_OFFLOADED_HOST : GG_STAT_OFFLOADED_CUDA, 1) ;
-    grbgpu_set_last_decision (be->name, NULL) ;
-    if (grbgpu_settings.verbose >= 2)
-    {
-        grbgpu_log (2, "resident: %p gathered on %llu entries (%zu bytes down)", (void *) f,
-            (unsigned long long) snv, nz * zsz) ;
-    }
-    return true ;
 }
 
 bool grbgpu_vec_ewise_mult (GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp accum,
@@ -664,7 +451,7 @@ bool grbgpu_vec_ewise_mult (GrB_Vector w, const GrB_Vector mask, const GrB_Binar
     {
         grbgpu_resident_quiet (1) ;
         bool applies ;
-        bool done = gather_path (be, w, vop, t, u, v, info, &applies) ;
+        bool done = vec_gather_path (be, w, vop, t, u, v, info, &applies) ;
         grbgpu_resident_quiet (-1) ;
         if (applies) return done ;
     }
