@@ -11,7 +11,7 @@
 # summary last.  Steps are selected with STEPS (default: all).
 set -u
 OUT=${OUT:-$PWD/gpu-out}
-STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e tc xpose xpose2 rules fam multi resident nm nm2 demo}
+STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e tc xpose xpose2 rules fam multi resident res2 nm nm2 demo}
 mkdir -p "$OUT"
 root=$PWD
 summary="$OUT/summary.txt"
@@ -218,6 +218,35 @@ if has resident; then
         say "pagerank RESIDENT=$res: exit $? : $(grep -E 'iterations' "$OUT/pagerank_resident_$res.log" | tail -1)"
         grep -o 'resident_kept=[0-9]* materialised=[0-9]* resident_evicted=[0-9]*' \
             "$OUT/pagerank_resident_$res.log" | sed 's/^/    /' | tee -a "$summary"
+    done
+fi
+
+if has res2; then
+    # dense vector operations on resident vectors (kernels/vec_ops/,
+    # backend/dispatch/vec_dispatch.c): their tests on the GPU, then the whole
+    # PageRank iteration (R-MAT 2^20, 20 iterations with the rdiff chain:
+    # --tol 1e-30 never converges) on the CPU library (its ranks saved), with
+    # GRBGPU_RESIDENT=1 and =0 (ranks compared); per line: time per
+    # iteration, calls on the GPU, results kept / materialised, top declines
+    GRBGPU_TEST_DEVICE=cuda timeout 60 ./tests/test_vec_ops > "$OUT/test_vec_ops.log" 2>&1
+    say "test_vec_ops (cuda): exit $? : $(grep -E 'PASSED|FAILED|skipped' "$OUT/test_vec_ops.log" | tail -1)"
+    grep -E 'pagerank chain|ERROR' "$OUT/test_vec_ops.log" | head -5 | sed 's/^/    /' | tee -a "$summary"
+    GRBGPU_TEST_DEVICE=cuda timeout 60 ./tests/test_resident > "$OUT/test_resident_res2.log" 2>&1
+    say "test_resident (cuda): exit $? : $(grep -E 'PASSED|FAILED|skipped' "$OUT/test_resident_res2.log" | tail -1)"
+    pr="./examples/pagerank --scale 20 --itermax 20 --tol 1e-30"
+    for res in cpu 1 0; do
+        log="$OUT/pagerank_res2_$res.log"
+        if [ "$res" = cpu ]; then
+            env GRBGPU_DEVICE=cpu LD_PRELOAD="$PWD/.libs/libgrbgpu.so" timeout 40 \
+                $pr --save "$OUT/pagerank_res2_ranks.chk" > "$log" 2>&1
+        else
+            env GRBGPU_DEVICE=cuda GRBGPU_RESIDENT=$res GRBGPU_STATS=1 LD_PRELOAD="$PWD/.libs/libgrbgpu.so" \
+                timeout 40 $pr --compare "$OUT/pagerank_res2_ranks.chk" > "$log" 2>&1
+        fi
+        say "pagerank res2 RESIDENT=$res: exit $? : $(grep -E 'per iteration' "$log" | tail -1) $(grep -E '^check:' "$log" | tail -1)"
+        grep -o 'offloaded_cuda=[0-9]*\|resident_kept=[0-9]* materialised=[0-9]* resident_evicted=[0-9]*' "$log" \
+            | tr '\n' ' ' | sed 's/^/    /' | tee -a "$summary" ; echo | tee -a "$summary"
+        grep -o 'declined_by:.*' "$log" | head -1 | sed 's/^/    /' | tee -a "$summary"
     done
 fi
 

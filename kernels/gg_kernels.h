@@ -118,6 +118,35 @@ typedef struct
 }
 gg_dense ;
 
+// Element-wise operations on dense vectors held by a backend (resident
+// buffers, backend/resident/): z [i] = op (x [i], y [i]) for i < n, or
+// op (x [i]) for the unary ones.  x or y NULL: the scalar xs / ys instead.
+// present (host memory, NULL: every i): only the z [i] with present [i] are
+// written.  Exact in every backend: one IEEE operation per entry, as the C
+// operators of the CPU library (kernels/vec_ops/vec_elem.h serves both).
+typedef enum
+{
+    GG_VOP_FIRST = 0, GG_VOP_SECOND, GG_VOP_PLUS, GG_VOP_MINUS, GG_VOP_TIMES,
+    GG_VOP_DIV,                                 // binary
+    GG_VOP_IDENTITY, GG_VOP_AINV, GG_VOP_ABS,   // unary (of x)
+    GG_NVOP
+}
+gg_vop ;
+
+typedef union { float f ; double d ; } gg_vscalar ;    // a scalar of gg_vec_args
+
+typedef struct
+{
+    gg_vop op ;
+    gg_type type ;          // GG_FP32 or GG_FP64 (x, y, z)
+    int64_t n ;
+    void *z ;
+    const void *x, *y ;
+    gg_vscalar xs, ys ;
+    const int8_t *present ;
+}
+gg_vec_args ;
+
 typedef struct gg_backend
 {
     const char *name ;      // "host" or "cuda"
@@ -155,6 +184,17 @@ typedef struct gg_backend
     // GG_ERR_UNSUPPORTED for such an S: the dispatcher then transposes on
     // the host and calls it again.
     bool spmm_transposed ;
+    // Dense vector operations on resident buffers (kernels/vec_ops/; all
+    // NULL: none).  res_upload copies host memory into a buffer; vec_op runs
+    // gg_vec_args; vec_reduce reduces x [0..n) (n > 0) with PLUS, MIN or MAX
+    // (FP: MIN / MAX omit NaNs, as fminf / fmaxf) into *result (host).
+    int (*res_upload) (void *buf, const void *host, size_t bytes) ;
+    int (*vec_op) (const gg_vec_args *a) ;
+    int (*vec_reduce) (gg_add add, gg_type t, const void *x, int64_t n,
+                       void *result) ;
+    // out [k] = x [idx [k]] for k < nidx (idx and out: host memory)
+    int (*vec_gather) (gg_type t, const void *x, const int64_t *idx,
+                       int64_t nidx, void *out) ;
 }
 gg_backend ;
 

@@ -8,6 +8,7 @@
 #   sddmm/       SDDMM
 #   gemm/        dense GEMM for the semirings cuBLAS lacks
 #   special/     infinities, NaNs, subnormals in an array
+#   vec_ops/     element-wise operations and reductions on dense vectors
 #   tc_spmm/, csr_transpose/  (their fragments keep their own object lists)
 # Here: what the families share, namely the launcher contract
 # (kernels/gg_cuda.h, kernels/gg_kernels.h), the semiring device code
@@ -36,7 +37,8 @@ libgrbgpu_cuda_la_SOURCES += kernels/gg_device.cu
 # them to GG_CUDA_MODULE_OBJS) and linked alone by the programs below.
 GG_CUDA_KERNEL_OBJS = kernels/gg_device.lo $(GG_SPMM_OBJS) \
 	$(GG_SPMV_HOT_OBJS) $(GG_SPMV_BAND_OBJS) $(GG_SPMV_PUSH_OBJS) \
-	$(GG_SDDMM_OBJS) $(GG_GEMM_OBJS) $(GG_SPECIAL_OBJS)
+	$(GG_SDDMM_OBJS) $(GG_GEMM_OBJS) $(GG_SPECIAL_OBJS) \
+	$(GG_VEC_OPS_OBJS)
 
 check_PROGRAMS += tests/test_cuda_kernels
 TESTS += tests/test_cuda_kernels

@@ -82,6 +82,25 @@ INPUT_OVERRIDES = {
 # functions that read only what a resident placeholder holds exactly
 STRUCTURE_ONLY = re.compile(r'_(size|nvals|nrows|ncols|type|type_name|error)$')
 
+# dense vector operations that the device may answer (backend/dispatch/
+# vec_dispatch.h): the wrapper asks first, with materialisation off; when the
+# hook answers, the call's versions are bumped as usual and nothing reaches
+# the CPU library
+HOOKS = {
+    'GrB_Vector_assign_FP32': 'grbgpu_vec_assign (w, mask, accum, GG_FP32, x, I, ni, desc, &info)',
+    'GrB_Vector_assign_FP64': 'grbgpu_vec_assign (w, mask, accum, GG_FP64, x, I, ni, desc, &info)',
+    'GrB_Vector_eWiseMult_BinaryOp': 'grbgpu_vec_ewise_mult (w, mask, accum, mult, u, v, desc, &info)',
+    'GrB_Vector_eWiseAdd_BinaryOp': 'grbgpu_vec_ewise (w, mask, accum, add, u, v, desc, &info)',
+    'GrB_Vector_apply': 'grbgpu_vec_apply (w, mask, accum, op, u, desc, &info)',
+    'GrB_Vector_apply_BinaryOp1st_FP32': 'grbgpu_vec_apply_bind (w, mask, accum, op, u, GG_FP32, x, true, desc, &info)',
+    'GrB_Vector_apply_BinaryOp1st_FP64': 'grbgpu_vec_apply_bind (w, mask, accum, op, u, GG_FP64, x, true, desc, &info)',
+    'GrB_Vector_apply_BinaryOp2nd_FP32': 'grbgpu_vec_apply_bind (w, mask, accum, op, u, GG_FP32, y, false, desc, &info)',
+    'GrB_Vector_apply_BinaryOp2nd_FP64': 'grbgpu_vec_apply_bind (w, mask, accum, op, u, GG_FP64, y, false, desc, &info)',
+    'GrB_Vector_reduce_FP32': 'grbgpu_vec_reduce (c, GG_FP32, accum, monoid, u, desc, &info)',
+    'GrB_Vector_reduce_FP64': 'grbgpu_vec_reduce (c, GG_FP64, accum, monoid, u, desc, &info)',
+    'GrB_Vector_dup': 'grbgpu_vec_dup (w, u, &info)',
+}
+
 # variadic functions, with hand-written wrappers below
 VARIADIC = {'GxB_Matrix_Option_set', 'GxB_Vector_Option_set',
             'GxB_Matrix_Option_get', 'GxB_Vector_Option_get'}
@@ -218,6 +237,7 @@ PREAMBLE = '''\
 #include <stdarg.h>
 
 #include "backend/grbgpu_internal.h"
+#include "backend/dispatch/vec_dispatch.h"
 
 // The real function behind `name`, cached in *slot.  Relaxed ordering is
 // enough: the pointer refers to code that was mapped before dlsym returned,
@@ -298,6 +318,11 @@ def emit_wrapper(ret, name, params, actions):
     names = [param_name(p) for p in params]
     lines = ['GG_EXPORT GrB_Info (%s) (%s)' % (name, ', '.join(params)), '{',
              '    GG_REAL (%s) ;' % name]
+    hook = HOOKS.get(name)
+    if hook:
+        lines += ['    GrB_Info info ;', '    if (%s)' % hook, '    {']
+        lines += ['    ' + l for l in bump_lines(actions)]
+        lines += ['        return info ;', '    }']
     # resident results: materialise what the call may read or change (a
     # free drops the device copy instead)
     touches = []
@@ -324,7 +349,14 @@ def emit_wrapper(ret, name, params, actions):
         if kind in ('destroy', 'consume'):
             lines.append('    const void *old_%s = (%s == NULL) ? NULL : (const void *) *%s ;'
                          % (a, a, a))
-    lines.append('    GrB_Info info = real (%s) ;' % ', '.join(names))
+    lines.append('    %sinfo = real (%s) ;' % ('' if hook else 'GrB_Info ', ', '.join(names)))
+    lines += bump_lines(actions)
+    lines += ['    return info ;', '}', '']
+    return '\n'.join(lines)
+
+
+def bump_lines(actions):
+    lines = []
     for kind, a in actions:
         if kind == 'inplace':
             lines.append('    grbgpu_objver_bump (%s) ;' % a)
@@ -341,8 +373,7 @@ def emit_wrapper(ret, name, params, actions):
                       '    {',
                       '        for (GrB_Index k = 0 ; k < m * n ; k++) grbgpu_objver_bump (%s [k]) ;' % a,
                       '    }']
-    lines += ['    return info ;', '}', '']
-    return '\n'.join(lines)
+    return lines
 
 
 def main():
@@ -356,6 +387,7 @@ def main():
     for ret, name, params in declarations(strip_comments(raw)):
         actions = classify(name, params)
         if actions is not None:
+            assert name not in HOOKS or actions, name
             wrapped.append((ret, name, params, actions))
     body = [PREAMBLE % {'version': version, 'count': len(wrapped)}]
     for w in wrapped:

@@ -71,3 +71,66 @@ __attribute__ ((weak)) void grbgpu_resident_forget (const void *obj)
 {
     (void) obj ;
 }
+
+// backend/dispatch/vec_dispatch.c: no vector operation is ever taken here
+#include "backend/dispatch/vec_dispatch.h"
+
+__attribute__ ((weak)) bool grbgpu_vec_assign (GrB_Vector w, const GrB_Vector mask,
+    const GrB_BinaryOp accum, gg_type xt, double x, const GrB_Index *I,
+    GrB_Index ni, const GrB_Descriptor desc, GrB_Info *info)
+{
+    (void) w ; (void) mask ; (void) accum ; (void) xt ; (void) x ; (void) I ;
+    (void) ni ; (void) desc ; (void) info ;
+    return false ;
+}
+
+__attribute__ ((weak)) bool grbgpu_vec_ewise (GrB_Vector w, const GrB_Vector mask,
+    const GrB_BinaryOp accum, const GrB_BinaryOp op, const GrB_Vector u,
+    const GrB_Vector v, const GrB_Descriptor desc, GrB_Info *info)
+{
+    (void) w ; (void) mask ; (void) accum ; (void) op ; (void) u ; (void) v ;
+    (void) desc ; (void) info ;
+    return false ;
+}
+
+__attribute__ ((weak)) bool grbgpu_vec_apply (GrB_Vector w, const GrB_Vector mask,
+    const GrB_BinaryOp accum, const GrB_UnaryOp op, const GrB_Vector u,
+    const GrB_Descriptor desc, GrB_Info *info)
+{
+    (void) w ; (void) mask ; (void) accum ; (void) op ; (void) u ; (void) desc ;
+    (void) info ;
+    return false ;
+}
+
+__attribute__ ((weak)) bool grbgpu_vec_apply_bind (GrB_Vector w, const GrB_Vector mask,
+    const GrB_BinaryOp accum, const GrB_BinaryOp op, const GrB_Vector u,
+    gg_type st, double s, bool first, const GrB_Descriptor desc, GrB_Info *info)
+{
+    (void) w ; (void) mask ; (void) accum ; (void) op ; (void) u ; (void) st ;
+    (void) s ; (void) first ; (void) desc ; (void) info ;
+    return false ;
+}
+
+__attribute__ ((weak)) bool grbgpu_vec_reduce (void *c, gg_type ct,
+    const GrB_BinaryOp accum, const GrB_Monoid monoid, const GrB_Vector u,
+    const GrB_Descriptor desc, GrB_Info *info)
+{
+    (void) c ; (void) ct ; (void) accum ; (void) monoid ; (void) u ; (void) desc ;
+    (void) info ;
+    return false ;
+}
+
+__attribute__ ((weak)) bool grbgpu_vec_dup (GrB_Vector *w, const GrB_Vector u, GrB_Info *info)
+{
+    (void) w ; (void) u ; (void) info ;
+    return false ;
+}
+
+__attribute__ ((weak)) bool grbgpu_vec_ewise_mult (GrB_Vector w, const GrB_Vector mask,
+    const GrB_BinaryOp accum, const GrB_BinaryOp op, const GrB_Vector u,
+    const GrB_Vector v, const GrB_Descriptor desc, GrB_Info *info)
+{
+    (void) w ; (void) mask ; (void) accum ; (void) op ; (void) u ; (void) v ;
+    (void) desc ; (void) info ;
+    return false ;
+}

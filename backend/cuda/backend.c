@@ -172,6 +172,10 @@ static const gg_backend cuda_backend_table =
     .res_download = cuda_res_download,
     .spmm_res = cuda_spmm_res,
     .spmm_transposed = true,
+    .res_upload = cuda_res_upload,
+    .vec_op = cuda_vec_op,
+    .vec_reduce = cuda_vec_reduce,
+    .vec_gather = cuda_vec_gather,
 } ;
 
 // The module's backend (backend/cuda_module.h): CUDA started in this process,

@@ -414,6 +414,12 @@ GG_INTERNAL int spmm_attempt_res (gg_devcall *c, const gg_semiring *sr,
 GG_INTERNAL void *cuda_res_alloc (size_t bytes) ;
 GG_INTERNAL void cuda_res_free (void *buf) ;
 GG_INTERNAL int cuda_res_download (void *host, const void *buf, size_t bytes) ;
+GG_INTERNAL int cuda_res_upload (void *buf, const void *host, size_t bytes) ;
+GG_INTERNAL int cuda_vec_op (const gg_vec_args *a) ;
+GG_INTERNAL int cuda_vec_gather (gg_type t, const void *x, const int64_t *idx,
+    int64_t nidx, void *out) ;
+GG_INTERNAL int cuda_vec_reduce (gg_add add, gg_type t, const void *x, int64_t n,
+    void *result) ;
 
 // dense.c
 GG_INTERNAL int sddmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *M,

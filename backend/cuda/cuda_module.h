@@ -30,7 +30,7 @@
 #include "backend/grbgpu_internal.h"
 #include "backend/cache/cache.h"
 
-#define GG_CUDA_MODULE_ABI 5   // 5: gg_csr.transposed, gg_backend.spmm_transposed
+#define GG_CUDA_MODULE_ABI 6   // 5: gg_csr.transposed, gg_backend.spmm_transposed; 6: vector operations
 #define GG_CUDA_MODULE_NAME "libgrbgpu-cuda.so"
 #define GG_CUDA_MODULE_ENTRY "grbgpu_cuda_module_open"
 

@@ -67,3 +67,105 @@ int cuda_res_download (void *host, const void *buf, size_t bytes)
     (void) cudaSetDevice (old) ;
     return rc ;
 }
+
+int cuda_res_upload (void *buf, const void *host, size_t bytes)
+{
+    int old ;
+    if (!enter (&old)) return GG_ERR_DEVICE ;
+    gg_devcall c = { 0 } ;
+    int rc = ctx_acquire (&c.ctx) ;
+    if (rc == GG_OK) rc = upload (&c, buf, host, bytes) ;
+    if (c.ctx != NULL)
+    {
+        stream_finish (&c, &rc) ;
+        ctx_release (c.ctx) ;
+    }
+    (void) cudaSetDevice (old) ;
+    return rc ;
+}
+
+//------------------------------------------------------------------------------
+// dense vector operations on resident buffers (kernels/vec_ops/)
+//------------------------------------------------------------------------------
+
+// a->present is host memory: it goes up into a temporary first
+int cuda_vec_op (const gg_vec_args *a)
+{
+    int old ;
+    if (!enter (&old)) return GG_ERR_DEVICE ;
+    gg_devcall c = { 0 } ;
+    int8_t *present = NULL ;
+    int rc = ctx_acquire (&c.ctx) ;
+    if (rc != GG_OK) goto done ;
+    FAULT_TRY (GG_FAULT_LAUNCH) ;
+    if (a->present != NULL)
+    {
+        rc = tmp_alloc (&c, (void **) &present, (size_t) a->n) ;
+        if (rc == GG_OK) rc = upload (&c, present, a->present, (size_t) a->n) ;
+        if (rc != GG_OK) goto done ;
+    }
+    rc = gg_cuda_vec_op (a, present, c.ctx->stream) ;
+done:
+    if (c.ctx != NULL)
+    {
+        stream_finish (&c, &rc) ;
+        call_free_tmp (&c) ;
+        ctx_release (c.ctx) ;
+    }
+    (void) cudaSetDevice (old) ;
+    return rc ;
+}
+
+int cuda_vec_reduce (gg_add add, gg_type t, const void *x, int64_t n, void *result)
+{
+    int old ;
+    if (!enter (&old)) return GG_ERR_DEVICE ;
+    gg_devcall c = { 0 } ;
+    void *scratch = NULL ;
+    const size_t zsz = gg_type_size (t) ;
+    const size_t sbytes = gg_cuda_vec_reduce_scratch (t) ;
+    int rc = ctx_acquire (&c.ctx) ;
+    if (rc != GG_OK) goto done ;
+    FAULT_TRY (GG_FAULT_LAUNCH) ;
+    rc = tmp_alloc (&c, &scratch, sbytes + zsz) ;
+    if (rc != GG_OK) goto done ;
+    rc = gg_cuda_vec_reduce (add, t, x, n, scratch, (char *) scratch + sbytes, c.ctx->stream) ;
+    if (rc == GG_OK) rc = download (&c, result, (char *) scratch + sbytes, zsz) ;
+done:
+    if (c.ctx != NULL)
+    {
+        stream_finish (&c, &rc) ;
+        call_free_tmp (&c) ;
+        ctx_release (c.ctx) ;
+    }
+    (void) cudaSetDevice (old) ;
+    return rc ;
+}
+
+// idx and out are host memory: idx goes up, the gathered values come down
+int cuda_vec_gather (gg_type t, const void *x, const int64_t *idx, int64_t nidx, void *out)
+{
+    int old ;
+    if (nidx <= 0) return GG_OK ;
+    if (!enter (&old)) return GG_ERR_DEVICE ;
+    gg_devcall c = { 0 } ;
+    void *didx = NULL, *dout = NULL ;
+    const size_t zsz = gg_type_size (t) ;
+    int rc = ctx_acquire (&c.ctx) ;
+    if (rc != GG_OK) goto done ;
+    FAULT_TRY (GG_FAULT_LAUNCH) ;
+    rc = tmp_alloc (&c, &didx, (size_t) nidx * sizeof (int64_t)) ;
+    if (rc == GG_OK) rc = tmp_alloc (&c, &dout, (size_t) nidx * zsz) ;
+    if (rc == GG_OK) rc = upload (&c, didx, idx, (size_t) nidx * sizeof (int64_t)) ;
+    if (rc == GG_OK) rc = gg_cuda_vec_gather (t, x, (const int64_t *) didx, nidx, dout, c.ctx->stream) ;
+    if (rc == GG_OK) rc = download (&c, out, dout, (size_t) nidx * zsz) ;
+done:
+    if (c.ctx != NULL)
+    {
+        stream_finish (&c, &rc) ;
+        call_free_tmp (&c) ;
+        ctx_release (c.ctx) ;
+    }
+    (void) cudaSetDevice (old) ;
+    return rc ;
+}

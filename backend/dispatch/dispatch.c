@@ -13,6 +13,7 @@
 #include "config.h"
 #include "backend/cache/cache.h"
 #include "backend/dispatch/classify.h"
+#include "backend/dispatch/vec_dispatch.h"
 #include "backend/resident/resident.h"
 
 #include <dlfcn.h>
@@ -299,6 +300,8 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
     bool x_res = false ;
     void *keep_buf = NULL ;
     size_t keep_bytes = 0 ;
+    gg_resident cres ;      // an accumulation into a resident C (vec_dispatch.c)
+    bool acc_res = false ;
 
     #define TRY(call) do { rc = (call) ; if (rc != GG_OK) goto done ; } while (0)
     // an operand this path reads through GraphBLAS comes down first
@@ -344,6 +347,18 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
             {
                 keep_bytes = (size_t) (r.nrows * r.ncols) * zsz ;
                 keep_buf = grbgpu_resident_alloc (be, keep_bytes) ;
+            }
+            else if (res_on && plan->out.accum != NULL && !plan->flipped)
+            {
+                const char *awhy ;
+                acc_res = grbgpu_vec_accum_begin (be, &plan->out, t, r.nrows, &cres, &awhy) ;
+                if (!acc_res && awhy != NULL) grbgpu_log (2, "resident: %s", awhy) ;
+                if (acc_res)
+                {
+                    keep_bytes = (size_t) r.nrows * zsz ;
+                    keep_buf = grbgpu_resident_alloc (be, keep_bytes) ;
+                    if (keep_buf == NULL) { grbgpu_resident_unpin (plan->out.C, cres.buf) ; acc_res = false ; }
+                }
             }
             if (keep_buf != NULL && grbgpu_resident_pin (plan->X.obj, &xres))
             {
@@ -418,7 +433,17 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
     // the product is done: T goes to C (this cannot be undone, so from here
     // on the call is answered by grbgpu, whatever GraphBLAS says)
     t_write = now () ;
-    if (keep_buf != NULL)
+    if (acc_res)
+    {
+        // C = accum (C, T) on the device; T is taken, C unpinned
+        void *T = keep_buf ;
+        keep_buf = NULL ;
+        acc_res = false ;
+        rc = grbgpu_vec_accum_finish (be, &plan->out, &cres, T, keep_bytes, &S) ;
+        if (rc != GG_OK) goto done ;
+        *info = GrB_SUCCESS ;
+    }
+    else if (keep_buf != NULL)
     {
         gg_resident kept = { be, keep_buf, keep_bytes, t, r.nrows, r.ncols, false,
             plan->out.is_vector } ;
@@ -445,6 +470,7 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
 done:
     if (rc != GG_OK) grbgpu_result_discard (&r) ;
     if (keep_buf != NULL) grbgpu_resident_release (be, keep_buf, keep_bytes) ;
+    if (acc_res) grbgpu_resident_unpin (plan->out.C, cres.buf) ;
     if (x_res) grbgpu_resident_unpin (plan->X.obj, xres.buf) ;
     for (int k = 0 ; k < MAX_HELD ; k++) if (held [k] != NULL) grbgpu_cache_release (held [k]) ;
     if (rc == GG_ERR_UNSUPPORTED && *why == NULL) *why = "no kernel for this case on the backend" ;

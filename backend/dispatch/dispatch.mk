@@ -5,7 +5,13 @@
 #                 decline: operands (and their memo), descriptor, shapes
 #   dispatch.c    cost model, backend choice, forms through the cache,
 #                 room for T, kernel, write-back
+#   vec_dispatch.c  dense vector operations on resident buffers (assign of a
+#                 scalar, eWise, apply, reduce, dup), and a product's
+#                 accumulation into a resident output (vec_accum.c, with
+#                 the pattern gather; vec_private.h: what they share)
 libgrbgpu_la_SOURCES += \
 	backend/dispatch/semiring.c backend/dispatch/semiring.h \
 	backend/dispatch/classify.c backend/dispatch/classify.h \
-	backend/dispatch/dispatch.c
+	backend/dispatch/dispatch.c \
+	backend/dispatch/vec_dispatch.c backend/dispatch/vec_dispatch.h \
+	backend/dispatch/vec_accum.c backend/dispatch/vec_private.h

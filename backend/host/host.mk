@@ -1,6 +1,7 @@
 # backend/host/host.mk: the host emulation backend (plain-C SpMM, SpMV, SDDMM,
 # GEMM) and its test against SuiteSparse:GraphBLAS.
-libgrbgpu_la_SOURCES += backend/host/host_backend.c backend/host/host_kernels.h
+libgrbgpu_la_SOURCES += backend/host/host_backend.c backend/host/host_kernels.h \
+	backend/host/host_vec_ops.c backend/host/host_vec_ops.h
 
 if HAVE_CMOCKA
 # The backend's symbols are hidden in libgrbgpu.so, so the test compiles
@@ -10,6 +11,7 @@ check_PROGRAMS += tests/test_host_backend
 TESTS += tests/test_host_backend
 tests_test_host_backend_SOURCES = tests/test_host_backend.c \
 	backend/host/host_backend.c backend/host/host_kernels.h \
+	backend/host/host_vec_ops.c backend/host/host_vec_ops.h \
 	formats/partition.c formats/partition.h formats/csr_t.c
 tests_test_host_backend_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_host_backend_LDFLAGS = $(OPENMP_CFLAGS)

@@ -27,6 +27,7 @@
 #include "backend/grbgpu_internal.h"
 #include "formats/partition.h"
 #include "formats/convert.h"
+#include "backend/host/host_vec_ops.h"
 
 #include <limits.h>
 #include <math.h>
@@ -514,4 +515,6 @@ GG_INTERNAL const gg_backend grbgpu_host_backend =
     .res_alloc = host_res_alloc, .res_free = host_res_free,
     .res_download = host_res_download, .spmm_res = host_spmm_res,
     .spmm_transposed = true,
+    .res_upload = host_res_upload, .vec_op = host_vec_op, .vec_reduce = host_vec_reduce,
+    .vec_gather = host_vec_gather
 } ;

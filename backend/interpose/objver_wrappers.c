@@ -18,6 +18,7 @@
 #include <stdarg.h>
 
 #include "backend/grbgpu_internal.h"
+#include "backend/dispatch/vec_dispatch.h"
 
 // The real function behind `name`, cached in *slot.  Relaxed ordering is
 // enough: the pointer refers to code that was mapped before dlsym returned,
@@ -48,11 +49,17 @@ GG_EXPORT GrB_Info (GrB_Vector_new) (GrB_Vector *v, GrB_Type type, GrB_Index n)
 GG_EXPORT GrB_Info (GrB_Vector_dup) (GrB_Vector *w, const GrB_Vector u)
 {
     GG_REAL (GrB_Vector_dup) ;
+    GrB_Info info ;
+    if (grbgpu_vec_dup (w, u, &info))
+    {
+        if (info == GrB_SUCCESS && w != NULL) grbgpu_objver_bump (*w) ;
+        return info ;
+    }
     {
         GrB_Info t = grbgpu_resident_touch (u, "GrB_Vector_dup") ;
         if (t != GrB_SUCCESS) return t ;
     }
-    GrB_Info info = real (w, u) ;
+    info = real (w, u) ;
     if (info == GrB_SUCCESS && w != NULL) grbgpu_objver_bump (*w) ;
     return info ;
 }
@@ -1886,6 +1893,12 @@ GG_EXPORT GrB_Info (GrB_Vector_eWiseMult_Monoid) (GrB_Vector w, const GrB_Vector
 GG_EXPORT GrB_Info (GrB_Vector_eWiseMult_BinaryOp) (GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp accum, const GrB_BinaryOp mult, const GrB_Vector u, const GrB_Vector v, const GrB_Descriptor desc)
 {
     GG_REAL (GrB_Vector_eWiseMult_BinaryOp) ;
+    GrB_Info info ;
+    if (grbgpu_vec_ewise_mult (w, mask, accum, mult, u, v, desc, &info))
+    {
+        grbgpu_objver_bump (w) ;
+        return info ;
+    }
     {
         GrB_Info t = grbgpu_resident_touch (w, "GrB_Vector_eWiseMult_BinaryOp") ;
         if (t != GrB_SUCCESS) return t ;
@@ -1902,7 +1915,7 @@ GG_EXPORT GrB_Info (GrB_Vector_eWiseMult_BinaryOp) (GrB_Vector w, const GrB_Vect
         GrB_Info t = grbgpu_resident_touch (v, "GrB_Vector_eWiseMult_BinaryOp") ;
         if (t != GrB_SUCCESS) return t ;
     }
-    GrB_Info info = real (w, mask, accum, mult, u, v, desc) ;
+    info = real (w, mask, accum, mult, u, v, desc) ;
     grbgpu_objver_bump (w) ;
     return info ;
 }
@@ -2030,6 +2043,12 @@ GG_EXPORT GrB_Info (GrB_Vector_eWiseAdd_Monoid) (GrB_Vector w, const GrB_Vector 
 GG_EXPORT GrB_Info (GrB_Vector_eWiseAdd_BinaryOp) (GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp accum, const GrB_BinaryOp add, const GrB_Vector u, const GrB_Vector v, const GrB_Descriptor desc)
 {
     GG_REAL (GrB_Vector_eWiseAdd_BinaryOp) ;
+    GrB_Info info ;
+    if (grbgpu_vec_ewise (w, mask, accum, add, u, v, desc, &info))
+    {
+        grbgpu_objver_bump (w) ;
+        return info ;
+    }
     {
         GrB_Info t = grbgpu_resident_touch (w, "GrB_Vector_eWiseAdd_BinaryOp") ;
         if (t != GrB_SUCCESS) return t ;
@@ -2046,7 +2065,7 @@ GG_EXPORT GrB_Info (GrB_Vector_eWiseAdd_BinaryOp) (GrB_Vector w, const GrB_Vecto
         GrB_Info t = grbgpu_resident_touch (v, "GrB_Vector_eWiseAdd_BinaryOp") ;
         if (t != GrB_SUCCESS) return t ;
     }
-    GrB_Info info = real (w, mask, accum, add, u, v, desc) ;
+    info = real (w, mask, accum, add, u, v, desc) ;
     grbgpu_objver_bump (w) ;
     return info ;
 }
@@ -3018,6 +3037,12 @@ GG_EXPORT GrB_Info (GrB_Vector_assign_UINT64) (GrB_Vector w, const GrB_Vector ma
 GG_EXPORT GrB_Info (GrB_Vector_assign_FP32) (GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp accum, float x, const GrB_Index *I, GrB_Index ni, const GrB_Descriptor desc)
 {
     GG_REAL (GrB_Vector_assign_FP32) ;
+    GrB_Info info ;
+    if (grbgpu_vec_assign (w, mask, accum, GG_FP32, x, I, ni, desc, &info))
+    {
+        grbgpu_objver_bump (w) ;
+        return info ;
+    }
     {
         GrB_Info t = grbgpu_resident_touch (w, "GrB_Vector_assign_FP32") ;
         if (t != GrB_SUCCESS) return t ;
@@ -3026,7 +3051,7 @@ GG_EXPORT GrB_Info (GrB_Vector_assign_FP32) (GrB_Vector w, const GrB_Vector mask
         GrB_Info t = grbgpu_resident_touch (mask, "GrB_Vector_assign_FP32") ;
         if (t != GrB_SUCCESS) return t ;
     }
-    GrB_Info info = real (w, mask, accum, x, I, ni, desc) ;
+    info = real (w, mask, accum, x, I, ni, desc) ;
     grbgpu_objver_bump (w) ;
     return info ;
 }
@@ -3034,6 +3059,12 @@ GG_EXPORT GrB_Info (GrB_Vector_assign_FP32) (GrB_Vector w, const GrB_Vector mask
 GG_EXPORT GrB_Info (GrB_Vector_assign_FP64) (GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp accum, double x, const GrB_Index *I, GrB_Index ni, const GrB_Descriptor desc)
 {
     GG_REAL (GrB_Vector_assign_FP64) ;
+    GrB_Info info ;
+    if (grbgpu_vec_assign (w, mask, accum, GG_FP64, x, I, ni, desc, &info))
+    {
+        grbgpu_objver_bump (w) ;
+        return info ;
+    }
     {
         GrB_Info t = grbgpu_resident_touch (w, "GrB_Vector_assign_FP64") ;
         if (t != GrB_SUCCESS) return t ;
@@ -3042,7 +3073,7 @@ GG_EXPORT GrB_Info (GrB_Vector_assign_FP64) (GrB_Vector w, const GrB_Vector mask
         GrB_Info t = grbgpu_resident_touch (mask, "GrB_Vector_assign_FP64") ;
         if (t != GrB_SUCCESS) return t ;
     }
-    GrB_Info info = real (w, mask, accum, x, I, ni, desc) ;
+    info = real (w, mask, accum, x, I, ni, desc) ;
     grbgpu_objver_bump (w) ;
     return info ;
 }
@@ -3354,6 +3385,12 @@ GG_EXPORT GrB_Info (GrB_Matrix_assign_Scalar) (GrB_Matrix C, const GrB_Matrix Ma
 GG_EXPORT GrB_Info (GrB_Vector_apply) (GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp accum, const GrB_UnaryOp op, const GrB_Vector u, const GrB_Descriptor desc)
 {
     GG_REAL (GrB_Vector_apply) ;
+    GrB_Info info ;
+    if (grbgpu_vec_apply (w, mask, accum, op, u, desc, &info))
+    {
+        grbgpu_objver_bump (w) ;
+        return info ;
+    }
     {
         GrB_Info t = grbgpu_resident_touch (w, "GrB_Vector_apply") ;
         if (t != GrB_SUCCESS) return t ;
@@ -3366,7 +3403,7 @@ GG_EXPORT GrB_Info (GrB_Vector_apply) (GrB_Vector w, const GrB_Vector mask, cons
         GrB_Info t = grbgpu_resident_touch (u, "GrB_Vector_apply") ;
         if (t != GrB_SUCCESS) return t ;
     }
-    GrB_Info info = real (w, mask, accum, op, u, desc) ;
+    info = real (w, mask, accum, op, u, desc) ;
     grbgpu_objver_bump (w) ;
     return info ;
 }
@@ -3614,6 +3651,12 @@ GG_EXPORT GrB_Info (GrB_Vector_apply_BinaryOp1st_UINT64) (GrB_Vector w, const Gr
 GG_EXPORT GrB_Info (GrB_Vector_apply_BinaryOp1st_FP32) (GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp accum, const GrB_BinaryOp op, float x, const GrB_Vector u, const GrB_Descriptor desc)
 {
     GG_REAL (GrB_Vector_apply_BinaryOp1st_FP32) ;
+    GrB_Info info ;
+    if (grbgpu_vec_apply_bind (w, mask, accum, op, u, GG_FP32, x, true, desc, &info))
+    {
+        grbgpu_objver_bump (w) ;
+        return info ;
+    }
     {
         GrB_Info t = grbgpu_resident_touch (w, "GrB_Vector_apply_BinaryOp1st_FP32") ;
         if (t != GrB_SUCCESS) return t ;
@@ -3626,7 +3669,7 @@ GG_EXPORT GrB_Info (GrB_Vector_apply_BinaryOp1st_FP32) (GrB_Vector w, const GrB_
         GrB_Info t = grbgpu_resident_touch (u, "GrB_Vector_apply_BinaryOp1st_FP32") ;
         if (t != GrB_SUCCESS) return t ;
     }
-    GrB_Info info = real (w, mask, accum, op, x, u, desc) ;
+    info = real (w, mask, accum, op, x, u, desc) ;
     grbgpu_objver_bump (w) ;
     return info ;
 }
@@ -3634,6 +3677,12 @@ GG_EXPORT GrB_Info (GrB_Vector_apply_BinaryOp1st_FP32) (GrB_Vector w, const GrB_
 GG_EXPORT GrB_Info (GrB_Vector_apply_BinaryOp1st_FP64) (GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp accum, const GrB_BinaryOp op, double x, const GrB_Vector u, const GrB_Descriptor desc)
 {
     GG_REAL (GrB_Vector_apply_BinaryOp1st_FP64) ;
+    GrB_Info info ;
+    if (grbgpu_vec_apply_bind (w, mask, accum, op, u, GG_FP64, x, true, desc, &info))
+    {
+        grbgpu_objver_bump (w) ;
+        return info ;
+    }
     {
         GrB_Info t = grbgpu_resident_touch (w, "GrB_Vector_apply_BinaryOp1st_FP64") ;
         if (t != GrB_SUCCESS) return t ;
@@ -3646,7 +3695,7 @@ GG_EXPORT GrB_Info (GrB_Vector_apply_BinaryOp1st_FP64) (GrB_Vector w, const GrB_
         GrB_Info t = grbgpu_resident_touch (u, "GrB_Vector_apply_BinaryOp1st_FP64") ;
         if (t != GrB_SUCCESS) return t ;
     }
-    GrB_Info info = real (w, mask, accum, op, x, u, desc) ;
+    info = real (w, mask, accum, op, x, u, desc) ;
     grbgpu_objver_bump (w) ;
     return info ;
 }
@@ -3934,6 +3983,12 @@ GG_EXPORT GrB_Info (GrB_Vector_apply_BinaryOp2nd_UINT64) (GrB_Vector w, const Gr
 GG_EXPORT GrB_Info (GrB_Vector_apply_BinaryOp2nd_FP32) (GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp accum, const GrB_BinaryOp op, const GrB_Vector u, float y, const GrB_Descriptor desc)
 {
     GG_REAL (GrB_Vector_apply_BinaryOp2nd_FP32) ;
+    GrB_Info info ;
+    if (grbgpu_vec_apply_bind (w, mask, accum, op, u, GG_FP32, y, false, desc, &info))
+    {
+        grbgpu_objver_bump (w) ;
+        return info ;
+    }
     {
         GrB_Info t = grbgpu_resident_touch (w, "GrB_Vector_apply_BinaryOp2nd_FP32") ;
         if (t != GrB_SUCCESS) return t ;
@@ -3946,7 +4001,7 @@ GG_EXPORT GrB_Info (GrB_Vector_apply_BinaryOp2nd_FP32) (GrB_Vector w, const GrB_
         GrB_Info t = grbgpu_resident_touch (u, "GrB_Vector_apply_BinaryOp2nd_FP32") ;
         if (t != GrB_SUCCESS) return t ;
     }
-    GrB_Info info = real (w, mask, accum, op, u, y, desc) ;
+    info = real (w, mask, accum, op, u, y, desc) ;
     grbgpu_objver_bump (w) ;
     return info ;
 }
@@ -3954,6 +4009,12 @@ GG_EXPORT GrB_Info (GrB_Vector_apply_BinaryOp2nd_FP32) (GrB_Vector w, const GrB_
 GG_EXPORT GrB_Info (GrB_Vector_apply_BinaryOp2nd_FP64) (GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp accum, const GrB_BinaryOp op, const GrB_Vector u, double y, const GrB_Descriptor desc)
 {
     GG_REAL (GrB_Vector_apply_BinaryOp2nd_FP64) ;
+    GrB_Info info ;
+    if (grbgpu_vec_apply_bind (w, mask, accum, op, u, GG_FP64, y, false, desc, &info))
+    {
+        grbgpu_objver_bump (w) ;
+        return info ;
+    }
     {
         GrB_Info t = grbgpu_resident_touch (w, "GrB_Vector_apply_BinaryOp2nd_FP64") ;
         if (t != GrB_SUCCESS) return t ;
@@ -3966,7 +4027,7 @@ GG_EXPORT GrB_Info (GrB_Vector_apply_BinaryOp2nd_FP64) (GrB_Vector w, const GrB_
         GrB_Info t = grbgpu_resident_touch (u, "GrB_Vector_apply_BinaryOp2nd_FP64") ;
         if (t != GrB_SUCCESS) return t ;
     }
-    GrB_Info info = real (w, mask, accum, op, u, y, desc) ;
+    info = real (w, mask, accum, op, u, y, desc) ;
     grbgpu_objver_bump (w) ;
     return info ;
 }
@@ -6053,22 +6114,32 @@ GG_EXPORT GrB_Info (GrB_Vector_reduce_UINT64) (uint64_t *c, const GrB_BinaryOp a
 GG_EXPORT GrB_Info (GrB_Vector_reduce_FP32) (float *c, const GrB_BinaryOp accum, const GrB_Monoid monoid, const GrB_Vector u, const GrB_Descriptor desc)
 {
     GG_REAL (GrB_Vector_reduce_FP32) ;
+    GrB_Info info ;
+    if (grbgpu_vec_reduce (c, GG_FP32, accum, monoid, u, desc, &info))
+    {
+        return info ;
+    }
     {
         GrB_Info t = grbgpu_resident_touch (u, "GrB_Vector_reduce_FP32") ;
         if (t != GrB_SUCCESS) return t ;
     }
-    GrB_Info info = real (c, accum, monoid, u, desc) ;
+    info = real (c, accum, monoid, u, desc) ;
     return info ;
 }
 
 GG_EXPORT GrB_Info (GrB_Vector_reduce_FP64) (double *c, const GrB_BinaryOp accum, const GrB_Monoid monoid, const GrB_Vector u, const GrB_Descriptor desc)
 {
     GG_REAL (GrB_Vector_reduce_FP64) ;
+    GrB_Info info ;
+    if (grbgpu_vec_reduce (c, GG_FP64, accum, monoid, u, desc, &info))
+    {
+        return info ;
+    }
     {
         GrB_Info t = grbgpu_resident_touch (u, "GrB_Vector_reduce_FP64") ;
         if (t != GrB_SUCCESS) return t ;
     }
-    GrB_Info info = real (c, accum, monoid, u, desc) ;
+    info = real (c, accum, monoid, u, desc) ;
     return info ;
 }
 

@@ -14,3 +14,14 @@ tests_test_resident_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_resident_LDFLAGS = $(AX_PTHREAD_FLAGS)
 tests_test_resident_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
 endif
+
+# tests/test_vec_ops: dense vector operations on resident vectors against the
+# CPU library (Inf, NaN, -0), a PageRank iteration chain kept on the device,
+# declines, eviction (kernels/vec_ops/, backend/dispatch/vec_dispatch.c)
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_vec_ops
+TESTS += tests/test_vec_ops
+tests_test_vec_ops_SOURCES = tests/test_vec_ops.c
+tests_test_vec_ops_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_vec_ops_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
+endif

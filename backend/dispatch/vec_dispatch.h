@@ -1,0 +1,68 @@
+//------------------------------------------------------------------------------
+// backend/dispatch/vec_dispatch.h: dense vector operations on the device
+//------------------------------------------------------------------------------
+
+// The generated wrappers (backend/interpose/objver_wrappers.c) ask these
+// before anything else; each returns true when it answered the call (*info
+// is then the answer; the wrapper bumps versions as usual) and false when the
+// CPU library must (the wrapper materialises and forwards).  Taken only with
+// residency on (GRBGPU_RESIDENT) and a backend with vector operations, for
+// FP32 / FP64 vectors of one type, full operands (resident, or on the host
+// and then uploaded and kept), no mask, no accumulator, no descriptor, an
+// output whose sparsity control allows full; the result is kept on the
+// device.  Anything else is declined with a named reason.
+
+#ifndef GG_VEC_DISPATCH_H
+#define GG_VEC_DISPATCH_H
+
+#include "backend/grbgpu_internal.h"
+#include "backend/resident/resident.h"
+#include "backend/storage/storage.h"
+
+GG_INTERNAL bool grbgpu_vec_assign (GrB_Vector w, const GrB_Vector mask,
+    const GrB_BinaryOp accum, gg_type xt, double x, const GrB_Index *I,
+    GrB_Index ni, const GrB_Descriptor desc, GrB_Info *info) ;
+GG_INTERNAL bool grbgpu_vec_ewise (GrB_Vector w, const GrB_Vector mask,
+    const GrB_BinaryOp accum, const GrB_BinaryOp op, const GrB_Vector u,
+    const GrB_Vector v, const GrB_Descriptor desc, GrB_Info *info) ;
+// eWiseMult: as grbgpu_vec_ewise, and FIRST / SECOND of a resident full
+// vector and a sparse one of any built-in type: the resident values on the
+// sparse one's pattern come down (w gets them, sparse)
+GG_INTERNAL bool grbgpu_vec_ewise_mult (GrB_Vector w, const GrB_Vector mask,
+    const GrB_BinaryOp accum, const GrB_BinaryOp op, const GrB_Vector u,
+    const GrB_Vector v, const GrB_Descriptor desc, GrB_Info *info) ;
+GG_INTERNAL bool grbgpu_vec_apply (GrB_Vector w, const GrB_Vector mask,
+    const GrB_BinaryOp accum, const GrB_UnaryOp op, const GrB_Vector u,
+    const GrB_Descriptor desc, GrB_Info *info) ;
+// z = op (s, u) (first) or op (u, s); st: the type of the scalar argument
+GG_INTERNAL bool grbgpu_vec_apply_bind (GrB_Vector w, const GrB_Vector mask,
+    const GrB_BinaryOp accum, const GrB_BinaryOp op, const GrB_Vector u,
+    gg_type st, double s, bool first, const GrB_Descriptor desc, GrB_Info *info) ;
+// *c (of type ct) = reduce (u)
+GG_INTERNAL bool grbgpu_vec_reduce (void *c, gg_type ct, const GrB_BinaryOp accum,
+    const GrB_Monoid monoid, const GrB_Vector u, const GrB_Descriptor desc,
+    GrB_Info *info) ;
+GG_INTERNAL bool grbgpu_vec_dup (GrB_Vector *w, const GrB_Vector u, GrB_Info *info) ;
+
+// For the products (backend/dispatch/dispatch.c): C (a full vector of type
+// t on the host) uploaded to be and kept there.  True when C is resident on
+// be afterwards.
+GG_INTERNAL bool grbgpu_vec_adopt (const gg_backend *be, GrB_Matrix C, gg_type t) ;
+
+// A product's accumulation into C, a full vector of type t and length n,
+// on be (r += A'*w): begin pins C's buffer (sending C up first when it is on
+// the host) into *cres, or returns false (*why: a reason to decline, or
+// NULL); finish computes C = accum (C, T) on the rows of S with an entry (T:
+// a buffer of `bytes` from grbgpu_resident_alloc, which it takes), keeps the
+// result as C's content and unpins.  Returns GG_OK or an error (C is then
+// unchanged).
+GG_INTERNAL bool grbgpu_vec_accum_begin (const gg_backend *be, const gg_output *out,
+    gg_type t, int64_t n, gg_resident *cres, const char **why) ;
+GG_INTERNAL int grbgpu_vec_accum_finish (const gg_backend *be, const gg_output *out,
+    gg_resident *cres, void *T, size_t bytes, const gg_csr *S) ;
+
+// The operator of a built-in FP32 / FP64 binary operator (FIRST, SECOND,
+// PLUS, MINUS, TIMES, DIV), with its type; false for any other.
+GG_INTERNAL bool grbgpu_vec_binop (GrB_BinaryOp op, gg_vop *vop, gg_type *t) ;
+
+#endif

@@ -1,0 +1,37 @@
+//------------------------------------------------------------------------------
+// backend/dispatch/vec_private.h: what vec_dispatch.c and vec_accum.c share
+//------------------------------------------------------------------------------
+
+#ifndef GG_VEC_PRIVATE_H
+#define GG_VEC_PRIVATE_H
+
+#include "backend/dispatch/vec_dispatch.h"
+
+// an operand: a resident buffer (pinned) or, obj NULL, the scalar s
+typedef struct
+{
+    GrB_Vector obj ;        // NULL: the scalar s
+    gg_resident r ;         // when pinned
+    bool pinned ;
+    gg_vscalar s ;
+}
+vec_in ;
+
+// a named decline (counted, logged)
+GG_INTERNAL void vec_decline (const char *reason) ;
+// the backend for a vector operation, or NULL (declined, or residency off)
+GG_INTERNAL const gg_backend *vec_backend (void) ;
+GG_INTERNAL GrB_Type vec_vtype (GrB_Vector v) ;
+GG_INTERNAL bool vec_vsize (GrB_Vector v, GrB_Index *n) ;
+// may v be held full (its sparsity control allows it)?
+GG_INTERNAL bool vec_may_be_full (GrB_Vector v) ;
+// u resident on be (pinned), an iso full vector (its scalar), or a full one
+// on the host (sent up, kept, pinned); NULL or the reason to decline
+GG_INTERNAL const char *vec_get_input (const gg_backend *be, GrB_Vector u, gg_type t,
+    GrB_Index n, vec_in *in) ;
+GG_INTERNAL void vec_put_input (vec_in *in) ;
+// the pattern gather of grbgpu_vec_ewise_mult (vec_accum.c)
+GG_INTERNAL bool vec_gather_path (const gg_backend *be, GrB_Vector w, gg_vop op, gg_type t,
+    GrB_Vector u, GrB_Vector v, GrB_Info *info, bool *applies) ;
+
+#endif

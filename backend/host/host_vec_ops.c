@@ -1,0 +1,82 @@
+//------------------------------------------------------------------------------
+// backend/host/host_vec_ops.c: dense vector operations, emulated on the host
+//------------------------------------------------------------------------------
+
+// The host emulation's gg_backend.vec_op / vec_reduce / res_upload: the
+// "device" buffers are host memory of grbgpu's own (host_backend.c), so these
+// are plain loops over kernels/vec_ops/vec_elem.h, the semantics the CUDA
+// kernels share.  The reduction runs in blocks of VEC_BLOCK entries, each
+// from the identity, then combines the partials: a different order from the
+// CPU library's, like the GPU's.
+
+#include "backend/host/host_vec_ops.h"
+#include "kernels/vec_ops/vec_elem.h"
+
+#include <string.h>
+
+#define VEC_BLOCK 4096
+
+int host_res_upload (void *buf, const void *host, size_t bytes)
+{
+    if (bytes > 0) memcpy (buf, host, bytes) ;
+    return GG_OK ;
+}
+
+#define VEC_LOOP(T, SUFFIX)                                                   \
+{                                                                             \
+    T *z = (T *) a->z ;                                                       \
+    const T *x = (const T *) a->x, *y = (const T *) a->y ;                    \
+    const T xs = (T) a->xs.SUFFIX ## _s, ys = (T) a->ys.SUFFIX ## _s ;        \
+    for (int64_t i = 0 ; i < a->n ; i++)                                      \
+    {                                                                         \
+        if (a->present != NULL && !a->present [i]) continue ;                 \
+        z [i] = gg_vec_apply_ ## SUFFIX (a->op, x ? x [i] : xs, y ? y [i] : ys) ; \
+    }                                                                         \
+}
+
+#define fp32_s f
+#define fp64_s d
+
+int host_vec_op (const gg_vec_args *a)
+{
+    if (a->type == GG_FP32) VEC_LOOP (float, fp32)
+    else if (a->type == GG_FP64) VEC_LOOP (double, fp64)
+    else return GG_ERR_UNSUPPORTED ;
+    return GG_OK ;
+}
+
+#define VEC_REDUCE(T, SUFFIX)                                                 \
+{                                                                             \
+    const T *x = (const T *) xv ;                                             \
+    T total = gg_vec_identity_ ## SUFFIX (add) ;                              \
+    for (int64_t b = 0 ; b < n ; b += VEC_BLOCK)                              \
+    {                                                                         \
+        T part = gg_vec_identity_ ## SUFFIX (add) ;                           \
+        int64_t e = (b + VEC_BLOCK < n) ? b + VEC_BLOCK : n ;                 \
+        for (int64_t i = b ; i < e ; i++) part = gg_vec_combine_ ## SUFFIX (add, part, x [i]) ; \
+        total = gg_vec_combine_ ## SUFFIX (add, total, part) ;                \
+    }                                                                         \
+    memcpy (result, &total, sizeof (T)) ;                                     \
+}
+
+int host_vec_reduce (gg_add add, gg_type t, const void *xv, int64_t n, void *result)
+{
+    if (n <= 0 || (add != GG_ADD_PLUS && add != GG_ADD_MIN && add != GG_ADD_MAX))
+    {
+        return GG_ERR_UNSUPPORTED ;
+    }
+    if (t == GG_FP32) VEC_REDUCE (float, fp32)
+    else if (t == GG_FP64) VEC_REDUCE (double, fp64)
+    else return GG_ERR_UNSUPPORTED ;
+    return GG_OK ;
+}
+
+int host_vec_gather (gg_type t, const void *x, const int64_t *idx, int64_t nidx, void *out)
+{
+    const size_t zsz = gg_type_size (t) ;
+    for (int64_t k = 0 ; k < nidx ; k++)
+    {
+        memcpy ((char *) out + k * zsz, (const char *) x + idx [k] * zsz, zsz) ;
+    }
+    return GG_OK ;
+}

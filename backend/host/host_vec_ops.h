@@ -1,0 +1,20 @@
+//------------------------------------------------------------------------------
+// backend/host/host_vec_ops.h: the host emulation's dense vector operations
+//------------------------------------------------------------------------------
+
+#ifndef GG_HOST_VEC_OPS_H
+#define GG_HOST_VEC_OPS_H
+
+#include "kernels/gg_kernels.h"
+
+#define GG_HOST_HIDDEN __attribute__ ((visibility ("hidden")))
+
+GG_HOST_HIDDEN int host_res_upload (void *buf, const void *host, size_t bytes) ;
+GG_HOST_HIDDEN int host_vec_op (const gg_vec_args *a) ;
+GG_HOST_HIDDEN int host_vec_reduce (gg_add add, gg_type t, const void *x, int64_t n,
+    void *result) ;
+
+GG_HOST_HIDDEN int host_vec_gather (gg_type t, const void *x, const int64_t *idx,
+    int64_t nidx, void *out) ;
+
+#endif

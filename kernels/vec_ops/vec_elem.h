@@ -1,0 +1,62 @@
+//------------------------------------------------------------------------------
+// kernels/vec_ops/vec_elem.h: one entry of a dense vector operation
+//------------------------------------------------------------------------------
+
+// The semantics of gg_vec_args (kernels/gg_kernels.h), one entry at a time,
+// for the host emulation (backend/host/host_vec_ops.c) and the CUDA kernels
+// (kernels/vec_ops/vec_ops.cu) alike: each operator is the single C operator
+// the CPU library applies (x / y, x - y, -x, fabs (x), ...), so Inf, NaN and
+// -0 come out as there.  No operation here can be contracted into an FMA
+// (one arithmetic operation per entry).  The reduction's combine follows the
+// monoids: PLUS starts from -0 (the identity that keeps an all -0 sum -0, as
+// the CPU library's first-entry start does), MIN / MAX omit NaNs (fminf /
+// fmaxf, identity NaN: an all-NaN vector gives NaN).
+
+#ifndef GG_VEC_ELEM_H
+#define GG_VEC_ELEM_H
+
+#include <math.h>
+#include "kernels/gg_kernels.h"
+
+#ifdef __CUDACC__
+#define GG_VEC_HD __host__ __device__ __forceinline__
+#else
+#define GG_VEC_HD static inline
+#endif
+
+#define GG_VEC_ELEM(T, SUFFIX)                                                \
+GG_VEC_HD T gg_vec_apply_ ## SUFFIX (gg_vop op, T x, T y)                     \
+{                                                                             \
+    switch (op)                                                               \
+    {                                                                         \
+        case GG_VOP_FIRST:    return x ;                                      \
+        case GG_VOP_SECOND:   return y ;                                      \
+        case GG_VOP_PLUS:     return x + y ;                                  \
+        case GG_VOP_MINUS:    return x - y ;                                  \
+        case GG_VOP_TIMES:    return x * y ;                                  \
+        case GG_VOP_DIV:      return x / y ;                                  \
+        case GG_VOP_IDENTITY: return x ;                                      \
+        case GG_VOP_AINV:     return -x ;                                     \
+        default:              return (T) fabs (x) ;                           \
+    }                                                                         \
+}                                                                             \
+GG_VEC_HD T gg_vec_combine_ ## SUFFIX (gg_add add, T a, T b)                  \
+{                                                                             \
+    switch (add)                                                              \
+    {                                                                         \
+        case GG_ADD_MIN: return (T) fmin (a, b) ;                             \
+        case GG_ADD_MAX: return (T) fmax (a, b) ;                             \
+        default:         return a + b ;                                       \
+    }                                                                         \
+}                                                                             \
+GG_VEC_HD T gg_vec_identity_ ## SUFFIX (gg_add add)                           \
+{                                                                             \
+    return (add == GG_ADD_PLUS) ? (T) -0.0 : (T) NAN ;                        \
+}
+
+GG_VEC_ELEM (float, fp32)
+GG_VEC_ELEM (double, fp64)
+
+#undef GG_VEC_ELEM
+
+#endif

@@ -1,0 +1,158 @@
+//------------------------------------------------------------------------------
+// kernels/vec_ops/vec_ops.cu: element-wise operations and reductions on
+// dense device vectors
+//------------------------------------------------------------------------------
+
+// gg_cuda_vec_op and gg_cuda_vec_reduce (kernels/gg_cuda.h): what
+// backend/cuda/form_resident.c runs on resident buffers.  One entry per
+// thread (grid-stride); the entry's semantics are kernels/vec_ops/vec_elem.h,
+// shared with the host emulation.  The reduction is two launches: each block
+// reduces a grid-stride slice into one partial, then one block reduces the
+// partials.
+
+#include "kernels/gg_cuda.h"
+#include "kernels/vec_ops/vec_elem.h"
+
+#define VEC_THREADS 256
+#define VEC_MAX_BLOCKS 1024
+
+template <typename T> struct vec_t ;
+template <> struct vec_t <float>
+{
+    __device__ static float apply (gg_vop op, float x, float y) { return gg_vec_apply_fp32 (op, x, y) ; }
+    __device__ static float combine (gg_add a, float x, float y) { return gg_vec_combine_fp32 (a, x, y) ; }
+    __device__ static float identity (gg_add a) { return gg_vec_identity_fp32 (a) ; }
+} ;
+template <> struct vec_t <double>
+{
+    __device__ static double apply (gg_vop op, double x, double y) { return gg_vec_apply_fp64 (op, x, y) ; }
+    __device__ static double combine (gg_add a, double x, double y) { return gg_vec_combine_fp64 (a, x, y) ; }
+    __device__ static double identity (gg_add a) { return gg_vec_identity_fp64 (a) ; }
+} ;
+
+template <typename T>
+__global__ void vec_op_kernel (gg_vop op, int64_t n, T *z, const T *x,
+    const T *y, T xs, T ys, const int8_t *present)
+{
+    const int64_t stride = (int64_t) gridDim.x * blockDim.x ;
+    for (int64_t i = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ; i < n ; i += stride)
+    {
+        if (present != NULL && !present [i]) continue ;
+        T a = (x != NULL) ? x [i] : xs ;
+        T b = (y != NULL) ? y [i] : ys ;
+        z [i] = vec_t <T>::apply (op, a, b) ;
+    }
+}
+
+template <typename T>
+__global__ void vec_reduce_kernel (gg_add add, int64_t n, const T *x, T *out)
+{
+    __shared__ T part [VEC_THREADS] ;
+    T acc = vec_t <T>::identity (add) ;
+    const int64_t stride = (int64_t) gridDim.x * blockDim.x ;
+    for (int64_t i = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ; i < n ; i += stride)
+    {
+        acc = vec_t <T>::combine (add, acc, x [i]) ;
+    }
+    part [threadIdx.x] = acc ;
+    __syncthreads () ;
+    for (int s = VEC_THREADS / 2 ; s > 0 ; s /= 2)
+    {
+        if ((int) threadIdx.x < s)
+        {
+            part [threadIdx.x] = vec_t <T>::combine (add, part [threadIdx.x], part [threadIdx.x + s]) ;
+        }
+        __syncthreads () ;
+    }
+    if (threadIdx.x == 0) out [blockIdx.x] = part [0] ;
+}
+
+static int blocks_for (int64_t n)
+{
+    int64_t b = (n + VEC_THREADS - 1) / VEC_THREADS ;
+    return (int) (b < 1 ? 1 : (b > VEC_MAX_BLOCKS ? VEC_MAX_BLOCKS : b)) ;
+}
+
+extern "C" int gg_cuda_vec_op (const gg_vec_args *a, const int8_t *present,
+    cudaStream_t stream)
+{
+    if (a->n <= 0) return GG_OK ;
+    const int nb = blocks_for (a->n) ;
+    if (a->type == GG_FP32)
+    {
+        vec_op_kernel <float> <<<nb, VEC_THREADS, 0, stream>>> (a->op, a->n,
+            (float *) a->z, (const float *) a->x, (const float *) a->y,
+            a->xs.f, a->ys.f, present) ;
+    }
+    else if (a->type == GG_FP64)
+    {
+        vec_op_kernel <double> <<<nb, VEC_THREADS, 0, stream>>> (a->op, a->n,
+            (double *) a->z, (const double *) a->x, (const double *) a->y,
+            a->xs.d, a->ys.d, present) ;
+    }
+    else
+    {
+        return GG_ERR_UNSUPPORTED ;
+    }
+    return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
+}
+
+extern "C" size_t gg_cuda_vec_reduce_scratch (gg_type t)
+{
+    return (size_t) (VEC_MAX_BLOCKS + 1) * gg_type_size (t) ;
+}
+
+// *result_dev (one value) = the reduction of x [0..n); scratch: device
+// memory of gg_cuda_vec_reduce_scratch (t) bytes
+extern "C" int gg_cuda_vec_reduce (gg_add add, gg_type t, const void *x,
+    int64_t n, void *scratch, void *result_dev, cudaStream_t stream)
+{
+    if (n <= 0) return GG_ERR_UNSUPPORTED ;
+    const int nb = blocks_for (n) ;
+    if (t == GG_FP32)
+    {
+        vec_reduce_kernel <float> <<<nb, VEC_THREADS, 0, stream>>> (add, n, (const float *) x, (float *) scratch) ;
+        vec_reduce_kernel <float> <<<1, VEC_THREADS, 0, stream>>> (add, nb, (const float *) scratch, (float *) result_dev) ;
+    }
+    else if (t == GG_FP64)
+    {
+        vec_reduce_kernel <double> <<<nb, VEC_THREADS, 0, stream>>> (add, n, (const double *) x, (double *) scratch) ;
+        vec_reduce_kernel <double> <<<1, VEC_THREADS, 0, stream>>> (add, nb, (const double *) scratch, (double *) result_dev) ;
+    }
+    else
+    {
+        return GG_ERR_UNSUPPORTED ;
+    }
+    return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
+}
+
+template <typename T>
+__global__ void vec_gather_kernel (const T *x, const int64_t *idx, int64_t nidx, T *out)
+{
+    const int64_t stride = (int64_t) gridDim.x * blockDim.x ;
+    for (int64_t k = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ; k < nidx ; k += stride)
+    {
+        out [k] = x [idx [k]] ;
+    }
+}
+
+// out [k] = x [idx [k]] (all device pointers)
+extern "C" int gg_cuda_vec_gather (gg_type t, const void *x, const int64_t *idx,
+    int64_t nidx, void *out, cudaStream_t stream)
+{
+    if (nidx <= 0) return GG_OK ;
+    const int nb = blocks_for (nidx) ;
+    if (t == GG_FP32)
+    {
+        vec_gather_kernel <float> <<<nb, VEC_THREADS, 0, stream>>> ((const float *) x, idx, nidx, (float *) out) ;
+    }
+    else if (t == GG_FP64)
+    {
+        vec_gather_kernel <double> <<<nb, VEC_THREADS, 0, stream>>> ((const double *) x, idx, nidx, (double *) out) ;
+    }
+    else
+    {
+        return GG_ERR_UNSUPPORTED ;
+    }
+    return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
+}

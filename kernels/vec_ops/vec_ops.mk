@@ -1,0 +1,15 @@
+# kernels/vec_ops/vec_ops.mk: element-wise operations and reductions on dense
+# device vectors (gg_cuda_vec_op, gg_cuda_vec_reduce), run by the CUDA
+# backend on resident buffers (backend/cuda/form_resident.c).
+#   vec_elem.h   one entry's semantics, shared with the host emulation
+#                (backend/host/host_vec_ops.c)
+#   vec_ops.cu   the kernels and the launchers
+# Tests: tests/test_vec_ops (the host emulation in make check; the GPU with
+# GRBGPU_TEST_DEVICE=cuda, gpu_round.sh step res2).
+EXTRA_DIST += kernels/vec_ops/vec_elem.h kernels/vec_ops/vec_ops.cu
+
+if HAVE_CUDA
+libgrbgpu_cuda_la_SOURCES += kernels/vec_ops/vec_ops.cu
+GG_VEC_OPS_OBJS = kernels/vec_ops/vec_ops.lo
+$(GG_VEC_OPS_OBJS): $(GG_CUDA_INCS) $(srcdir)/kernels/vec_ops/vec_elem.h
+endif
