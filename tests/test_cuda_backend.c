@@ -511,6 +511,7 @@ static test_csr make_nm_csr (int64_t m, int64_t k, int N, int M, gg_type t,
 // with one group holding one entry too many) and a semiring it does not take go
 // elsewhere, still right; with the chooser measuring (a cached S, enough
 // work) the product is right whichever row wins (printed).
+#define GG_NM_ROW_ON 0       // as GG_NM_ROW_ENABLED in backend/cuda/family_nm.c
 static void test_nm_family (void **state)
 {
     (void) state ;
@@ -554,11 +555,13 @@ static void test_nm_family (void **state)
                     assert_int_equal (be->spmm (&sr, v, &Xd, Y), GG_OK) ;
                     const char *fam = gg_spmm_last_family () ;
                     int bad = check_spmm (&sr, ref, which == 2, Xv, n, Y) ;
-                    if (bad || (which != 1) != (strcmp (fam, "nm") == 0))
+                    if (bad || (which != 1 && GG_NM_ROW_ON) != (strcmp (fam, "nm") == 0))
                         print_message ("  nm %d:%d type %d n %ld case %d: ran %s, %d wrong\n",
                             N, M, t, (long) n, which, fam, bad) ;
                     assert_int_equal (bad, 0) ;
-                    if (which != 1) assert_string_equal (fam, "nm") ;
+                    // (the row is off for now, backend/cuda/family_nm.c:
+                    // every case must decline it and still be right)
+                    if (which != 1 && GG_NM_ROW_ON) assert_string_equal (fam, "nm") ;
                     else assert_string_not_equal (fam, "nm") ;
                 }
                 // a semiring the row does not take: declined, right

@@ -30,8 +30,23 @@
 #include "backend/cuda/form_nm.h"
 #include "kernels/nm_spmm/nm_spmm.h"
 
+// Off until the defect below is found: in the GPU run of 2026-11-25 the row
+// gave wrong values through GraphBLAS on 1:4 and 1:8 operands (conformance's
+// nm/1_4_* and nm/1_8_* groups: most entries wrong; 2:4 passed), and a later
+// MIN_PLUS FP64 product on an operand the row had packed came back with
+// FP32-rounded values (test_nm_family), while the kernel's own test
+// (tests/test_nm_spmm, 19.7M checks) passed.  The row declines everything;
+// its code and tests stay so that the next GPU run can find the cause with
+// GG_NM_ROW_ENABLED set to 1.
+#define GG_NM_ROW_ENABLED 0
+
 const char *gg_nm_supports (gg_spmm_op *o)
 {
+    if (!GG_NM_ROW_ENABLED)
+    {
+        (void) o ;
+        return "off: wrong values found on the GPU (1:4, 1:8), under investigation" ;
+    }
     const char *forced = grbgpu_settings_get ()->kernel ;
     const bool is_forced = (forced [0] != '\0') ;
     if (is_forced && strcmp (forced, "nm") != 0) return "another kernel is forced" ;
