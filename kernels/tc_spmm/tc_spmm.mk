@@ -7,15 +7,18 @@
 # Makefile.am and kernels/kernels.mk.
 EXTRA_DIST += formats/hybrid.h formats/hybrid.cu \
 	kernels/tc_spmm/tc_spmm.h kernels/tc_spmm/tc_spmm.cu \
+	kernels/tc_spmm/tc_fused.cu kernels/tc_spmm/tc_device.cuh \
 	kernels/tc_spmm/tc_spmm.mk bench/bench_matrices.h \
 	tests/test_tc_spmm.cu bench/tc_bench.cu
 
 if HAVE_CUDA
-libgrbgpu_cuda_la_SOURCES += formats/hybrid.cu kernels/tc_spmm/tc_spmm.cu
+libgrbgpu_cuda_la_SOURCES += formats/hybrid.cu kernels/tc_spmm/tc_spmm.cu \
+	kernels/tc_spmm/tc_fused.cu
 # the family's objects, as libtool objects made by the .cu.lo rule
-GG_TC_OBJS = formats/hybrid.lo kernels/tc_spmm/tc_spmm.lo
+GG_TC_OBJS = formats/hybrid.lo kernels/tc_spmm/tc_spmm.lo kernels/tc_spmm/tc_fused.lo
 CLEANFILES += $(GG_TC_OBJS) formats/hybrid.o kernels/tc_spmm/tc_spmm.o \
-	formats/.libs/hybrid.o kernels/tc_spmm/.libs/tc_spmm.o
+	formats/.libs/hybrid.o kernels/tc_spmm/.libs/tc_spmm.o kernels/tc_spmm/tc_fused.o \
+	kernels/tc_spmm/.libs/tc_fused.o
 
 check_PROGRAMS += tests/test_tc_spmm
 TESTS += tests/test_tc_spmm
@@ -33,6 +36,7 @@ bench_tc_bench_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC --mode=link $(CCLD) \
 
 # nvcc objects have no dependency tracking: name the headers they include
 GG_TC_INCS = $(srcdir)/formats/hybrid.h $(srcdir)/kernels/tc_spmm/tc_spmm.h \
+	$(srcdir)/kernels/tc_spmm/tc_device.cuh \
 	$(srcdir)/kernels/gg_cuda.h $(srcdir)/kernels/gg_kernels.h
 $(GG_TC_OBJS): $(GG_TC_INCS)
 tests/test_tc_spmm.o bench/tc_bench.o: $(GG_TC_INCS) $(srcdir)/bench/bench_matrices.h

@@ -1,0 +1,329 @@
+//------------------------------------------------------------------------------
+// kernels/tc_spmm/tc_fused.cu: the FP64 (DMMA) kernel and the fused kernels
+//------------------------------------------------------------------------------
+
+// Part of the tensor-core hybrid SpMM (tc_spmm.cu has the layout, the
+// arithmetic and the launchers that call the two functions at the end).
+
+#include "kernels/tc_spmm/tc_device.cuh"
+
+//------------------------------------------------------------------------------
+// the FP64 kernel: DMMA (mma.sync m8n8k4, FP64 in, FP64 accumulation)
+//------------------------------------------------------------------------------
+
+// The same swap-and-transpose as the FP32 kernel, with the m8n8k4 shape:
+// Y' (n x 8) += X_g' (n x 8 slots) * S_blk' (8 slots x 8 rows) as two MMAs
+// of k = 4 (slots 0..3, then 4..7).  A fragment (8 x 4): lane (g, t) holds
+// A (g, t); B (4 x 8): B (t, g); D (8 x 8): D (g, 2t), D (g, 2t + 1).  MMA q
+// (q = 0..3) lets its row g stand for column j + q, j = n0 + 4g, so lane
+// (g, t) reads X [c_t] [j .. j+3] and X [c_{t+4}] [j .. j+3] (two 16-byte
+// loads each) and holds, after the four, Y [8w + 2t] [j .. j+3] and
+// Y [8w + 2t + 1] [j .. j+3].  The block's values are the FP32 layout's
+// pairs (GG_HYB_VAL_POS): lane 4g + t holds S (8w + g, slot t) and
+// S (8w + g, slot t + 4), which are B (t, g) of the two MMAs.  Every product
+// and sum is an FP64 operation (the tensor core's FP64 path is IEEE FP64),
+// chained in the accumulator: the order of summation differs from the
+// CUDA-core kernels', the accuracy does not.
+
+template <int U, bool VEC>
+__global__ void __launch_bounds__ (TC_WARPS * 32)
+tc_dmma_kernel (const int32_t *__restrict__ col, const double2 *__restrict__ val,
+    const int32_t *__restrict__ seg_blk, const uint32_t *__restrict__ seg_win,
+    int64_t nseg, int64_t ntiles, const int32_t *__restrict__ rp,
+    const int32_t *__restrict__ row_out, int64_t m,
+    int64_t n, const double *__restrict__ X, double *__restrict__ Y)
+{
+    __shared__ int2 cols_s [TC_WARPS][TC_SEG_MAX * 4] ;
+    const int wid = threadIdx.x / 32, lane = threadIdx.x & 31 ;
+    const int g = lane >> 2, t = lane & 3 ;
+    const int64_t gw = (int64_t) blockIdx.x * TC_WARPS + wid ;
+    const int64_t seg = gw / ntiles ;
+    if (seg >= nseg) return ;
+    const int64_t n0 = (gw % ntiles) * 32 ;
+    const int64_t j = n0 + 4 * g ;
+    const int32_t b0 = seg_blk [seg], b1 = seg_blk [seg + 1] ;
+    const uint32_t wv = seg_win [seg] ;
+    const int64_t w = wv & ~GG_HYB_SEG_SHARED ;
+    const bool shared = (wv & GG_HYB_SEG_SHARED) != 0 ;
+    const int nb = b1 - b0 ;
+    {
+        const int2 *src = (const int2 *) col + (int64_t) b0 * 4 ;
+        for (int q = lane ; q < nb * 4 ; q += 32) cols_s [wid][q] = __ldg (src + q) ;
+        __syncwarp () ;
+    }
+    double acc [4][2] ;
+#pragma unroll
+    for (int q = 0 ; q < 4 ; q++) { acc [q][0] = 0 ; acc [q][1] = 0 ; }
+    const double2 *vals = val + (int64_t) b0 * 32 + lane ;
+    for (int b = 0 ; b < nb ; b += U)
+    {
+        double xa [U][4], xb [U][4] ;
+        double2 sv [U] ;
+#pragma unroll
+        for (int u = 0 ; u < U ; u++)
+        {
+            const bool ok = b + u < nb ;
+            const int bu = ok ? b + u : nb - 1 ;
+            const int2 cc = cols_s [wid][bu * 4 + t] ;
+            tc_load_x4<VEC> (X, cc.x, n, j, xa [u]) ;
+            tc_load_x4<VEC> (X, cc.y, n, j, xb [u]) ;
+            const double2 v = __ldg (vals + (int64_t) bu * 32) ;
+            sv [u] = ok ? v : make_double2 (0, 0) ;
+        }
+#pragma unroll
+        for (int u = 0 ; u < U ; u++)
+        {
+            if (b + u >= nb) break ;
+#pragma unroll
+            for (int q = 0 ; q < 4 ; q++)
+            {
+                tc_dmma (acc [q], xa [u][q], sv [u].x) ;
+                tc_dmma (acc [q], xb [u][q], sv [u].y) ;
+            }
+        }
+    }
+    const double y0 [4] = { acc [0][0], acc [1][0], acc [2][0], acc [3][0] } ;
+    const double y1 [4] = { acc [0][1], acc [1][1], acc [2][1], acc [3][1] } ;
+    const int64_t r0 = w * GG_HYB_WIN + 2 * t, r1 = r0 + 1 ;
+    const int64_t o0 = (r0 < m && row_out) ? row_out [r0] : r0 ;
+    const int64_t o1 = (r1 < m && row_out) ? row_out [r1] : r1 ;
+    if (r0 < m) tc_store4<VEC> (Y, o0, n, j, y0, (rp != NULL) && rp [o0 + 1] > rp [o0], shared) ;
+    if (r1 < m) tc_store4<VEC> (Y, o1, n, j, y1, (rp != NULL) && rp [o1 + 1] > rp [o1], shared) ;
+}
+
+
+//------------------------------------------------------------------------------
+// the fused kernels: a window's tensor-core blocks and its remainder rows
+//------------------------------------------------------------------------------
+
+// One warp per (window, 32 columns) does the whole window: its blocks on the
+// tensor cores (in chunks of TC_SEG_MAX, as a segment), then the remainder
+// entries of its rows on CUDA cores, lane (g, t) adding row 8w + 2t's and
+// row 8w + 2t + 1's at columns j .. j+3 (the rows and columns its D
+// fragments hold), and one plain store.  One launch instead of three (the
+// remainder, the zero pass, the tensor-core part), no atomics, Y written
+// once: what the small matrices need, where each launch is several
+// microseconds of a 10-30 us product.  A window of many blocks is one warp's
+// work: the chooser measures this against the split variants.  Rows of S
+// without entries are written as zeros.  The remainder's sums are FP32
+// products and adds in CSR order (the CUDA-core kernels' arithmetic), added
+// to the tensor-core part's sum at the end.
+template <int MODE, bool VEC>
+__global__ void __launch_bounds__ (TC_WARPS * 32)
+tc_fused_kernel (const int32_t *__restrict__ col, const float2 *__restrict__ val,
+    const int32_t *__restrict__ win_blk, int64_t nwin, int64_t ntiles,
+    const int32_t *__restrict__ rp, const int32_t *__restrict__ ri,
+    const float *__restrict__ rx, const int32_t *__restrict__ row_out, int64_t m,
+    int64_t n, const float *__restrict__ X, float *__restrict__ Y)
+{
+    __shared__ int2 cols_s [TC_WARPS][TC_SEG_MAX * 4] ;
+    const int wid = threadIdx.x / 32, lane = threadIdx.x & 31 ;
+    const int g = lane >> 2, t = lane & 3 ;
+    const int64_t gw = (int64_t) blockIdx.x * TC_WARPS + wid ;
+    const int64_t w = gw / ntiles ;
+    if (w >= nwin) return ;
+    const int64_t j = (gw % ntiles) * 32 + 4 * g ;
+    const int32_t wb0 = win_blk [w], wb1 = win_blk [w + 1] ;
+
+    float big [2][4], small [2][4] ;
+#pragma unroll
+    for (int a = 0 ; a < 2 ; a++)
+#pragma unroll
+        for (int q = 0 ; q < 4 ; q++) { big [a][q] = 0 ; small [a][q] = 0 ; }
+    for (int32_t b0 = wb0 ; b0 < wb1 ; b0 += TC_SEG_MAX)
+    {
+        const int nb = (wb1 - b0 < TC_SEG_MAX) ? wb1 - b0 : TC_SEG_MAX ;
+        __syncwarp () ;
+        const int2 *src = (const int2 *) col + (int64_t) b0 * 4 ;
+        for (int q = lane ; q < nb * 4 ; q += 32) cols_s [wid][q] = __ldg (src + q) ;
+        __syncwarp () ;
+        const float2 *vals = val + (int64_t) b0 * 32 + lane ;
+        for (int b = 0 ; b < nb ; b += 2)
+        {
+            float4 xa [2], xb [2] ;
+            float2 sv [2] ;
+#pragma unroll
+            for (int u = 0 ; u < 2 ; u++)
+            {
+                const bool ok = b + u < nb ;
+                const int bu = ok ? b + u : nb - 1 ;
+                const int2 cc = cols_s [wid][bu * 4 + t] ;
+                xa [u] = tc_load_x<VEC> (X, cc.x, n, j) ;
+                xb [u] = tc_load_x<VEC> (X, cc.y, n, j) ;
+                const float2 v = __ldg (vals + (int64_t) bu * 32) ;
+                sv [u] = ok ? v : make_float2 (0, 0) ;
+            }
+#pragma unroll
+            for (int u = 0 ; u < 2 ; u++) tc_block<MODE> (big, small, xa [u], xb [u], sv [u]) ;
+        }
+    }
+
+    // the remainder of rows 8w + 2t (h = 0) and 8w + 2t + 1 (h = 1)
+    float4 rs [2] = { make_float4 (0, 0, 0, 0), make_float4 (0, 0, 0, 0) } ;
+#pragma unroll
+    for (int h = 0 ; h < 2 ; h++)
+    {
+        const int64_t r = w * GG_HYB_WIN + 2 * t + h ;
+        if (r >= m) continue ;
+        const int64_t ro = row_out ? row_out [r] : r ;     // (remainder in Y's order)
+        const int32_t e1 = rp [ro + 1] ;
+        int32_t e = rp [ro] ;
+        for ( ; e + 1 < e1 ; e += 2)
+        {
+            const int32_t c0 = __ldg (ri + e), c1 = __ldg (ri + e + 1) ;
+            const float v0 = __ldg (rx + e), v1 = __ldg (rx + e + 1) ;
+            const float4 x0 = tc_load_x<VEC> (X, c0, n, j), x1 = tc_load_x<VEC> (X, c1, n, j) ;
+            rs [h].x = rs [h].x + v0 * x0.x ; rs [h].y = rs [h].y + v0 * x0.y ;
+            rs [h].z = rs [h].z + v0 * x0.z ; rs [h].w = rs [h].w + v0 * x0.w ;
+            rs [h].x = rs [h].x + v1 * x1.x ; rs [h].y = rs [h].y + v1 * x1.y ;
+            rs [h].z = rs [h].z + v1 * x1.z ; rs [h].w = rs [h].w + v1 * x1.w ;
+        }
+        if (e < e1)
+        {
+            const int32_t c0 = __ldg (ri + e) ;
+            const float v0 = __ldg (rx + e) ;
+            const float4 x0 = tc_load_x<VEC> (X, c0, n, j) ;
+            rs [h].x = rs [h].x + v0 * x0.x ; rs [h].y = rs [h].y + v0 * x0.y ;
+            rs [h].z = rs [h].z + v0 * x0.z ; rs [h].w = rs [h].w + v0 * x0.w ;
+        }
+    }
+
+    float4 y0, y1 ;
+    if (MODE == GG_TC_TF32)
+    {
+        y0 = make_float4 (big [0][0], big [0][2], big [1][0], big [1][2]) ;
+        y1 = make_float4 (big [0][1], big [0][3], big [1][1], big [1][3]) ;
+    }
+    else
+    {
+        y0 = make_float4 (big [0][0] + small [0][0], big [0][2] + small [0][2],
+                          big [1][0] + small [1][0], big [1][2] + small [1][2]) ;
+        y1 = make_float4 (big [0][1] + small [0][1], big [0][3] + small [0][3],
+                          big [1][1] + small [1][1], big [1][3] + small [1][3]) ;
+    }
+    y0.x = y0.x + rs [0].x ; y0.y = y0.y + rs [0].y ; y0.z = y0.z + rs [0].z ; y0.w = y0.w + rs [0].w ;
+    y1.x = y1.x + rs [1].x ; y1.y = y1.y + rs [1].y ; y1.z = y1.z + rs [1].z ; y1.w = y1.w + rs [1].w ;
+    const int64_t r0 = w * GG_HYB_WIN + 2 * t, r1 = r0 + 1 ;
+    if (r0 < m) tc_store<VEC> (Y, row_out ? row_out [r0] : r0, n, j, y0, false, false) ;
+    if (r1 < m) tc_store<VEC> (Y, row_out ? row_out [r1] : r1, n, j, y1, false, false) ;
+}
+
+// The same for FP64 (DMMA for the blocks, FP64 for the remainder).
+template <bool VEC>
+__global__ void __launch_bounds__ (TC_WARPS * 32)
+tc_fused_dmma_kernel (const int32_t *__restrict__ col, const double2 *__restrict__ val,
+    const int32_t *__restrict__ win_blk, int64_t nwin, int64_t ntiles,
+    const int32_t *__restrict__ rp, const int32_t *__restrict__ ri,
+    const double *__restrict__ rx, const int32_t *__restrict__ row_out, int64_t m,
+    int64_t n, const double *__restrict__ X, double *__restrict__ Y)
+{
+    __shared__ int2 cols_s [TC_WARPS][TC_SEG_MAX * 4] ;
+    const int wid = threadIdx.x / 32, lane = threadIdx.x & 31 ;
+    const int g = lane >> 2, t = lane & 3 ;
+    const int64_t gw = (int64_t) blockIdx.x * TC_WARPS + wid ;
+    const int64_t w = gw / ntiles ;
+    if (w >= nwin) return ;
+    const int64_t j = (gw % ntiles) * 32 + 4 * g ;
+    const int32_t wb0 = win_blk [w], wb1 = win_blk [w + 1] ;
+    double acc [4][2] ;
+#pragma unroll
+    for (int q = 0 ; q < 4 ; q++) { acc [q][0] = 0 ; acc [q][1] = 0 ; }
+    for (int32_t b0 = wb0 ; b0 < wb1 ; b0 += TC_SEG_MAX)
+    {
+        const int nb = (wb1 - b0 < TC_SEG_MAX) ? wb1 - b0 : TC_SEG_MAX ;
+        __syncwarp () ;
+        const int2 *src = (const int2 *) col + (int64_t) b0 * 4 ;
+        for (int q = lane ; q < nb * 4 ; q += 32) cols_s [wid][q] = __ldg (src + q) ;
+        __syncwarp () ;
+        const double2 *vals = val + (int64_t) b0 * 32 + lane ;
+        for (int b = 0 ; b < nb ; b++)
+        {
+            double xa [4], xb [4] ;
+            const int2 cc = cols_s [wid][b * 4 + t] ;
+            tc_load_x4<VEC> (X, cc.x, n, j, xa) ;
+            tc_load_x4<VEC> (X, cc.y, n, j, xb) ;
+            const double2 sv = __ldg (vals + (int64_t) b * 32) ;
+#pragma unroll
+            for (int q = 0 ; q < 4 ; q++)
+            {
+                tc_dmma (acc [q], xa [q], sv.x) ;
+                tc_dmma (acc [q], xb [q], sv.y) ;
+            }
+        }
+    }
+    double y [2][4] ;
+#pragma unroll
+    for (int h = 0 ; h < 2 ; h++)
+    {
+        double rs [4] = { 0, 0, 0, 0 } ;
+        const int64_t r = w * GG_HYB_WIN + 2 * t + h ;
+        const int64_t ro = (r < m && row_out) ? row_out [r] : r ;
+        if (r < m)
+            for (int32_t e = rp [ro] ; e < rp [ro + 1] ; e++)
+            {
+                double x [4] ;
+                tc_load_x4<VEC> (X, __ldg (ri + e), n, j, x) ;
+                const double v = __ldg (rx + e) ;
+#pragma unroll
+                for (int q = 0 ; q < 4 ; q++) rs [q] = rs [q] + v * x [q] ;
+            }
+#pragma unroll
+        for (int q = 0 ; q < 4 ; q++) y [h][q] = acc [q][h] + rs [q] ;
+    }
+    const int64_t r0 = w * GG_HYB_WIN + 2 * t, r1 = r0 + 1 ;
+    if (r0 < m) tc_store4<VEC> (Y, row_out ? row_out [r0] : r0, n, j, y [0], false, false) ;
+    if (r1 < m) tc_store4<VEC> (Y, row_out ? row_out [r1] : r1, n, j, y [1], false, false) ;
+}
+
+//------------------------------------------------------------------------------
+// launchers (called by gg_tc_spmm_ex)
+//------------------------------------------------------------------------------
+
+int tc_launch_dmma (const gg_hybrid_form *f, const void *X, void *Y, int64_t n,
+    bool run_rem, bool vec, int64_t grid, int64_t ntiles, cudaStream_t stream)
+{
+    // DMMA: one schedule (the variant names are the FP32 kernel's)
+    if (vec)
+        tc_dmma_kernel<2, true> <<<(unsigned) grid, TC_WARPS * 32, 0, stream>>> (f->col,
+            (const double2 *) f->val, f->seg_blk, f->seg_win, f->nseg, ntiles,
+            run_rem ? f->rp : NULL, f->row_out, f->m, n, (const double *) X, (double *) Y) ;
+    else
+        tc_dmma_kernel<2, false> <<<(unsigned) grid, TC_WARPS * 32, 0, stream>>> (f->col,
+            (const double2 *) f->val, f->seg_blk, f->seg_win, f->nseg, ntiles,
+            run_rem ? f->rp : NULL, f->row_out, f->m, n, (const double *) X, (double *) Y) ;
+    return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
+}
+
+int tc_launch_fused (const gg_hybrid_form *f, const void *X, void *Y, int64_t n,
+    int mode, bool vec, int64_t grid, int64_t ntiles, cudaStream_t stream)
+{
+    if (f->type == GG_FP64)
+    {
+        if (vec)
+            tc_fused_dmma_kernel<true> <<<(unsigned) grid, TC_WARPS * 32, 0, stream>>> (f->col,
+                (const double2 *) f->val, f->win_blk, f->nwin, ntiles, f->rp, f->ri,
+                (const double *) f->rx, f->row_out, f->m, n, (const double *) X, (double *) Y) ;
+        else
+            tc_fused_dmma_kernel<false> <<<(unsigned) grid, TC_WARPS * 32, 0, stream>>> (f->col,
+                (const double2 *) f->val, f->win_blk, f->nwin, ntiles, f->rp, f->ri,
+                (const double *) f->rx, f->row_out, f->m, n, (const double *) X, (double *) Y) ;
+    }
+    else
+    {
+        typedef void (*fused_fn) (const int32_t *, const float2 *, const int32_t *, int64_t,
+            int64_t, const int32_t *, const int32_t *, const float *, const int32_t *,
+            int64_t, int64_t, const float *, float *) ;
+        fused_fn kf = NULL ;
+        switch (mode)
+        {
+            case GG_TC_EXACT:  kf = vec ? tc_fused_kernel<GG_TC_EXACT, true> : tc_fused_kernel<GG_TC_EXACT, false> ; break ;
+            case GG_TC_EXACT3: kf = vec ? tc_fused_kernel<GG_TC_EXACT3, true> : tc_fused_kernel<GG_TC_EXACT3, false> ; break ;
+            case GG_TC_EXACT4: kf = vec ? tc_fused_kernel<GG_TC_EXACT4, true> : tc_fused_kernel<GG_TC_EXACT4, false> ; break ;
+            default:           kf = vec ? tc_fused_kernel<GG_TC_TF32, true> : tc_fused_kernel<GG_TC_TF32, false> ; break ;
+        }
+        kf <<<(unsigned) grid, TC_WARPS * 32, 0, stream>>> (f->col, (const float2 *) f->val,
+            f->win_blk, f->nwin, ntiles, f->rp, f->ri, (const float *) f->rx, f->row_out,
+            f->m, n, (const float *) X, (float *) Y) ;
+    }
+    return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
+}
