@@ -131,6 +131,77 @@ __device__ __forceinline__ float4 tc_load_x (const float *__restrict__ X, int32_
     return v ;
 }
 
+// A run of nb blocks' columns (from block b0), as the (slot t, slot t+4)
+// pairs of each block, into this warp's shared staging (then synced).
+__device__ __forceinline__ void tc_stage_cols (int2 *__restrict__ cols,
+    const int32_t *__restrict__ col, int32_t b0, int nb, int lane)
+{
+    const int2 *src = (const int2 *) col + (int64_t) b0 * 4 ;
+    for (int q = lane ; q < nb * 4 ; q += 32) cols [q] = __ldg (src + q) ;
+    __syncwarp () ;
+}
+
+// nb blocks (columns staged in cols, values from vals = the run's first
+// block's values + lane) into the accumulators, U blocks' X rows loaded
+// before they are used; past the run's end: its last block again, with
+// values 0
+template <int MODE, int U, bool VEC>
+__device__ __forceinline__ void tc_blocks_direct (const int2 *__restrict__ cols,
+    const float2 *__restrict__ vals, int nb, int t, const float *__restrict__ X,
+    int64_t n, int64_t j, float (&big) [2][4], float (&small) [2][4])
+{
+    for (int b = 0 ; b < nb ; b += U)
+    {
+        float4 xa [U], xb [U] ;
+        float2 sv [U] ;
+#pragma unroll
+        for (int u = 0 ; u < U ; u++)
+        {
+            const bool ok = b + u < nb ;
+            const int bu = ok ? b + u : nb - 1 ;
+            const int2 cc = cols [bu * 4 + t] ;
+            xa [u] = tc_load_x<VEC> (X, cc.x, n, j) ;
+            xb [u] = tc_load_x<VEC> (X, cc.y, n, j) ;
+            const float2 v = __ldg (vals + (int64_t) bu * 32) ;
+            sv [u] = ok ? v : make_float2 (0, 0) ;
+        }
+#pragma unroll
+        for (int u = 0 ; u < U ; u++) tc_block<MODE> (big, small, xa [u], xb [u], sv [u]) ;
+    }
+}
+
+// D fragments -> rows 8w + 2t (c0, c2 of both tiles: y0) and 8w + 2t + 1
+// (c1, c3: y1); the exact modes add the small products' sum last
+template <int MODE>
+__device__ __forceinline__ void tc_rows (const float (&big) [2][4],
+    const float (&small) [2][4], float4 &y0, float4 &y1)
+{
+    if (MODE == GG_TC_TF32)
+    {
+        y0 = make_float4 (big [0][0], big [0][2], big [1][0], big [1][2]) ;
+        y1 = make_float4 (big [0][1], big [0][3], big [1][1], big [1][3]) ;
+    }
+    else
+    {
+        y0 = make_float4 (big [0][0] + small [0][0], big [0][2] + small [0][2],
+                          big [1][0] + small [1][0], big [1][2] + small [1][2]) ;
+        y1 = make_float4 (big [0][1] + small [0][1], big [0][3] + small [0][3],
+                          big [1][1] + small [1][1], big [1][3] + small [1][3]) ;
+    }
+}
+
+// acc += v x, one product and one add per element (no fused multiply-add:
+// the project builds with -fmad=false)
+__device__ __forceinline__ void tc_axpy4 (float4 &acc, float v, const float4 &x)
+{
+    acc.x = acc.x + v * x.x ; acc.y = acc.y + v * x.y ;
+    acc.z = acc.z + v * x.z ; acc.w = acc.w + v * x.w ;
+}
+__device__ __forceinline__ void tc_add4 (float4 &acc, const float4 &x)
+{
+    acc.x = acc.x + x.x ; acc.y = acc.y + x.y ; acc.z = acc.z + x.z ; acc.w = acc.w + x.w ;
+}
+
 __device__ __forceinline__ void tc_cp_async16 (void *smem, const void *gmem, bool valid)
 {
     const unsigned s = (unsigned) __cvta_generic_to_shared (smem) ;
@@ -235,6 +306,42 @@ __device__ __forceinline__ void tc_store4 (double *__restrict__ Y, int64_t r, in
 }
 
 // U blocks' X rows loaded before they are used; rp == NULL: plain stores
+// nb blocks (as tc_blocks_direct) into the DMMA accumulators: acc [q] for
+// columns j + q, U blocks' X rows loaded before they are used
+template <int U, bool VEC>
+__device__ __forceinline__ void tc_dmma_blocks (const int2 *__restrict__ cols,
+    const double2 *__restrict__ vals, int nb, int t, const double *__restrict__ X,
+    int64_t n, int64_t j, double (&acc) [4][2])
+{
+    for (int b = 0 ; b < nb ; b += U)
+    {
+        double xa [U][4], xb [U][4] ;
+        double2 sv [U] ;
+#pragma unroll
+        for (int u = 0 ; u < U ; u++)
+        {
+            const bool ok = (U == 1) || b + u < nb ;    // (one block: always)
+            const int bu = ok ? b + u : nb - 1 ;
+            const int2 cc = cols [bu * 4 + t] ;
+            tc_load_x4<VEC> (X, cc.x, n, j, xa [u]) ;
+            tc_load_x4<VEC> (X, cc.y, n, j, xb [u]) ;
+            const double2 v = __ldg (vals + (int64_t) bu * 32) ;
+            sv [u] = ok ? v : make_double2 (0, 0) ;
+        }
+#pragma unroll
+        for (int u = 0 ; u < U ; u++)
+        {
+            if (U > 1 && b + u >= nb) break ;
+#pragma unroll
+            for (int q = 0 ; q < 4 ; q++)
+            {
+                tc_dmma (acc [q], xa [u][q], sv [u].x) ;
+                tc_dmma (acc [q], xb [u][q], sv [u].y) ;
+            }
+        }
+    }
+}
+
 // the launchers of tc_fused.cu (grid: thread blocks of TC_WARPS warps)
 int tc_launch_dmma (const gg_hybrid_form *f, const void *X, void *Y, int64_t n,
     bool run_rem, bool vec, int64_t grid, int64_t ntiles, cudaStream_t stream) ;

@@ -46,42 +46,11 @@ tc_dmma_kernel (const int32_t *__restrict__ col, const double2 *__restrict__ val
     const int64_t w = wv & ~GG_HYB_SEG_SHARED ;
     const bool shared = (wv & GG_HYB_SEG_SHARED) != 0 ;
     const int nb = b1 - b0 ;
-    {
-        const int2 *src = (const int2 *) col + (int64_t) b0 * 4 ;
-        for (int q = lane ; q < nb * 4 ; q += 32) cols_s [wid][q] = __ldg (src + q) ;
-        __syncwarp () ;
-    }
+    tc_stage_cols (cols_s [wid], col, b0, nb, lane) ;
     double acc [4][2] ;
 #pragma unroll
     for (int q = 0 ; q < 4 ; q++) { acc [q][0] = 0 ; acc [q][1] = 0 ; }
-    const double2 *vals = val + (int64_t) b0 * 32 + lane ;
-    for (int b = 0 ; b < nb ; b += U)
-    {
-        double xa [U][4], xb [U][4] ;
-        double2 sv [U] ;
-#pragma unroll
-        for (int u = 0 ; u < U ; u++)
-        {
-            const bool ok = b + u < nb ;
-            const int bu = ok ? b + u : nb - 1 ;
-            const int2 cc = cols_s [wid][bu * 4 + t] ;
-            tc_load_x4<VEC> (X, cc.x, n, j, xa [u]) ;
-            tc_load_x4<VEC> (X, cc.y, n, j, xb [u]) ;
-            const double2 v = __ldg (vals + (int64_t) bu * 32) ;
-            sv [u] = ok ? v : make_double2 (0, 0) ;
-        }
-#pragma unroll
-        for (int u = 0 ; u < U ; u++)
-        {
-            if (b + u >= nb) break ;
-#pragma unroll
-            for (int q = 0 ; q < 4 ; q++)
-            {
-                tc_dmma (acc [q], xa [u][q], sv [u].x) ;
-                tc_dmma (acc [q], xb [u][q], sv [u].y) ;
-            }
-        }
-    }
+    tc_dmma_blocks<U, VEC> (cols_s [wid], val + (int64_t) b0 * 32 + lane, nb, t, X, n, j, acc) ;
     const double y0 [4] = { acc [0][0], acc [1][0], acc [2][0], acc [3][0] } ;
     const double y1 [4] = { acc [0][1], acc [1][1], acc [2][1], acc [3][1] } ;
     const int64_t r0 = w * GG_HYB_WIN + 2 * t, r1 = r0 + 1 ;
@@ -133,29 +102,10 @@ tc_fused_kernel (const int32_t *__restrict__ col, const float2 *__restrict__ val
     for (int32_t b0 = wb0 ; b0 < wb1 ; b0 += TC_SEG_MAX)
     {
         const int nb = (wb1 - b0 < TC_SEG_MAX) ? wb1 - b0 : TC_SEG_MAX ;
-        __syncwarp () ;
-        const int2 *src = (const int2 *) col + (int64_t) b0 * 4 ;
-        for (int q = lane ; q < nb * 4 ; q += 32) cols_s [wid][q] = __ldg (src + q) ;
-        __syncwarp () ;
-        const float2 *vals = val + (int64_t) b0 * 32 + lane ;
-        for (int b = 0 ; b < nb ; b += 2)
-        {
-            float4 xa [2], xb [2] ;
-            float2 sv [2] ;
-#pragma unroll
-            for (int u = 0 ; u < 2 ; u++)
-            {
-                const bool ok = b + u < nb ;
-                const int bu = ok ? b + u : nb - 1 ;
-                const int2 cc = cols_s [wid][bu * 4 + t] ;
-                xa [u] = tc_load_x<VEC> (X, cc.x, n, j) ;
-                xb [u] = tc_load_x<VEC> (X, cc.y, n, j) ;
-                const float2 v = __ldg (vals + (int64_t) bu * 32) ;
-                sv [u] = ok ? v : make_float2 (0, 0) ;
-            }
-#pragma unroll
-            for (int u = 0 ; u < 2 ; u++) tc_block<MODE> (big, small, xa [u], xb [u], sv [u]) ;
-        }
+        __syncwarp () ;        // (the previous run's columns are read)
+        tc_stage_cols (cols_s [wid], col, b0, nb, lane) ;
+        tc_blocks_direct<MODE, 2, VEC> (cols_s [wid], val + (int64_t) b0 * 32 + lane, nb, t,
+            X, n, j, big, small) ;
     }
 
     // the remainder of rows 8w + 2t (h = 0) and 8w + 2t + 1 (h = 1)
@@ -173,36 +123,22 @@ tc_fused_kernel (const int32_t *__restrict__ col, const float2 *__restrict__ val
             const int32_t c0 = __ldg (ri + e), c1 = __ldg (ri + e + 1) ;
             const float v0 = __ldg (rx + e), v1 = __ldg (rx + e + 1) ;
             const float4 x0 = tc_load_x<VEC> (X, c0, n, j), x1 = tc_load_x<VEC> (X, c1, n, j) ;
-            rs [h].x = rs [h].x + v0 * x0.x ; rs [h].y = rs [h].y + v0 * x0.y ;
-            rs [h].z = rs [h].z + v0 * x0.z ; rs [h].w = rs [h].w + v0 * x0.w ;
-            rs [h].x = rs [h].x + v1 * x1.x ; rs [h].y = rs [h].y + v1 * x1.y ;
-            rs [h].z = rs [h].z + v1 * x1.z ; rs [h].w = rs [h].w + v1 * x1.w ;
+            tc_axpy4 (rs [h], v0, x0) ;
+            tc_axpy4 (rs [h], v1, x1) ;
         }
         if (e < e1)
         {
             const int32_t c0 = __ldg (ri + e) ;
             const float v0 = __ldg (rx + e) ;
             const float4 x0 = tc_load_x<VEC> (X, c0, n, j) ;
-            rs [h].x = rs [h].x + v0 * x0.x ; rs [h].y = rs [h].y + v0 * x0.y ;
-            rs [h].z = rs [h].z + v0 * x0.z ; rs [h].w = rs [h].w + v0 * x0.w ;
+            tc_axpy4 (rs [h], v0, x0) ;
         }
     }
 
     float4 y0, y1 ;
-    if (MODE == GG_TC_TF32)
-    {
-        y0 = make_float4 (big [0][0], big [0][2], big [1][0], big [1][2]) ;
-        y1 = make_float4 (big [0][1], big [0][3], big [1][1], big [1][3]) ;
-    }
-    else
-    {
-        y0 = make_float4 (big [0][0] + small [0][0], big [0][2] + small [0][2],
-                          big [1][0] + small [1][0], big [1][2] + small [1][2]) ;
-        y1 = make_float4 (big [0][1] + small [0][1], big [0][3] + small [0][3],
-                          big [1][1] + small [1][1], big [1][3] + small [1][3]) ;
-    }
-    y0.x = y0.x + rs [0].x ; y0.y = y0.y + rs [0].y ; y0.z = y0.z + rs [0].z ; y0.w = y0.w + rs [0].w ;
-    y1.x = y1.x + rs [1].x ; y1.y = y1.y + rs [1].y ; y1.z = y1.z + rs [1].z ; y1.w = y1.w + rs [1].w ;
+    tc_rows<MODE> (big, small, y0, y1) ;
+    tc_add4 (y0, rs [0]) ;
+    tc_add4 (y1, rs [1]) ;
     const int64_t r0 = w * GG_HYB_WIN + 2 * t, r1 = r0 + 1 ;
     if (r0 < m) tc_store<VEC> (Y, row_out ? row_out [r0] : r0, n, j, y0, false, false) ;
     if (r1 < m) tc_store<VEC> (Y, row_out ? row_out [r1] : r1, n, j, y1, false, false) ;
@@ -231,25 +167,9 @@ tc_fused_dmma_kernel (const int32_t *__restrict__ col, const double2 *__restrict
     for (int32_t b0 = wb0 ; b0 < wb1 ; b0 += TC_SEG_MAX)
     {
         const int nb = (wb1 - b0 < TC_SEG_MAX) ? wb1 - b0 : TC_SEG_MAX ;
-        __syncwarp () ;
-        const int2 *src = (const int2 *) col + (int64_t) b0 * 4 ;
-        for (int q = lane ; q < nb * 4 ; q += 32) cols_s [wid][q] = __ldg (src + q) ;
-        __syncwarp () ;
-        const double2 *vals = val + (int64_t) b0 * 32 + lane ;
-        for (int b = 0 ; b < nb ; b++)
-        {
-            double xa [4], xb [4] ;
-            const int2 cc = cols_s [wid][b * 4 + t] ;
-            tc_load_x4<VEC> (X, cc.x, n, j, xa) ;
-            tc_load_x4<VEC> (X, cc.y, n, j, xb) ;
-            const double2 sv = __ldg (vals + (int64_t) b * 32) ;
-#pragma unroll
-            for (int q = 0 ; q < 4 ; q++)
-            {
-                tc_dmma (acc [q], xa [q], sv.x) ;
-                tc_dmma (acc [q], xb [q], sv.y) ;
-            }
-        }
+        __syncwarp () ;        // (the previous run's columns are read)
+        tc_stage_cols (cols_s [wid], col, b0, nb, lane) ;
+        tc_dmma_blocks<1, VEC> (cols_s [wid], val + (int64_t) b0 * 32 + lane, nb, t, X, n, j, acc) ;
     }
     double y [2][4] ;
 #pragma unroll

@@ -75,11 +75,7 @@ tc_spmm_kernel (const int32_t *__restrict__ col, const float2 *__restrict__ val,
     const int nb = b1 - b0 ;
 
     // the segment's columns, as the (slot t, slot t+4) pairs of each block
-    {
-        const int2 *src = (const int2 *) col + (int64_t) b0 * 4 ;
-        for (int q = lane ; q < nb * 4 ; q += 32) cols_s [wid][q] = __ldg (src + q) ;
-        __syncwarp () ;
-    }
+    tc_stage_cols (cols_s [wid], col, b0, nb, lane) ;
 
     float big [2][4], small [2][4] ;
 #pragma unroll
@@ -89,28 +85,7 @@ tc_spmm_kernel (const int32_t *__restrict__ col, const float2 *__restrict__ val,
 
     const float2 *vals = val + (int64_t) b0 * 32 + lane ;
     if constexpr (STAGE < 0)
-    {
-        constexpr int U = -STAGE ;
-        for (int b = 0 ; b < nb ; b += U)
-        {
-            float4 xa [U], xb [U] ;
-            float2 sv [U] ;
-#pragma unroll
-            for (int u = 0 ; u < U ; u++)
-            {
-                // past the segment's end: block nb - 1 again, with values 0
-                const bool ok = b + u < nb ;
-                const int bu = ok ? b + u : nb - 1 ;
-                const int2 cc = cols_s [wid][bu * 4 + t] ;
-                xa [u] = tc_load_x<VEC> (X, cc.x, n, j) ;
-                xb [u] = tc_load_x<VEC> (X, cc.y, n, j) ;
-                const float2 v = __ldg (vals + (int64_t) bu * 32) ;
-                sv [u] = ok ? v : make_float2 (0, 0) ;
-            }
-#pragma unroll
-            for (int u = 0 ; u < U ; u++) tc_block<MODE> (big, small, xa [u], xb [u], sv [u]) ;
-        }
-    }
+        tc_blocks_direct<MODE, -STAGE, VEC> (cols_s [wid], vals, nb, t, X, n, j, big, small) ;
     else
     {
         // cp.async ring: block b lives in stage b % STAGE; STAGE - 1 blocks
@@ -141,21 +116,8 @@ tc_spmm_kernel (const int32_t *__restrict__ col, const float2 *__restrict__ val,
         tc_cp_wait<0> () ;
     }
 
-    // D fragments -> rows 8w + 2t (c0, c2 of both tiles) and 8w + 2t + 1
-    // (c1, c3)
     float4 y0, y1 ;
-    if (MODE == GG_TC_TF32)
-    {
-        y0 = make_float4 (big [0][0], big [0][2], big [1][0], big [1][2]) ;
-        y1 = make_float4 (big [0][1], big [0][3], big [1][1], big [1][3]) ;
-    }
-    else
-    {
-        y0 = make_float4 (big [0][0] + small [0][0], big [0][2] + small [0][2],
-                          big [1][0] + small [1][0], big [1][2] + small [1][2]) ;
-        y1 = make_float4 (big [0][1] + small [0][1], big [0][3] + small [0][3],
-                          big [1][1] + small [1][1], big [1][3] + small [1][3]) ;
-    }
+    tc_rows<MODE> (big, small, y0, y1) ;
     // (a permuted form: its row r is Y's row row_out [r], and the remainder
     // is in Y's order)
     const int64_t r0 = w * GG_HYB_WIN + 2 * t, r1 = r0 + 1 ;
@@ -359,7 +321,9 @@ extern "C" int gg_tc_spmm (const gg_hybrid_form *form, const void *X, void *Y,
     return gg_tc_spmm_ex (form, X, Y, n, mode, NULL, GG_TC_PARTS_ALL, NULL, stream) ;
 }
 
-extern "C" int gg_cuda_has_nonfinite (const void *ptr, int64_t count, gg_type type,
+// *flag_dev = whether K flags any of the count values (FP32 / FP64 only)
+template <template <typename> class K>
+static int tc_value_check (const void *ptr, int64_t count, gg_type type,
     int32_t *flag_dev, cudaStream_t stream)
 {
     if (flag_dev == NULL || count < 0 || (count > 0 && ptr == NULL)
@@ -374,33 +338,31 @@ extern "C" int gg_cuda_has_nonfinite (const void *ptr, int64_t count, gg_type ty
     int64_t grid = (count + 255) / 256 ;
     if (grid > (int64_t) tc_sms () * 8) grid = (int64_t) tc_sms () * 8 ;
     if (type == GG_FP32)
-        tc_nonfinite_kernel<float> <<<(unsigned) grid, 256, 0, stream>>> ((const float *) ptr,
-            count, flag_dev) ;
+        K<float>::launch ((unsigned) grid, stream, (const float *) ptr, count, flag_dev) ;
     else
-        tc_nonfinite_kernel<double> <<<(unsigned) grid, 256, 0, stream>>> ((const double *) ptr,
-            count, flag_dev) ;
+        K<double>::launch ((unsigned) grid, stream, (const double *) ptr, count, flag_dev) ;
     return cudaGetLastError () == cudaSuccess ? GG_OK : GG_ERR_DEVICE ;
+}
+
+template <typename T> struct tc_nonfinite_check
+{
+    static void launch (unsigned grid, cudaStream_t s, const T *x, int64_t count, int32_t *flag)
+    { tc_nonfinite_kernel<T> <<<grid, 256, 0, s>>> (x, count, flag) ; }
+} ;
+template <typename T> struct tc_plain_check
+{
+    static void launch (unsigned grid, cudaStream_t s, const T *x, int64_t count, int32_t *flag)
+    { tc_plain_kernel<T> <<<grid, 256, 0, s>>> (x, count, flag) ; }
+} ;
+
+extern "C" int gg_cuda_has_nonfinite (const void *ptr, int64_t count, gg_type type,
+    int32_t *flag_dev, cudaStream_t stream)
+{
+    return tc_value_check<tc_nonfinite_check> (ptr, count, type, flag_dev, stream) ;
 }
 
 extern "C" int gg_tc_values_plain (const void *ptr, int64_t count, gg_type type,
     int32_t *flag_dev, cudaStream_t stream)
 {
-    if (flag_dev == NULL || count < 0 || (count > 0 && ptr == NULL)
-        || (type != GG_FP32 && type != GG_FP64))
-        return GG_ERR_UNSUPPORTED ;
-    if (cudaMemsetAsync (flag_dev, 0, sizeof (int32_t), stream) != cudaSuccess)
-    {
-        cudaGetLastError () ;
-        return GG_ERR_DEVICE ;
-    }
-    if (count == 0) return GG_OK ;
-    int64_t grid = (count + 255) / 256 ;
-    if (grid > (int64_t) tc_sms () * 8) grid = (int64_t) tc_sms () * 8 ;
-    if (type == GG_FP32)
-        tc_plain_kernel<float> <<<(unsigned) grid, 256, 0, stream>>> ((const float *) ptr,
-            count, flag_dev) ;
-    else
-        tc_plain_kernel<double> <<<(unsigned) grid, 256, 0, stream>>> ((const double *) ptr,
-            count, flag_dev) ;
-    return cudaGetLastError () == cudaSuccess ? GG_OK : GG_ERR_DEVICE ;
+    return tc_value_check<tc_plain_check> (ptr, count, type, flag_dev, stream) ;
 }
