@@ -636,16 +636,10 @@ static void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vecto
     gg_reorder_window_stats (A.p.data (), A.i.data (), A.m, A.k, NULL, 8, &s0) ;
     gg_reorder_window_stats (A.p.data (), A.i.data (), A.m, A.k, perm.data (), 8, &s1) ;
     // the permuted CSR: row q of B is row perm [q] of A
-    std::vector<int32_t> bp (A.m + 1), bi (A.nnz) ;
-    std::vector<float> bx (A.nnz) ;
-    bp [0] = 0 ;
-    for (int64_t q = 0 ; q < A.m ; q++)
-    {
-        const int32_t r = perm [q], len = A.p [r+1] - A.p [r] ;
-        std::copy (A.i.begin () + A.p [r], A.i.begin () + A.p [r+1], bi.begin () + bp [q]) ;
-        std::copy (A.x.begin () + A.p [r], A.x.begin () + A.p [r+1], bx.begin () + bp [q]) ;
-        bp [q+1] = bp [q] + len ;
-    }
+    std::vector<int32_t> bp (A.m + 1), bi (A.nnz + 1) ;
+    std::vector<float> bx (A.nnz + 1) ;
+    gg_reorder_permute_rows (A.p.data (), A.i.data (), A.x.data (), sizeof (float), false, A.m,
+        perm.data (), bp.data (), bi.data (), bx.data ()) ;
     printf ("# %s reordered (RSH, %.3f s%s): TC share T=3 %.1f -> %.1f %%, T=4 %.1f -> %.1f %%, "
         "distinct columns per window %.1f -> %.1f\n", A.name.c_str (), info.t_total,
         info.fallback ? ", budget hit: first-column order" : "", 100 * s0.tc_share [3],

@@ -35,6 +35,27 @@ void gg_reorder_emit (const int32_t *order, int64_t m, int32_t *perm,
     }
 }
 
+void gg_reorder_permute_rows (const int32_t *p, const int32_t *i, const void *x,
+    size_t elem, bool iso, int64_t m, const int32_t *perm, int32_t *bp,
+    int32_t *bi, void *bx)
+{
+    bp [0] = 0 ;
+    for (int64_t t = 0 ; t < m ; t++)
+    {
+        const int32_t r = perm [t], a = p [r], len = p [r + 1] - a ;
+        memcpy (bi + bp [t], i + a, (size_t) len * sizeof (int32_t)) ;
+        if (x != NULL)
+        {
+            char *dst = (char *) bx + (size_t) bp [t] * elem ;
+            if (iso)
+                for (int32_t e = 0 ; e < len ; e++) memcpy (dst + (size_t) e * elem, x, elem) ;
+            else
+                memcpy (dst, (const char *) x + (size_t) a * elem, (size_t) len * elem) ;
+        }
+        bp [t + 1] = bp [t] + len ;
+    }
+}
+
 //------------------------------------------------------------------------------
 // first-column order (the baseline, and the order of isolated rows)
 //------------------------------------------------------------------------------

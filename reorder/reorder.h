@@ -125,6 +125,14 @@ int gg_reorder_first_column (const int32_t *p, const int32_t *i, int64_t m,
 int gg_reorder_window_stats (const int32_t *p, const int32_t *i, int64_t m,
     int64_t k, const int32_t *perm, int window, gg_reorder_stats *stats) ;
 
+// B = A (perm, :) (row t of B is row perm [t] of A): bp (m + 1) and bi
+// (A's nnz) always; bx too when x != NULL (elem bytes per value; iso: x
+// holds one value, written to every entry of B).  Sequential; the caller
+// owns every array.
+void gg_reorder_permute_rows (const int32_t *p, const int32_t *i, const void *x,
+    size_t elem, bool iso, int64_t m, const int32_t *perm, int32_t *bp,
+    int32_t *bi, void *bx) ;
+
 #ifdef __cplusplus
 }
 #endif

@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reorder/reorder.h"
+
 typedef struct
 {
     int64_t m, k ;
@@ -153,13 +155,7 @@ static inline bool ru_permute_rows (ru_csr *B, const ru_csr *A,
     B->p = malloc ((size_t) (A->m + 1) * sizeof (int32_t)) ;
     B->i = malloc ((size_t) (A->p [A->m] + 1) * sizeof (int32_t)) ;
     if (B->p == NULL || B->i == NULL) { ru_free (B) ; return false ; }
-    B->p [0] = 0 ;
-    for (int64_t t = 0 ; t < A->m ; t++)
-    {
-        const int32_t r = perm [t], len = A->p [r+1] - A->p [r] ;
-        memcpy (B->i + B->p [t], A->i + A->p [r], (size_t) len * sizeof (int32_t)) ;
-        B->p [t+1] = B->p [t] + len ;
-    }
+    gg_reorder_permute_rows (A->p, A->i, NULL, 0, false, A->m, perm, B->p, B->i, NULL) ;
     return true ;
 }
 

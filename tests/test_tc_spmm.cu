@@ -46,6 +46,7 @@
 #include <cuda_runtime.h>
 #include "kernels/gg_cuda.h"
 #include "kernels/tc_spmm/tc_spmm.h"
+#include "reorder/reorder.h"
 #include "bench/bench_matrices.h"
 
 #define CHECK_CUDA(call)                                                    \
@@ -480,14 +481,10 @@ static void check_permuted (const bm_csr &A, const std::vector<int64_t> &ns)
     for (int64_t q = A.m - 1 ; q > 0 ; q--) std::swap (perm [q], perm [rng.next () % (q + 1)]) ;
     bm_csr B ;
     B.name = A.name + "_perm" ; B.m = A.m ; B.k = A.k ; B.nnz = A.nnz ; B.max_row = A.max_row ;
-    B.p.assign (A.m + 1, 0) ; B.i.resize (A.nnz) ; B.x.resize (A.nnz) ;
-    for (int64_t q = 0 ; q < A.m ; q++)
-    {
-        const int32_t r = perm [q] ;
-        std::copy (A.i.begin () + A.p [r], A.i.begin () + A.p [r+1], B.i.begin () + B.p [q]) ;
-        std::copy (A.x.begin () + A.p [r], A.x.begin () + A.p [r+1], B.x.begin () + B.p [q]) ;
-        B.p [q+1] = B.p [q] + (A.p [r+1] - A.p [r]) ;
-    }
+    B.p.assign (A.m + 1, 0) ; B.i.resize (A.nnz + 1) ; B.x.resize (A.nnz + 1) ;
+    gg_reorder_permute_rows (A.p.data (), A.i.data (), A.x.data (), sizeof (float), false, A.m,
+        perm.data (), B.p.data (), B.i.data (), B.x.data ()) ;
+    B.i.resize (A.nnz) ; B.x.resize (A.nnz) ;
     dev_csr d = upload (B) ;
     int32_t *dperm = NULL ;
     CHECK_CUDA (cudaMalloc (&dperm, A.m * 4 + 4)) ;

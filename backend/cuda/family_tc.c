@@ -84,17 +84,7 @@ static int tc_build_reordered (gg_spmm_op *o, dev_csr *f, gg_hybrid_form **h)
     gg_reorder_info info ;
     rc = gg_reorder_rsh (S->p32, S->i32, m, o->k, &opt, perm, NULL, &info) ;
     if (rc != GG_OK) goto done ;
-    bp [0] = 0 ;
-    for (int64_t q = 0 ; q < m ; q++)
-    {
-        const int32_t r = perm [q], a = S->p32 [r], len = S->p32 [r + 1] - a ;
-        memcpy (bi + bp [q], S->i32 + a, (size_t) len * sizeof (int32_t)) ;
-        if (S->iso)
-            for (int32_t e = 0 ; e < len ; e++) memcpy (bx + (size_t) (bp [q] + e) * elem, S->x, elem) ;
-        else
-            memcpy (bx + (size_t) bp [q] * elem, (const char *) S->x + (size_t) a * elem, (size_t) len * elem) ;
-        bp [q + 1] = bp [q] + len ;
-    }
+    gg_reorder_permute_rows (S->p32, S->i32, S->x, elem, S->iso, m, perm, bp, bi, bx) ;
     // one device buffer: perm (kept), then p, i, x (freed after the build)
     const size_t b_perm = ((size_t) m * 4 + 255) & ~(size_t) 255 ;
     const size_t b_p = ((size_t) (m + 1) * 4 + 255) & ~(size_t) 255 ;

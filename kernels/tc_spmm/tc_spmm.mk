@@ -23,7 +23,8 @@ CLEANFILES += $(GG_TC_OBJS) formats/hybrid.o kernels/tc_spmm/tc_spmm.o \
 check_PROGRAMS += tests/test_tc_spmm
 TESTS += tests/test_tc_spmm
 tests_test_tc_spmm_SOURCES = tests/test_tc_spmm.cu
-tests_test_tc_spmm_LDADD = $(GG_TC_OBJS) $(GG_CUDA_KERNEL_OBJS) $(CUDA_LIBS) -lm
+tests_test_tc_spmm_LDADD = $(GG_TC_OBJS) $(GG_CUDA_KERNEL_OBJS) reorder/reorder.lo \
+	reorder/rsh.lo $(CUDA_LIBS) $(OPENMP_CFLAGS) -lm
 tests_test_tc_spmm_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC --mode=link $(CCLD) \
 	$(AM_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@
 
@@ -40,5 +41,5 @@ GG_TC_INCS = $(srcdir)/formats/hybrid.h $(srcdir)/kernels/tc_spmm/tc_spmm.h \
 	$(srcdir)/kernels/gg_cuda.h $(srcdir)/kernels/gg_kernels.h
 $(GG_TC_OBJS): $(GG_TC_INCS)
 tests/test_tc_spmm.o bench/tc_bench.o: $(GG_TC_INCS) $(srcdir)/bench/bench_matrices.h
-bench/tc_bench.o: $(srcdir)/reorder/reorder.h
+bench/tc_bench.o tests/test_tc_spmm.o: $(srcdir)/reorder/reorder.h
 endif
