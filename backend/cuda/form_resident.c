@@ -52,13 +52,15 @@ void cuda_res_free (void *buf)
     (void) cudaSetDevice (old) ;
 }
 
-int cuda_res_download (void *host, const void *buf, size_t bytes)
+// One staged copy between host memory and a resident buffer, on a pooled
+// context of the main device, finished before returning.
+static int res_copy (void *dst, const void *src, size_t bytes, bool up)
 {
     int old ;
     if (!enter (&old)) return GG_ERR_DEVICE ;
     gg_devcall c = { 0 } ;
     int rc = ctx_acquire (&c.ctx) ;
-    if (rc == GG_OK) rc = download (&c, host, buf, bytes) ;
+    if (rc == GG_OK) rc = up ? upload (&c, dst, src, bytes) : download (&c, dst, src, bytes) ;
     if (c.ctx != NULL)
     {
         stream_finish (&c, &rc) ;
@@ -68,20 +70,14 @@ int cuda_res_download (void *host, const void *buf, size_t bytes)
     return rc ;
 }
 
+int cuda_res_download (void *host, const void *buf, size_t bytes)
+{
+    return res_copy (host, buf, bytes, false) ;
+}
+
 int cuda_res_upload (void *buf, const void *host, size_t bytes)
 {
-    int old ;
-    if (!enter (&old)) return GG_ERR_DEVICE ;
-    gg_devcall c = { 0 } ;
-    int rc = ctx_acquire (&c.ctx) ;
-    if (rc == GG_OK) rc = upload (&c, buf, host, bytes) ;
-    if (c.ctx != NULL)
-    {
-        stream_finish (&c, &rc) ;
-        ctx_release (c.ctx) ;
-    }
-    (void) cudaSetDevice (old) ;
-    return rc ;
+    return res_copy (buf, host, bytes, true) ;
 }
 
 //------------------------------------------------------------------------------
