@@ -30,39 +30,12 @@
 #include <GraphBLAS.h>
 #include "grbgpu.h"
 
-#define OK(call) assert_int_equal ((call), GrB_SUCCESS)
+#include "tests/resident_util.h"
 
 enum { NV = 300, KB = 4 } ;     // A is NV x NV, B is NV x KB
 
 static uint64_t rng = 0x2545f4914f6cdd1dULL ;
-static uint64_t rnd (void)
-{
-    rng ^= rng << 13 ;
-    rng ^= rng >> 7 ;
-    rng ^= rng << 17 ;
-    return rng ;
-}
-
-static bool on_cuda (void)
-{
-    const char *d = getenv ("GRBGPU_TEST_DEVICE") ;
-    return d != NULL && strcmp (d, "cuda") == 0 ;
-}
-
-static void set (const char *name, const char *value)
-{
-    assert_int_equal (grbgpu_set (name, value), 0) ;
-}
-
-static void device_on (void)  { set ("DEVICE", on_cuda ( ) ? "cuda" : "host") ; }
-static void device_cpu (void) { set ("DEVICE", "cpu") ; }
-
-static grbgpu_stats stats (void)
-{
-    grbgpu_stats s ;
-    grbgpu_stats_get (&s) ;
-    return s ;
-}
+static uint64_t rnd (void) { return xorshift (&rng) ; }
 
 // Results kept so far must have grown (both backends keep results).
 static void expect_kept (uint64_t before)
@@ -134,15 +107,6 @@ static GrB_Vector chain (GrB_Matrix A, GrB_Vector u, bool device)
     return w ;
 }
 
-// w's values through extractTuples (the CPU library's own read)
-static void values_of (GrB_Vector w, double *x)
-{
-    GrB_Index n = NV, I [NV] ;
-    double X [NV] ;
-    OK (GrB_Vector_extractTuples_FP64 (I, X, &n, w)) ;
-    assert_int_equal (n, NV) ;
-    for (GrB_Index k = 0 ; k < n ; k++) x [I [k]] = X [k] ;
-}
 
 static void assert_same (const double *x, const double *y, GrB_Index n)
 {

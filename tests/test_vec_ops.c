@@ -33,39 +33,13 @@
 #include <GraphBLAS.h>
 #include "grbgpu.h"
 
-#define OK(call) assert_int_equal ((call), GrB_SUCCESS)
+#include "tests/resident_util.h"
 
 enum { N = 1000 } ;
 
 static uint64_t rng = 0x9e3779b97f4a7c15ULL ;
-static uint64_t rnd (void)
-{
-    rng ^= rng << 13 ;
-    rng ^= rng >> 7 ;
-    rng ^= rng << 17 ;
-    return rng ;
-}
+static uint64_t rnd (void) { return xorshift (&rng) ; }
 
-static bool on_cuda (void)
-{
-    const char *d = getenv ("GRBGPU_TEST_DEVICE") ;
-    return d != NULL && strcmp (d, "cuda") == 0 ;
-}
-
-static void set (const char *name, const char *value)
-{
-    assert_int_equal (grbgpu_set (name, value), 0) ;
-}
-
-static void device_on (void)  { set ("DEVICE", on_cuda ( ) ? "cuda" : "host") ; }
-static void device_cpu (void) { set ("DEVICE", "cpu") ; }
-
-static grbgpu_stats stats (void)
-{
-    grbgpu_stats s ;
-    grbgpu_stats_get (&s) ;
-    return s ;
-}
 
 //------------------------------------------------------------------------------
 // values
@@ -115,14 +89,6 @@ static void random_vector (GrB_Type t, bool specials, GrB_Vector *v, GrB_Vector 
     make (t, vals, v, twin) ;
 }
 
-static void values_of (GrB_Vector w, double *x)
-{
-    GrB_Index n = N, I [N] ;
-    double X [N] ;
-    OK (GrB_Vector_extractTuples_FP64 (I, X, &n, w)) ;
-    assert_int_equal (n, N) ;
-    for (GrB_Index k = 0 ; k < n ; k++) x [I [k]] = X [k] ;
-}
 
 // w (device) and ref (CPU library) hold the same values: bit for bit, a NaN
 // for a NaN (its payload may differ on a GPU), the sign of a zero kept

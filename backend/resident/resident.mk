@@ -9,7 +9,7 @@ libgrbgpu_la_SOURCES += backend/resident/resident.c backend/resident/resident.h
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_resident
 TESTS += tests/test_resident
-tests_test_resident_SOURCES = tests/test_resident.c
+tests_test_resident_SOURCES = tests/test_resident.c tests/resident_util.h
 tests_test_resident_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_resident_LDFLAGS = $(AX_PTHREAD_FLAGS)
 tests_test_resident_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
@@ -21,7 +21,7 @@ endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_vec_ops
 TESTS += tests/test_vec_ops
-tests_test_vec_ops_SOURCES = tests/test_vec_ops.c
+tests_test_vec_ops_SOURCES = tests/test_vec_ops.c tests/resident_util.h
 tests_test_vec_ops_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_vec_ops_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
 endif
