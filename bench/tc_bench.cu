@@ -490,6 +490,24 @@ static double cusparse_best (cusparseHandle_t h, const bm_csr &A, int32_t *dp, i
     return base ;
 }
 
+// max |y - ref| / max |ref| over the rows of A with entries (a non-finite
+// difference counts as infinite), y and ref m x n on the host
+template <typename T>
+static double rel_to_ref (const bm_csr &A, int64_t n, const std::vector<T> &y,
+    const std::vector<T> &ref)
+{
+    double err = 0, ymax = 0 ;
+    for (int64_t r = 0 ; r < A.m ; r++)
+        if (A.p [r+1] > A.p [r])
+            for (int64_t j = 0 ; j < n ; j++)
+            {
+                const double d = fabs ((double) y [r * n + j] - (double) ref [r * n + j]) ;
+                err = std::max (err, std::isfinite (d) ? d : INFINITY) ;
+                ymax = std::max (ymax, fabs ((double) ref [r * n + j])) ;
+            }
+    return ymax > 0 ? err / ymax : err ;
+}
+
 struct fp64_row { std::string matrix ; int64_t n ; double cusp, cuda, tc3, tc4, share3, share4 ; } ;
 static std::vector<fp64_row> fp64_rows ;
 
@@ -526,22 +544,11 @@ static void bench_fp64 (cusparseHandle_t h, const bm_csr &A, const std::vector<i
         const double base = cusparse_best<double> (h, A, dp, di, dx, dX, dY, n, ref) ;
         if (base < 0) { printf ("no FP64 cuSPARSE baseline: %s skipped\n", A.name.c_str ()) ; wrong++ ;
             cudaFree (dX) ; cudaFree (dY) ; continue ; }
-        double ymax = 0 ;
-        for (int64_t r = 0 ; r < A.m ; r++)
-            if (A.p [r+1] > A.p [r]) for (int64_t j = 0 ; j < n ; j++) ymax = std::max (ymax, fabs (ref [r * n + j])) ;
         auto check = [&] (const char *what, double t) -> double
         {
             CK (cudaDeviceSynchronize ()) ;
             CK (cudaMemcpy (y.data (), dY, A.m * n * 8, cudaMemcpyDeviceToHost)) ;
-            double err = 0 ;
-            for (int64_t r = 0 ; r < A.m ; r++)
-                if (A.p [r+1] > A.p [r])
-                    for (int64_t j = 0 ; j < n ; j++)
-                    {
-                        const double d = fabs (y [r * n + j] - ref [r * n + j]) ;
-                        err = std::max (err, std::isfinite (d) ? d : INFINITY) ;
-                    }
-            const double rel = ymax > 0 ? err / ymax : err ;
+            const double rel = rel_to_ref (A, n, y, ref) ;
             const bool ok = rel < 1e-12 ;
             const double bytes = (A.m + 1) * 4.0 + A.nnz * 12.0 + A.k * n * 8.0 + A.m * n * 8.0 ;
             printf ("%-14s %4lld fp64     %-9s %9.4f ms %8.1f GF/s %7.1f GB/s %6.2fx rel %.2e %s\n",
@@ -674,9 +681,6 @@ static void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vecto
         CK (cudaMemcpy (dX, X.data (), X.size () * 4, cudaMemcpyHostToDevice)) ;
         const double base = cusparse_best<float> (h, A, dp, di, dx, dX, dY, n, ref) ;
         if (base < 0) { wrong++ ; cudaFree (dX) ; cudaFree (dY) ; continue ; }
-        double ymax = 0 ;
-        for (int64_t r = 0 ; r < A.m ; r++)
-            if (A.p [r+1] > A.p [r]) for (int64_t j = 0 ; j < n ; j++) ymax = std::max (ymax, (double) fabsf (ref [r * n + j])) ;
         // one timed, checked product: the fastest so far of each kind kept
         auto run = [&] (const gg_hybrid_form *g, int mode, const char *variant, const char *what) -> double
         {
@@ -686,15 +690,7 @@ static void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vecto
                 GG_TC_PARTS_ALL, NULL, 0) ; }) ;
             if (rc != GG_OK) return -1 ;
             CK (cudaMemcpy (y.data (), dY, A.m * n * 4, cudaMemcpyDeviceToHost)) ;
-            double err = 0 ;
-            for (int64_t r = 0 ; r < A.m ; r++)
-                if (A.p [r+1] > A.p [r])
-                    for (int64_t j = 0 ; j < n ; j++)
-                    {
-                        const double d = fabs ((double) y [r * n + j] - ref [r * n + j]) ;
-                        err = std::max (err, std::isfinite (d) ? d : INFINITY) ;
-                    }
-            const double rel = ymax > 0 ? err / ymax : err ;
+            const double rel = rel_to_ref (A, n, y, ref) ;
             const bool ok = rel < (mode == GG_TC_TF32 ? 1e-2 : 1e-4) ;
             printf ("%-14s %4lld reorder  %-22s %9.4f ms %6.2fx rel %.2e %s\n", A.name.c_str (),
                 (long long) n, what, t, base / t, rel, ok ? "ok" : "WRONG") ;
