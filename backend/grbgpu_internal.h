@@ -59,6 +59,7 @@ typedef struct
     char fault [128] ;          // GRBGPU_FAULT, pushed to backend/fault.c
     bool reorder ;              // GRBGPU_REORDER: offer the tensor-core row
                                 // of the RSH-reordered S (tc3r) to the chooser
+    bool nm ;                   // GRBGPU_NM: offer the dense x N:M row (nm)
     bool tune ;                 // GRBGPU_TUNE: time the candidate kernel
                                 // families once per operand and shape
     // GRBGPU_DEVICES: "" (default: one device, GRBGPU_DEVICE_ID), "all", or

@@ -25,7 +25,7 @@ gg_settings grbgpu_settings =
     .disable = false, .device = GG_DEVICE_AUTO, .min_work = -1,
     .verbose = 0, .stats = false, .cache_bytes = 0,
     .precision = GG_PRECISION_EXACT, .kernel = "", .device_id = 0,
-    .device_memory = 0, .fault = "", .tune = true, .reorder = false, .devices = "",
+    .device_memory = 0, .fault = "", .tune = true, .reorder = false, .nm = false, .devices = "",
     .devices_all = false, .ndevices = 0, .resident = false
 } ;
 
@@ -160,6 +160,7 @@ static int set_one (const char *name, const char *v)
     if (!strcasecmp (name, "DEVICE_ID")) return parse_int (v, &s->device_id) ;
     if (!strcasecmp (name, "TUNE"))     return parse_bool (v, &s->tune) ;
     if (!strcasecmp (name, "REORDER"))  return parse_bool (v, &s->reorder) ;
+    if (!strcasecmp (name, "NM"))       return parse_bool (v, &s->nm) ;
     if (!strcasecmp (name, "RESIDENT")) return parse_bool (v, &s->resident) ;
     if (!strcasecmp (name, "MIN_WORK"))
     {
@@ -196,7 +197,7 @@ static int set_one (const char *name, const char *v)
 static const char *setting_names [] =
 {
     "DISABLE", "DEVICE", "MIN_WORK", "VERBOSE", "STATS", "CACHE_BYTES",
-    "PRECISION", "KERNEL", "DEVICE_ID", "DEVICE_MEMORY", "FAULT", "TUNE", "REORDER", "DEVICES",
+    "PRECISION", "KERNEL", "DEVICE_ID", "DEVICE_MEMORY", "FAULT", "TUNE", "REORDER", "NM", "DEVICES",
     "RESIDENT"
 } ;
 #define NSETTINGS ((int) (sizeof (setting_names) / sizeof (setting_names [0])))
@@ -262,6 +263,7 @@ GG_EXPORT int grbgpu_get (const char *name, char *buf, size_t len)
     else if (!strcasecmp (name, "DEVICE_ID")) snprintf (buf, len, "%d", s->device_id) ;
     else if (!strcasecmp (name, "TUNE")) snprintf (buf, len, "%d", s->tune) ;
     else if (!strcasecmp (name, "REORDER")) snprintf (buf, len, "%d", s->reorder) ;
+    else if (!strcasecmp (name, "NM")) snprintf (buf, len, "%d", s->nm) ;
     else if (!strcasecmp (name, "RESIDENT")) snprintf (buf, len, "%d", s->resident) ;
     else if (!strcasecmp (name, "MIN_WORK"))
     {

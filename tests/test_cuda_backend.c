@@ -504,19 +504,49 @@ static test_csr make_nm_csr (int64_t m, int64_t k, int N, int M, gg_type t,
     return S ;
 }
 
+// The CSR of S' (k x m), values as in S: how the dispatcher hands S by its
+// transpose's arrays (gg_csr.transposed), e.g. W held by row in
+// GrB_mxm (Y, X, W).
+static test_csr transpose_test_csr (const test_csr *S, gg_type t)
+{
+    test_csr T = { .m = S->k, .k = S->m, .nnz = S->nnz } ;
+    T.p = calloc ((size_t) (S->k + 1), sizeof (int32_t)) ;
+    T.i = malloc ((size_t) (S->nnz + 1) * sizeof (int32_t)) ;
+    T.v = malloc ((size_t) (S->nnz + 1) * sizeof (double)) ;
+    T.x = malloc ((size_t) (S->nnz + 1) * 8) ;
+    for (int64_t q = 0 ; q < S->nnz ; q++) T.p [S->i [q] + 1]++ ;
+    for (int64_t c = 0 ; c < S->k ; c++) T.p [c+1] += T.p [c] ;
+    int32_t *next = malloc ((size_t) (S->k + 1) * sizeof (int32_t)) ;
+    memcpy (next, T.p, (size_t) (S->k + 1) * sizeof (int32_t)) ;
+    for (int64_t r = 0 ; r < S->m ; r++)
+    {
+        for (int32_t q = S->p [r] ; q < S->p [r+1] ; q++)
+        {
+            const int32_t d = next [S->i [q]]++ ;
+            T.i [d] = (int32_t) r ;
+            T.v [d] = S->v [q] ;
+            put (T.x, (size_t) d, t, S->v [q]) ;
+        }
+    }
+    free (next) ;
+    return T ;
+}
+
 // The N:M row (backend/cuda/family_nm.c): forced (GRBGPU_KERNEL=nm) on 2:4,
 // 1:4 and 1:8 matrices, FP32 and FP64, it runs and gives the reference's
 // values (an Inf and a NaN in X included; an iso S too; a vector-wise S,
-// which takes the shared-index layout); a near-miss (M/2:M
+// which takes the shared-index layout; S given by its transpose's arrays,
+// as GrB_mxm (Y, X, W) with W held by row arrives); a near-miss (M/2:M
 // with one group holding one entry too many) and a semiring it does not take go
 // elsewhere, still right; with the chooser measuring (a cached S, enough
 // work) the product is right whichever row wins (printed).
-#define GG_NM_ROW_ON 0       // as GG_NM_ROW_ENABLED in backend/cuda/family_nm.c
 static void test_nm_family (void **state)
 {
     (void) state ;
     static const int pairs [3][2] = { { 2, 4 }, { 1, 4 }, { 1, 8 } } ;
     const int64_t ns [4] = { 1, 5, 64, 130 } ;
+    // the row runs only with GRBGPU_NM=1 (backend/cuda/family_nm.c)
+    const bool nm_on = grbgpu_settings_get ()->nm ;
     for (int ti = 0 ; ti < 2 ; ti++)
     {
         gg_type t = ti ? GG_FP64 : GG_FP32 ;
@@ -531,6 +561,12 @@ static void test_nm_family (void **state)
             gg_csr Iv = view_csr (&S, true, NULL) ;
             test_csr W = make_nm_csr (301, 517, N, M, t, -1) ;
             gg_csr Wv = view_csr (&W, false, make_entry ()) ;
+            // S by its transpose's arrays (the N:M groups then run down
+            // their columns)
+            test_csr St = transpose_test_csr (&S, t) ;
+            gg_csr Tsv = { .nrows = S.m, .ncols = S.k, .nnz = S.nnz, .p32 = St.p,
+                .i32 = St.i, .x = St.x, .max_row = -1, .transposed = true,
+                .cache = make_entry () } ;
             for (int ni = 0 ; ni < 4 ; ni++)
             {
                 const int64_t n = ns [ni] ;
@@ -544,24 +580,23 @@ static void test_nm_family (void **state)
                     put (X, 40 * n + 2, t, NAN) ; Xv [40 * n + 2] = NAN ;
                 }
                 set_kernel ("nm") ;
-                for (int which = 0 ; which < 4 ; which++)
+                for (int which = 0 ; which < 5 ; which++)
                 {
                     // 0: N:M, 1: the near-miss, 2: S iso (not cached), 3:
-                    // vector-wise N:M
+                    // vector-wise N:M, 4: S by its transpose's arrays
                     const gg_csr *v = (which == 0) ? &Sv : (which == 1) ? &Bv
-                        : (which == 2) ? &Iv : &Wv ;
+                        : (which == 2) ? &Iv : (which == 3) ? &Wv : &Tsv ;
                     const test_csr *ref = (which == 1) ? &B : (which == 3) ? &W : &S ;
                     memset (Y, 0x7f, (size_t) (S.m * n) * 8) ;
                     assert_int_equal (be->spmm (&sr, v, &Xd, Y), GG_OK) ;
                     const char *fam = gg_spmm_last_family () ;
                     int bad = check_spmm (&sr, ref, which == 2, Xv, n, Y) ;
-                    if (bad || (which != 1 && GG_NM_ROW_ON) != (strcmp (fam, "nm") == 0))
+                    if (bad || (which != 1 && nm_on) != (strcmp (fam, "nm") == 0))
                         print_message ("  nm %d:%d type %d n %ld case %d: ran %s, %d wrong\n",
                             N, M, t, (long) n, which, fam, bad) ;
                     assert_int_equal (bad, 0) ;
-                    // (the row is off for now, backend/cuda/family_nm.c:
-                    // every case must decline it and still be right)
-                    if (which != 1 && GG_NM_ROW_ON) assert_string_equal (fam, "nm") ;
+                    // (with the row off every case declines it and is right)
+                    if (which != 1 && nm_on) assert_string_equal (fam, "nm") ;
                     else assert_string_not_equal (fam, "nm") ;
                 }
                 // a semiring the row does not take: declined, right
@@ -575,7 +610,8 @@ static void test_nm_family (void **state)
             grbgpu_cache_release ((gg_cache_entry *) Sv.cache) ;
             grbgpu_cache_release ((gg_cache_entry *) Bv.cache) ;
             grbgpu_cache_release ((gg_cache_entry *) Wv.cache) ;
-            free_csr (&S) ; free_csr (&B) ; free_csr (&W) ;
+            grbgpu_cache_release ((gg_cache_entry *) Tsv.cache) ;
+            free_csr (&S) ; free_csr (&B) ; free_csr (&W) ; free_csr (&St) ;
 
             // the chooser measures every row, nm among them (a cached S,
             // about 300K-1M entries x 64 columns)

@@ -30,28 +30,21 @@
 #include "backend/cuda/form_nm.h"
 #include "kernels/nm_spmm/nm_spmm.h"
 
-// Off until the defect below is found: in the GPU run of 2026-11-25 the row
-// gave wrong values through GraphBLAS on 1:4 and 1:8 operands (conformance's
-// nm/1_4_* and nm/1_8_* groups: most entries wrong; 2:4 passed), and a later
-// MIN_PLUS FP64 product on an operand the row had packed came back with
-// FP32-rounded values (test_nm_family), while the kernel's own test
-// (tests/test_nm_spmm, 19.7M checks) passed.  Leads: test_nm_spmm draws the
-// orientation and the X layout at random per case, so the row's own
-// combination (GG_NM_ROWS, X k-major, element-wise, N < M/2) may never have
-// run there; detection, packing and the layout of such operands were checked
-// on the host afterwards and look right; an out-of-bounds write would also
-// explain the later MIN_PLUS product (compute-sanitizer on test_nm_family is
-// the next step).  The row declines everything;
-// its code and tests stay so that the next GPU run can find the cause with
-// GG_NM_ROW_ENABLED set to 1.
-#define GG_NM_ROW_ENABLED 0
+// Off by default (GRBGPU_NM=1 offers it) until the defect below is found:
+// in the GPU run of 2026-11-25 the row gave wrong values through GraphBLAS
+// on 1:4 and 1:8 operands (conformance's nm/1_4_* and nm/1_8_* groups: most
+// entries wrong; 2:4 passed), and a later MIN_PLUS FP64 product on an
+// operand the row had packed came back with FP32-rounded values
+// (test_nm_family), while the kernel's own test (tests/test_nm_spmm, 19.7M
+// checks) passed.  Detection, packing and the layout of the conformance
+// operands were emulated on the host afterwards and are right.
 
 const char *gg_nm_supports (gg_spmm_op *o)
 {
-    if (!GG_NM_ROW_ENABLED)
+    if (!grbgpu_settings_get ()->nm)
     {
         (void) o ;
-        return "off: wrong values found on the GPU (1:4, 1:8), under investigation" ;
+        return "off (GRBGPU_NM=0)" ;
     }
     const char *forced = grbgpu_settings_get ()->kernel ;
     const bool is_forced = (forced [0] != '\0') ;

@@ -34,6 +34,10 @@ void nm_form_release (dev_csr *f, bool device)
 }
 
 // The host layout of S (values of elem bytes), or a reason there is none.
+// S may come by its transpose's arrays (S->transposed: the CSR of S' = W,
+// k x m, which is how GrB_mxm (Y, X, W) with W held by row arrives): then
+// the groups run down the columns of those arrays (GG_NM_COLS), and the
+// packer transposes them into S's rows.
 static int nm_layout_of (const gg_csr *S, size_t elem, gg_nm_layout **L,
     gg_nm_info *info, const char **why)
 {
@@ -44,11 +48,22 @@ static int nm_layout_of (const gg_csr *S, size_t elem, gg_nm_layout **L,
     gg_nm_opts opts ;
     gg_nm_opts_default (&opts) ;
     if (S->p32 == NULL || S->i32 == NULL) { *why = "S has 64-bit indices" ; goto done ; }
-    rc = gg_nm_detect (info, S, &opts) ;
+    gg_csr V = *S ;
+    if (S->transposed)
+    {
+        V.nrows = S->ncols ;
+        V.ncols = S->nrows ;
+        V.transposed = false ;
+        V.max_row = -1 ;
+        V.present = NULL ;
+        V.nonempty = -1 ;
+        V.no_empty_rows = false ;
+        opts.orient = GG_NM_COLS ;
+    }
+    rc = gg_nm_detect (info, &V, &opts) ;
     if (rc == GG_ERR_UNSUPPORTED) { rc = GG_OK ; *why = "S has 64-bit indices" ; goto done ; }
     GG_TRY (rc) ;
     if (!info->is_nm) { *why = "S is not N:M along its columns" ; goto done ; }
-    gg_csr V = *S ;
     if (S->iso)
     {
         // the layout holds one value per slot: expand the iso value
@@ -59,7 +74,7 @@ static int nm_layout_of (const gg_csr *S, size_t elem, gg_nm_layout **L,
         V.x = expanded ;
         V.iso = false ;
     }
-    rc = gg_nm_pack (&form, &V, elem, info->n, info->m, 1, GG_NM_ROWS) ;
+    rc = gg_nm_pack (&form, &V, elem, info->n, info->m, 1, opts.orient) ;
     if (rc == GG_ERR_UNSUPPORTED) { rc = GG_OK ; *why = "S could not be packed" ; goto done ; }
     GG_TRY (rc) ;
     rc = gg_nm_layout_build (L, form, true) ;
