@@ -25,7 +25,7 @@ gg_settings grbgpu_settings =
     .disable = false, .device = GG_DEVICE_AUTO, .min_work = -1,
     .verbose = 0, .stats = false, .cache_bytes = 0,
     .precision = GG_PRECISION_EXACT, .kernel = "", .device_id = 0,
-    .device_memory = 0, .fault = "", .tune = true, .reorder = false, .nm = false, .devices = "",
+    .device_memory = 0, .fault = "", .tune = true, .reorder = false, .nm = true, .devices = "",
     .devices_all = false, .ndevices = 0, .resident = false
 } ;
 

@@ -233,7 +233,7 @@ if has res2; then
     grep -E 'pagerank chain|ERROR' "$OUT/test_vec_ops.log" | head -5 | sed 's/^/    /' | tee -a "$summary"
     GRBGPU_TEST_DEVICE=cuda timeout 60 ./tests/test_resident > "$OUT/test_resident_res2.log" 2>&1
     say "test_resident (cuda): exit $? : $(grep -E 'PASSED|FAILED|skipped' "$OUT/test_resident_res2.log" | tail -1)"
-    pr="./examples/pagerank --scale 20 --itermax 20 --tol 1e-30"
+    pr="./examples/pagerank --scale 20 --itermax 20 --tol 1e-30 --steps"
     for res in cpu 1 0; do
         log="$OUT/pagerank_res2_$res.log"
         if [ "$res" = cpu ]; then
@@ -247,6 +247,7 @@ if has res2; then
         grep -o 'offloaded_cuda=[0-9]*\|resident_kept=[0-9]* materialised=[0-9]* resident_evicted=[0-9]*' "$log" \
             | tr '\n' ' ' | sed 's/^/    /' | tee -a "$summary" ; echo | tee -a "$summary"
         grep -o 'declined_by:.*' "$log" | head -1 | sed 's/^/    /' | tee -a "$summary"
+        grep -E '^pagerank: step' "$log" | sed 's/^pagerank: step /    /' | tee -a "$summary"
     done
 fi
 

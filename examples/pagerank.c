@@ -3,7 +3,7 @@
 //------------------------------------------------------------------------------
 
 // usage: pagerank [--scale S] [--seed N] [--iters N] [--tol T] [--itermax N]
-//                 [--save FILE | --compare FILE] [matrix.mtx[.gz]]
+//                 [--steps] [--save FILE | --compare FILE] [matrix.mtx[.gz]]
 //
 // The graph is an R-MAT graph of 2^S vertices (S = 20 by default, edge factor
 // 16, deterministic seed) or a Matrix Market file (A(i,j) present: edge i->j).
@@ -12,7 +12,9 @@
 // Each iteration is one r += A'*(r./d) with the PLUS_SECOND semiring and a
 // PLUS accumulator (GrB_mxv); it stops when ||r - r_old||_1 <= tol, or after
 // itermax iterations, or after exactly --iters iterations when given.
-// Prints the iterations, time per iteration, total time and the top 10.
+// Prints the iterations, time per iteration, total time and the top 10;
+// --steps also the time per iteration of each step of the loop (wall clock
+// around each GraphBLAS call: where the time of an iteration goes).
 // --save FILE writes the ranks; --compare FILE recomputes them and checks
 // max |r - r_saved| <= 1e-5 * max |r_saved| ("check: PASS", exit 0, or
 // "check: FAIL", exit 1).
@@ -24,6 +26,20 @@
 #include <string.h>
 
 #define PAGERANK_CHECK_RTOL 1e-5
+
+// --steps: wall-clock seconds spent in each step of the loop, summed over
+// the iterations
+enum { ST_SINK, ST_DIV, ST_BASE, ST_MXV, ST_DIFF, ST_N } ;
+static const char *step_name [ST_N] = { "sink rank (eWiseMult, reduce)",
+    "w = t ./ d (eWiseMult)", "r = base (assign)", "r += A'*w (mxv)",
+    "rdiff (eWiseAdd, apply, reduce)" } ;
+static double step_time [ST_N] ;
+#define STEP(st, call)                                                      \
+{                                                                           \
+    double step_t0_ = ex_wtime () ;                                         \
+    GRB_TRY (call) ;                                                        \
+    step_time [st] += ex_wtime () - step_t0_ ;                              \
+}
 
 //------------------------------------------------------------------------------
 // pagerank: r = PageRank of the graph A
@@ -123,24 +139,24 @@ static GrB_Info pagerank
         if (nsinks > 0)
         {
             // tsink = t .* sink (values of t at the dangling vertices)
-            GRB_TRY (GrB_Vector_eWiseMult_BinaryOp (tsink, NULL, NULL,
+            STEP (ST_SINK, GrB_Vector_eWiseMult_BinaryOp (tsink, NULL, NULL,
                 GrB_FIRST_FP32, t, sink, NULL)) ;
             // sink_rank = sum (tsink)
-            GRB_TRY (GrB_Vector_reduce_FP32 (&sink_rank, NULL,
+            STEP (ST_SINK, GrB_Vector_reduce_FP32 (&sink_rank, NULL,
                 GrB_PLUS_MONOID_FP32, tsink, NULL)) ;
         }
 
         // w = t ./ d
-        GRB_TRY (GrB_Vector_eWiseMult_BinaryOp (w, NULL, NULL, GrB_DIV_FP32, t,
+        STEP (ST_DIV, GrB_Vector_eWiseMult_BinaryOp (w, NULL, NULL, GrB_DIV_FP32, t,
             d, NULL)) ;
 
         // r = (1 - damping)/n + damping * sink_rank / n (a full vector)
         float base = teleport + damping * sink_rank / (float) n ;
-        GRB_TRY (GrB_Vector_assign_FP32 (*r, NULL, NULL, base, GrB_ALL, n,
+        STEP (ST_BASE, GrB_Vector_assign_FP32 (*r, NULL, NULL, base, GrB_ALL, n,
             NULL)) ;
 
         // r += A'*w: the rank flowing in along the edges (PLUS_SECOND)
-        GRB_TRY (GrB_mxv (*r, NULL, GrB_PLUS_FP32, GxB_PLUS_SECOND_FP32, AT, w,
+        STEP (ST_MXV, GrB_mxv (*r, NULL, GrB_PLUS_FP32, GxB_PLUS_SECOND_FP32, AT, w,
             NULL)) ;
 
         // check for convergence: rdiff = ||t - r||_1
@@ -148,12 +164,12 @@ static GrB_Info pagerank
         {
             float rdiff ;
             // t = t - r
-            GRB_TRY (GrB_Vector_eWiseAdd_BinaryOp (t, NULL, NULL,
+            STEP (ST_DIFF, GrB_Vector_eWiseAdd_BinaryOp (t, NULL, NULL,
                 GrB_MINUS_FP32, t, *r, NULL)) ;
             // t = abs (t)
-            GRB_TRY (GrB_Vector_apply (t, NULL, NULL, GrB_ABS_FP32, t, NULL)) ;
+            STEP (ST_DIFF, GrB_Vector_apply (t, NULL, NULL, GrB_ABS_FP32, t, NULL)) ;
             // rdiff = sum (t)
-            GRB_TRY (GrB_Vector_reduce_FP32 (&rdiff, NULL,
+            STEP (ST_DIFF, GrB_Vector_reduce_FP32 (&rdiff, NULL,
                 GrB_PLUS_MONOID_FP32, t, NULL)) ;
             if (rdiff <= tol) break ;
         }
@@ -187,7 +203,7 @@ static GrB_Info pagerank
 static void usage (void)
 {
     fprintf (stderr, "usage: pagerank [--scale S] [--seed N] [--iters N] "
-        "[--tol T] [--itermax N] [--save FILE | --compare FILE] "
+        "[--tol T] [--itermax N] [--steps] [--save FILE | --compare FILE] "
         "[matrix.mtx[.gz]]\n") ;
 }
 
@@ -214,6 +230,7 @@ int main (int argc, char **argv)
     //--------------------------------------------------------------------------
 
     int scale = 20, iters_fixed = 0, itermax = 100 ;
+    bool steps = false ;
     uint64_t seed = 42 ;
     float tol = 1e-4f ;
     const char *file = NULL ;
@@ -228,6 +245,7 @@ int main (int argc, char **argv)
         else if (!strcmp (a, "--iters") && has) iters_fixed = atoi (argv [k+1]) ;
         else if (!strcmp (a, "--itermax") && has) itermax = atoi (argv [k+1]) ;
         else if (!strcmp (a, "--tol") && has) tol = strtof (argv [k+1], NULL) ;
+        else if (!strcmp (a, "--steps")) { steps = true ; k++ ; continue ; }
         else if (a [0] != '-' && file == NULL) { file = a ; k++ ; continue ; }
         else { usage () ; return (2) ; }
         k += 2 ;
@@ -275,6 +293,11 @@ int main (int argc, char **argv)
         "%.3f s in iterations, %.3f s total\n", iters,
         (tol > 0) ? "converged or itermax" : "fixed count",
         t_iter / iters, t_iter, t_total) ;
+    for (int st = 0 ; steps && st < ST_N ; st++)
+    {
+        printf ("pagerank: step %-32s %8.3f ms per iteration\n",
+            step_name [st], 1e3 * step_time [st] / iters) ;
+    }
 
     //--------------------------------------------------------------------------
     // top 10

