@@ -4,10 +4,11 @@
 #-------------------------------------------------------------------------------
 
 # Runs examples/pagerank, examples/gcn, examples/attention and examples/mlp
-# (plain GraphBLAS programs) three ways:
+# (plain GraphBLAS programs) three or four ways:
 #   cpu    the CPU library alone (no preload)
 #   cuda   grbgpu on the GPU (LD_PRELOAD, GRBGPU_DEVICE=cuda), when
 #          `nvidia-smi -L` finds one
+#   cuda-res  the same with GRBGPU_RESIDENT=1 (results stay on the GPU)
 #   host   grbgpu's host emulation backend (GRBGPU_DEVICE=host,
 #          GRBGPU_MIN_WORK=0: every product goes through grbgpu's own path)
 # The cpu run saves its results; the others recompute and compare with them
@@ -44,7 +45,7 @@ if nvidia-smi -L > "$tmp/gpus" 2>/dev/null && [ -s "$tmp/gpus" ]; then
     pagerank_args=${DEMO_PAGERANK_ARGS:-"--scale 20 --iters 30"}
     gcn_args=${DEMO_GCN_ARGS:-"--nodes 100000 --epochs 10"}
     mlp_args=${DEMO_MLP_ARGS:-"--batch 1024 --width 2048 --layers 4 --reps 3"}
-    modes="cpu cuda host"
+    modes="cpu cuda cuda-res host"
 else
     gpu=no
     echo "demo: no GPU found: running the host emulation backend" \
@@ -78,6 +79,8 @@ run ()
         cpu)  "$bindir/$ex" "$@" --save "$chk" > "$log" 2>&1 ;;
         cuda) env LD_PRELOAD="$lib" GRBGPU_DEVICE=cuda GRBGPU_STATS=1 \
                   "$bindir/$ex" "$@" --compare "$chk" > "$log" 2>&1 ;;
+        cuda-res) env LD_PRELOAD="$lib" GRBGPU_DEVICE=cuda GRBGPU_RESIDENT=1 \
+                  GRBGPU_STATS=1 "$bindir/$ex" "$@" --compare "$chk" > "$log" 2>&1 ;;
         host) env LD_PRELOAD="$lib" GRBGPU_DEVICE=host GRBGPU_MIN_WORK=0 \
                   GRBGPU_STATS=1 "$bindir/$ex" "$@" --compare "$chk" \
                   > "$log" 2>&1 ;;
@@ -114,7 +117,7 @@ echo "=== grbgpu demo: $(nproc 2>/dev/null || echo '?') cores," \
     "GPU: $gpu; $(($(date +%s) - start)) s in all ==="
 awk -F'|' '
     BEGIN {
-        printf "%-9s %-5s %12s %8s %-6s  %s\n", "example", "mode",
+        printf "%-9s %-8s %12s %8s %-6s  %s\n", "example", "mode",
             "s/step", "speedup", "check", "grbgpu statistics"
     }
     {
@@ -122,11 +125,11 @@ awk -F'|' '
         sp = "-"
         if ($2 != "cpu" && base[$1] > 0 && $3 > 0)
             sp = sprintf ("%.2fx", base[$1] / $3)
-        printf "%-9s %-5s %12.5f %8s %-6s  %s\n", $1, $2, $3, sp, $4, $5
+        printf "%-9s %-8s %12.5f %8s %-6s  %s\n", $1, $2, $3, sp, $4, $5
     }' "$table"
 echo "(s/step: seconds per PageRank iteration or GCN epoch over all of them, and per attention" \
     "aggregation or 2:4-pruned MLP forward pass after the first (first_s in the log); speedup" \
     "over the CPU library;" \
-    "mode host = grbgpu's host emulation backend)"
+    "mode cuda-res = GRBGPU_RESIDENT=1; mode host = grbgpu's host emulation backend)"
 if grep -q '|FAIL|' "$table" || grep -q '|exit ' "$table"; then exit 1 ; fi
 exit 0
