@@ -68,21 +68,41 @@ void cuda_res_free (void *buf)
     (void) cudaSetDevice (old) ;
 }
 
+// Every operation below runs the same way: the module's device made
+// current, a pooled context of it borrowed (res_begin), its work queued on
+// the context's stream, then the stream finished, the call's temporaries
+// freed, the context given back and the caller's device restored (res_end).
+// res_begin returns false when the device cannot be entered (nothing to
+// undo); otherwise *rc says whether the context was borrowed, and res_end
+// must follow.
+static bool res_begin (int *old, gg_devcall *c, int *rc)
+{
+    memset (c, 0, sizeof (*c)) ;
+    if (!enter (old)) return false ;
+    *rc = ctx_acquire (&c->ctx) ;
+    return true ;
+}
+
+static void res_end (gg_devcall *c, int old, int *rc)
+{
+    if (c->ctx != NULL)
+    {
+        stream_finish (c, rc) ;
+        call_free_tmp (c) ;
+        ctx_release (c->ctx) ;
+    }
+    (void) cudaSetDevice (old) ;
+}
+
 // One staged copy between host memory and a resident buffer, on a pooled
 // context of the main device, finished before returning.
 static int res_copy (void *dst, const void *src, size_t bytes, bool up)
 {
-    int old ;
-    if (!enter (&old)) return GG_ERR_DEVICE ;
-    gg_devcall c = { 0 } ;
-    int rc = ctx_acquire (&c.ctx) ;
+    int old, rc ;
+    gg_devcall c ;
+    if (!res_begin (&old, &c, &rc)) return GG_ERR_DEVICE ;
     if (rc == GG_OK) rc = up ? upload (&c, dst, src, bytes) : download (&c, dst, src, bytes) ;
-    if (c.ctx != NULL)
-    {
-        stream_finish (&c, &rc) ;
-        ctx_release (c.ctx) ;
-    }
-    (void) cudaSetDevice (old) ;
+    res_end (&c, old, &rc) ;
     return rc ;
 }
 
@@ -103,11 +123,10 @@ int cuda_res_upload (void *buf, const void *host, size_t bytes)
 // a->present is host memory: it goes up into a temporary first
 int cuda_vec_op (const gg_vec_args *a)
 {
-    int old ;
-    if (!enter (&old)) return GG_ERR_DEVICE ;
-    gg_devcall c = { 0 } ;
+    int old, rc ;
+    gg_devcall c ;
     int8_t *present = NULL ;
-    int rc = ctx_acquire (&c.ctx) ;
+    if (!res_begin (&old, &c, &rc)) return GG_ERR_DEVICE ;
     if (rc != GG_OK) goto done ;
     FAULT_TRY (GG_FAULT_LAUNCH) ;
     if (a->present != NULL)
@@ -118,25 +137,18 @@ int cuda_vec_op (const gg_vec_args *a)
     }
     rc = gg_cuda_vec_op (a, present, c.ctx->stream) ;
 done:
-    if (c.ctx != NULL)
-    {
-        stream_finish (&c, &rc) ;
-        call_free_tmp (&c) ;
-        ctx_release (c.ctx) ;
-    }
-    (void) cudaSetDevice (old) ;
+    res_end (&c, old, &rc) ;
     return rc ;
 }
 
 int cuda_vec_reduce (gg_add add, gg_type t, const void *x, int64_t n, void *result)
 {
-    int old ;
-    if (!enter (&old)) return GG_ERR_DEVICE ;
-    gg_devcall c = { 0 } ;
+    int old, rc ;
+    gg_devcall c ;
     void *scratch = NULL ;
     const size_t zsz = gg_type_size (t) ;
     const size_t sbytes = gg_cuda_vec_reduce_scratch (t) ;
-    int rc = ctx_acquire (&c.ctx) ;
+    if (!res_begin (&old, &c, &rc)) return GG_ERR_DEVICE ;
     if (rc != GG_OK) goto done ;
     FAULT_TRY (GG_FAULT_LAUNCH) ;
     rc = tmp_alloc (&c, &scratch, sbytes + zsz) ;
@@ -144,26 +156,19 @@ int cuda_vec_reduce (gg_add add, gg_type t, const void *x, int64_t n, void *resu
     rc = gg_cuda_vec_reduce (add, t, x, n, scratch, (char *) scratch + sbytes, c.ctx->stream) ;
     if (rc == GG_OK) rc = download (&c, result, (char *) scratch + sbytes, zsz) ;
 done:
-    if (c.ctx != NULL)
-    {
-        stream_finish (&c, &rc) ;
-        call_free_tmp (&c) ;
-        ctx_release (c.ctx) ;
-    }
-    (void) cudaSetDevice (old) ;
+    res_end (&c, old, &rc) ;
     return rc ;
 }
 
 // idx and out are host memory: idx goes up, the gathered values come down
 int cuda_vec_gather (gg_type t, const void *x, const int64_t *idx, int64_t nidx, void *out)
 {
-    int old ;
-    if (nidx <= 0) return GG_OK ;
-    if (!enter (&old)) return GG_ERR_DEVICE ;
-    gg_devcall c = { 0 } ;
+    int old, rc ;
+    gg_devcall c ;
     void *didx = NULL, *dout = NULL ;
     const size_t zsz = gg_type_size (t) ;
-    int rc = ctx_acquire (&c.ctx) ;
+    if (nidx <= 0) return GG_OK ;
+    if (!res_begin (&old, &c, &rc)) return GG_ERR_DEVICE ;
     if (rc != GG_OK) goto done ;
     FAULT_TRY (GG_FAULT_LAUNCH) ;
     rc = tmp_alloc (&c, &didx, (size_t) nidx * sizeof (int64_t)) ;
@@ -172,12 +177,6 @@ int cuda_vec_gather (gg_type t, const void *x, const int64_t *idx, int64_t nidx,
     if (rc == GG_OK) rc = gg_cuda_vec_gather (t, x, (const int64_t *) didx, nidx, dout, c.ctx->stream) ;
     if (rc == GG_OK) rc = download (&c, out, dout, (size_t) nidx * zsz) ;
 done:
-    if (c.ctx != NULL)
-    {
-        stream_finish (&c, &rc) ;
-        call_free_tmp (&c) ;
-        ctx_release (c.ctx) ;
-    }
-    (void) cudaSetDevice (old) ;
+    res_end (&c, old, &rc) ;
     return rc ;
 }
