@@ -141,12 +141,13 @@ bool vec_gather_path (const gg_backend *be, GrB_Vector w, gg_vop op, gg_type t,
     const size_t zsz = gg_type_size (t) ;
     const size_t nz = (size_t) snv ;
     const bool whole = (sv.storage == GG_STORE_BITMAP && 8 * nz >= (size_t) n) ;
-    int64_t *I = grbgpu_gb_malloc ((nz > 0 ? nz : 1) * sizeof (int64_t)) ;
-    void *X = grbgpu_gb_malloc ((nz > 0 ? nz : 1) * zsz) ;
+    // whole: X takes all of f's values and no index list is made
+    int64_t *I = whole ? NULL : grbgpu_gb_malloc ((nz > 0 ? nz : 1) * sizeof (int64_t)) ;
+    void *X = grbgpu_gb_malloc (whole ? (size_t) n * zsz : (nz > 0 ? nz : 1) * zsz) ;
     gg_resident fr ;
     bool pinned = false ;
     int rc = GG_OK ;
-    if (I == NULL || X == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
+    if ((I == NULL && !whole) || X == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
     if (sv.storage == GG_STORE_SPARSE)
     {
         memcpy (I, sv.i + sv.p [0], nz * sizeof (int64_t)) ;
@@ -158,18 +159,8 @@ bool vec_gather_path (const gg_backend *be, GrB_Vector w, gg_vop op, gg_type t,
     }
     pinned = grbgpu_resident_pin (f, &fr) ;
     if (!pinned || fr.be != be || fr.zt != t || fr.nrows != (int64_t) n) { rc = GG_ERR_UNSUPPORTED ; goto done ; }
-    if (whole)
-    {
-        // (X, which would have held the gathered values, is not needed)
-        grbgpu_gb_free (X) ;
-        X = grbgpu_gb_malloc ((size_t) n * zsz) ;
-        if (X == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
-        rc = grbgpu_fault (GG_FAULT_COPY) ? GG_ERR_FAULT : be->res_download (X, fr.buf, (size_t) n * zsz) ;
-    }
-    else
-    {
-        rc = be->vec_gather (t, fr.buf, I, (int64_t) nz, X) ;
-    }
+    if (whole) rc = grbgpu_fault (GG_FAULT_COPY) ? GG_ERR_FAULT : be->res_download (X, fr.buf, (size_t) n * zsz) ;
+    else rc = be->vec_gather (t, fr.buf, I, (int64_t) nz, X) ;
     if (rc != GG_OK) goto done ;
     // w's options survive the pack (which resets them)
     int control = 0 ;
