@@ -36,6 +36,7 @@
 #include "backend/grbgpu_internal.h"
 #include "backend/cache/cache.h"
 #include "backend/cuda/device.h"
+#include "formats/convert.h"
 #include "kernels/gg_cuda.h"
 
 //------------------------------------------------------------------------------
@@ -506,31 +507,17 @@ static test_csr make_nm_csr (int64_t m, int64_t k, int N, int M, gg_type t,
     return S ;
 }
 
-// The CSR of S' (k x m), values as in S: how the dispatcher hands S by its
-// transpose's arrays (gg_csr.transposed), e.g. W held by row in
-// GrB_mxm (Y, X, W).
+// The CSR of S' (k x m), values as in S (formats/csr_t.c's transpose): how
+// the dispatcher hands S by its transpose's arrays (gg_csr.transposed), e.g.
+// W held by row in GrB_mxm (Y, X, W).
 static test_csr transpose_test_csr (const test_csr *S, gg_type t)
 {
     test_csr T = { .m = S->k, .k = S->m, .nnz = S->nnz } ;
-    T.p = calloc ((size_t) (S->k + 1), sizeof (int32_t)) ;
-    T.i = malloc ((size_t) (S->nnz + 1) * sizeof (int32_t)) ;
+    assert_int_equal (gg_csr32_transpose (S->m, S->k, S->nnz, S->p, S->i, S->x,
+        gg_type_size (t), &T.p, &T.i, &T.x), GG_OK) ;
     T.v = malloc ((size_t) (S->nnz + 1) * sizeof (double)) ;
-    T.x = malloc ((size_t) (S->nnz + 1) * 8) ;
-    for (int64_t q = 0 ; q < S->nnz ; q++) T.p [S->i [q] + 1]++ ;
-    for (int64_t c = 0 ; c < S->k ; c++) T.p [c+1] += T.p [c] ;
-    int32_t *next = malloc ((size_t) (S->k + 1) * sizeof (int32_t)) ;
-    memcpy (next, T.p, (size_t) (S->k + 1) * sizeof (int32_t)) ;
-    for (int64_t r = 0 ; r < S->m ; r++)
-    {
-        for (int32_t q = S->p [r] ; q < S->p [r+1] ; q++)
-        {
-            const int32_t d = next [S->i [q]]++ ;
-            T.i [d] = (int32_t) r ;
-            T.v [d] = S->v [q] ;
-            put (T.x, (size_t) d, t, S->v [q]) ;
-        }
-    }
-    free (next) ;
+    assert_non_null (T.v) ;
+    for (int64_t q = 0 ; q < T.nnz ; q++) T.v [q] = get (T.x, (size_t) q, t) ;
     return T ;
 }
 
