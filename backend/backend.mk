@@ -19,4 +19,5 @@ libgrbgpu_la_SOURCES += \
 	backend/stats.c \
 	backend/fault.c \
 	backend/log.c \
+	backend/team.c backend/team.h \
 	kernels/gg_kernels.h

@@ -43,6 +43,7 @@ typedef enum
 gg_precision ;
 
 #define GG_MAX_SLOTS 8          // slots of GRBGPU_DEVICES (devices, repeats allowed)
+#define GG_MAX_DEVICES 64       // device ids 0 .. 63 (GRBGPU_DEVICES, per-device accounts)
 
 typedef struct
 {
@@ -94,6 +95,7 @@ typedef enum
     GG_STAT_BYTES_H2D, GG_STAT_BYTES_D2H, GG_STAT_OUTPUTS_REUSED,
     GG_STAT_SPLIT,          // products split across GRBGPU_DEVICES slots
     GG_STAT_RESIDENT_KEPT, GG_STAT_MATERIALISED, GG_STAT_RESIDENT_EVICTED,
+    GG_STAT_SPLIT_WORKERS,  // worker threads started for the split path
     GG_STAT_NCOUNTERS
 }
 gg_stat ;

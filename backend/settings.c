@@ -111,7 +111,7 @@ static int parse_devices (const char *v, gg_settings *s)
             errno = 0 ;
             if (!isdigit ((unsigned char) *q)) return -1 ;   // no sign, no space
             long x = strtol (q, &end, 10) ;
-            if (end == q || errno || x > 1024 || n == GG_MAX_SLOTS) return -1 ;
+            if (end == q || errno || x >= GG_MAX_DEVICES || n == GG_MAX_SLOTS) return -1 ;
             ids [n++] = (int) x ;
             if (*end == '\0') break ;
             if (*end != ',') return -1 ;

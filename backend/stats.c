@@ -347,6 +347,7 @@ GG_EXPORT void grbgpu_stats_get (grbgpu_stats *s)
     s->resident_kept = c [GG_STAT_RESIDENT_KEPT] ;
     s->materialised = c [GG_STAT_MATERIALISED] ;
     s->resident_evicted = c [GG_STAT_RESIDENT_EVICTED] ;
+    s->split_workers = c [GG_STAT_SPLIT_WORKERS] ;
     s->convert_seconds = 1e-9 * (double) atomic_load (&seconds_ns [0]) ;
     s->h2d_seconds = 1e-9 * (double) atomic_load (&seconds_ns [1]) ;
     s->d2h_seconds = 1e-9 * (double) atomic_load (&seconds_ns [2]) ;
@@ -392,7 +393,8 @@ GG_EXPORT void grbgpu_stats_line (char *buf, size_t len)
         (unsigned long long) s.bytes_d2h) ;
     if (s.split > 0 && n > 0 && (size_t) n < len)
     {
-        n += snprintf (buf + n, len - n, " split=%llu", (unsigned long long) s.split) ;
+        n += snprintf (buf + n, len - n, " split=%llu split_workers=%llu", (unsigned long long) s.split,
+            (unsigned long long) s.split_workers) ;
     }
     if (s.resident_kept > 0 && n > 0 && (size_t) n < len)
     {

@@ -59,6 +59,8 @@ typedef struct
     uint64_t resident_kept ;    // results kept on the device (GRBGPU_RESIDENT)
     uint64_t materialised ;     // resident results brought down to the host
     uint64_t resident_evicted ; // of which to stay within GRBGPU_DEVICE_MEMORY
+    uint64_t split_workers ;    // threads started for the split path (one per
+                                // slot, kept between calls: backend/team.h)
 }
 grbgpu_stats ;
 

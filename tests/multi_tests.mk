@@ -6,6 +6,14 @@
 # in (as tests/gpu_tests.mk does), on the GPU with GRBGPU_DEVICES=0,0, plus a
 # failure made on the second slot; exits 77 without a GPU.
 if HAVE_CMOCKA
+# tests/test_team: backend/team.c (the slots' persistent workers) alone.
+check_PROGRAMS += tests/test_team
+TESTS += tests/test_team
+tests_test_team_SOURCES = tests/test_team.c backend/team.c backend/team.h
+tests_test_team_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_team_LDADD = $(CMOCKA_LIBS)
+tests_test_team_LDFLAGS = $(OPENMP_CFLAGS) $(AX_PTHREAD_FLAGS)
+
 check_PROGRAMS += tests/test_multi
 TESTS += tests/test_multi
 tests_test_multi_SOURCES = tests/test_multi.c formats/partition.c formats/partition.h \

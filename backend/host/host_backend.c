@@ -26,6 +26,7 @@
 
 #include "backend/grbgpu_internal.h"
 #include "formats/partition.h"
+#include "backend/team.h"
 #include "formats/convert.h"
 #include "backend/host/host_vec_ops.h"
 
@@ -289,30 +290,54 @@ static bool host_csr_ok (const gg_csr *S)
 //------------------------------------------------------------------------------
 
 // What backend/cuda/multi.c does across devices, done here on the CPU so that
-// `make check` runs the partition, the block views and the gathering: S's
-// rows cut into nslots blocks (formats/partition.c), each block computed on
-// its own view into its rows of Y.
+// `make check` runs the partition, the block views, the gathering and the
+// slots' persistent workers (backend/team.c): S's rows cut into nslots
+// blocks (formats/partition.c), block s computed by worker s on its own view
+// into its rows of Y.  A failure on any slot (an injected fault) fails the
+// call, every slot having freed what it took.
+typedef struct
+{
+    const host_kernels *k ;
+    const gg_semiring *sr ;
+    const gg_csr *S ;
+    const gg_dense *X ;
+    void *Y ;
+    const int64_t *r ;
+    int rc [GG_MAX_SLOTS] ;
+}
+host_split_job ;
+
+static gg_team host_team = GG_TEAM_INIT ;
+
+static void host_split_slot (void *arg, int s)
+{
+    host_split_job *j = arg ;
+    const int64_t r0 = j->r [s], r1 = j->r [s+1] ;
+    j->rc [s] = GG_OK ;
+    if (r1 == r0) return ;
+    if (grbgpu_fault (GG_FAULT_ALLOC)) { j->rc [s] = GG_ERR_FAULT ; return ; }
+    const size_t elem = gg_type_size (j->sr->type) ;
+    const size_t pelem = (j->S->p32 != NULL) ? sizeof (int32_t) : sizeof (int64_t) ;
+    void *p = malloc ((size_t) (r1 - r0 + 1) * pelem) ;
+    if (p == NULL) { j->rc [s] = GG_ERR_NOMEM ; return ; }
+    gg_csr B ;
+    gg_partition_rebase (j->S, r0, r1, p) ;
+    gg_partition_view (j->S, r0, r1, p, elem, &B) ;
+    const host_args a = { .S = &B, .X = j->X,
+        .Y = (char *) j->Y + (size_t) r0 * (size_t) j->X->ncols * elem } ;
+    host_run_rows (j->k->spmm, &a, B.nrows, (double) B.nnz * (double) j->X->ncols) ;
+    free (p) ;
+}
+
 static int host_spmm_split (const host_kernels *k, const gg_semiring *sr,
     const gg_csr *S, const gg_dense *X, void *Y, int nslots)
 {
     int64_t r [GG_MAX_SLOTS + 1] ;
     gg_partition_rows (S, nslots, r) ;
-    const size_t elem = gg_type_size (sr->type) ;
-    const size_t pelem = (S->p32 != NULL) ? sizeof (int32_t) : sizeof (int64_t) ;
-    for (int s = 0 ; s < nslots ; s++)
-    {
-        if (r [s+1] == r [s]) continue ;
-        if (grbgpu_fault (GG_FAULT_ALLOC)) return GG_ERR_FAULT ;
-        void *p = malloc ((size_t) (r [s+1] - r [s] + 1) * pelem) ;
-        if (p == NULL) return GG_ERR_NOMEM ;
-        gg_csr B ;
-        gg_partition_rebase (S, r [s], r [s+1], p) ;
-        gg_partition_view (S, r [s], r [s+1], p, elem, &B) ;
-        const host_args a = { .S = &B, .X = X,
-            .Y = (char *) Y + (size_t) r [s] * (size_t) X->ncols * elem } ;
-        host_run_rows (k->spmm, &a, B.nrows, (double) B.nnz * (double) X->ncols) ;
-        free (p) ;
-    }
+    host_split_job j = { .k = k, .sr = sr, .S = S, .X = X, .Y = Y, .r = r } ;
+    int made = gg_team_run (&host_team, nslots, host_split_slot, &j) ;
+    if (made > 0) grbgpu_count (GG_STAT_SPLIT_WORKERS, (uint64_t) made) ;
+    for (int s = 0 ; s < nslots ; s++) if (j.rc [s] != GG_OK) return j.rc [s] ;
     grbgpu_count (GG_STAT_SPLIT, 1) ;
     grbgpu_log (2, "host: spmm split over %d slots", nslots) ;
     return GG_OK ;
