@@ -88,7 +88,7 @@ static int setup_each (void **state)
     (void) state ;
     grbgpu_cache_clear ( ) ;
     grbgpu_settings.cache_bytes = 1 << 20 ;
-    grbgpu_cache_set_device_budget (0) ;
+    grbgpu_cache_set_device_budget (-1, 0) ;
     for (int h = 0 ; h < 16 ; h++) grbgpu_objver_bump (handles [h]) ;
     payload_frees = 0 ;
     dev_frees = 0 ;
@@ -328,20 +328,76 @@ static void test_stale_insert (void **state)
     assert_int_equal (hb, 0) ;
 }
 
-// attach a device copy of `bytes` to e, as a device backend would
-static void attach_dev (gg_cache_entry *e, size_t bytes)
+// attach a device copy of `bytes` on device dev to e, as a device backend
+// would
+static void attach_dev_on (gg_cache_entry *e, int dev, size_t bytes)
 {
     pthread_mutex_lock (&e->lock) ;
     e->dev = malloc (bytes) ;
     e->dev_free = dev_free ;
-    grbgpu_cache_account_device (e, bytes) ;
+    grbgpu_cache_account_device (e, dev, bytes) ;
     pthread_mutex_unlock (&e->lock) ;
+}
+static void attach_dev (gg_cache_entry *e, size_t bytes) { attach_dev_on (e, 0, bytes) ; }
+
+// Each device has its bytes and its budget: copies on one device never make
+// room on another (the split path's slots keep forms on their own devices).
+static void test_device_accounts (void **state)
+{
+    (void) state ;
+    grbgpu_cache_set_device_budget (-1, 0) ;
+    grbgpu_cache_set_device_budget (0, 1000) ;
+    grbgpu_cache_set_device_budget (1, 600) ;
+    gg_cache_entry *e [5] ;
+    const int dev [5] = { 0, 0, 1, 1, 7 } ;
+    for (int k = 0 ; k < 5 ; k++)
+    {
+        e [k] = insert (k, 6, 10) ;
+        attach_dev_on (e [k], dev [k], 400) ;
+        grbgpu_cache_release (e [k]) ;
+    }
+    // device 1 went over (800 > 600): its least recently used copy (2) went,
+    // not device 0's older ones; device 7 has no budget
+    assert_int_equal (dev_frees, 1) ;
+    assert_non_null (e [0]->dev) ;
+    assert_non_null (e [1]->dev) ;
+    assert_null (e [2]->dev) ;
+    assert_non_null (e [3]->dev) ;
+    assert_int_equal (grbgpu_cache_device_usage (0), 800) ;
+    assert_int_equal (grbgpu_cache_device_usage (1), 400) ;
+    assert_int_equal (grbgpu_cache_device_usage (7), 400) ;
+    assert_int_equal (grbgpu_cache_device_usage (-1), 1600) ;
+    // eviction for room on device 0 takes device 0's copies only
+    assert_int_equal (grbgpu_cache_evict_device (0, 5000), 800) ;
+    assert_int_equal (grbgpu_cache_device_usage (0), 0) ;
+    assert_int_equal (grbgpu_cache_device_usage (1), 400) ;
+    assert_non_null (e [3]->dev) ;
+    // a copy re-accounted on another device moves its bytes there
+    gg_cache_key k3 = key_of (3, 6) ;
+    gg_cache_entry *x = grbgpu_cache_acquire (&k3) ;
+    pthread_mutex_lock (&x->lock) ;
+    grbgpu_cache_account_device (x, 0, 300) ;
+    pthread_mutex_unlock (&x->lock) ;
+    assert_int_equal (grbgpu_cache_device_usage (0), 300) ;
+    assert_int_equal (grbgpu_cache_device_usage (1), 0) ;
+    grbgpu_cache_release (x) ;
+    // a device id past the last shares the last account
+    gg_cache_entry *y = insert (5, 6, 10) ;
+    attach_dev_on (y, GG_MAX_DEVICES + 5, 100) ;
+    grbgpu_cache_release (y) ;
+    assert_int_equal (grbgpu_cache_device_usage (GG_MAX_DEVICES - 1), 100) ;
+    // freeing the entries gives every device's bytes back
+    grbgpu_cache_clear () ;
+    for (int d = 0 ; d < 8 ; d++) assert_int_equal (grbgpu_cache_device_usage (d), 0) ;
+    assert_int_equal (grbgpu_cache_device_usage (-1), 0) ;
+    assert_int_equal (dev_frees, 6) ;
+    grbgpu_cache_set_device_budget (-1, 0) ;
 }
 
 static void test_device_accounting (void **state)
 {
     (void) state ;
-    grbgpu_cache_set_device_budget (1000) ;
+    grbgpu_cache_set_device_budget (-1, 1000) ;
     gg_cache_entry *e [4] ;
     for (int k = 0 ; k < 4 ; k++)
     {
@@ -369,17 +425,17 @@ static void test_device_accounting (void **state)
     gg_cache_key k2 = key_of (2, 5) ;
     gg_cache_entry *busy = grbgpu_cache_acquire (&k2) ;
     pthread_mutex_lock (&busy->lock) ;
-    size_t freed = grbgpu_cache_evict_device (1000) ;
+    size_t freed = grbgpu_cache_evict_device (-1, 1000) ;
     assert_int_equal (freed, 400) ;     // only 3's copy
     assert_non_null (busy->dev) ;
     pthread_mutex_unlock (&busy->lock) ;
     grbgpu_cache_release (busy) ;
-    freed = grbgpu_cache_evict_device (1) ;
+    freed = grbgpu_cache_evict_device (-1, 1) ;
     assert_int_equal (freed, 400) ;
     grbgpu_cache_usage (NULL, &db) ;
     assert_int_equal (db, 0) ;
     assert_int_equal (dev_frees, 4) ;
-    assert_int_equal (grbgpu_cache_evict_device (100), 0) ;
+    assert_int_equal (grbgpu_cache_evict_device (-1, 100), 0) ;
 
     // freeing an entry frees its device copy and its bytes
     gg_cache_entry *x = insert (4, 5, 10) ;
@@ -461,6 +517,7 @@ int main (void)
         T (test_device_accounting),
         T (test_clear),
         T (test_many_entries),
+        T (test_device_accounts),
 #undef T
     } ;
     return cmocka_run_group_tests (tests, NULL, NULL) ;

@@ -1168,7 +1168,7 @@ static void test_cache_eviction (void **state)
     size_t f1 = (size_t) (m + 1) * 4 + (size_t) S1.nnz * 12 ;
     size_t f2 = (size_t) (m + 1) * 4 + (size_t) S2.nnz * 12 ;
     size_t budget = (f1 > f2 ? f1 : f2) * 3 / 2 ;
-    grbgpu_cache_set_device_budget (budget) ;
+    grbgpu_cache_set_device_budget (-1, budget) ;
 
     gg_cache_entry *e1 = make_entry (), *e2 = make_entry () ;
     gg_csr S1v = view_csr (&S1, false, e1), S2v = view_csr (&S2, false, e2) ;
@@ -1192,7 +1192,7 @@ static void test_cache_eviction (void **state)
     grbgpu_cache_release (e1) ;
     grbgpu_cache_release (e2) ;
     grbgpu_cache_clear () ;
-    grbgpu_cache_set_device_budget (grbgpu_cuda_budget ()) ;
+    grbgpu_cache_set_device_budget (-1, grbgpu_cuda_budget ()) ;
     free_csr (&S1) ; free_csr (&S2) ; free (X) ; free (Xv) ; free (Y) ;
 }
 

@@ -257,13 +257,13 @@ static void *cache_worker (void *arg)
                     e->dev = malloc (64) ;
                     e->dev_free = dev_copy_free ;
                     atomic_fetch_add (&dev_allocs, 1) ;
-                    grbgpu_cache_account_device (e, 1000) ;
+                    grbgpu_cache_account_device (e, 0, 1000) ;
                 }
                 pthread_mutex_unlock (&e->lock) ;
             }
             else if (op < 32)
             {
-                grbgpu_cache_evict_device (2000) ;
+                grbgpu_cache_evict_device (-1, 2000) ;
             }
             grbgpu_cache_release (e) ;
         }
@@ -277,7 +277,7 @@ static void test_cache_concurrent (void **state)
     atomic_store (&failures, 0) ;
     grbgpu_cache_clear ( ) ;
     grbgpu_settings.cache_bytes = 100 * 8 ;         // 8 of 18 possible keys
-    grbgpu_cache_set_device_budget (5000) ;         // 5 device copies
+    grbgpu_cache_set_device_budget (-1, 5000) ;         // 5 device copies
     for (int h = 0 ; h < NSHARED ; h++) grbgpu_objver_bump (shared_handles [h]) ;
     pthread_t tid [NTHREADS] ;
     for (int t = 0 ; t < NTHREADS ; t++)

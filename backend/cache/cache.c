@@ -47,6 +47,7 @@ struct gg_cache_node
     size_t dev_accounted ;          // device bytes counted in dev_total
                                     // (cache_mutex; e.dev_bytes is the
                                     // backend's, under e.lock)
+    int dev_device ;                // the device they are on (account index)
 } ;
 
 static pthread_mutex_t cache_mutex = PTHREAD_MUTEX_INITIALIZER ;
@@ -58,7 +59,23 @@ static gg_cache_node *lru_tail = NULL ;     // least recently used
 static uint64_t use_clock = 0 ;
 static size_t host_total = 0 ;      // bytes of host forms of live entries
 static size_t dev_total = 0 ;       // bytes of device forms of live entries
-static size_t dev_budget = 0 ;      // 0: not set (no limit)
+// per device (ids past the last share its account): bytes and budget (0:
+// not set, no limit)
+static size_t dev_on [GG_MAX_DEVICES] ;
+static size_t dev_budget [GG_MAX_DEVICES] ;
+
+static inline int dev_index (int device)
+{
+    return (device < 0) ? 0 : (device >= GG_MAX_DEVICES) ? GG_MAX_DEVICES - 1 : device ;
+}
+
+// Take node's accounted device bytes out of the totals.
+static void dev_unaccount (gg_cache_node *node)
+{
+    dev_total -= node->dev_accounted ;
+    dev_on [node->dev_device] -= node->dev_accounted ;
+    node->dev_accounted = 0 ;
+}
 
 // a device copy detached under the mutex, freed after it
 typedef struct
@@ -184,7 +201,7 @@ static bool table_unlink (gg_cache_entry *e)
 static void forget_bytes (gg_cache_entry *e)
 {
     host_total -= e->host_bytes ;
-    dev_total -= ((gg_cache_node *) e)->dev_accounted ;
+    dev_unaccount ((gg_cache_node *) e) ;
 }
 
 // Free an unlinked entry nobody holds (without cache_mutex: the payload's
@@ -243,32 +260,34 @@ static gg_cache_entry *evict_host (size_t budget)
     return victims ;
 }
 
-// Detach device copies of entries other than `keep`, least recently used
-// first (first pass: entries nobody holds; second pass: any whose lock is
-// free), until dev_total <= target.  The copies go to victims[] (at most
+// Detach device copies on `device` (< 0: any device) of entries other than
+// `keep`, least recently used first (first pass: entries nobody holds;
+// second pass: any whose lock is free), until that device's bytes (all
+// devices' for < 0) are at most target.  The copies go to victims[] (at most
 // max); returns how many.
-static size_t evict_device_copies (size_t target, const gg_cache_entry *keep,
-    gg_dev_victim *victims, size_t max, size_t *freed)
+static size_t evict_device_copies (int device, size_t target,
+    const gg_cache_entry *keep, gg_dev_victim *victims, size_t max, size_t *freed)
 {
     size_t nv = 0 ;
+    const size_t *held = (device < 0) ? &dev_total : &dev_on [dev_index (device)] ;
     for (int pass = 0 ; pass < 2 ; pass++)
     {
         for (gg_cache_node *node = lru_tail ;
-            node != NULL && dev_total > target && nv < max ;
+            node != NULL && *held > target && nv < max ;
             node = node->lru_prev)
         {
             gg_cache_entry *e = &node->e ;
             // dev_accounted is guarded by cache_mutex, e->dev by e->lock
             if (e == keep || node->dev_accounted == 0) continue ;
+            if (device >= 0 && node->dev_device != dev_index (device)) continue ;
             if (pass == 0 && e->refcount > 0) continue ;
             if (pthread_mutex_trylock (&e->lock) != 0) continue ;
             {
                 victims [nv].dev = e->dev ;
                 victims [nv].dev_free = e->dev_free ;
                 nv++ ;
-                dev_total -= node->dev_accounted ;
                 *freed += node->dev_accounted ;
-                node->dev_accounted = 0 ;
+                dev_unaccount (node) ;
                 e->dev = NULL ;
                 e->dev_bytes = 0 ;
                 e->dev_free = NULL ;
@@ -450,15 +469,16 @@ void grbgpu_cache_invalidate (const void *handle)
 // device copies
 //------------------------------------------------------------------------------
 
-size_t grbgpu_cache_evict_device (size_t bytes)
+size_t grbgpu_cache_evict_device (int device, size_t bytes)
 {
     gg_dev_victim victims [64] ;
     size_t freed = 0 ;
     for ( ; ; )
     {
         pthread_mutex_lock (&cache_mutex) ;
-        size_t target = (dev_total > bytes - freed) ? dev_total - (bytes - freed) : 0 ;
-        size_t nv = evict_device_copies (target, NULL, victims, 64, &freed) ;
+        size_t held = (device < 0) ? dev_total : dev_on [dev_index (device)] ;
+        size_t target = (held > bytes - freed) ? held - (bytes - freed) : 0 ;
+        size_t nv = evict_device_copies (device, target, NULL, victims, 64, &freed) ;
         pthread_mutex_unlock (&cache_mutex) ;
         free_dev_victims (victims, nv) ;
         if (nv < 64 || freed >= bytes) break ;      // nothing more to take
@@ -466,30 +486,43 @@ size_t grbgpu_cache_evict_device (size_t bytes)
     return freed ;
 }
 
-void grbgpu_cache_account_device (gg_cache_entry *e, size_t bytes)
+void grbgpu_cache_account_device (gg_cache_entry *e, int device, size_t bytes)
 {
     if (e == NULL) return ;
     gg_dev_victim victims [64] ;
     size_t freed = 0 ;
+    const int d = dev_index (device) ;
     pthread_mutex_lock (&cache_mutex) ;
     gg_cache_node *node = (gg_cache_node *) e ;
-    dev_total = dev_total - node->dev_accounted + bytes ;
+    dev_unaccount (node) ;
+    node->dev_device = d ;
     node->dev_accounted = bytes ;
+    dev_total += bytes ;
+    dev_on [d] += bytes ;
     e->dev_bytes = bytes ;          // the caller holds e->lock
     size_t nv = 0 ;
-    if (dev_budget > 0 && dev_total > dev_budget)
+    if (dev_budget [d] > 0 && dev_on [d] > dev_budget [d])
     {
-        nv = evict_device_copies (dev_budget, e, victims, 64, &freed) ;
+        nv = evict_device_copies (d, dev_budget [d], e, victims, 64, &freed) ;
     }
     pthread_mutex_unlock (&cache_mutex) ;
     free_dev_victims (victims, nv) ;
 }
 
-void grbgpu_cache_set_device_budget (size_t bytes)
+void grbgpu_cache_set_device_budget (int device, size_t bytes)
 {
     pthread_mutex_lock (&cache_mutex) ;
-    dev_budget = bytes ;
+    if (device < 0) for (int d = 0 ; d < GG_MAX_DEVICES ; d++) dev_budget [d] = bytes ;
+    else dev_budget [dev_index (device)] = bytes ;
     pthread_mutex_unlock (&cache_mutex) ;
+}
+
+size_t grbgpu_cache_device_usage (int device)
+{
+    pthread_mutex_lock (&cache_mutex) ;
+    size_t b = (device < 0) ? dev_total : dev_on [dev_index (device)] ;
+    pthread_mutex_unlock (&cache_mutex) ;
+    return b ;
 }
 
 //------------------------------------------------------------------------------

@@ -11,7 +11,7 @@
 // used first, when the cache is over its byte budget (GRBGPU_CACHE_BYTES).
 //
 // An entry may also own a device copy (set by a device backend): it counts
-// against the device budget, and is freed with the entry.
+// against the budget of the device it is on, and is freed with the entry.
 //
 // Thread safety: all functions may be called from any thread.  An entry that
 // has been acquired is never freed until released (eviction and invalidation
@@ -80,18 +80,28 @@ GG_INTERNAL void grbgpu_cache_release (gg_cache_entry *e) ;
 // Drop every entry of this handle (its object changed or was freed).
 GG_INTERNAL void grbgpu_cache_invalidate (const void *handle) ;
 
-// Drop device copies, least recently used first, until at least `bytes` of
-// device memory held by the cache are freed (or none is left).  Returns the
-// number of bytes freed.  Used by a device backend when it runs out of memory.
-GG_INTERNAL size_t grbgpu_cache_evict_device (size_t bytes) ;
+// Device ids are the backend's (0 .. GG_MAX_DEVICES-1; larger ones share the
+// last account); each device has its bytes and its budget.
 
-// Record that a device copy of `bytes` was attached to e (under e->lock);
-// evicts other entries' device copies to keep within the device budget.
-GG_INTERNAL void grbgpu_cache_account_device (gg_cache_entry *e, size_t bytes) ;
+// Drop device copies on `device` (< 0: on any), least recently used first,
+// until at least `bytes` of device memory held by the cache there are freed
+// (or none is left).  Returns the number of bytes freed.  Used by a device
+// backend when it runs out of memory.
+GG_INTERNAL size_t grbgpu_cache_evict_device (int device, size_t bytes) ;
 
-// The device budget in bytes (set by the device backend when it starts:
-// GRBGPU_DEVICE_MEMORY, or a safe fraction of the free device memory).
-GG_INTERNAL void grbgpu_cache_set_device_budget (size_t bytes) ;
+// Record that a device copy of `bytes` on `device` was attached to e (under
+// e->lock), replacing what was recorded for e; evicts other entries' device
+// copies on that device to keep within its budget.
+GG_INTERNAL void grbgpu_cache_account_device (gg_cache_entry *e, int device,
+    size_t bytes) ;
+
+// The budget of `device` (< 0: of every device) in bytes (set by the device
+// backend when it starts a device: GRBGPU_DEVICE_MEMORY, or a safe fraction
+// of its free memory; 0: no limit).
+GG_INTERNAL void grbgpu_cache_set_device_budget (int device, size_t bytes) ;
+
+// Bytes of device copies held on `device` (< 0: on all devices).
+GG_INTERNAL size_t grbgpu_cache_device_usage (int device) ;
 
 // Free everything (at exit, and in tests).
 GG_INTERNAL void grbgpu_cache_clear (void) ;

@@ -97,7 +97,7 @@ static int run_op (const op_args *a)
         // give device memory back and try once more: the cache's device
         // copies (least recently used first) and the stream-ordered pool
         size_t want = c.bytes > 0 ? 2 * c.bytes : ((size_t) 1 << 30) ;
-        size_t freed = grbgpu_cache_evict_device (want) ;
+        size_t freed = grbgpu_cache_evict_device (gg_cuda_dev_id, want) ;
         (void) cudaStreamSynchronize (gg_cuda_free_stream) ;
         (void) cudaStreamSynchronize (c.ctx->stream) ;
         cudaMemPool_t mempool ;

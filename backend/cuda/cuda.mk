@@ -36,9 +36,9 @@ EXTRA_DIST += $(GG_CUDA_MODULE_C) backend/cuda/cuda_internal.h \
 
 if HAVE_CUDA
 lib_LTLIBRARIES += libgrbgpu-cuda.la
-# (formats/partition.c and reorder/: the module's copies; programs that link
+# (formats/partition.c, backend/team.c and reorder/: the module's copies; programs that link
 # the module's objects get them with libgrbgpu.so's)
-libgrbgpu_cuda_la_SOURCES = $(GG_CUDA_MODULE_C) formats/partition.c \
+libgrbgpu_cuda_la_SOURCES = $(GG_CUDA_MODULE_C) formats/partition.c backend/team.c \
 	reorder/reorder.c reorder/rsh.c \
 	backend/cuda/cuda_internal.h backend/cuda/forms.h backend/cuda/multi.h \
 	backend/cuda/form_nm.h backend/cuda/hostcopy.h backend/cuda/cuda_module.c backend/cuda/cuda_shim.c

@@ -88,6 +88,7 @@
 typedef struct
 {
     bool busy ;
+    int device ;                        // made on this (logical) device
     cudaStream_t stream ;
     cusparseHandle_t sparse ;
     cublasHandle_t blas ;
@@ -124,6 +125,9 @@ gg_devcall ;
 #define BL_TRY(expr) do { cublasStatus_t s_ = (expr) ; \
     if (s_ != CUBLAS_STATUS_SUCCESS) \
     { rc = blas_fail (s_, #expr, __LINE__) ; goto done ; } } while (0)
+// A CUDA call whose failure has nothing to undo (frees, teardown): logged.
+#define CU_LOG(expr) do { cudaError_t e_ = (expr) ; if (e_ != cudaSuccess) \
+    (void) cuda_fail (e_, #expr, __LINE__) ; } while (0)
 #define GG_TRY(expr) do { rc = (expr) ; if (rc != GG_OK) goto done ; } while (0)
 
 // An injected fault at point `pt` (GRBGPU_FAULT) fails like the real thing.
@@ -195,6 +199,7 @@ struct dev_form
     unsigned magic ;            // GG_FORM_MAGIC_CSR or _DENSE
     _Atomic int refs ;
     unsigned generation ;       // CUDA start-up it belongs to
+    int device ;                // the (logical) device its memory is on
     size_t bytes ;
     cudaEvent_t ready ;         // uploads into this form are done
     void (*destroy) (dev_form *) ;
@@ -301,13 +306,23 @@ GG_INTERNAL extern cudaStream_t gg_cuda_free_stream ;  // where forms are freed 
 GG_INTERNAL extern _Atomic bool gg_cuda_broken ;  // a sticky CUDA error was seen
 GG_INTERNAL extern _Thread_local double gg_cuda_last_ms ;
 
+// Devices (runtime.c).  Every device id the module records or sets is a
+// logical one: the runtime's id, except under the test hook, which makes ids
+// past the real count stand for real devices (gg_cuda_phys).
+GG_INTERNAL int gg_cuda_phys (int dev) ;          // the runtime's id of dev
+GG_INTERNAL int gg_cuda_device_count (void) ;     // (pretended, under the hook)
+GG_INTERNAL int gg_cuda_set_device (int dev) ;    // GG_OK, or the error logged
+GG_INTERNAL cudaStream_t gg_cuda_free_stream_of (int dev) ;  // dev current
+// Tests: pretend there are n devices (0: off); returns the old value.
+GG_INTERNAL int gg_cuda_fake_devices (int n) ;
+
 // runtime.c
 GG_INTERNAL double now_seconds (void) ;
 GG_INTERNAL int cuda_fail (cudaError_t e, const char *what, int line) ;
 GG_INTERNAL int sparse_fail (cusparseStatus_t s, const char *what, int line) ;
 GG_INTERNAL int blas_fail (cublasStatus_t s, const char *what, int line) ;
 GG_INTERNAL cudaDataType cuda_type (gg_type t) ;
-GG_INTERNAL int ctx_create (gg_ctx *c) ;      // on the current device
+GG_INTERNAL int ctx_create (gg_ctx *c, int dev) ;  // on dev, made current
 GG_INTERNAL void ctx_destroy (gg_ctx *c) ;
 GG_INTERNAL int ctx_acquire (gg_ctx **out) ;
 GG_INTERNAL void ctx_release (gg_ctx *c) ;
@@ -328,11 +343,12 @@ GG_INTERNAL int fill_one (gg_devcall *c, void *dst, gg_type t, size_t count) ;
 // forms.c and form_*.c
 GG_INTERNAL void plan_clear (gg_sp_plan *pl, cudaStream_t s) ;
 GG_INTERNAL void csr_unref (dev_csr *f) ;
-// Free f's tensor-core forms (family_tc.c): their device memory too when
-// `device` (the form belongs to this start-up), else the host parts only.
-GG_INTERNAL void tc_forms_release (dev_csr *f, bool device) ;
+// Free f's tensor-core forms (family_tc.c): their device memory too, on
+// stream fs of f's device (made current by the caller), when fs is not NULL
+// (the form belongs to this start-up), else the host parts only.
+GG_INTERNAL void tc_forms_release (dev_csr *f, cudaStream_t fs) ;
 // The same for f's N:M form (form_nm.c).
-GG_INTERNAL void nm_form_release (dev_csr *f, bool device) ;
+GG_INTERNAL void nm_form_release (dev_csr *f, cudaStream_t fs) ;
 // Account `more` bytes of device memory to f and S's cache entry (a form
 // made beside f: band, hot/cold, tensor-core).
 GG_INTERNAL void form_grow (const gg_csr *S, dev_csr *f, size_t more) ;

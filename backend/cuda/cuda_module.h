@@ -30,7 +30,8 @@
 #include "backend/grbgpu_internal.h"
 #include "backend/cache/cache.h"
 
-#define GG_CUDA_MODULE_ABI 6   // 5: gg_csr.transposed, gg_backend.spmm_transposed; 6: vector operations
+#define GG_CUDA_MODULE_ABI 7   // 5: gg_csr.transposed, gg_backend.spmm_transposed; 6: vector operations;
+                               // 7: device ids in the cache's device accounting, split_workers
 #define GG_CUDA_MODULE_NAME "libgrbgpu-cuda.so"
 #define GG_CUDA_MODULE_ENTRY "grbgpu_cuda_module_open"
 
@@ -43,9 +44,9 @@ typedef struct
     void (*count) (gg_stat which, uint64_t n) ;
     void (*count_seconds) (int which, double seconds) ;
     bool (*fault) (gg_fault_point point) ;
-    void (*cache_account_device) (gg_cache_entry *e, size_t bytes) ;
-    size_t (*cache_evict_device) (size_t bytes) ;
-    void (*cache_set_device_budget) (size_t bytes) ;
+    void (*cache_account_device) (gg_cache_entry *e, int device, size_t bytes) ;
+    size_t (*cache_evict_device) (int device, size_t bytes) ;
+    void (*cache_set_device_budget) (int device, size_t bytes) ;
     void (*cache_clear) (void) ;
     // the split path (backend/cuda/multi.c) keeps each slot's row block in
     // an entry of its own, keyed beside the whole operand's

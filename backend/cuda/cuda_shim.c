@@ -41,19 +41,19 @@ bool grbgpu_fault (gg_fault_point point)
     return gg_host->fault (point) ;
 }
 
-void grbgpu_cache_account_device (gg_cache_entry *e, size_t bytes)
+void grbgpu_cache_account_device (gg_cache_entry *e, int device, size_t bytes)
 {
-    gg_host->cache_account_device (e, bytes) ;
+    gg_host->cache_account_device (e, device, bytes) ;
 }
 
-size_t grbgpu_cache_evict_device (size_t bytes)
+size_t grbgpu_cache_evict_device (int device, size_t bytes)
 {
-    return gg_host->cache_evict_device (bytes) ;
+    return gg_host->cache_evict_device (device, bytes) ;
 }
 
-void grbgpu_cache_set_device_budget (size_t bytes)
+void grbgpu_cache_set_device_budget (int device, size_t bytes)
 {
-    gg_host->cache_set_device_budget (bytes) ;
+    gg_host->cache_set_device_budget (device, bytes) ;
 }
 
 void grbgpu_cache_clear (void)

@@ -43,16 +43,16 @@
 static const int tc_thresholds [GG_TC_FORMS] = { 3, 4, 3 } ;
 #define TC_REORDERED 2                  // the slot of the reordered form
 
-void tc_forms_release (dev_csr *f, bool device)
+void tc_forms_release (dev_csr *f, cudaStream_t fs)
 {
     for (int k = 0 ; k < GG_TC_FORMS ; k++)
     {
         if (f->tc [k] == NULL) continue ;
-        if (device) gg_tc_free (f->tc [k], gg_cuda_free_stream) ;
+        if (fs != NULL) gg_tc_free (f->tc [k], fs) ;
         else free (f->tc [k]) ;         // (calloc'ed host struct, no device part here)
         f->tc [k] = NULL ;
     }
-    if (f->tc_perm != NULL && device) cudaFreeAsync (f->tc_perm, gg_cuda_free_stream) ;
+    if (f->tc_perm != NULL && fs != NULL) CU_LOG (cudaFreeAsync (f->tc_perm, fs)) ;
     f->tc_perm = NULL ;
 }
 

@@ -43,7 +43,7 @@ static int csr_build (gg_devcall *c, const void *arg, dev_form **out)
     const csr_needs *nd = ((const csr_arg *) arg)->nd ;
     int rc = GG_OK ;
     *out = NULL ;
-    dev_csr *f = (dev_csr *) form_new (sizeof (dev_csr), GG_FORM_MAGIC_CSR, csr_form_destroy) ;
+    dev_csr *f = (dev_csr *) form_new (c, sizeof (dev_csr), GG_FORM_MAGIC_CSR, csr_form_destroy) ;
     if (f == NULL) return GG_ERR_NOMEM ;
     f->m = S->nrows ; f->k = S->ncols ; f->nnz = S->nnz ;
     pthread_mutex_init (&f->plan_lock, NULL) ;

@@ -38,7 +38,7 @@ static int csrt_build (gg_devcall *c, const dev_csr *fa, const csr_needs *nd,
     int rc = GG_OK ;
     void *scratch = NULL ;
     *out = NULL ;
-    dev_csr *t = (dev_csr *) form_new (sizeof (dev_csr), GG_FORM_MAGIC_CSR,
+    dev_csr *t = (dev_csr *) form_new (c, sizeof (dev_csr), GG_FORM_MAGIC_CSR,
         csr_form_destroy) ;
     if (t == NULL) return GG_ERR_NOMEM ;
     pthread_mutex_init (&t->plan_lock, NULL) ;
@@ -130,7 +130,7 @@ int csrt_get (gg_devcall *c, const gg_csr *S, const csr_needs *nd,
             fa->t = t ;
             fa->h.bytes += t->h.bytes ;
             if (old != NULL) fa->h.bytes -= old->h.bytes ;
-            if (e != NULL && e->dev == (void *) fa) grbgpu_cache_account_device (e, fa->h.bytes) ;
+            if (e != NULL && e->dev == (void *) fa) grbgpu_cache_account_device (e, fa->h.device, fa->h.bytes) ;
             if (e != NULL) pthread_mutex_unlock (&e->lock) ;
         }
     }

@@ -37,7 +37,7 @@ static int dense_build (gg_devcall *c, const void *arg, dev_form **out)
     const size_t elem = ((const dense_arg *) arg)->elem ;
     int rc = GG_OK ;
     *out = NULL ;
-    dev_dense *f = (dev_dense *) form_new (sizeof (dev_dense), GG_FORM_MAGIC_DENSE, dense_destroy) ;
+    dev_dense *f = (dev_dense *) form_new (c, sizeof (dev_dense), GG_FORM_MAGIC_DENSE, dense_destroy) ;
     if (f == NULL) return GG_ERR_NOMEM ;
     f->nrows = X->nrows ; f->ncols = X->ncols ; f->elem = elem ;
     f->h.bytes = (size_t) X->nrows * (size_t) X->ncols * elem ;

@@ -24,11 +24,11 @@
 #include "formats/nm.h"
 #include "formats/nm_layout.h"
 
-void nm_form_release (dev_csr *f, bool device)
+void nm_form_release (dev_csr *f, cudaStream_t fs)
 {
     struct gg_nm_dev *d = f->nm ;
     if (d == NULL) return ;
-    if (device && d->buf != NULL) cudaFreeAsync (d->buf, gg_cuda_free_stream) ;
+    if (fs != NULL && d->buf != NULL) CU_LOG (cudaFreeAsync (d->buf, fs)) ;
     free (d) ;
     f->nm = NULL ;
 }

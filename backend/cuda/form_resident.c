@@ -59,13 +59,22 @@ void *cuda_res_alloc (size_t bytes)
 
 // Every user of a resident buffer has finished its stream before it lets go
 // of it (backend/resident/ frees only unpinned buffers), so the free is
-// ordered on the stream the cached forms are freed from, without waiting.
+// ordered on the stream the cached forms of its device are freed from,
+// without waiting.  The buffer's device is the one the runtime records for
+// it (the main device, where cuda_res_alloc makes every buffer).
 void cuda_res_free (void *buf)
 {
     int old ;
     if (buf == NULL || !enter (&old)) return ;
-    if (cudaFreeAsync (buf, gg_cuda_free_stream) != cudaSuccess) (void) cudaGetLastError () ;
-    (void) cudaSetDevice (old) ;
+    struct cudaPointerAttributes pa ;
+    cudaError_t e = cudaPointerGetAttributes (&pa, buf) ;
+    int dev = (e == cudaSuccess && pa.type == cudaMemoryTypeDevice) ? pa.device : gg_cuda_dev_id ;
+    if (e != cudaSuccess) (void) cuda_fail (e, "cudaPointerGetAttributes", __LINE__) ;
+    cudaStream_t fs = NULL ;
+    if (dev == gg_cuda_dev_id || cudaSetDevice (dev) == cudaSuccess) fs = gg_cuda_free_stream_of (dev) ;
+    if (fs != NULL) CU_LOG (cudaFreeAsync (buf, fs)) ;
+    else grbgpu_log (1, "cuda: a resident buffer of device %d could not be freed there", dev) ;
+    CU_LOG (cudaSetDevice (old)) ;
 }
 
 // Every operation below runs the same way: the module's device made

@@ -26,37 +26,52 @@ void plan_clear (gg_sp_plan *pl, cudaStream_t s)
 }
 
 // Free a form's device memory: its users have all synchronised (they dropped
-// their references after the product finished), so any stream will do.  A
-// form made by another start-up (a forked child's parent) owns nothing here.
+// their references after the product finished), so any stream of the form's
+// device will do: that device's free stream, with the device made current
+// around the frees and the caller's restored.  A form made by another
+// start-up (a forked child's parent) owns nothing here.  (A device that
+// cannot be made current, or has no free stream, keeps the memory: logged.)
 void form_free_device (dev_form *h, void *const *ptrs, int nptrs,
     dev_csr *plans)
 {
-    if (h->generation != atomic_load (&gg_cuda_generation) ||
-        atomic_load (&gg_cuda_started_pid) != getpid ())
+    int old = 0 ;
+    cudaStream_t fs = NULL ;
+    bool here = h->generation == atomic_load (&gg_cuda_generation)
+        && atomic_load (&gg_cuda_started_pid) == getpid () ;
+    if (here)
+    {
+        here = cudaGetDevice (&old) == cudaSuccess
+            && gg_cuda_set_device (h->device) == GG_OK
+            && (fs = gg_cuda_free_stream_of (h->device)) != NULL ;
+        if (!here)
+        {
+            grbgpu_log (1, "cuda: a form of device %d could not be freed there",
+                h->device) ;
+            (void) cudaGetLastError () ;
+            (void) cudaSetDevice (old) ;
+        }
+    }
+    if (!here)
     {
         // the host parts of the band, tensor-core and N:M forms only
         if (plans != NULL)
         {
             gg_cuda_spmv_band_free (plans->band, false, NULL) ;
-            tc_forms_release (plans, false) ;
-            nm_form_release (plans, false) ;
+            tc_forms_release (plans, NULL) ;
+            nm_form_release (plans, NULL) ;
         }
         return ;
     }
-    int old = 0 ;
-    (void) cudaGetDevice (&old) ;
-    (void) cudaSetDevice (gg_cuda_dev_id) ;
     if (plans != NULL)
     {
-        for (int k = 0 ; k < GG_PLANS ; k++) plan_clear (&plans->plan [k], gg_cuda_free_stream) ;
-        gg_cuda_spmv_band_free (plans->band, true, gg_cuda_free_stream) ;
-        tc_forms_release (plans, true) ;
-        nm_form_release (plans, true) ;
+        for (int k = 0 ; k < GG_PLANS ; k++) plan_clear (&plans->plan [k], fs) ;
+        gg_cuda_spmv_band_free (plans->band, true, fs) ;
+        tc_forms_release (plans, fs) ;
+        nm_form_release (plans, fs) ;
     }
-    for (int k = 0 ; k < nptrs ; k++) if (ptrs [k] != NULL) cudaFreeAsync (ptrs [k], gg_cuda_free_stream) ;
-    if (h->ready != NULL) cudaEventDestroy (h->ready) ;
-    (void) cudaGetLastError () ;
-    (void) cudaSetDevice (old) ;
+    for (int k = 0 ; k < nptrs ; k++) if (ptrs [k] != NULL) CU_LOG (cudaFreeAsync (ptrs [k], fs)) ;
+    if (h->ready != NULL) CU_LOG (cudaEventDestroy (h->ready)) ;
+    CU_LOG (cudaSetDevice (old)) ;
 }
 
 void form_unref (dev_form *h)
@@ -66,12 +81,15 @@ void form_unref (dev_form *h)
 // The cache's dev_free: drop the entry's reference.
 static void form_dev_free (void *dev) { form_unref ((dev_form *) dev) ; }
 
-// A new form of this kind with one reference (the caller's), or NULL.
-dev_form *form_new (size_t size, unsigned magic, void (*destroy) (dev_form *))
+// A new form of this kind with one reference (the caller's), or NULL; it
+// belongs to the device of c's context.
+dev_form *form_new (gg_devcall *c, size_t size, unsigned magic,
+    void (*destroy) (dev_form *))
 {
     dev_form *h = calloc (1, size) ;
     if (h == NULL) return NULL ;
     h->magic = magic ;
+    h->device = c->ctx->device ;
     atomic_init (&h->refs, 1) ;
     h->generation = atomic_load (&gg_cuda_generation) ;
     h->destroy = destroy ;
@@ -93,7 +111,7 @@ int form_get (gg_devcall *c, gg_cache_entry *e, form_fits_fn fits,
     {
         pthread_mutex_lock (&e->lock) ;
         dev_form *have = (dev_form *) e->dev ;
-        if (have != NULL && fits (have, arg))
+        if (have != NULL && have->device == c->ctx->device && fits (have, arg))
         {
             atomic_fetch_add (&have->refs, 1) ;
             f = have ;
@@ -107,7 +125,7 @@ int form_get (gg_devcall *c, gg_cache_entry *e, form_fits_fn fits,
         {
             pthread_mutex_lock (&e->lock) ;
             dev_form *have = (dev_form *) e->dev ;
-            if (have != NULL && fits (have, arg))
+            if (have != NULL && have->device == c->ctx->device && fits (have, arg))
             {
                 // another thread attached one meanwhile: use that one
                 atomic_fetch_add (&have->refs, 1) ;
@@ -122,7 +140,7 @@ int form_get (gg_devcall *c, gg_cache_entry *e, form_fits_fn fits,
                 e->dev = f ;
                 e->dev_bytes = f->bytes ;
                 e->dev_free = form_dev_free ;
-                grbgpu_cache_account_device (e, f->bytes) ;
+                grbgpu_cache_account_device (e, f->device, f->bytes) ;
                 pthread_mutex_unlock (&e->lock) ;
             }
         }
@@ -147,13 +165,13 @@ void form_grow (const gg_csr *S, dev_csr *f, size_t more)
         pthread_mutex_lock (&e->lock) ;
         f->h.bytes += more ;
         dev_form *have = (dev_form *) e->dev ;
-        if (have == &f->h) grbgpu_cache_account_device (e, f->h.bytes) ;
+        if (have == &f->h) grbgpu_cache_account_device (e, f->h.device, f->h.bytes) ;
         else if (have != NULL && have->magic == GG_FORM_MAGIC_CSR
             && ((dev_csr *) have)->t == f)
         {
             // (the owner's t is set under this lock: form_csrt.c)
             have->bytes += more ;
-            grbgpu_cache_account_device (e, have->bytes) ;
+            grbgpu_cache_account_device (e, have->device, have->bytes) ;
         }
         pthread_mutex_unlock (&e->lock) ;
     }

@@ -4,16 +4,21 @@
 
 // Part of the CUDA module (backend/cuda/multi.h).  Y = S (+.*) X with S's rows
 // cut into one block per slot, each holding about nnz / nslots entries
-// (formats/partition.c).  For each slot, in a thread of its own:
-//   1. the device (cudaSetDevice) and one context of the slot's pool;
+// (formats/partition.c).  Slot s runs on worker s of the module's team
+// (backend/team.h: threads started at the first split call and kept, each
+// with its OpenMP team; the caller hands the jobs over and waits):
+//   1. the slot's device made current, one context of the slot's pool
+//      (slots.c; made once, kept in the pool between calls);
 //   2. the block: rebased row pointers (S's column and value arrays are read
 //      from the block's first entry on), kept in a cache entry of its own,
 //      keyed (S's handle, S's version, S's form + slot + nslots), so that a
 //      change to S drops every slot's entry with the whole operand's, and the
-//      block's device form (forms.c) is attached to that entry;
+//      block's device form (forms.c; it records its device and is freed
+//      there) is attached to that entry;
 //   3. X on the slot: the cached device form of X when the slot is on the
 //      main device (two slots of one device share it), else a per-call copy:
-//      from the main device's copy by peer copy when peer access is on, else
+//      from the main device's copy, peer to peer, when the two devices can
+//      reach each other (slots_peer) and X is large enough to gain, else
 //      uploaded from the host;
 //   4. the product through the family table and chooser (spmm.c), whose rows
 //      come down straight into their place in the caller's Y.
@@ -32,9 +37,13 @@ int gg_multi_fail_slot (int s)
     return atomic_exchange (&fail_slot, s) ;
 }
 
-// Peer copies between distinct devices are written but, while slots on other
-// devices are refused (slots_resolve), not reached; they are untested.
+// X smaller than this is uploaded from the host to each slot of another
+// device (a peer copy first needs X on the main device, synchronised).
 #define GG_PEER_BYTES_MIN ((size_t) 1 << 20)
+
+static gg_team slot_team = GG_TEAM_INIT ;
+
+uint64_t gg_multi_workers (void) { return gg_team_started (&slot_team) ; }
 
 //------------------------------------------------------------------------------
 // the block of one slot, kept in the cache
@@ -104,29 +113,29 @@ static int block_get (const gg_csr *S, int slot, int nslots, int64_t r0, int64_t
 }
 
 //------------------------------------------------------------------------------
-// X on a slot of another device (peer copy; untested, see above)
+// X on a slot of another device, copied from the main device's copy
 //------------------------------------------------------------------------------
 
 static void peer_destroy (dev_form *h) { free (h) ; }
 
-// A device form of X on the slot's device made by peer copy from src (on
-// device src_dev) into a temporary of this call; one reference (the caller's).
-static int peer_x (gg_devcall *c, int dev, const dev_dense *src, int src_dev,
+// A device form of X on the slot's device (c's) made by a copy from src (on
+// device src_dev, complete: the caller synchronised it) into a temporary of
+// this call; one reference (the caller's).  Its destructor frees the struct
+// only: the memory goes with the call's temporaries.
+static int peer_x (gg_devcall *c, const dev_dense *src, int src_dev,
     dev_dense **out)
 {
     int rc = GG_OK ;
     *out = NULL ;
     size_t bytes = (size_t) src->nrows * (size_t) src->ncols * src->elem ;
-    dev_dense *f = calloc (1, sizeof (dev_dense)) ;
+    dev_dense *f = (dev_dense *) form_new (c, sizeof (dev_dense),
+        GG_FORM_MAGIC_DENSE, peer_destroy) ;
     if (f == NULL) return GG_ERR_NOMEM ;
-    f->h.magic = GG_FORM_MAGIC_DENSE ;
-    atomic_init (&f->h.refs, 1) ;
-    f->h.generation = atomic_load (&gg_cuda_generation) ;
-    f->h.destroy = peer_destroy ;
     f->nrows = src->nrows ; f->ncols = src->ncols ; f->elem = src->elem ;
     GG_TRY (tmp_alloc (c, &f->x, bytes)) ;
     FAULT_TRY (GG_FAULT_COPY) ;
-    CU_TRY (cudaMemcpyPeerAsync (f->x, dev, src->x, src_dev, bytes, c->ctx->stream)) ;
+    CU_TRY (cudaMemcpyPeerAsync (f->x, gg_cuda_phys (c->ctx->device), src->x,
+        gg_cuda_phys (src_dev), bytes, c->ctx->stream)) ;
     *out = f ;
     f = NULL ;
 done:
@@ -140,22 +149,34 @@ done:
 
 typedef struct
 {
-    int slot, nslots, device, main_device ;
-    int64_t r0, r1 ;
-    const gg_semiring *sr ;
-    const gg_csr *S ;
-    const gg_dense *X ;
-    void *Y ;
-    const dev_dense *xsrc ;     // X on the main device (peer source) or NULL
-    bool peer ;                 // copy X from xsrc
+    int device ;
+    bool peer ;                 // copy X from the call's xsrc
     int rc ;
     double ms ;                 // the product's time (timing on), else -1
 }
 slot_job ;
 
-static void *slot_run (void *arg)
+// What every slot of one call reads, and each slot's job.
+typedef struct
 {
-    slot_job *j = arg ;
+    int nslots, main_device ;
+    const int64_t *r ;
+    const gg_semiring *sr ;
+    const gg_csr *S ;
+    const gg_dense *X ;
+    void *Y ;
+    const dev_dense *xsrc ;     // X on the main device (peer source) or NULL
+    slot_job job [GG_MAX_SLOTS] ;
+}
+split_call ;
+
+// Slot s of the call (on worker s of the team; on the caller's thread when
+// the worker could not be started).
+static void slot_run (void *arg, int s)
+{
+    split_call *sc = arg ;
+    slot_job *j = &sc->job [s] ;
+    const int64_t r0 = sc->r [s], r1 = sc->r [s+1] ;
     int rc = GG_OK ;
     gg_devcall c = { 0 } ;
     gg_cache_entry *entry = NULL ;
@@ -163,67 +184,63 @@ static void *slot_run (void *arg)
     const slot_block *blk = NULL ;
     dev_dense *fx = NULL ;
     j->ms = -1 ;
-    if (cudaSetDevice (j->device) != cudaSuccess)
-    {
-        (void) cudaGetLastError () ;
-        j->rc = GG_ERR_DEVICE ;
-        return NULL ;
-    }
-    GG_TRY (slot_ctx_acquire (j->slot, j->device, &c.ctx)) ;
-    GG_TRY (block_get (j->S, j->slot, j->nslots, j->r0, j->r1, &entry, &own, &blk)) ;
-    const size_t elem = gg_type_size (j->sr->type) ;
+    if (r1 == r0) { j->rc = GG_OK ; return ; }     // an empty block
+    GG_TRY (gg_cuda_set_device (j->device)) ;
+    GG_TRY (slot_ctx_acquire (s, j->device, &c.ctx)) ;
+    GG_TRY (block_get (sc->S, s, sc->nslots, r0, r1, &entry, &own, &blk)) ;
+    const size_t elem = gg_type_size (sc->sr->type) ;
     gg_csr B ;
-    gg_partition_view (j->S, j->r0, j->r1, blk->p, elem, &B) ;
+    gg_partition_view (sc->S, r0, r1, blk->p, elem, &B) ;
     B.cache = entry ;
-    gg_dense X = *j->X ;
-    if (j->device != j->main_device)
+    gg_dense X = *sc->X ;
+    if (j->device != sc->main_device)
     {
         // the main device's cached form of X is not this device's
         X.cache = NULL ;
-        if (j->peer && j->xsrc != NULL) GG_TRY (peer_x (&c, j->device, j->xsrc,
-            j->main_device, &fx)) ;
+        if (j->peer) GG_TRY (peer_x (&c, sc->xsrc, sc->main_device, &fx)) ;
     }
-    void *Yb = (char *) j->Y + (size_t) j->r0 * (size_t) X.ncols * elem ;
-    rc = spmm_attempt_fx (&c, j->sr, &B, &X, fx, Yb) ;
+    void *Yb = (char *) sc->Y + (size_t) r0 * (size_t) X.ncols * elem ;
+    rc = spmm_attempt_fx (&c, sc->sr, &B, &X, fx, Yb) ;
     fx = NULL ;                             // spmm_attempt_fx took it
     float ms = 0 ;
     if (rc == GG_OK && c.timed && cudaEventElapsedTime (&ms, c.ctx->t0, c.ctx->t1)
         == cudaSuccess) j->ms = ms ;
-    if (rc == GG_OK && atomic_load (&fail_slot) == j->slot)
+    if (rc == GG_OK && atomic_load (&fail_slot) == s)
     {
-        grbgpu_log (1, "cuda: slot %d: injected failure (test)", j->slot) ;
+        grbgpu_log (1, "cuda: slot %d: injected failure (test)", s) ;
         rc = GG_ERR_FAULT ;
     }
 done:
     if (fx != NULL) dense_unref (fx) ;
     if (c.ctx != NULL)
     {
-        (void) cudaStreamSynchronize (c.ctx->stream) ;
+        // the call's stream finished before its temporaries go (a failed
+        // product may have left work queued), then the frees finished too,
+        // so that the pool holds nothing of this call when it returns
+        stream_finish (&c, &rc) ;
         call_free_tmp (&c) ;
-        (void) cudaStreamSynchronize (c.ctx->stream) ;
+        stream_finish (&c, &rc) ;
         (void) cudaGetLastError () ;
-        slot_ctx_release (j->slot, c.ctx) ;
+        slot_ctx_release (s, c.ctx) ;
     }
     if (entry != NULL) grbgpu_cache_release (entry) ;
     block_free (own) ;
     j->rc = rc ;
-    return NULL ;
 }
 
 //------------------------------------------------------------------------------
 // the split product
 //------------------------------------------------------------------------------
 
-// X's device form on the main device, for the peer copies (only when some
-// slot is on another device and the two can reach each other), taken through
-// a context of the main pool (runtime.c; never a slot's, so no thread holds
-// two contexts of one slot); the caller gives the context back.
+// X's device form on the main device, for the peer copies, taken through a
+// context of the main pool (runtime.c; never a slot's) and synchronised; the
+// caller gives the context back.
 static int x_on_main (const gg_semiring *sr, const gg_dense *X, int main_dev,
     gg_devcall *c, dev_dense **out)
 {
     int rc = GG_OK ;
     *out = NULL ;
-    CU_TRY (cudaSetDevice (main_dev)) ;
+    GG_TRY (gg_cuda_set_device (main_dev)) ;
     GG_TRY (ctx_acquire (&c->ctx)) ;
     GG_TRY (dense_get (c, X, gg_type_size (sr->type), out)) ;
     CU_TRY (cudaStreamSynchronize (c->ctx->stream)) ;
@@ -246,62 +263,48 @@ bool multi_spmm (const gg_semiring *sr, const gg_csr *S, const gg_dense *X,
     if (nslots < 2) return false ;
 
     int old = 0 ;
-    (void) cudaGetDevice (&old) ;
+    if (cudaGetDevice (&old) != cudaSuccess) { (void) cudaGetLastError () ; old = gg_cuda_dev_id ; }
     int64_t r [GG_MAX_SLOTS + 1] ;
     gg_partition_rows (S, nslots, r) ;
-    slot_job job [GG_MAX_SLOTS] ;
-    pthread_t tid [GG_MAX_SLOTS] ;
-    bool started [GG_MAX_SLOTS] = { false } ;
     int rc = GG_OK ;
+    split_call sc = { .nslots = nslots, .main_device = gg_cuda_dev_id, .r = r,
+        .sr = sr, .S = S, .X = X, .Y = Y } ;
 
-    // X on the main device first when some slot will copy it from there
-    gg_devcall c0 = { 0 } ;
-    dev_dense *xsrc = NULL ;
+    // slots of other devices copy X from the main device when they can reach
+    // it and X is large enough; X is put there first (else they upload it)
+    const size_t xbytes = (size_t) X->nrows * (size_t) X->ncols * gg_type_size (sr->type) ;
     bool any_peer = false ;
     for (int s = 0 ; s < nslots ; s++)
     {
-        int can = 0 ;
-        if (dev [s] != gg_cuda_dev_id && X->x != NULL
-            && (size_t) X->nrows * (size_t) X->ncols * gg_type_size (sr->type) >= GG_PEER_BYTES_MIN
-            && cudaDeviceCanAccessPeer (&can, dev [s], gg_cuda_dev_id) == cudaSuccess && can)
+        sc.job [s] = (slot_job) { .device = dev [s], .rc = GG_OK, .ms = -1 } ;
+        if (dev [s] != gg_cuda_dev_id && r [s+1] > r [s] && X->x != NULL
+            && xbytes >= GG_PEER_BYTES_MIN && slots_peer (dev [s], gg_cuda_dev_id))
         {
-            any_peer = true ;
+            sc.job [s].peer = any_peer = true ;
         }
     }
-    (void) cudaGetLastError () ;
+    gg_devcall c0 = { 0 } ;
+    dev_dense *xsrc = NULL ;
     if (any_peer && x_on_main (sr, X, gg_cuda_dev_id, &c0, &xsrc) != GG_OK)
     {
-        any_peer = false ;          // each slot uploads X from the host
+        // each slot uploads X from the host
+        for (int s = 0 ; s < nslots ; s++) sc.job [s].peer = false ;
         dense_unref (xsrc) ;
         xsrc = NULL ;
     }
+    sc.xsrc = xsrc ;
 
-    for (int s = 0 ; s < nslots ; s++)
-    {
-        job [s] = (slot_job) { .slot = s, .nslots = nslots, .device = dev [s],
-            .main_device = gg_cuda_dev_id, .r0 = r [s], .r1 = r [s+1], .sr = sr,
-            .S = S, .X = X, .Y = Y, .xsrc = xsrc, .peer = any_peer, .rc = GG_OK,
-            .ms = -1 } ;
-    }
-    // slots 1.. in threads of their own, slot 0 in this one
-    for (int s = 1 ; s < nslots ; s++)
-    {
-        if (r [s+1] == r [s]) continue ;
-        started [s] = (pthread_create (&tid [s], NULL, slot_run, &job [s]) == 0) ;
-        if (!started [s]) slot_run (&job [s]) ;
-    }
-    if (r [1] > r [0]) slot_run (&job [0]) ;
+    int made = gg_team_run (&slot_team, nslots, slot_run, &sc) ;
+    if (made > 0) grbgpu_count (GG_STAT_SPLIT_WORKERS, (uint64_t) made) ;
     double ms = -1 ;
     for (int s = 0 ; s < nslots ; s++)
     {
-        if (started [s]) pthread_join (tid [s], NULL) ;
-        if (r [s+1] == r [s]) continue ;
-        if (job [s].rc != GG_OK && rc == GG_OK) rc = job [s].rc ;
-        if (job [s].ms > ms) ms = job [s].ms ;
+        if (sc.job [s].rc != GG_OK && rc == GG_OK) rc = sc.job [s].rc ;
+        if (sc.job [s].ms > ms) ms = sc.job [s].ms ;
     }
     dense_unref (xsrc) ;
     if (c0.ctx != NULL) ctx_release (c0.ctx) ;
-    (void) cudaSetDevice (old) ;
+    CU_LOG (cudaSetDevice (old)) ;
     gg_cuda_last_ms = (rc == GG_OK) ? ms : -1 ;
     if (rc == GG_OK)
     {

@@ -21,22 +21,33 @@
 #define GRBGPU_CUDA_MULTI_H
 
 #include "backend/cuda/cuda_internal.h"
+#include "backend/cuda/forms.h"
+#include "backend/team.h"
 
 // The slots of this call: their devices in *dev (at most GG_MAX_SLOTS), and
 // how many (0 or 1: the split path is not taken).  "all" is every device the
-// runtime sees.  A slot on a device other than the main one (GRBGPU_DEVICE_ID)
-// is refused while device forms are freed on the main device (see
-// docs/SCALING.md): the count is then 0, logged once.
+// runtime sees (under the test hook, the devices pretended).  A device that
+// does not exist makes the count 0 (logged once).
 GG_INTERNAL int slots_resolve (int *dev) ;
+
+// Whether X can be copied from device src to device dev directly (peer to
+// peer, or within one device); false: upload from the host.  Asked once per
+// pair (enables peer access and access to src's stream-ordered pool).
+GG_INTERNAL bool slots_peer (int dev, int src) ;
 
 // Borrow / give back a context of slot s, made on device dev (the caller has
 // made dev current).  A slot whose pool was made for another device is
-// remade when idle.
+// remade when idle.  A device's first context starts it for the slots (its
+// cache budget).
 GG_INTERNAL int slot_ctx_acquire (int s, int dev, gg_ctx **out) ;
 GG_INTERNAL void slot_ctx_release (int s, gg_ctx *c) ;
 
 // Tests: make slot s fail (GG_ERR_FAULT) after its product ran and its rows
 // came down, i.e. with everything taken (-1: off).  Returns the old value.
 GG_INTERNAL int gg_multi_fail_slot (int s) ;
+
+// Tests: worker threads the split path has started in this process (one per
+// slot, kept between calls).
+GG_INTERNAL uint64_t gg_multi_workers (void) ;
 
 #endif

@@ -18,6 +18,10 @@ static bool gg_cuda_started_ok ;          // its outcome
 _Atomic unsigned gg_cuda_generation = 0 ;   // bumped by every start-up
 int gg_cuda_dev_id = 0 ;
 cudaStream_t gg_cuda_free_stream ;          // where forms are freed from
+static int gg_cuda_phys_count = 0 ;         // devices the runtime sees
+static _Atomic int gg_cuda_fake = 0 ;       // tests: devices pretended (0: off)
+static pthread_mutex_t free_streams_lock = PTHREAD_MUTEX_INITIALIZER ;
+static cudaStream_t free_streams [GG_MAX_DEVICES] ;  // by physical device
 static size_t gg_cuda_dev_budget ;
 _Atomic bool gg_cuda_broken = false ;   // a sticky CUDA error was seen
 
@@ -106,6 +110,8 @@ static void atfork_child (void)
     pthread_mutex_init (&start_lock, NULL) ;
     pthread_mutex_init (&pool_lock, NULL) ;
     pthread_cond_init (&pool_cond, NULL) ;
+    pthread_mutex_init (&free_streams_lock, NULL) ;
+    memset (free_streams, 0, sizeof (free_streams)) ;
     memset (pool, 0, sizeof (pool)) ;
     pool_count = 0 ;
     atomic_store (&gg_cuda_started_pid, 0) ;
@@ -132,7 +138,8 @@ static bool device_start (void)
         return false ;
     }
     gg_cuda_dev_id = settings->device_id ;
-    if (gg_cuda_dev_id < 0 || gg_cuda_dev_id >= count)
+    gg_cuda_phys_count = count ;
+    if (gg_cuda_dev_id < 0 || gg_cuda_dev_id >= count || gg_cuda_dev_id >= GG_MAX_DEVICES)
     {
         grbgpu_log (1, "cuda: GRBGPU_DEVICE_ID=%d but %d device(s)", gg_cuda_dev_id,
             count) ;
@@ -168,10 +175,11 @@ static bool device_start (void)
 
     // device budget of the cache: GRBGPU_DEVICE_MEMORY, else a fraction of
     // the memory free now (the rest is for per-call operands and libraries)
+    free_streams [gg_cuda_dev_id] = gg_cuda_free_stream ;
     gg_cuda_dev_budget = (settings->device_memory > 0)
         ? (size_t) settings->device_memory
         : (size_t) (GG_BUDGET_FRACTION * (double) free_b) ;
-    grbgpu_cache_set_device_budget (gg_cuda_dev_budget) ;
+    grbgpu_cache_set_device_budget (gg_cuda_dev_id, gg_cuda_dev_budget) ;
     atomic_fetch_add (&gg_cuda_generation, 1) ;
     grbgpu_log (1, "cuda: device %d: %s, %d SMs, %.1f GiB free of %.1f, "
         "cache budget %.1f GiB", gg_cuda_dev_id, prop.name, prop.multiProcessorCount,
@@ -198,12 +206,17 @@ static void device_teardown (void)
         (void) cudaSetDevice (gg_cuda_dev_id) ;
         for (int k = 0 ; k < pool_count ; k++) ctx_destroy (&pool [k]) ;
         pool_count = 0 ;
-        if (gg_cuda_free_stream != NULL)
+        pthread_mutex_lock (&free_streams_lock) ;
+        for (int d = 0 ; d < GG_MAX_DEVICES ; d++)
         {
-            (void) cudaStreamSynchronize (gg_cuda_free_stream) ;
-            (void) cudaStreamDestroy (gg_cuda_free_stream) ;
-            gg_cuda_free_stream = NULL ;
+            if (free_streams [d] == NULL) continue ;
+            (void) cudaSetDevice (d) ;
+            (void) cudaStreamSynchronize (free_streams [d]) ;
+            (void) cudaStreamDestroy (free_streams [d]) ;
+            free_streams [d] = NULL ;
         }
+        gg_cuda_free_stream = NULL ;
+        pthread_mutex_unlock (&free_streams_lock) ;
         (void) cudaGetLastError () ;
     }
     pthread_mutex_unlock (&pool_lock) ;
@@ -244,10 +257,11 @@ void ctx_destroy (gg_ctx *c)
     memset (c, 0, sizeof (*c)) ;
 }
 
-int ctx_create (gg_ctx *c)
+int ctx_create (gg_ctx *c, int dev)
 {
     int rc = GG_OK ;
     memset (c, 0, sizeof (*c)) ;
+    c->device = dev ;
     CU_TRY (cudaStreamCreateWithFlags (&c->stream, cudaStreamNonBlocking)) ;
     SP_TRY (cusparseCreate (&c->sparse)) ;
     SP_TRY (cusparseSetStream (c->sparse, c->stream)) ;
@@ -286,7 +300,7 @@ int ctx_acquire (gg_ctx **out)
         }
         if (pool_count < GG_CTX_MAX)
         {
-            rc = ctx_create (&pool [pool_count]) ;
+            rc = ctx_create (&pool [pool_count], gg_cuda_dev_id) ;
             if (rc != GG_OK) goto found ;
             pool [pool_count].busy = true ;
             *out = &pool [pool_count++] ;
@@ -375,8 +389,15 @@ void gg_cuda_sync (void)
         return ;
     int old = 0 ;
     (void) cudaGetDevice (&old) ;
-    (void) cudaSetDevice (gg_cuda_dev_id) ;
-    (void) cudaStreamSynchronize (gg_cuda_free_stream) ;
+    pthread_mutex_lock (&free_streams_lock) ;
+    for (int d = 0 ; d < GG_MAX_DEVICES ; d++)
+    {
+        if (free_streams [d] == NULL) continue ;
+        (void) cudaSetDevice (d) ;
+        (void) cudaStreamSynchronize (free_streams [d]) ;
+    }
+    pthread_mutex_unlock (&free_streams_lock) ;
+    (void) cudaGetLastError () ;
     (void) cudaSetDevice (old) ;
 }
 
@@ -402,4 +423,61 @@ void stream_finish (gg_devcall *c, int *rc)
     cudaError_t e = cudaStreamSynchronize (c->ctx->stream) ;
     if (e != cudaSuccess && *rc == GG_OK) *rc = cuda_fail (e,
         "cudaStreamSynchronize", __LINE__) ;
+}
+
+//------------------------------------------------------------------------------
+// devices: logical ids (GRBGPU_DEVICES, forms' records) and the real ones
+//------------------------------------------------------------------------------
+
+// A logical id is the runtime's device id, except under the test hook
+// (gg_cuda_fake_devices): ids from the real count up to the pretended count
+// then map to real device (id mod count), so that on a one-GPU host "0,1"
+// puts slot 1 on a device other than the main one, and every path that
+// records a form's device, sets it and frees there runs.
+int gg_cuda_phys (int dev)
+{
+    int n = gg_cuda_phys_count ;
+    if (n > 0 && dev >= n && dev < atomic_load (&gg_cuda_fake)) return dev % n ;
+    return dev ;
+}
+
+int gg_cuda_device_count (void)
+{
+    int fake = atomic_load (&gg_cuda_fake) ;
+    return (fake > gg_cuda_phys_count) ? fake : gg_cuda_phys_count ;
+}
+
+int gg_cuda_fake_devices (int n)
+{
+    if (n > GG_MAX_DEVICES) n = GG_MAX_DEVICES ;
+    return atomic_exchange (&gg_cuda_fake, n) ;
+}
+
+int gg_cuda_set_device (int dev)
+{
+    cudaError_t e = cudaSetDevice (gg_cuda_phys (dev)) ;
+    if (e != cudaSuccess) return cuda_fail (e, "cudaSetDevice", __LINE__) ;
+    return GG_OK ;
+}
+
+// The stream forms of device dev are freed from (made on first use; the
+// main device's is gg_cuda_free_stream); NULL when it cannot be made.  The
+// caller has made dev current.
+cudaStream_t gg_cuda_free_stream_of (int dev)
+{
+    int p = gg_cuda_phys (dev) ;
+    if (p < 0 || p >= GG_MAX_DEVICES) return NULL ;
+    pthread_mutex_lock (&free_streams_lock) ;
+    if (free_streams [p] == NULL)
+    {
+        cudaError_t e = cudaStreamCreateWithFlags (&free_streams [p], cudaStreamNonBlocking) ;
+        if (e != cudaSuccess)
+        {
+            (void) cuda_fail (e, "cudaStreamCreateWithFlags (free stream)", __LINE__) ;
+            free_streams [p] = NULL ;
+        }
+    }
+    cudaStream_t s = free_streams [p] ;
+    pthread_mutex_unlock (&free_streams_lock) ;
+    return s ;
 }

@@ -4,10 +4,12 @@
 
 // Part of the CUDA module (backend/cuda/multi.h).  Each slot has a pool of up
 // to GG_CTX_MAX contexts of its own, made on its device, so two slots on one
-// device have separate streams.  A call borrows one context of each slot in
-// slot order (never more than one per slot), so calls of several threads
-// cannot wait on each other in a cycle; the main pool (runtime.c) is not
-// touched by the split path.
+// device have separate streams.  Slot s's context is borrowed by worker s of
+// the split path's team (backend/team.h) for one call and given back, so the
+// pool keeps it, made once, between calls; the main pool (runtime.c) is not
+// touched by the split path.  Also here: each device's first use by a slot
+// (its cache budget, its stream-ordered pool), and peer access between two
+// devices, set up once per pair.
 
 #include "backend/cuda/multi.h"
 
@@ -26,6 +28,10 @@ static gg_slot slots [GG_MAX_SLOTS] ;
 static pid_t slots_pid = 0 ;        // the process the pools belong to
 static bool teardown_registered = false ;
 static _Atomic bool refused_logged = false ;
+static bool dev_started [GG_MAX_DEVICES] ;      // by logical id (slots_lock)
+// peer copies from device q into device p (runtime ids): 0 not yet asked,
+// 1 direct, 2 not possible (slots_lock)
+static unsigned char peer_state [GG_MAX_DEVICES][GG_MAX_DEVICES] ;
 
 // At exit (registered after runtime.c's handler, so it runs first): destroy
 // the idle pools while the CUDA runtime is still alive.
@@ -40,7 +46,7 @@ static void slots_teardown (void)
         {
             gg_slot *sl = &slots [s] ;
             if (sl->busy > 0 || sl->count == 0) continue ;
-            (void) cudaSetDevice (sl->device) ;
+            if (gg_cuda_set_device (sl->device) != GG_OK) continue ;
             for (int k = 0 ; k < sl->count ; k++) ctx_destroy (&sl->pool [k]) ;
             sl->count = 0 ;
         }
@@ -71,6 +77,8 @@ static void slots_check_pid (void)
     pid_t me = getpid () ;
     if (slots_pid == me) return ;
     memset (slots, 0, sizeof (slots)) ;
+    memset (dev_started, 0, sizeof (dev_started)) ;
+    memset (peer_state, 0, sizeof (peer_state)) ;
     slots_pid = me ;
     teardown_registered = false ;
 }
@@ -79,10 +87,9 @@ int slots_resolve (int *dev)
 {
     const gg_settings *set = grbgpu_settings_get () ;
     int n = 0 ;
+    const int count = gg_cuda_device_count () ;
     if (set->devices_all)
     {
-        int count = 0 ;
-        if (cudaGetDeviceCount (&count) != cudaSuccess) { (void) cudaGetLastError () ; return 0 ; }
         for (int d = 0 ; d < count && n < GG_MAX_SLOTS ; d++) dev [n++] = d ;
     }
     else
@@ -92,21 +99,82 @@ int slots_resolve (int *dev)
     if (n < 2) return n ;
     for (int k = 0 ; k < n ; k++)
     {
-        if (dev [k] != gg_cuda_dev_id)
+        if (dev [k] < 0 || dev [k] >= count || dev [k] >= GG_MAX_DEVICES)
         {
-            // device forms (forms.c) free their memory on the main device:
-            // a form made on another one would be freed on the wrong one
             if (!atomic_exchange (&refused_logged, true))
             {
-                grbgpu_log (1, "cuda: GRBGPU_DEVICES=%s: slot on device %d, but only "
-                    "the main device (%d) can hold slots until device forms record "
-                    "their device; products are not split", set->devices, dev [k],
-                    gg_cuda_dev_id) ;
+                grbgpu_log (1, "cuda: GRBGPU_DEVICES=%s: no device %d (%d device(s)); "
+                    "products are not split", set->devices, dev [k], count) ;
             }
             return 0 ;
         }
     }
     return n ;
+}
+
+// A device's first use by a slot (slots_lock held, dev current): the cache's
+// budget for it (GRBGPU_DEVICE_MEMORY, else a fraction of its free memory,
+// as runtime.c does for the main device), and freed stream-ordered memory
+// kept in its pool.  Nothing to do for the main device.
+static void slot_device_start (int dev)
+{
+    dev_started [dev] = true ;
+    if (dev == gg_cuda_dev_id) return ;
+    const gg_settings *set = grbgpu_settings_get () ;
+    size_t free_b = 0, total_b = 0 ;
+    cudaError_t e = cudaMemGetInfo (&free_b, &total_b) ;
+    if (e != cudaSuccess) (void) cuda_fail (e, "cudaMemGetInfo", __LINE__) ;
+    size_t budget = (set->device_memory > 0) ? (size_t) set->device_memory
+        : (size_t) (GG_BUDGET_FRACTION * (double) free_b) ;
+    // (under the test hook two ids share a device: each gets a budget of it)
+    grbgpu_cache_set_device_budget (dev, budget) ;
+    cudaMemPool_t mempool ;
+    uint64_t keep = UINT64_MAX ;
+    e = cudaDeviceGetDefaultMemPool (&mempool, gg_cuda_phys (dev)) ;
+    if (e == cudaSuccess) e = cudaMemPoolSetAttribute (mempool,
+        cudaMemPoolAttrReleaseThreshold, &keep) ;
+    if (e != cudaSuccess) (void) cuda_fail (e, "cudaMemPoolSetAttribute", __LINE__) ;
+    grbgpu_log (1, "cuda: slot device %d (device %d of the runtime): %.1f GiB free, "
+        "cache budget %.1f GiB", dev, gg_cuda_phys (dev), free_b / 1073741824.0,
+        budget / 1073741824.0) ;
+}
+
+bool slots_peer (int dev, int src)
+{
+    const int p = gg_cuda_phys (dev), q = gg_cuda_phys (src) ;
+    if (p == q) return true ;           // one device: a device-to-device copy
+    if (p < 0 || q < 0 || p >= GG_MAX_DEVICES || q >= GG_MAX_DEVICES) return false ;
+    pthread_mutex_lock (&slots_lock) ;
+    slots_check_pid () ;
+    if (peer_state [p][q] == 0)
+    {
+        int rc = GG_OK, can = 0, old = 0 ;
+        CU_TRY (cudaGetDevice (&old)) ;
+        CU_TRY (cudaDeviceCanAccessPeer (&can, p, q)) ;
+        if (can)
+        {
+            // p reads q's memory: peer access of p's context, and access of
+            // p to q's stream-ordered pool (allocations from a pool follow
+            // the pool's access list, not peer access)
+            CU_TRY (cudaSetDevice (p)) ;
+            cudaError_t e = cudaDeviceEnablePeerAccess (q, 0) ;
+            if (e == cudaErrorPeerAccessAlreadyEnabled) (void) cudaGetLastError () ;
+            else CU_TRY (e) ;
+            cudaMemPool_t pool ;
+            CU_TRY (cudaDeviceGetDefaultMemPool (&pool, q)) ;
+            struct cudaMemAccessDesc desc = { .location = { .type = cudaMemLocationTypeDevice,
+                .id = p }, .flags = cudaMemAccessFlagsProtReadWrite } ;
+            CU_TRY (cudaMemPoolSetAccess (pool, &desc, 1)) ;
+        }
+    done:
+        peer_state [p][q] = (rc == GG_OK && can) ? 1 : 2 ;
+        CU_LOG (cudaSetDevice (old)) ;
+        grbgpu_log (1, "cuda: copies from device %d to device %d: %s", q, p,
+            (peer_state [p][q] == 1) ? "peer to peer" : "through the host") ;
+    }
+    bool ok = (peer_state [p][q] == 1) ;
+    pthread_mutex_unlock (&slots_lock) ;
+    return ok ;
 }
 
 int slot_ctx_acquire (int s, int dev, gg_ctx **out)
@@ -129,8 +197,13 @@ int slot_ctx_acquire (int s, int dev, gg_ctx **out)
         {
             // made for another device: remade once idle
             if (sl->busy > 0) { pthread_cond_wait (&slots_cond, &slots_lock) ; continue ; }
-            for (int k = 0 ; k < sl->count ; k++) ctx_destroy (&sl->pool [k]) ;
+            if (gg_cuda_set_device (sl->device) == GG_OK)
+            {
+                for (int k = 0 ; k < sl->count ; k++) ctx_destroy (&sl->pool [k]) ;
+            }
             sl->count = 0 ;
+            rc = gg_cuda_set_device (dev) ;
+            if (rc != GG_OK) goto done ;
         }
         sl->device = dev ;
         for (int k = 0 ; k < sl->count ; k++)
@@ -145,7 +218,8 @@ int slot_ctx_acquire (int s, int dev, gg_ctx **out)
         }
         if (sl->count < GG_CTX_MAX)
         {
-            rc = ctx_create (&sl->pool [sl->count]) ;
+            if (!dev_started [dev]) slot_device_start (dev) ;
+            rc = ctx_create (&sl->pool [sl->count], dev) ;
             if (rc != GG_OK) goto done ;
             sl->pool [sl->count].busy = true ;
             sl->busy++ ;
