@@ -11,12 +11,9 @@
 //    statistics must show each offloaded product split (`split` counter);
 //    a product repeated on an unchanged A, then on a changed A (the slots'
 //    cached blocks must follow the change).
-// 3. Failures: injected faults (GRBGPU_FAULT) on the split path, every answer
-//    still the CPU library's.  Built as tests/test_multi_cuda (the CUDA
-//    module's objects linked in, GRBGPU_TEST_DEVICE=cuda forced): a failure
-//    made on the second slot only, after it took its forms and temporaries,
-//    must be answered by the CPU library with no device memory left taken
-//    (the stream-ordered pool's used bytes return to where they were).
+// 3. The slots' workers, failures, and (CUDA build) slots on other devices:
+//    tests/test_multi_slots.c.  Built as tests/test_multi_cuda (the CUDA
+//    module's objects linked in, GRBGPU_TEST_DEVICE=cuda forced).
 // Without a GPU the CUDA build exits 77; the host build runs in `make check`
 // (the host emulation backend models the slots).  GRBGPU_TEST_SEED repeats a
 // run; GRBGPU_TEST_FILTER (a CMocka pattern) runs some groups only.
@@ -37,14 +34,12 @@
 #include "formats/partition.h"
 #include "tests/conformance_util.h"
 
+#include "tests/multi_util.h"
 #ifdef GG_TEST_MULTI_CUDA
 #include <cuda_runtime_api.h>
-#include "backend/cache/cache.h"
-#include "backend/cuda/device.h"
-int gg_multi_fail_slot (int s) ;        // backend/cuda/multi.h (module-internal)
 #endif
 
-static int checks = 0 ;
+int checks = 0 ;
 
 //------------------------------------------------------------------------------
 // 1. the partitioner
@@ -206,7 +201,7 @@ static void test_setting (void **state)
 // 2. products across slots, against the CPU library
 //------------------------------------------------------------------------------
 
-static uint64_t split_count (void)
+uint64_t split_count (void)
 {
     grbgpu_stats s ;
     grbgpu_stats_get (&s) ;
@@ -215,7 +210,7 @@ static uint64_t split_count (void)
 
 // One call on both sides; with expect_split, the offload side must have been
 // split (one more on the `split` counter).
-static void run_case (const char *name, int op, void *C0, void *A, void *B,
+void run_case (const char *name, int op, void *C0, void *A, void *B,
     GrB_Semiring sr, GrB_Descriptor d, double rtol, bool expect_split, int expect)
 {
     cu_call c ;
@@ -267,7 +262,7 @@ static void run_case (const char *name, int op, void *C0, void *A, void *B,
     checks++ ;
 }
 
-static void products (const char *devices, int tag)
+void products (const char *devices, int tag)
 {
     assert_int_equal (grbgpu_set ("DEVICES", devices), 0) ;
     cu_rng rng = cu_rng_for (cu_seed, devices) ;
@@ -359,95 +354,6 @@ static void test_repeat_and_change (void **state)
     assert_int_equal (grbgpu_set ("DEVICES", ""), 0) ;
 }
 
-//------------------------------------------------------------------------------
-// 3. failures
-//------------------------------------------------------------------------------
-
-// Products under injected failures: each answer (the offload's, or the CPU
-// library's after a fallback) compared with the CPU library's.
-static void faulty_products (const char *spec, int calls)
-{
-    cu_rng rng = cu_rng_for (cu_seed, spec) ;
-    cu_gen g = { .vals = CU_V_INT } ;
-    GrB_Semiring sr = cu_semiring (CU_ADD_PLUS, CU_MUL_TIMES, CU_FP32) ;
-    char name [96] ;
-    for (int k = 0 ; k < calls ; k++)
-    {
-        GrB_Index n = (k % 2) ? 1 : 32 ;
-        GrB_Matrix A = cu_matrix (&rng, CU_FP32, 2000, 1500, 0.004, &g) ;
-        GrB_Matrix B = cu_matrix (&rng, CU_FP32, 1500, n, 1.0, &g) ;
-        GrB_Matrix ref, got ;
-        CU_OK (GrB_Matrix_new (&ref, GrB_FP32, 2000, n)) ;
-        CU_OK (GrB_Matrix_new (&got, GrB_FP32, 2000, n)) ;
-        cu_device_cpu () ;
-        CU_OK (GrB_mxm (ref, NULL, NULL, sr, A, B, NULL)) ;
-        cu_device_host () ;
-        GrB_Info info = GrB_mxm (got, NULL, NULL, sr, A, B, NULL) ;
-        cu_device_cpu () ;
-        snprintf (name, sizeof (name), "fault/%s/%d", spec, k) ;
-        assert_int_equal (info, GrB_SUCCESS) ;
-        int problems = cu_compare_matrix (name, ref, got, 0, NULL, NULL) ;
-        if (problems) fprintf (stderr, "FAIL %s\n", name) ;
-        assert_int_equal (problems, 0) ;
-        checks++ ;
-        GrB_free (&ref) ; GrB_free (&got) ; GrB_free (&A) ; GrB_free (&B) ;
-    }
-}
-
-static void test_faults (void **state)
-{
-    (void) state ;
-    assert_int_equal (grbgpu_set ("DEVICES", "0,0"), 0) ;
-    assert_int_equal (grbgpu_set ("FAULT", "alloc:0.3,copy:0.2,launch:0.2"), 0) ;
-    faulty_products ("random", 24) ;
-    assert_int_equal (grbgpu_set ("FAULT", ""), 0) ;
-    assert_int_equal (grbgpu_set ("DEVICES", ""), 0) ;
-}
-
-#ifdef GG_TEST_MULTI_CUDA
-static size_t pool_used (void)
-{
-    grbgpu_cuda_sync () ;
-    cudaDeviceSynchronize () ;
-    cudaMemPool_t pool ;
-    uint64_t used = 0 ;
-    int dev = 0 ;
-    const char *id = getenv ("GRBGPU_DEVICE_ID") ;
-    if (id != NULL) dev = atoi (id) ;
-    if (cudaDeviceGetDefaultMemPool (&pool, dev) != cudaSuccess) return 0 ;
-    cudaMemPoolGetAttribute (pool, cudaMemPoolAttrUsedMemCurrent, &used) ;
-    return (size_t) used ;
-}
-
-// The second slot fails after its product: the call is answered by the CPU
-// library, and once the cache is emptied the device holds what it held before.
-static void test_second_slot_fails (void **state)
-{
-    (void) state ;
-    assert_int_equal (grbgpu_set ("DEVICES", "0,0"), 0) ;
-    // a first split call starts CUDA and makes the slots' contexts
-    faulty_products ("warm", 1) ;
-    grbgpu_cache_clear () ;
-    size_t base = pool_used () ;
-    grbgpu_stats s0, s1 ;
-    grbgpu_stats_get (&s0) ;
-    gg_multi_fail_slot (1) ;
-    faulty_products ("slot1", 6) ;
-    gg_multi_fail_slot (-1) ;
-    grbgpu_stats_get (&s1) ;
-    if (!cu_selfcheck)
-    {
-        assert_true (s1.fallbacks >= s0.fallbacks + 6) ;   // every one fell back
-        assert_int_equal (s1.split, s0.split) ;            // none was split
-    }
-    grbgpu_cache_clear () ;
-    size_t after = pool_used () ;
-    printf ("second slot fails: pool used %zu bytes before, %zu after\n", base, after) ;
-    assert_int_equal (after, base) ;
-    checks++ ;
-    assert_int_equal (grbgpu_set ("DEVICES", ""), 0) ;
-}
-#endif
 
 int main (void)
 {
@@ -482,8 +388,12 @@ int main (void)
         cmocka_unit_test (test_three_slots),
         cmocka_unit_test (test_repeat_and_change),
         cmocka_unit_test (test_faults),
+        cmocka_unit_test (test_workers_reused),
+        cmocka_unit_test (test_fault_mid_stream),
 #ifdef GG_TEST_MULTI_CUDA
         cmocka_unit_test (test_second_slot_fails),
+        cmocka_unit_test (test_fake_devices),
+        cmocka_unit_test (test_fake_slot_fails),
 #endif
     } ;
     const char *filter = getenv ("GRBGPU_TEST_FILTER") ;

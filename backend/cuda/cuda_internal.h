@@ -200,6 +200,8 @@ struct dev_form
     _Atomic int refs ;
     unsigned generation ;       // CUDA start-up it belongs to
     int device ;                // the (logical) device its memory is on
+    int phys ;                  // the runtime's id of it when made (freed
+                                // there, whatever the test hook says later)
     size_t bytes ;
     cudaEvent_t ready ;         // uploads into this form are done
     void (*destroy) (dev_form *) ;
@@ -312,8 +314,12 @@ GG_INTERNAL extern _Thread_local double gg_cuda_last_ms ;
 GG_INTERNAL int gg_cuda_phys (int dev) ;          // the runtime's id of dev
 GG_INTERNAL int gg_cuda_device_count (void) ;     // (pretended, under the hook)
 GG_INTERNAL int gg_cuda_set_device (int dev) ;    // GG_OK, or the error logged
-GG_INTERNAL cudaStream_t gg_cuda_free_stream_of (int dev) ;  // dev current
-// Tests: pretend there are n devices (0: off); returns the old value.
+// the free stream of the runtime's device p (a gg_cuda_phys id), p current
+GG_INTERNAL cudaStream_t gg_cuda_free_stream_of (int p) ;
+// Tests: pretend there are n devices (0: off); returns the old value.  (Forms
+// and slot contexts keep the runtime's id they were made on, so they are
+// freed there after the hook is turned off; a later slot on a pretended id
+// then fails to start and the product is not split.)
 GG_INTERNAL int gg_cuda_fake_devices (int n) ;
 
 // runtime.c

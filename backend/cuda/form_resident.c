@@ -71,7 +71,13 @@ void cuda_res_free (void *buf)
     int dev = (e == cudaSuccess && pa.type == cudaMemoryTypeDevice) ? pa.device : gg_cuda_dev_id ;
     if (e != cudaSuccess) (void) cuda_fail (e, "cudaPointerGetAttributes", __LINE__) ;
     cudaStream_t fs = NULL ;
-    if (dev == gg_cuda_dev_id || cudaSetDevice (dev) == cudaSuccess) fs = gg_cuda_free_stream_of (dev) ;
+    if (dev == gg_cuda_dev_id) fs = gg_cuda_free_stream_of (dev) ;
+    else
+    {
+        e = cudaSetDevice (dev) ;
+        if (e == cudaSuccess) fs = gg_cuda_free_stream_of (dev) ;
+        else (void) cuda_fail (e, "cudaSetDevice (buffer's device)", __LINE__) ;
+    }
     if (fs != NULL) CU_LOG (cudaFreeAsync (buf, fs)) ;
     else grbgpu_log (1, "cuda: a resident buffer of device %d could not be freed there", dev) ;
     CU_LOG (cudaSetDevice (old)) ;

@@ -15,13 +15,14 @@
 void plan_clear (gg_sp_plan *pl, cudaStream_t s)
 {
     if (!pl->valid) return ;
-    if (pl->A != NULL) cusparseDestroySpMat (pl->A) ;
+    if (pl->A != NULL && cusparseDestroySpMat (pl->A) != CUSPARSE_STATUS_SUCCESS)
+        grbgpu_log (1, "cuda: cusparseDestroySpMat failed") ;
     if (pl->buf != NULL)
     {
-        if (pl->last != NULL) cudaStreamWaitEvent (s, pl->last, 0) ;
-        cudaFreeAsync (pl->buf, s) ;
+        if (pl->last != NULL) CU_LOG (cudaStreamWaitEvent (s, pl->last, 0)) ;
+        CU_LOG (cudaFreeAsync (pl->buf, s)) ;
     }
-    if (pl->last != NULL) cudaEventDestroy (pl->last) ;
+    if (pl->last != NULL) CU_LOG (cudaEventDestroy (pl->last)) ;
     memset (pl, 0, sizeof (*pl)) ;
 }
 
@@ -40,9 +41,10 @@ void form_free_device (dev_form *h, void *const *ptrs, int nptrs,
         && atomic_load (&gg_cuda_started_pid) == getpid () ;
     if (here)
     {
-        here = cudaGetDevice (&old) == cudaSuccess
-            && gg_cuda_set_device (h->device) == GG_OK
-            && (fs = gg_cuda_free_stream_of (h->device)) != NULL ;
+        cudaError_t e = cudaGetDevice (&old) ;
+        if (e == cudaSuccess) e = cudaSetDevice (h->phys) ;
+        if (e != cudaSuccess) (void) cuda_fail (e, "cudaSetDevice (form's device)", __LINE__) ;
+        here = (e == cudaSuccess) && (fs = gg_cuda_free_stream_of (h->phys)) != NULL ;
         if (!here)
         {
             grbgpu_log (1, "cuda: a form of device %d could not be freed there",
@@ -90,6 +92,7 @@ dev_form *form_new (gg_devcall *c, size_t size, unsigned magic,
     if (h == NULL) return NULL ;
     h->magic = magic ;
     h->device = c->ctx->device ;
+    h->phys = gg_cuda_phys (h->device) ;
     atomic_init (&h->refs, 1) ;
     h->generation = atomic_load (&gg_cuda_generation) ;
     h->destroy = destroy ;

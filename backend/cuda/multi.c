@@ -45,6 +45,9 @@ static gg_team slot_team = GG_TEAM_INIT ;
 
 uint64_t gg_multi_workers (void) { return gg_team_started (&slot_team) ; }
 
+static _Atomic uint64_t peer_copies = 0 ;   // copies of X made by peer_x
+uint64_t gg_multi_peer_copies (void) { return atomic_load (&peer_copies) ; }
+
 //------------------------------------------------------------------------------
 // the block of one slot, kept in the cache
 //------------------------------------------------------------------------------
@@ -136,6 +139,7 @@ static int peer_x (gg_devcall *c, const dev_dense *src, int src_dev,
     FAULT_TRY (GG_FAULT_COPY) ;
     CU_TRY (cudaMemcpyPeerAsync (f->x, gg_cuda_phys (c->ctx->device), src->x,
         gg_cuda_phys (src_dev), bytes, c->ctx->stream)) ;
+    atomic_fetch_add (&peer_copies, 1) ;
     *out = f ;
     f = NULL ;
 done:

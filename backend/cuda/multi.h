@@ -50,4 +50,8 @@ GG_INTERNAL int gg_multi_fail_slot (int s) ;
 // slot, kept between calls).
 GG_INTERNAL uint64_t gg_multi_workers (void) ;
 
+// Tests: copies of X from the main device to a slot of another (peer to
+// peer, or within one device under the test hook) made so far.
+GG_INTERNAL uint64_t gg_multi_peer_copies (void) ;
+
 #endif

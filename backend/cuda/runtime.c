@@ -460,12 +460,11 @@ int gg_cuda_set_device (int dev)
     return GG_OK ;
 }
 
-// The stream forms of device dev are freed from (made on first use; the
-// main device's is gg_cuda_free_stream); NULL when it cannot be made.  The
-// caller has made dev current.
-cudaStream_t gg_cuda_free_stream_of (int dev)
+// The stream forms of the runtime's device p are freed from (made on first
+// use; the main device's is gg_cuda_free_stream); NULL when it cannot be
+// made.  The caller has made p current.
+cudaStream_t gg_cuda_free_stream_of (int p)
 {
-    int p = gg_cuda_phys (dev) ;
     if (p < 0 || p >= GG_MAX_DEVICES) return NULL ;
     pthread_mutex_lock (&free_streams_lock) ;
     if (free_streams [p] == NULL)

@@ -16,6 +16,7 @@
 typedef struct
 {
     int device ;                    // the device its contexts were made on
+    int phys ;                      // its runtime id then (gg_cuda_phys)
     int busy ;                      // contexts lent now
     int count ;
     gg_ctx pool [GG_CTX_MAX] ;
@@ -46,7 +47,7 @@ static void slots_teardown (void)
         {
             gg_slot *sl = &slots [s] ;
             if (sl->busy > 0 || sl->count == 0) continue ;
-            if (gg_cuda_set_device (sl->device) != GG_OK) continue ;
+            if (cudaSetDevice (sl->phys) != cudaSuccess) continue ;
             for (int k = 0 ; k < sl->count ; k++) ctx_destroy (&sl->pool [k]) ;
             sl->count = 0 ;
         }
@@ -197,15 +198,16 @@ int slot_ctx_acquire (int s, int dev, gg_ctx **out)
         {
             // made for another device: remade once idle
             if (sl->busy > 0) { pthread_cond_wait (&slots_cond, &slots_lock) ; continue ; }
-            if (gg_cuda_set_device (sl->device) == GG_OK)
+            if (cudaSetDevice (sl->phys) == cudaSuccess)
             {
                 for (int k = 0 ; k < sl->count ; k++) ctx_destroy (&sl->pool [k]) ;
             }
+            else (void) cudaGetLastError () ;
             sl->count = 0 ;
             rc = gg_cuda_set_device (dev) ;
             if (rc != GG_OK) goto done ;
         }
-        sl->device = dev ;
+        if (sl->count == 0) { sl->device = dev ; sl->phys = gg_cuda_phys (dev) ; }
         for (int k = 0 ; k < sl->count ; k++)
         {
             if (!sl->pool [k].busy)

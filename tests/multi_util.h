@@ -1,0 +1,37 @@
+//------------------------------------------------------------------------------
+// tests/multi_util.h: what tests/test_multi.c and tests/test_multi_slots.c share
+//------------------------------------------------------------------------------
+
+#ifndef GRBGPU_TESTS_MULTI_UTIL_H
+#define GRBGPU_TESTS_MULTI_UTIL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <GraphBLAS.h>
+
+extern int checks ;                     // checks made (the summary line)
+
+// Products split so far (the `split` statistic).
+uint64_t split_count (void) ;
+
+// One call on both sides (the CPU library's answer and the offload's,
+// compared); with expect_split, the offload side must have been split.
+void run_case (const char *name, int op, void *C0, void *A, void *B,
+    GrB_Semiring sr, GrB_Descriptor d, double rtol, bool expect_split, int expect) ;
+
+// mxm / mxv / vxm over several semirings, types and shapes with
+// GRBGPU_DEVICES=devices (back to "" at the end).
+void products (const char *devices, int tag) ;
+
+// tests/test_multi_slots.c
+void test_faults (void **state) ;
+void test_workers_reused (void **state) ;
+void test_fault_mid_stream (void **state) ;
+#ifdef GG_TEST_MULTI_CUDA
+void test_second_slot_fails (void **state) ;
+void test_fake_devices (void **state) ;
+void test_fake_slot_fails (void **state) ;
+#endif
+
+#endif
