@@ -187,18 +187,27 @@ if has multi; then
     GRBGPU_DEVICES=0,0 GRBGPU_STATS=1 GRBGPU_TEST_DEVICE=cuda GRBGPU_TEST_FILTER="${MULTI_FILTER:-}" \
         timeout ${MULTI_CONF_TIMEOUT:-45} ./tests/test_conformance > "$OUT/conformance_multi.log" 2>&1
     say "multi conformance (cuda, DEVICES=0,0): exit $? : $(grep -E '^\[  (PASSED|FAILED)  \]' "$OUT/conformance_multi.log" | tr '\n' ' ')$(grep -oE 'offloaded_cuda=[0-9]+|fallbacks=[0-9]+|split=[0-9]+' "$OUT/conformance_multi.log" | tr '\n' ' ')"
-    # the split test: products on 2 and 3 slots, cache, faults, second slot failing
-    timeout 25 ./tests/test_multi_cuda > "$OUT/test_multi_cuda.log" 2>&1
-    say "test_multi_cuda: exit $? : $(grep -E 'checks,|second slot fails' "$OUT/test_multi_cuda.log" | tr '\n' ' ')"
+    # the split test: products on 2 and 3 slots, cache, faults, second slot failing,
+    # workers reused (split_workers), a failure mid-stream, and slots on pretended
+    # devices (the test hook: 0,1 and all over this one GPU; X copied or uploaded)
+    timeout 45 ./tests/test_multi_cuda > "$OUT/test_multi_cuda.log" 2>&1
+    say "test_multi_cuda: exit $? : $(grep -E 'checks,|slot fails|^workers:|^fake devices' "$OUT/test_multi_cuda.log" | tr '\n' ' ')"
     grep -E '^FAIL|FAILED' "$OUT/test_multi_cuda.log" | head -10 | tee -a "$summary"
-    # the second slot failing, under compute-sanitizer (leaks, bad accesses)
-    GRBGPU_TEST_FILTER=test_second_slot_fails timeout 20 compute-sanitizer --tool memcheck \
+    # the second slot failing, on the main device and on a pretended one, under
+    # compute-sanitizer (leaks, bad accesses)
+    GRBGPU_TEST_FILTER='test_*slot_fails' timeout 40 compute-sanitizer --tool memcheck \
         --leak-check full --error-exitcode 9 ./tests/test_multi_cuda > "$OUT/test_multi_sanitizer.log" 2>&1
-    say "test_multi_cuda slot failure under compute-sanitizer: exit $? : $(grep -E 'ERROR SUMMARY|second slot fails' "$OUT/test_multi_sanitizer.log" | tr '\n' ' ')"
+    say "test_multi_cuda slot failures under compute-sanitizer: exit $? : $(grep -E 'ERROR SUMMARY|slot fails' "$OUT/test_multi_sanitizer.log" | tr '\n' ' ')"
     timeout ${MULTI_BENCH_TIMEOUT:-70} ./bench/spmm_bench --split 0,0 --scales ${MULTI_SCALES:-22} --ns 128,1 \
         --real "" --csv "$OUT/multi_bench.csv" > "$OUT/multi_bench.log" 2>&1
-    say "multi bench (R-MAT 2^${MULTI_SCALES:-22}, 1 slot vs 0,0 on one GPU): exit $?"
+    say "multi bench (R-MAT 2^${MULTI_SCALES:-22}, 1 slot vs 0,0 on one GPU, persistent workers): exit $?"
     grep -E '^split ' "$OUT/multi_bench.log" | tee -a "$summary"
+    # slot 1 on a pretended device 1 (this GPU): X copied from the main device
+    # each call, the slot's forms recorded on device 1
+    timeout 30 ./bench/spmm_bench --split 0,1 --fake-devices 2 --scales 20 --ns 128,1 \
+        --real "" --csv "$OUT/multi_fake_bench.csv" > "$OUT/multi_fake_bench.log" 2>&1
+    say "multi bench (R-MAT 2^20, 1 slot vs 0,1 with device 1 pretended on this GPU): exit $?"
+    grep -E '^split ' "$OUT/multi_fake_bench.log" | tee -a "$summary"
 fi
 
 if has resident; then

@@ -1071,6 +1071,10 @@ static void bench_e2e (const csr *A, bool fp32)
 // slots' blocks), the median of 5 warm calls, and the product alone (CUDA
 // events: for a split call the slowest slot's).
 static const char *split_list = NULL ;
+// --fake-devices N (with --split 0,1): the module's test hook, ids 1 .. N-1
+// stand for device 0, so a slot on "another device" runs on one GPU (X
+// copied to it from the main device, forms recorded and freed there)
+int gg_cuda_fake_devices (int n) ;     // backend/cuda/cuda_internal.h
 
 static void bench_split (const csr *A)
 {
@@ -1229,6 +1233,8 @@ int main (int argc, char **argv)
 #ifdef GG_BENCH_E2E
         else if (!strcmp (argv [a], "--split") && a + 1 < argc)
             split_list = argv [++a] ;
+        else if (!strcmp (argv [a], "--fake-devices") && a + 1 < argc)
+            gg_cuda_fake_devices (atoi (argv [++a])) ;
 #endif
         else if (!strcmp (argv [a], "--no-sddmm")) do_sddmm = false ;
         else if (!strcmp (argv [a], "--no-rmat")) nscales = 0 ;
@@ -1236,7 +1242,7 @@ int main (int argc, char **argv)
         {
             fprintf (stderr, "usage: %s [--scales 18,20] [--ns 1,32,64,128,256]"
                 " [--reps 20] [--real all|name,name] [--data DIR] [--csv FILE]"
-                " [--no-e2e] [--no-sddmm] [--no-rmat] [--split 0,0]\n", argv [0]) ;
+                " [--no-e2e] [--no-sddmm] [--no-rmat] [--split 0,0] [--fake-devices 2]\n", argv [0]) ;
             return 2 ;
         }
     }
