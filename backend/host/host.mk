@@ -12,7 +12,8 @@ TESTS += tests/test_host_backend
 tests_test_host_backend_SOURCES = tests/test_host_backend.c \
 	backend/host/host_backend.c backend/host/host_kernels.h \
 	backend/host/host_vec_ops.c backend/host/host_vec_ops.h \
-	formats/partition.c formats/partition.h formats/csr_t.c
+	formats/partition.c formats/partition.h formats/csr_t.c \
+	backend/team.c backend/team.h
 tests_test_host_backend_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_host_backend_LDFLAGS = $(OPENMP_CFLAGS)
 tests_test_host_backend_LDADD = -lgraphblas $(CMOCKA_LIBS) -lm
