@@ -9,13 +9,17 @@
 // one GPU: the split path then runs on a one-GPU host (it measures the cost
 // of splitting there, not scaling).
 //   slots.c   the per-slot state: which devices, each slot's context pool
-//             (made on its device), teardown at exit, forgotten in a fork
+//             (made on its device), a device's first use by a slot (its
+//             cache budget), peer access between two devices (once per
+//             pair), teardown at exit, forgotten in a fork
 //   multi.c   SpMM / SpMV split by row blocks balanced by entries
-//             (formats/partition.c): each slot's block of S and its device
-//             form in a cache entry of its own, X on every slot, each slot's
-//             product through the family table, rows of Y downloaded into
-//             their place in the one host result; any failure on any slot
-//             frees what every slot took and the call goes to the CPU library.
+//             (formats/partition.c), slot s on worker s of a team of
+//             persistent threads (backend/team.h): each slot's block of S and
+//             its device form in a cache entry of its own, X on every slot,
+//             each slot's product through the family table, rows of Y
+//             downloaded into their place in the one host result; any failure
+//             on any slot frees what every slot took and the call goes to the
+//             CPU library.
 
 #ifndef GRBGPU_CUDA_MULTI_H
 #define GRBGPU_CUDA_MULTI_H
