@@ -72,6 +72,9 @@ typedef struct
     int device_list [GG_MAX_SLOTS] ;
     bool resident ;             // GRBGPU_RESIDENT: keep results on the device
                                 // (backend/resident/)
+    int test_fake_devices ;     // GRBGPU_TEST_FAKE_DEVICES (tests): pretend this
+                                // many devices, ids past the real count standing
+                                // for real ones (backend/cuda/runtime.c)
 }
 gg_settings ;
 

@@ -26,7 +26,7 @@ gg_settings grbgpu_settings =
     .verbose = 0, .stats = false, .cache_bytes = 0,
     .precision = GG_PRECISION_EXACT, .kernel = "", .device_id = 0,
     .device_memory = 0, .fault = "", .tune = true, .reorder = false, .nm = true, .devices = "",
-    .devices_all = false, .ndevices = 0, .resident = false
+    .devices_all = false, .ndevices = 0, .resident = false, .test_fake_devices = 0
 } ;
 
 //------------------------------------------------------------------------------
@@ -162,6 +162,13 @@ static int set_one (const char *name, const char *v)
     if (!strcasecmp (name, "REORDER"))  return parse_bool (v, &s->reorder) ;
     if (!strcasecmp (name, "NM"))       return parse_bool (v, &s->nm) ;
     if (!strcasecmp (name, "RESIDENT")) return parse_bool (v, &s->resident) ;
+    if (!strcasecmp (name, "TEST_FAKE_DEVICES"))
+    {
+        int n ;
+        if (parse_int (v, &n) || n < 0 || n > GG_MAX_DEVICES) return -1 ;
+        s->test_fake_devices = n ;
+        return 0 ;
+    }
     if (!strcasecmp (name, "MIN_WORK"))
     {
         if (!strcasecmp (v, "auto")) { s->min_work = -1 ; return 0 ; }
@@ -198,7 +205,7 @@ static const char *setting_names [] =
 {
     "DISABLE", "DEVICE", "MIN_WORK", "VERBOSE", "STATS", "CACHE_BYTES",
     "PRECISION", "KERNEL", "DEVICE_ID", "DEVICE_MEMORY", "FAULT", "TUNE", "REORDER", "NM", "DEVICES",
-    "RESIDENT"
+    "RESIDENT", "TEST_FAKE_DEVICES"
 } ;
 #define NSETTINGS ((int) (sizeof (setting_names) / sizeof (setting_names [0])))
 
@@ -265,6 +272,7 @@ GG_EXPORT int grbgpu_get (const char *name, char *buf, size_t len)
     else if (!strcasecmp (name, "REORDER")) snprintf (buf, len, "%d", s->reorder) ;
     else if (!strcasecmp (name, "NM")) snprintf (buf, len, "%d", s->nm) ;
     else if (!strcasecmp (name, "RESIDENT")) snprintf (buf, len, "%d", s->resident) ;
+    else if (!strcasecmp (name, "TEST_FAKE_DEVICES")) snprintf (buf, len, "%d", s->test_fake_devices) ;
     else if (!strcasecmp (name, "MIN_WORK"))
     {
         if (s->min_work < 0) snprintf (buf, len, "auto") ;

@@ -183,10 +183,14 @@ fi
 if has multi; then
     # GRBGPU_DEVICES (issue 18) on one GPU: 0,0 is two slots on the same device,
     # so these rows check the split path and measure its overhead, not scaling.
-    # The conformance suite with every product split (MULTI_FILTER narrows it)
-    GRBGPU_DEVICES=0,0 GRBGPU_STATS=1 GRBGPU_TEST_DEVICE=cuda GRBGPU_TEST_FILTER="${MULTI_FILTER:-}" \
+    # The conformance suite with every product split (MULTI_FILTER narrows it), by
+    # default over 0,1 with device 1 pretended on this GPU (GRBGPU_TEST_FAKE_DEVICES):
+    # slot 1's forms recorded and freed on "device 1", X copied to it or uploaded
+    # (MULTI_DEVICES=0,0 gives the run of before)
+    GRBGPU_DEVICES=${MULTI_DEVICES:-0,1} GRBGPU_TEST_FAKE_DEVICES=2 GRBGPU_STATS=1 GRBGPU_TEST_DEVICE=cuda \
+        GRBGPU_TEST_FILTER="${MULTI_FILTER:-}" \
         timeout ${MULTI_CONF_TIMEOUT:-45} ./tests/test_conformance > "$OUT/conformance_multi.log" 2>&1
-    say "multi conformance (cuda, DEVICES=0,0): exit $? : $(grep -E '^\[  (PASSED|FAILED)  \]' "$OUT/conformance_multi.log" | tr '\n' ' ')$(grep -oE 'offloaded_cuda=[0-9]+|fallbacks=[0-9]+|split=[0-9]+' "$OUT/conformance_multi.log" | tr '\n' ' ')"
+    say "multi conformance (cuda, DEVICES=${MULTI_DEVICES:-0,1}, device 1 pretended): exit $? : $(grep -E '^\[  (PASSED|FAILED)  \]' "$OUT/conformance_multi.log" | tr '\n' ' ')$(grep -oE 'offloaded_cuda=[0-9]+|fallbacks=[0-9]+|split=[0-9]+|split_workers=[0-9]+' "$OUT/conformance_multi.log" | tr '\n' ' ')"
     # the split test: products on 2 and 3 slots, cache, faults, second slot failing,
     # workers reused (split_workers), a failure mid-stream, and slots on pretended
     # devices (the test hook: 0,1 and all over this one GPU; X copied or uploaded)

@@ -178,6 +178,14 @@ static void test_setting (void **state)
     (void) state ;
     char buf [80] ;
     const char *good [] = { "0,0", "all", "3", "0,1,2,3,4,5,6,7", "" } ;
+    // (ids up to GG_MAX_DEVICES - 1; the test hook's count up to GG_MAX_DEVICES)
+    assert_int_equal (grbgpu_set ("DEVICES", "63,0"), 0) ;
+    assert_int_equal (grbgpu_set ("DEVICES", "64"), -1) ;
+    assert_int_equal (grbgpu_set ("TEST_FAKE_DEVICES", "65"), -1) ;
+    assert_int_equal (grbgpu_set ("TEST_FAKE_DEVICES", "2"), 0) ;
+    assert_int_equal (grbgpu_get ("TEST_FAKE_DEVICES", buf, sizeof (buf)), 0) ;
+    assert_string_equal (buf, "2") ;
+    assert_int_equal (grbgpu_set ("TEST_FAKE_DEVICES", "0"), 0) ;
     for (int k = 0 ; k < 5 ; k++)
     {
         assert_int_equal (grbgpu_set ("DEVICES", good [k]), 0) ;

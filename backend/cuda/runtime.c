@@ -430,20 +430,28 @@ void stream_finish (gg_devcall *c, int *rc)
 //------------------------------------------------------------------------------
 
 // A logical id is the runtime's device id, except under the test hook
-// (gg_cuda_fake_devices): ids from the real count up to the pretended count
-// then map to real device (id mod count), so that on a one-GPU host "0,1"
-// puts slot 1 on a device other than the main one, and every path that
-// records a form's device, sets it and frees there runs.
+// (gg_cuda_fake_devices, or the setting GRBGPU_TEST_FAKE_DEVICES): ids from
+// the real count up to the pretended count then map to real device (id mod
+// count), so that on a one-GPU host "0,1" puts slot 1 on a device other than
+// the main one, and every path that records a form's device, sets it and
+// frees there runs.
+static int fake_count (void)
+{
+    int fake = atomic_load (&gg_cuda_fake) ;
+    int set = grbgpu_settings_get ()->test_fake_devices ;
+    return (set > fake) ? set : fake ;
+}
+
 int gg_cuda_phys (int dev)
 {
     int n = gg_cuda_phys_count ;
-    if (n > 0 && dev >= n && dev < atomic_load (&gg_cuda_fake)) return dev % n ;
+    if (n > 0 && dev >= n && dev < fake_count ()) return dev % n ;
     return dev ;
 }
 
 int gg_cuda_device_count (void)
 {
-    int fake = atomic_load (&gg_cuda_fake) ;
+    int fake = fake_count () ;
     return (fake > gg_cuda_phys_count) ? fake : gg_cuda_phys_count ;
 }
 
