@@ -209,7 +209,9 @@ static int tune (gg_spmm_op *o, const char **why, int *winner)
 {
     int rc = GG_OK ;
     float ms [GG_SPMM_NFAM] ;
+    const double t0 = now_seconds () ;
     GG_TRY (tune_rows (o->c, GG_SPMM_NFAM, why, spmm_row_run, o, ms, winner)) ;
+    const double tuning_ms = 1e3 * (now_seconds () - t0) ;
     gg_tune_key key = spmm_key (o) ;
     tuned_keep (&o->fs->tuned, &o->fs->plan_lock, &key, *winner, ms, GG_SPMM_NFAM) ;
     if (grbgpu_settings_get ()->verbose >= 2)
@@ -221,8 +223,9 @@ static int tune (gg_spmm_op *o, const char **why, int *winner)
             len += (size_t) snprintf (line + len, sizeof (line) - len, "%s%s %.4g",
                 f ? ", " : "", gg_spmm_families [f].name, ms [f]) ;
         grbgpu_log (2, "cuda: tuned spmm %lldx%lld (%lld entries) n=%lld: %s ms "
-            "(-1: not a candidate) -> %s", (long long) o->m, (long long) o->k,
-            (long long) o->S->nnz, (long long) o->n, line, gg_spmm_families [*winner].name) ;
+            "(-1: not a candidate) -> %s (tuning %.1f ms, forms made included)",
+            (long long) o->m, (long long) o->k, (long long) o->S->nnz, (long long) o->n,
+            line, gg_spmm_families [*winner].name, tuning_ms) ;
     }
 done:
     return rc ;

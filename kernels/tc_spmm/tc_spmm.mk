@@ -5,7 +5,7 @@
 # and tc4 (backend/cuda/family_tc.c).  Built only when configure found nvcc; the
 # .cu.lo / .cu.o rules, NVCCFLAGS and GG_CUDA_KERNEL_OBJS come from
 # Makefile.am and kernels/kernels.mk.
-EXTRA_DIST += formats/hybrid.h formats/hybrid.cu \
+EXTRA_DIST += kernels/tc_spmm/tc_layout.h formats/hybrid.cu \
 	kernels/tc_spmm/tc_spmm.h kernels/tc_spmm/tc_spmm.cu \
 	kernels/tc_spmm/tc_fused.cu kernels/tc_spmm/tc_device.cuh \
 	kernels/tc_spmm/tc_spmm.mk bench/bench_matrices.h \
@@ -36,7 +36,7 @@ bench_tc_bench_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC --mode=link $(CCLD) \
 	$(AM_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@
 
 # nvcc objects have no dependency tracking: name the headers they include
-GG_TC_INCS = $(srcdir)/formats/hybrid.h $(srcdir)/kernels/tc_spmm/tc_spmm.h \
+GG_TC_INCS = $(srcdir)/kernels/tc_spmm/tc_layout.h $(srcdir)/kernels/tc_spmm/tc_spmm.h \
 	$(srcdir)/kernels/tc_spmm/tc_device.cuh \
 	$(srcdir)/kernels/gg_cuda.h $(srcdir)/kernels/gg_kernels.h
 $(GG_TC_OBJS): $(GG_TC_INCS)
