@@ -16,7 +16,10 @@
 # chooser timed it.  Then, per type and N, geometric means of cuSPARSE best
 # / backend for the chooser, the static rule, and each family used on every
 # tuned row ("a static choice"; a family that does not support a row cannot
-# be one, and its mean is over the rows it supports, marked with *).
+# be one, and its mean is over the rows it supports, marked with *).  The
+# family columns use the chooser's own timing (the mean of back-to-back runs,
+# which for microsecond kernels is below a single call's median); "(winner)"
+# is the chooser's pick in that same timing, the fair comparison with them.
 # Products under the chooser's work threshold are not tuned (static rule).
 import csv
 import math
@@ -73,7 +76,7 @@ def main():
                 if n in pending:
                     tuned[(m.group(1), m.group(2), n)] = pending.pop(n)
                 pending.clear()
-    families = []
+    families = ["(winner)"]
     for fams, _, _ in tuned.values():
         for name, ms in fams.items():
             if ms > 0 and name not in families:
@@ -108,6 +111,8 @@ def main():
             for name, ms in fams.items():
                 if ms > 0:
                     fam_r[g][name].append(cb / ms)
+            best = min([ms for ms in fams.values() if ms > 0] or [math.nan])
+            fam_r[g]["(winner)"].append(cb / best)
         print("%-16s %-4s %4d | %9.4f | %9.4f %-13s %6.2f | %9.4f %6.2f | %9.1f | %s" % (
             key[0][:16], key[1], key[2], cb, ka, winner[:13], cb / ka if ka > 0 else math.nan,
             ks, cb / ks if ks > 0 else math.nan, tms, fam_txt))
