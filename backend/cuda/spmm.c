@@ -70,9 +70,12 @@ static bool vendor_prefer (const gg_spmm_op *o)
 // Whether cuSPARSE can run it: the semiring, and no special value where it
 // reads (the value check reads S's values and X once on the device and
 // waits for it: asked only where the answer can matter).
-static const char *vendor_check (gg_spmm_op *o)
+// Whether the values a product reads are plain (no Inf, NaN or subnormal:
+// spmm_vendor_ok), checked once per product; NULL when they are, else why
+// not.  Arithmetic that rounds otherwise than a product and a sum (the
+// vendor libraries, the nm row's fused multiply-adds) runs only then.
+const char *spmm_values_plain (gg_spmm_op *o)
 {
-    if (!use_vendor (o->sr)) return "not plus-times FP32 / FP64, or an own kernel forced" ;
     if (o->vendor_ok == 0)
     {
         bool ok = false ;
@@ -84,6 +87,12 @@ static const char *vendor_check (gg_spmm_op *o)
     }
     if (o->vendor_ok < 0) return "special values (Inf, NaN, subnormal) where it reads" ;
     return NULL ;
+}
+
+static const char *vendor_check (gg_spmm_op *o)
+{
+    if (!use_vendor (o->sr)) return "not plus-times FP32 / FP64, or an own kernel forced" ;
+    return spmm_values_plain (o) ;
 }
 
 // Whether the chooser remembered the row called `name`.
