@@ -293,7 +293,7 @@ if has nm; then
     # dense x N:M (kernels/nm_spmm): the exact test (every element bit for bit
     # against the host's sum in the kernel's order, and against FP64), then
     # the benchmark against cuBLAS SGEMM on the issue's three shapes
-    timeout 60 ./tests/test_nm_spmm > "$OUT/test_nm_spmm.log" 2>&1
+    timeout 150 ./tests/test_nm_spmm > "$OUT/test_nm_spmm.log" 2>&1
     say "test_nm_spmm: exit $? : $(grep -E 'checks,' "$OUT/test_nm_spmm.log" | tail -1)"
     grep -E '^FAIL' "$OUT/test_nm_spmm.log" | head -10 | tee -a "$summary"
     timeout ${NM_TIMEOUT:-90} ./bench/nm_gpu_bench ${NM_ARGS:-} > "$OUT/nm_gpu_bench.log" 2>&1
