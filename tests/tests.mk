@@ -7,11 +7,16 @@
 CONFORMANCE_UTIL_SOURCES = tests/conformance_util.c tests/conformance_compare.c \
 	tests/conformance_util.h
 
-# Every offloaded call compared with the CPU library (CMocka).
+# Every offloaded call compared with the CPU library (CMocka): main and the
+# real-matrix group in tests/test_conformance.c, the specs and their runner in
+# tests/conformance_run.c, the other groups by concern.
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_conformance
 TESTS += tests/test_conformance
-tests_test_conformance_SOURCES = tests/test_conformance.c \
+tests_test_conformance_SOURCES = tests/test_conformance.c tests/conformance.h \
+	tests/conformance_run.c tests/conformance_products.c \
+	tests/conformance_storage.c tests/conformance_nonfinite.c \
+	tests/conformance_calls.c tests/conformance_declines.c \
 	$(CONFORMANCE_UTIL_SOURCES)
 tests_test_conformance_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_conformance_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
