@@ -9,7 +9,10 @@ if HAVE_CUDA
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_cuda_backend
 TESTS += tests/test_cuda_backend
-tests_test_cuda_backend_SOURCES = tests/test_cuda_backend.c
+tests_test_cuda_backend_SOURCES = tests/test_cuda_backend.c \
+	tests/cuda_backend_test.h tests/cuda_backend_util.c \
+	tests/cuda_backend_spmm.c tests/cuda_backend_families.c \
+	tests/cuda_backend_dense.c
 tests_test_cuda_backend_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_cuda_backend_LDADD = $(libgrbgpu_la_OBJECTS) \
 	$(libgrbgpu_la_LIBADD) $(GG_CUDA_MODULE_OBJS) $(CUDA_LIBS) $(CMOCKA_LIBS)
