@@ -35,7 +35,8 @@ tests_test_allocator_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
 # hypersparse thresholds, user-built monoids.
 check_PROGRAMS += tests/test_review
 TESTS += tests/test_review
-tests_test_review_SOURCES = tests/test_review.c
+tests_test_review_SOURCES = tests/test_review.c tests/review_test.h \
+	tests/review_values.c tests/review_paths.c
 tests_test_review_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_review_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
 
