@@ -52,26 +52,10 @@ static std::vector<std::string> only_variants ;    // empty: all
 static int n_semirings = 4 ;
 static bool dsort = false ;     // also bench each R-MAT with degree-sorted columns
 
+// the median of reps timed calls after warmups (bench/bench_cuda.cuh)
 template <typename F> static double time_ms (F launch)
 {
-    cudaEvent_t a, b ;
-    CK (cudaEventCreate (&a)) ; CK (cudaEventCreate (&b)) ;
-    for (int w = 0 ; w < warmups ; w++) launch () ;
-    CK (cudaDeviceSynchronize ()) ;
-    std::vector<float> t ;
-    for (int r = 0 ; r < reps ; r++)
-    {
-        CK (cudaEventRecord (a)) ;
-        launch () ;
-        CK (cudaEventRecord (b)) ;
-        CK (cudaEventSynchronize (b)) ;
-        float ms ;
-        CK (cudaEventElapsedTime (&ms, a, b)) ;
-        t.push_back (ms) ;
-    }
-    cudaEventDestroy (a) ; cudaEventDestroy (b) ;
-    std::sort (t.begin (), t.end ()) ;
-    return t [t.size () / 2] ;
+    return bench_time_ms (launch, warmups, reps) ;
 }
 
 //------------------------------------------------------------------------------

@@ -21,11 +21,7 @@
 #include <cuda_runtime.h>
 #include <cusparse.h>
 #include "kernels/gg_cuda.h"
-
-#define CK(call) do { cudaError_t e_ = (call) ; if (e_ != cudaSuccess) { \
-    fprintf (stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString (e_)) ; exit (1) ; } } while (0)
-#define CKS(call) do { cusparseStatus_t s_ = (call) ; if (s_ != CUSPARSE_STATUS_SUCCESS) { \
-    fprintf (stderr, "%s:%d %s: %d\n", __FILE__, __LINE__, #call, (int) s_) ; exit (1) ; } } while (0)
+#include "bench/bench_cuda.cuh"
 
 extern uint64_t rng_state ;     // bench/kernels_bench.cu
 static inline uint64_t rng (void)

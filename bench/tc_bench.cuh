@@ -23,11 +23,7 @@
 #include "kernels/tc_spmm/tc_spmm.h"
 #include "reorder/reorder.h"
 #include "bench/bench_matrices.h"
-
-#define CK(call) do { cudaError_t e_ = (call) ; if (e_ != cudaSuccess) { \
-    fprintf (stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString (e_)) ; exit (1) ; } } while (0)
-#define CKS(call) do { cusparseStatus_t s_ = (call) ; if (s_ != CUSPARSE_STATUS_SUCCESS) { \
-    fprintf (stderr, "%s:%d %s: %d\n", __FILE__, __LINE__, #call, (int) s_) ; exit (1) ; } } while (0)
+#include "bench/bench_cuda.cuh"
 
 // options and counts (bench/tc_bench.cu)
 extern bm_rng rng ;
@@ -35,27 +31,10 @@ extern int reps, warmups ;
 extern FILE *csv ;
 extern int wrong ;
 
+// the median of reps timed calls after warmups (bench/bench_cuda.cuh)
 template <typename F> static double time_ms (F launch)
 {
-    cudaEvent_t a, b ;
-    CK (cudaEventCreate (&a)) ; CK (cudaEventCreate (&b)) ;
-    for (int w = 0 ; w < warmups ; w++) launch () ;
-    CK (cudaDeviceSynchronize ()) ;
-    std::vector<float> t ;
-    for (int r = 0 ; r < reps ; r++)
-    {
-        CK (cudaEventRecord (a)) ;
-        launch () ;
-        CK (cudaEventRecord (b)) ;
-        CK (cudaEventSynchronize (b)) ;
-        float ms ;
-        CK (cudaEventElapsedTime (&ms, a, b)) ;
-        t.push_back (ms) ;
-    }
-    CK (cudaGetLastError ()) ;
-    cudaEventDestroy (a) ; cudaEventDestroy (b) ;
-    std::sort (t.begin (), t.end ()) ;
-    return t [t.size () / 2] ;
+    return bench_time_ms (launch, warmups, reps) ;
 }
 
 //------------------------------------------------------------------------------
@@ -68,7 +47,6 @@ struct sample
     std::vector<int64_t> rows ;
     std::vector<double> acc, scale ;     // rows.size () x n
 } ;
-
 
 struct err64 { double max = 0, med = 0 ; } ;
 

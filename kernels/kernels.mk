@@ -24,7 +24,7 @@
 EXTRA_DIST += kernels/gg_cuda.h kernels/gg_kernels.h kernels/gg_semiring.cuh \
 	kernels/gg_device.cu tests/test_cuda_kernels.cu tests/cuda_kernels_test.h \
 	tests/cuda_kernels_ref.cu tests/cuda_kernels_spmm.cu bench/kernels_bench.cu \
-	bench/kernels_bench.cuh bench/kernels_bench_util.cu
+	bench/kernels_bench.cuh bench/kernels_bench_util.cu bench/bench_cuda.cuh
 
 if HAVE_CUDA
 # Programs built from .cu: plain objects through nvcc, linked by libtool as C
@@ -52,7 +52,7 @@ tests_test_cuda_kernels_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC --mode=link $(CCLD
 
 noinst_PROGRAMS += bench/kernels_bench
 bench_kernels_bench_SOURCES = bench/kernels_bench.cu bench/kernels_bench.cuh \
-	bench/kernels_bench_util.cu
+	bench/kernels_bench_util.cu bench/bench_cuda.cuh
 bench_kernels_bench_LDADD = $(GG_CUDA_KERNEL_OBJS) $(CUDA_LIBS) -lm
 bench_kernels_bench_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC --mode=link $(CCLD) \
 	$(AM_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@
@@ -65,5 +65,5 @@ kernels/gg_device.lo: $(GG_CUDA_INCS)
 tests/test_cuda_kernels.o tests/cuda_kernels_ref.o tests/cuda_kernels_spmm.o: \
 	$(GG_CUDA_INCS) $(srcdir)/tests/cuda_kernels_test.h
 bench/kernels_bench.o bench/kernels_bench_util.o: $(GG_CUDA_INCS) \
-	$(srcdir)/bench/kernels_bench.cuh
+	$(srcdir)/bench/kernels_bench.cuh $(srcdir)/bench/bench_cuda.cuh
 endif

@@ -31,7 +31,7 @@ tests_test_tc_spmm_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC --mode=link $(CCLD) \
 
 noinst_PROGRAMS += bench/tc_bench
 bench_tc_bench_SOURCES = bench/tc_bench.cu bench/tc_bench.cuh \
-	bench/tc_bench_util.cu bench/tc_bench_fp64.cu
+	bench/tc_bench_util.cu bench/tc_bench_fp64.cu bench/bench_cuda.cuh
 bench_tc_bench_LDADD = $(GG_TC_OBJS) $(GG_CUDA_KERNEL_OBJS) reorder/reorder.lo \
 	reorder/rsh.lo $(CUDA_LIBS) $(OPENMP_CFLAGS) -lm
 bench_tc_bench_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC --mode=link $(CCLD) \
@@ -45,5 +45,5 @@ $(GG_TC_OBJS): $(GG_TC_INCS)
 TC_BENCH_OBJS = bench/tc_bench.o bench/tc_bench_util.o bench/tc_bench_fp64.o
 tests/test_tc_spmm.o $(TC_BENCH_OBJS): $(GG_TC_INCS) $(srcdir)/bench/bench_matrices.h
 $(TC_BENCH_OBJS) tests/test_tc_spmm.o: $(srcdir)/reorder/reorder.h
-$(TC_BENCH_OBJS): $(srcdir)/bench/tc_bench.cuh
+$(TC_BENCH_OBJS): $(srcdir)/bench/tc_bench.cuh $(srcdir)/bench/bench_cuda.cuh
 endif
