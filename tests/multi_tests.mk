@@ -9,7 +9,7 @@ if HAVE_CMOCKA
 check_PROGRAMS += tests/test_multi
 TESTS += tests/test_multi
 tests_test_multi_SOURCES = tests/test_multi.c formats/partition.c formats/partition.h \
-	tests/conformance_util.c tests/conformance_util.h
+	$(CONFORMANCE_UTIL_SOURCES)
 tests_test_multi_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_multi_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
 
@@ -17,7 +17,7 @@ if HAVE_CUDA
 check_PROGRAMS += tests/test_multi_cuda
 TESTS += tests/test_multi_cuda
 tests_test_multi_cuda_SOURCES = tests/test_multi.c \
-	tests/conformance_util.c tests/conformance_util.h
+	$(CONFORMANCE_UTIL_SOURCES)
 tests_test_multi_cuda_CPPFLAGS = $(AM_CPPFLAGS) -DGG_TEST_MULTI_CUDA
 tests_test_multi_cuda_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_multi_cuda_LDADD = $(libgrbgpu_la_OBJECTS) \
