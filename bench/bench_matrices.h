@@ -6,7 +6,7 @@
 // values, the project's R-MAT generator (a, b, c, d = 0.57, 0.19, 0.19, 0.05;
 // 16 edges per row before duplicates are dropped; values in [0.5, 1.5)) and a
 // Matrix Market .mtx.gz reader (symmetric files mirrored, pattern files given
-// random values), as bench/kernels_bench.cu uses them.  The random stream is
+// random values), as bench/kernels_bench_util.cu makes them.  The random stream is
 // the caller's (bm_rng), so a program decides its own seed.
 
 #ifndef GG_BENCH_MATRICES_H

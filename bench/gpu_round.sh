@@ -11,7 +11,7 @@
 # summary last.  Steps are selected with STEPS (default: all).
 set -u
 OUT=${OUT:-$PWD/gpu-out}
-STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e tc xpose xpose2 rules fam multi resident res2 nm nm2 demo}
+STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e ba tc xpose xpose2 rules fam multi resident res2 nm nm2 demo}
 mkdir -p "$OUT"
 root=$PWD
 summary="$OUT/summary.txt"
@@ -86,6 +86,44 @@ fi
 if has bench; then
     timeout ${SBENCH_TIMEOUT:-200} sh ../bench/run_bench.sh . "$OUT/bench" ${SBENCH_ARGS:-} > "$OUT/spmm_bench_run.log" 2>&1
     say "spmm_bench: exit $?"
+fi
+
+if has ba; then
+    # issue 12's before / after, one run: .before is the tree of the last commit before the
+    # split (carried; `git archive b86c312`), built here with its own configure.  spmm_bench
+    # (kernel rows against cuSPARSE's best, end-to-end warm / first call) before, after with
+    # the static rule (GRBGPU_TUNE=0) and after with the chooser (=1); kernels_bench (the
+    # CUDA-core kernels alone) before and after.  Tables: before_after.py, chooser_table.py.
+    bb="$root/.before/build"
+    if [ -d "$root/.before" ] && [ ! -x "$bb/bench/spmm_bench" ]; then
+        t0=$(date +%s)
+        (cd "$root/.before" && autoreconf -fi && mkdir -p build && cd build && ../configure -q \
+            && make -j"$ncores" all bench/spmm_bench bench/kernels_bench) > "$OUT/ba_build.log" 2>&1
+        say "ba: before tree built: exit $? ($(( $(date +%s) - t0 )) s)"
+    fi
+    ba_args="--scales ${BA_SCALES:-18,20} --ns ${BA_NS:-1,32,128} --no-sddmm ${BA_ARGS:-}"
+    if [ -x "$bb/bench/spmm_bench" ]; then
+        timeout ${BA_TIMEOUT:-150} "$bb/bench/spmm_bench" $ba_args --csv "$OUT/ba_before.csv" > "$OUT/ba_before.log" 2>&1
+        say "ba spmm_bench before: exit $?"
+    fi
+    GRBGPU_TUNE=0 timeout ${BA_TIMEOUT:-150} ./bench/spmm_bench $ba_args --csv "$OUT/ba_static.csv" > "$OUT/ba_static.log" 2>&1
+    say "ba spmm_bench after, GRBGPU_TUNE=0: exit $?"
+    GRBGPU_TUNE=1 GRBGPU_VERBOSE=2 timeout ${BA_TIMEOUT:-150} ./bench/spmm_bench $ba_args --csv "$OUT/ba_tuned.csv" > "$OUT/ba_tuned.log" 2>&1
+    say "ba spmm_bench after, GRBGPU_TUNE=1: exit $?"
+    python3 ../bench/before_after.py "$OUT/ba_before.csv" "$OUT/ba_static.csv" > "$OUT/ba_table_static.txt" 2>&1
+    python3 ../bench/before_after.py "$OUT/ba_before.csv" "$OUT/ba_tuned.csv" > "$OUT/ba_table_tuned.txt" 2>&1
+    python3 ../bench/chooser_table.py "$OUT/ba_tuned.log" "$OUT/ba_tuned.csv" "$OUT/ba_static.csv" > "$OUT/chooser_table.txt" 2>&1
+    if [ -z "${BA_NO_KBENCH:-}" ] && [ -x "$bb/bench/kernels_bench" ]; then
+        kb_args="--scales ${BA_KSCALES:-20,22} --semirings 1 --reps 10 --csv"
+        timeout 120 "$bb/bench/kernels_bench" $kb_args "$OUT/ba_kbench_before.csv" > "$OUT/ba_kbench_before.log" 2>&1
+        say "ba kernels_bench before: exit $?"
+        timeout 120 ./bench/kernels_bench $kb_args "$OUT/ba_kbench_after.csv" > "$OUT/ba_kbench_after.log" 2>&1
+        say "ba kernels_bench after: exit $?"
+        python3 ../bench/before_after.py "$OUT/ba_kbench_before.csv" "$OUT/ba_kbench_after.csv" > "$OUT/ba_table_kbench.txt" 2>&1
+        tail -8 "$OUT/ba_table_kbench.txt" | tee -a "$summary"
+    fi
+    tail -12 "$OUT/ba_table_static.txt" | tee -a "$summary"
+    grep -A12 '^geometric mean' "$OUT/chooser_table.txt" | tee -a "$summary"
 fi
 
 if has profile; then
@@ -268,7 +306,7 @@ if has nm; then
     # dense x N:M (kernels/nm_spmm): the exact test (every element bit for bit
     # against the host's sum in the kernel's order, and against FP64), then
     # the benchmark against cuBLAS SGEMM on the issue's three shapes
-    timeout 60 ./tests/test_nm_spmm > "$OUT/test_nm_spmm.log" 2>&1
+    timeout 150 ./tests/test_nm_spmm > "$OUT/test_nm_spmm.log" 2>&1
     say "test_nm_spmm: exit $? : $(grep -E 'checks,' "$OUT/test_nm_spmm.log" | tail -1)"
     grep -E '^FAIL' "$OUT/test_nm_spmm.log" | head -10 | tee -a "$summary"
     timeout ${NM_TIMEOUT:-90} ./bench/nm_gpu_bench ${NM_ARGS:-} > "$OUT/nm_gpu_bench.log" 2>&1

@@ -175,7 +175,7 @@ static void bench_shape (cublasHandle_t h, int64_t B, int64_t k, int64_t n,
             Lp = NULL ;
         }
         gg_nm_form_free (f) ;
-        double tp = -1 ;
+        double tp = -1, tpf = -1 ;
         if (Lp != NULL)
         {
             void *dWp ;
@@ -183,13 +183,17 @@ static void bench_shape (cublasHandle_t h, int64_t B, int64_t k, int64_t n,
             CHECK_CUDA (cudaMemcpy (dWp, Lp->buf, Lp->bytes,
                 cudaMemcpyHostToDevice)) ;
             gg_nm_layout_bind (Lp, dWp) ;
-            tp = median_ms ([&] () {
-                if (gg_cuda_nm_spmm (&Lp->op, B, dXt, dY, true, 0) != GG_OK)
+            unsigned fl = 0 ;
+            auto packed = [&] () {
+                if (gg_cuda_nm_spmm (&Lp->op, B, dXt, dY, true, fl, 0) != GG_OK)
                 {
                     printf ("gg_cuda_nm_spmm (packed) failed\n") ;
                     exit (1) ;
                 }
-            }) ;
+            } ;
+            tp = median_ms (packed) ;
+            fl = GG_NM_SPMM_FMA ;
+            tpf = median_ms (packed) ;
             CHECK_CUDA (cudaFree (dWp)) ;
             gg_nm_layout_free (Lp) ;
         }
@@ -198,14 +202,17 @@ static void bench_shape (cublasHandle_t h, int64_t B, int64_t k, int64_t n,
         CHECK_CUDA (cudaMemcpy (dW, L->buf, L->bytes, cudaMemcpyHostToDevice)) ;
         gg_nm_layout_bind (L, dW) ;
         bool trans = true ;
+        unsigned flags = GG_NM_SPMM_FMA ;
         auto ours = [&] () {
-            if (gg_cuda_nm_spmm (&L->op, B, trans ? dXt : dX, dY, trans, 0)
+            if (gg_cuda_nm_spmm (&L->op, B, trans ? dXt : dX, dY, trans, flags, 0)
                 != GG_OK)
             {
                 printf ("gg_cuda_nm_spmm failed\n") ;
                 exit (1) ;
             }
         } ;
+        const double ttf = median_ms (ours) ;     // X', Y', fused multiply-adds
+        flags = 0 ;
         const double tt = median_ms (ours) ;      // X', Y' (family's way)
         trans = false ;
         const double t = median_ms (ours) ;       // X, Y row-major
@@ -227,6 +234,14 @@ static void bench_shape (cublasHandle_t h, int64_t B, int64_t k, int64_t n,
             L->op.shared ? "shared" : "per-column", t, flops / t * 1e-9,
             flops / ideal / t * 1e-9, sp, 100 * sp / ideal, ideal, tt, tp, tb,
             ymax > 0 ? dmax / ymax : dmax) ;
+        // the fused multiply-add kernels (X' only), best layout
+        const double tf = (tpf > 0 && tpf < ttf) ? tpf : ttf ;
+        printf ("%6lld x %5lld x %5lld  nm %2d:%-2d v=%-2d fma fp32 (X'%s) "
+            "%8.3f ms %6.1f TFLOP/s  %5.2fx SGEMM, %5.1f %% of ideal %.0fx; "
+            "X' %.3f ms, X' packed %.3f ms\n", (long long) B, (long long) k,
+            (long long) n, pt.n, pt.m, pt.v, (tf == tpf) ? " packed" : "", tf,
+            flops / tf * 1e-9, t_sgemm / tf, 100 * t_sgemm / tf / ideal, ideal,
+            ttf, tpf) ;
         fflush (stdout) ;
         CHECK_CUDA (cudaFree (dW)) ;
         gg_nm_layout_free (L) ;

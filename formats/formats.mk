@@ -13,7 +13,8 @@ libgrbgpu_la_SOURCES += formats/nm.c formats/nm_pack.c formats/nm.h \
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_nm
 TESTS += tests/test_nm
-tests_test_nm_SOURCES = tests/test_nm.c formats/nm.c formats/nm_pack.c \
+tests_test_nm_SOURCES = tests/test_nm.c tests/nm_test.h tests/nm_test_util.c \
+	formats/nm.c formats/nm_pack.c \
 	formats/nm.h formats/nm_private.h
 tests_test_nm_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_nm_LDADD = $(CMOCKA_LIBS)

@@ -3,7 +3,7 @@
 //------------------------------------------------------------------------------
 
 // gg_tc_build (kernels/tc_spmm/tc_spmm.h): S (device CSR) -> gg_hybrid_form
-// (formats/hybrid.h), with no copy of S to the host.  The steps:
+// (kernels/tc_spmm/tc_layout.h), with no copy of S to the host.  The steps:
 //
 //  1. row_of: the row of every entry (a warp per row, so a long row costs
 //     its length / 32 stores, not a serial loop).

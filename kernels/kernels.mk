@@ -22,7 +22,9 @@
 # files here.  A family includes no other family's files, except spmv_hot,
 # which builds on spmm (kernels/spmm/spmm_internal.cuh).
 EXTRA_DIST += kernels/gg_cuda.h kernels/gg_kernels.h kernels/gg_semiring.cuh \
-	kernels/gg_device.cu tests/test_cuda_kernels.cu bench/kernels_bench.cu
+	kernels/gg_device.cu tests/test_cuda_kernels.cu tests/cuda_kernels_test.h \
+	tests/cuda_kernels_ref.cu tests/cuda_kernels_spmm.cu bench/kernels_bench.cu \
+	bench/kernels_bench.cuh bench/kernels_bench_util.cu bench/bench_cuda.cuh
 
 if HAVE_CUDA
 # Programs built from .cu: plain objects through nvcc, linked by libtool as C
@@ -42,13 +44,15 @@ GG_CUDA_KERNEL_OBJS = kernels/gg_device.lo $(GG_SPMM_OBJS) \
 
 check_PROGRAMS += tests/test_cuda_kernels
 TESTS += tests/test_cuda_kernels
-tests_test_cuda_kernels_SOURCES = tests/test_cuda_kernels.cu
+tests_test_cuda_kernels_SOURCES = tests/test_cuda_kernels.cu \
+	tests/cuda_kernels_test.h tests/cuda_kernels_ref.cu tests/cuda_kernels_spmm.cu
 tests_test_cuda_kernels_LDADD = $(GG_CUDA_KERNEL_OBJS) $(CUDA_LIBS) -lm
 tests_test_cuda_kernels_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC --mode=link $(CCLD) \
 	$(AM_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@
 
 noinst_PROGRAMS += bench/kernels_bench
-bench_kernels_bench_SOURCES = bench/kernels_bench.cu
+bench_kernels_bench_SOURCES = bench/kernels_bench.cu bench/kernels_bench.cuh \
+	bench/kernels_bench_util.cu bench/bench_cuda.cuh
 bench_kernels_bench_LDADD = $(GG_CUDA_KERNEL_OBJS) $(CUDA_LIBS) -lm
 bench_kernels_bench_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC --mode=link $(CCLD) \
 	$(AM_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@
@@ -57,6 +61,9 @@ bench_kernels_bench_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC --mode=link $(CCLD) \
 # (each family's fragment names its objects' own)
 GG_CUDA_INCS = $(srcdir)/kernels/gg_cuda.h $(srcdir)/kernels/gg_semiring.cuh \
 	$(srcdir)/kernels/gg_kernels.h
-kernels/gg_device.lo tests/test_cuda_kernels.o bench/kernels_bench.o: \
-	$(GG_CUDA_INCS)
+kernels/gg_device.lo: $(GG_CUDA_INCS)
+tests/test_cuda_kernels.o tests/cuda_kernels_ref.o tests/cuda_kernels_spmm.o: \
+	$(GG_CUDA_INCS) $(srcdir)/tests/cuda_kernels_test.h
+bench/kernels_bench.o bench/kernels_bench_util.o: $(GG_CUDA_INCS) \
+	$(srcdir)/bench/kernels_bench.cuh $(srcdir)/bench/bench_cuda.cuh
 endif

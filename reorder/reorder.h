@@ -47,7 +47,7 @@
 //
 // gg_reorder_window_stats: what a permutation buys a tensor-core form that
 // cuts rows into aligned windows (rows window*w .. window*w + window-1 of
-// the permuted matrix, as formats/hybrid.h does with window 8).  In a
+// the permuted matrix, as kernels/tc_spmm/tc_layout.h does with window 8).  In a
 // window, the entries of one column form a window x 1 column vector;
 // tc_share [T] is the share of all entries that lie in vectors of at least T
 // entries (what goes to the tensor cores at threshold T), avg_distinct the

@@ -7,7 +7,8 @@
 // backend (DEVICE=host, MIN_WORK=0), and compares the two outputs entry by
 // entry.  This header holds what the cases share: a seeded generator, random
 // operands of a given type / shape / storage, the semiring and operator
-// tables, the two-sided runner and the comparison.
+// tables (tests/conformance_util.c), the two-sided runner and the comparison
+// (tests/conformance_compare.c).
 
 #ifndef CONFORMANCE_UTIL_H
 #define CONFORMANCE_UTIL_H

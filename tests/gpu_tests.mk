@@ -9,7 +9,10 @@ if HAVE_CUDA
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_cuda_backend
 TESTS += tests/test_cuda_backend
-tests_test_cuda_backend_SOURCES = tests/test_cuda_backend.c
+tests_test_cuda_backend_SOURCES = tests/test_cuda_backend.c \
+	tests/cuda_backend_test.h tests/cuda_backend_util.c \
+	tests/cuda_backend_spmm.c tests/cuda_backend_families.c \
+	tests/cuda_backend_dense.c
 tests_test_cuda_backend_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_cuda_backend_LDADD = $(libgrbgpu_la_OBJECTS) \
 	$(libgrbgpu_la_LIBADD) $(GG_CUDA_MODULE_OBJS) $(CUDA_LIBS) $(CMOCKA_LIBS)
@@ -53,7 +56,9 @@ bench_rules_bench_DEPENDENCIES = libgrbgpu.la libgrbgpu-cuda.la
 # (GG_BENCH_E2E: the interposer is linked in, so its GrB_mxm is this
 # program's); run it with bench/run_bench.sh.  Not part of make check.
 noinst_PROGRAMS += bench/spmm_bench
-bench_spmm_bench_SOURCES = bench/spmm_bench.c
+bench_spmm_bench_SOURCES = bench/spmm_bench.c bench/spmm_bench.h \
+	bench/spmm_bench_util.c bench/spmm_bench_kernels.c \
+	bench/spmm_bench_vxm.c bench/spmm_bench_e2e.c
 bench_spmm_bench_CPPFLAGS = $(AM_CPPFLAGS) -DGG_BENCH_E2E
 bench_spmm_bench_LDADD = $(libgrbgpu_la_OBJECTS) $(libgrbgpu_la_LIBADD) \
 	$(GG_CUDA_MODULE_OBJS) $(CUDA_LIBS)

@@ -21,8 +21,7 @@ tests_test_team_LDFLAGS = $(OPENMP_CFLAGS) $(AX_PTHREAD_FLAGS)
 check_PROGRAMS += tests/test_multi
 TESTS += tests/test_multi
 tests_test_multi_SOURCES = tests/test_multi.c tests/test_multi_slots.c tests/multi_util.h \
-	formats/partition.c formats/partition.h \
-	tests/conformance_util.c tests/conformance_util.h
+	formats/partition.c formats/partition.h $(CONFORMANCE_UTIL_SOURCES)
 tests_test_multi_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_multi_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
 
@@ -30,7 +29,7 @@ if HAVE_CUDA
 check_PROGRAMS += tests/test_multi_cuda
 TESTS += tests/test_multi_cuda
 tests_test_multi_cuda_SOURCES = tests/test_multi.c tests/test_multi_slots.c tests/multi_util.h \
-	tests/conformance_util.c tests/conformance_util.h
+	$(CONFORMANCE_UTIL_SOURCES)
 tests_test_multi_cuda_CPPFLAGS = $(AM_CPPFLAGS) -DGG_TEST_MULTI_CUDA
 tests_test_multi_cuda_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_multi_cuda_LDADD = $(libgrbgpu_la_OBJECTS) \

@@ -22,7 +22,8 @@ check_PROGRAMS += tests/test_objver tests/test_cache tests/test_threads \
 TESTS += tests/test_objver tests/test_cache tests/test_threads \
 	tests/test_fault
 
-tests_test_objver_SOURCES = tests/test_objver.c \
+tests_test_objver_SOURCES = tests/test_objver.c tests/objver_test.h \
+	tests/objver_families.c \
 	backend/interpose/objver_wrappers.c $(OBJVER_TEST_CORE)
 tests_test_objver_CFLAGS = $(OBJVER_TEST_CFLAGS)
 tests_test_objver_LDADD = $(OBJVER_TEST_LIBS)

@@ -19,7 +19,7 @@
 // operands), two tests:
 //
 //   count/<case>  the call runs on the CPU library and on the offload device
-//                 (tests/conformance_util.c's cu_run: same GrB_Info, same
+//                 (tests/conformance_compare.c's cu_run: same GrB_Info, same
 //                 result exactly, offloaded as expected); then every object
 //                 is freed, and the allocator must have taken back exactly
 //                 the blocks it handed out since the case began, with no

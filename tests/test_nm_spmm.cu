@@ -12,7 +12,9 @@
 // odd, B = 1, k < M), FP32 and FP64.  Some cases put Inf, NaN and -0 in X
 // and W.  Every element of Y is checked twice:
 //  - bit for bit against the same sum on the host (products rounded, added
-//    in ascending k from -0: the kernel's exact order), NaN as NaN;
+//    in ascending k from -0: the kernel's exact order; for the cases run a
+//    second time with GG_NM_SPMM_FMA, every case with X', one std::fma per
+//    entry in the same order), NaN as NaN;
 //  - against an FP64 (long double for FP64) reference of the entries'
 //    products, |y - ref| <= 2 * L * eps * sum |products| (L = the column's
 //    entries), with Inf / NaN positions identical.
@@ -116,13 +118,14 @@ static void emulate (const gg_nm_layout *L, const std::vector<T> &X,
 template <typename T>
 static void run_case (int n_, int m_, int v, double keep, int64_t B,
     int64_t k, int64_t n, double p_special, gg_nm_orient orient,
-    bool trans, uint64_t seed)
+    bool trans, uint64_t seed, bool fma)
 {
     char name [200] ;
     snprintf (name, sizeof name, "%s %d:%d v=%d keep=%.1f B=%lld k=%lld "
-        "n=%lld special=%.3f %s%s", sizeof (T) == 4 ? "fp32" : "fp64", n_,
+        "n=%lld special=%.3f %s%s%s", sizeof (T) == 4 ? "fp32" : "fp64", n_,
         m_, v, keep, (long long) B, (long long) k, (long long) n, p_special,
-        orient == GG_NM_ROWS ? "rows" : "cols", trans ? " X'" : "") ;
+        orient == GG_NM_ROWS ? "rows" : "cols", trans ? " X'" : "",
+        fma ? " fma" : "") ;
     // W' (n x k) pattern and values
     nm_gen_csr S = nm_gen_pattern (n, k, n_, m_, v, keep, &seed) ;
     const int64_t nnz = (int64_t) S.i.size () ;
@@ -204,7 +207,7 @@ static void run_case (int n_, int m_, int v, double keep, int64_t B,
             (size_t) (B * k) * sizeof (T), cudaMemcpyHostToDevice)) ;
         // poison: all ones bits, a NaN
         CHECK_CUDA (cudaMemset (dY, 0xff, (size_t) (B * n) * sizeof (T))) ;
-        rc = gg_cuda_nm_spmm (&L->op, B, dX, dY, trans, 0) ;
+        rc = gg_cuda_nm_spmm (&L->op, B, dX, dY, trans, fma ? GG_NM_SPMM_FMA : 0, 0) ;
         CHECK_CUDA (cudaDeviceSynchronize ()) ;
         CHECK_CUDA (cudaMemcpy (Y.data (), dY, (size_t) (B * n) * sizeof (T),
             cudaMemcpyDeviceToHost)) ;
@@ -232,13 +235,14 @@ static void run_case (int n_, int m_, int v, double keep, int64_t B,
     {
         for (int64_t c = 0 ; c < n ; c++)
         {
-            volatile T same = (T) -0.0 ;
+            volatile T same = (T) -0.0, fused = (T) -0.0 ;
             long double ref = 0, mag = 0 ;
             const int64_t len = S.p [c+1] - S.p [c] ;
             for (int64_t q = S.p [c] ; q < S.p [c+1] ; q++)
             {
                 volatile T prod = X [b * k + S.i [q]] * sx [q] ;
                 same = same + prod ;
+                fused = std::fma (X [b * k + S.i [q]], sx [q], (T) fused) ;
                 const long double pr = (long double) X [b * k + S.i [q]]
                     * (long double) sx [q] ;
                 ref += pr ;
@@ -247,9 +251,13 @@ static void run_case (int n_, int m_, int v, double keep, int64_t B,
           for (int which = have_gpu ? 0 : 1 ; which < 2 ; which++)
           {
             const T y = (which == 0) ? Y [b * n + c] : Yh [b * n + c] ;
+            // the kernel's own order: rounded products and sums, or (the
+            // GPU with fma) one fused multiply-add each (std::fma rounds
+            // once, as the device's does)
+            const T seq = (which == 0 && fma) ? (T) fused : (T) same ;
             checks += 2 ;
-            const bool bit_ok = (std::isnan ((T) same) && std::isnan (y))
-                || memcmp ((const void *) &same, &y, sizeof (T)) == 0 ;
+            const bool bit_ok = (std::isnan (seq) && std::isnan (y))
+                || memcmp ((const void *) &seq, &y, sizeof (T)) == 0 ;
             bool ref_ok ;
             if (!std::isfinite ((double) same) || !std::isfinite ((double) ref))
             {
@@ -271,7 +279,7 @@ static void run_case (int n_, int m_, int v, double keep, int64_t B,
                     printf ("  %s: %s Y(%lld,%lld) = %.17g, sequential "
                         "%.17g, reference %.17Lg\n", name, which ? "host "
                         "emulation" : "GPU", (long long) b, (long long) c,
-                        (double) y, (double) same, ref) ;
+                        (double) y, (double) seq, ref) ;
                 }
                 bad++ ;
             }
@@ -283,6 +291,17 @@ static void run_case (int n_, int m_, int v, double keep, int64_t B,
         bad ? "FAIL" : "ok  ", name, packed ? "shared, packed X" : shared
         ? "shared" : "per-column",
         (long long) nnz, nonfinite, bad) ;
+}
+
+// every case with X k-major runs twice: unfused and with fused multiply-adds
+template <typename T>
+static void run_both (int n_, int m_, int v, double keep, int64_t B,
+    int64_t k, int64_t n, double p_special, gg_nm_orient orient,
+    bool trans, uint64_t seed)
+{
+    run_case<T> (n_, m_, v, keep, B, k, n, p_special, orient, trans, seed, false) ;
+    if (trans && have_gpu)
+        run_case<T> (n_, m_, v, keep, B, k, n, p_special, orient, trans, seed, true) ;
 }
 
 int main (void)
@@ -317,11 +336,11 @@ int main (void)
                 const double sp = (s & 2) ? 0.0 : (s & 16) ? 0.05 : -1 ;
                 const gg_nm_orient o = (s & 4) ? GG_NM_ROWS : GG_NM_COLS ;
                 const bool tr = (s & 32) != 0 ;
-                run_case<float> (pr [0], pr [1], v, keep, sh [0], sh [1],
+                run_both<float> (pr [0], pr [1], v, keep, sh [0], sh [1],
                     sh [2], sp, o, tr, s) ;
                 if (v == 8 || (s & 8))
                 {
-                    run_case<double> (pr [0], pr [1], v, keep, sh [0], sh [1],
+                    run_both<double> (pr [0], pr [1], v, keep, sh [0], sh [1],
                         sh [2], sp, o, !tr, s + 1) ;
                 }
             }
@@ -330,10 +349,10 @@ int main (void)
     // the shared layout with every slot full, specials on, both types
     for (bool tr : { false, true })
     {
-        run_case<float> (2, 4, 32, 1.0, 200, 1024, 384, 0.05, GG_NM_COLS, tr, 11) ;
-        run_case<double> (1, 8, 32, 1.0, 200, 1024, 384, 0.05, GG_NM_ROWS, tr, 12) ;
-        run_case<float> (8, 32, 32, 1.0, 131, 640, 256, -1, GG_NM_ROWS, tr, 13) ;
-        run_case<float> (4, 32, 32, 1.0, 256, 4096, 256, 0, GG_NM_ROWS, tr, 14) ;
+        run_both<float> (2, 4, 32, 1.0, 200, 1024, 384, 0.05, GG_NM_COLS, tr, 11) ;
+        run_both<double> (1, 8, 32, 1.0, 200, 1024, 384, 0.05, GG_NM_ROWS, tr, 12) ;
+        run_both<float> (8, 32, 32, 1.0, 131, 640, 256, -1, GG_NM_ROWS, tr, 13) ;
+        run_both<float> (4, 32, 32, 1.0, 256, 4096, 256, 0, GG_NM_ROWS, tr, 14) ;
     }
     printf ("test_nm_spmm: %ld checks, %d failing cases%s\n", checks,
         failures, have_gpu ? "" : " (host emulation only)") ;

@@ -1,12 +1,23 @@
 # tests/tests.mk: the conformance suite, the LD_PRELOAD / link-order test, and
 # the declined-call overhead benchmark.
 
-# Every offloaded call compared with the CPU library (CMocka).
+# The conformance tests' generator and tables (tests/conformance_util.c),
+# comparison and two-sided runner (tests/conformance_compare.c); also linked
+# by tests/test_allocator and tests/multi_tests.mk's programs.
+CONFORMANCE_UTIL_SOURCES = tests/conformance_util.c tests/conformance_compare.c \
+	tests/conformance_util.h
+
+# Every offloaded call compared with the CPU library (CMocka): main and the
+# real-matrix group in tests/test_conformance.c, the specs and their runner in
+# tests/conformance_run.c, the other groups by concern.
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_conformance
 TESTS += tests/test_conformance
-tests_test_conformance_SOURCES = tests/test_conformance.c \
-	tests/conformance_util.c tests/conformance_util.h
+tests_test_conformance_SOURCES = tests/test_conformance.c tests/conformance.h \
+	tests/conformance_run.c tests/conformance_products.c \
+	tests/conformance_storage.c tests/conformance_nonfinite.c \
+	tests/conformance_calls.c tests/conformance_declines.c \
+	$(CONFORMANCE_UTIL_SOURCES)
 tests_test_conformance_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_conformance_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
 
@@ -15,8 +26,7 @@ tests_test_conformance_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
 check_PROGRAMS += tests/test_allocator
 TESTS += tests/test_allocator
 tests_test_allocator_SOURCES = tests/test_allocator.c \
-	tests/conformance_util.c tests/conformance_util.h \
-	tests/count_alloc.c tests/count_alloc.h
+	$(CONFORMANCE_UTIL_SOURCES) tests/count_alloc.c tests/count_alloc.h
 tests_test_allocator_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_allocator_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
 
@@ -25,7 +35,8 @@ tests_test_allocator_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
 # hypersparse thresholds, user-built monoids.
 check_PROGRAMS += tests/test_review
 TESTS += tests/test_review
-tests_test_review_SOURCES = tests/test_review.c
+tests_test_review_SOURCES = tests/test_review.c tests/review_test.h \
+	tests/review_values.c tests/review_paths.c
 tests_test_review_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_review_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
 

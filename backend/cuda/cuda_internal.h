@@ -239,7 +239,7 @@ struct dev_csr
     // SDDMM (K, ...) on this pattern tuned so far
     gg_tune_memory tuned ;
     // the tensor-core family (backend/cuda/family_tc.c), under plan_lock:
-    // the hybrid forms of thresholds 3 and 4 (formats/hybrid.h), made at the
+    // the hybrid forms of thresholds 3 and 4 (kernels/tc_spmm/tc_layout.h), made at the
     // first product that measures them; x_plain as x_special, for "a finite
     // normal number" (gg_tc_values_plain)
     bool tc_tried [GG_TC_FORMS] ;

@@ -343,12 +343,14 @@ static int dense_attempt (gg_dense_op *o, const gg_dense_family *tab, void *y)
     {
         float ms [GG_DENSE_NFAM] ;
         dense_runner r = { tab, o } ;
+        const double t0 = now_seconds () ;
         GG_TRY (tune_rows (c, GG_DENSE_NFAM, why, dense_row_run, &r, ms, &fam)) ;
+        const double tuning_ms = 1e3 * (now_seconds () - t0) ;
         tuned_keep (mem, lock, &key, fam, ms, GG_DENSE_NFAM) ;
         grbgpu_log (2, "cuda: tuned %s %lldx%lld k=%lld (%lld outputs): %s %.4g, %s %.4g, "
-            "%s %.4g ms (-1: not a candidate) -> %s", what, (long long) o->m,
+            "%s %.4g ms (-1: not a candidate) -> %s (tuning %.1f ms)", what, (long long) o->m,
             (long long) o->n, (long long) o->k, (long long) o->nnz, tab [0].name, ms [0],
-            tab [1].name, ms [1], tab [2].name, ms [2], tab [fam].name) ;
+            tab [1].name, ms [1], tab [2].name, ms [2], tab [fam].name, tuning_ms) ;
     }
     else
     {

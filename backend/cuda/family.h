@@ -94,6 +94,9 @@ GG_INTERNAL int gg_tc4f_run (gg_spmm_op *o) ;
 GG_INTERNAL const char *gg_tc3r_supports (gg_spmm_op *o) ;
 GG_INTERNAL int gg_tc3r_run (gg_spmm_op *o) ;
 // dense x N:M (backend/cuda/family_nm.c)
+// spmm.c: NULL when the values the product reads hold no Inf, NaN or
+// subnormal (checked once per product), else why not
+GG_INTERNAL const char *spmm_values_plain (gg_spmm_op *o) ;
 GG_INTERNAL const char *gg_nm_supports (gg_spmm_op *o) ;
 GG_INTERNAL bool gg_nm_prefer (const gg_spmm_op *o) ;
 GG_INTERNAL int gg_nm_run (gg_spmm_op *o) ;

@@ -73,6 +73,12 @@ int gg_nm_run (gg_spmm_op *o)
 {
     o->rowsum = false ;
     if (o->nm == NULL) return GG_ERR_UNSUPPORTED ;
+    // fused multiply-adds where the values are plain (the vendor's check,
+    // on S's and X's device forms: then the only difference from a rounded
+    // product and sum is the one rounding fewer), else the unfused kernel
+    const unsigned flags = (o->fx != NULL && spmm_values_plain (o) == NULL)
+        ? GG_NM_SPMM_FMA : 0 ;
     // X (k x n, row-major) is the kernel's X' (k-major), Y (m x n) its Y'
-    return gg_cuda_nm_spmm (&o->nm->op, o->n, o->dX, o->dY, true, o->c->ctx->stream) ;
+    return gg_cuda_nm_spmm (&o->nm->op, o->n, o->dX, o->dY, true, flags,
+        o->c->ctx->stream) ;
 }

@@ -70,9 +70,12 @@ static bool vendor_prefer (const gg_spmm_op *o)
 // Whether cuSPARSE can run it: the semiring, and no special value where it
 // reads (the value check reads S's values and X once on the device and
 // waits for it: asked only where the answer can matter).
-static const char *vendor_check (gg_spmm_op *o)
+// Whether the values a product reads are plain (no Inf, NaN or subnormal:
+// spmm_vendor_ok), checked once per product; NULL when they are, else why
+// not.  Arithmetic that rounds otherwise than a product and a sum (the
+// vendor libraries, the nm row's fused multiply-adds) runs only then.
+const char *spmm_values_plain (gg_spmm_op *o)
 {
-    if (!use_vendor (o->sr)) return "not plus-times FP32 / FP64, or an own kernel forced" ;
     if (o->vendor_ok == 0)
     {
         bool ok = false ;
@@ -84,6 +87,12 @@ static const char *vendor_check (gg_spmm_op *o)
     }
     if (o->vendor_ok < 0) return "special values (Inf, NaN, subnormal) where it reads" ;
     return NULL ;
+}
+
+static const char *vendor_check (gg_spmm_op *o)
+{
+    if (!use_vendor (o->sr)) return "not plus-times FP32 / FP64, or an own kernel forced" ;
+    return spmm_values_plain (o) ;
 }
 
 // Whether the chooser remembered the row called `name`.
@@ -209,7 +218,9 @@ static int tune (gg_spmm_op *o, const char **why, int *winner)
 {
     int rc = GG_OK ;
     float ms [GG_SPMM_NFAM] ;
+    const double t0 = now_seconds () ;
     GG_TRY (tune_rows (o->c, GG_SPMM_NFAM, why, spmm_row_run, o, ms, winner)) ;
+    const double tuning_ms = 1e3 * (now_seconds () - t0) ;
     gg_tune_key key = spmm_key (o) ;
     tuned_keep (&o->fs->tuned, &o->fs->plan_lock, &key, *winner, ms, GG_SPMM_NFAM) ;
     if (grbgpu_settings_get ()->verbose >= 2)
@@ -221,8 +232,9 @@ static int tune (gg_spmm_op *o, const char **why, int *winner)
             len += (size_t) snprintf (line + len, sizeof (line) - len, "%s%s %.4g",
                 f ? ", " : "", gg_spmm_families [f].name, ms [f]) ;
         grbgpu_log (2, "cuda: tuned spmm %lldx%lld (%lld entries) n=%lld: %s ms "
-            "(-1: not a candidate) -> %s", (long long) o->m, (long long) o->k,
-            (long long) o->S->nnz, (long long) o->n, line, gg_spmm_families [*winner].name) ;
+            "(-1: not a candidate) -> %s (tuning %.1f ms, forms made included)",
+            (long long) o->m, (long long) o->k, (long long) o->S->nnz, (long long) o->n,
+            line, gg_spmm_families [*winner].name, tuning_ms) ;
     }
 done:
     return rc ;

@@ -10,6 +10,7 @@ if HAVE_CMOCKA
 check_PROGRAMS += tests/test_host_backend
 TESTS += tests/test_host_backend
 tests_test_host_backend_SOURCES = tests/test_host_backend.c \
+	tests/host_backend_test.h tests/host_backend_util.c \
 	backend/host/host_backend.c backend/host/host_kernels.h \
 	backend/host/host_vec_ops.c backend/host/host_vec_ops.h \
 	formats/partition.c formats/partition.h formats/csr_t.c \

@@ -21,7 +21,8 @@
 // Dynamic shared memory, two stage buffers: FP32 57,472 B (ks = 32) and
 // 90,240 B (ks = 64); FP64 53,408 B and 87,200 B: two blocks per SM.
 // Instantiated: {float, double} x ks {32, 64} x {shared, per-column} x
-// {X row-major, X k-major}, plus the packed k-major shared ks = 64 pair.
+// {X row-major, X k-major}, plus the packed k-major shared ks = 64 pair;
+// the X k-major ones also with fused multiply-adds (GG_NM_SPMM_FMA).
 
 #include "kernels/nm_spmm/nm_spmm.h"
 
@@ -223,7 +224,23 @@ __device__ __forceinline__ void load_stage (char *sm, int64_t st,
     }
 }
 
-template <typename T, int KS, bool SHARED, bool TRANS, bool PACKED>
+// acc + x * w: the product rounded, then the sum (the CPU library's
+// arithmetic; the file is built with -fmad=false), or FMA: one fused
+// multiply-add, rounded once (at least as accurate; CUDA cores' and the
+// vendor libraries' arithmetic)
+template <bool FMA>
+__device__ __forceinline__ float madd (float x, float w, float acc)
+{
+    return FMA ? __fmaf_rn (x, w, acc) : acc + x * w ;
+}
+
+template <bool FMA>
+__device__ __forceinline__ double madd (double x, double w, double acc)
+{
+    return FMA ? __fma_rn (x, w, acc) : acc + x * w ;
+}
+
+template <typename T, int KS, bool SHARED, bool TRANS, bool PACKED, bool FMA>
 __global__ void __launch_bounds__ (NTHREADS, 2)
 nm_spmm_kernel (const T *__restrict__ X, T *__restrict__ Y, int64_t B,
     int64_t k, int64_t n, bool vec, const T *__restrict__ val,
@@ -337,7 +354,7 @@ nm_spmm_kernel (const T *__restrict__ X, T *__restrict__ Y, int64_t B,
                     #pragma unroll
                     for (int j = 0 ; j < TN ; j++)
                     {
-                        acc [i][j] = acc [i][j] + x [i] * w [j] ;
+                        acc [i][j] = madd<FMA> (x [i], w [j], acc [i][j]) ;
                     }
                 }
             }
@@ -350,8 +367,8 @@ nm_spmm_kernel (const T *__restrict__ X, T *__restrict__ Y, int64_t B,
                     #pragma unroll
                     for (int i = 0 ; i < TM ; i++)
                     {
-                        acc [i][j] = acc [i][j]
-                            + As [xat<T, KS, TRANS> (i * TY + ty, id)] * w [j] ;
+                        acc [i][j] = madd<FMA> (As [xat<T, KS, TRANS>
+                            (i * TY + ty, id)], w [j], acc [i][j]) ;
                     }
                 }
             }
@@ -373,13 +390,13 @@ nm_spmm_kernel (const T *__restrict__ X, T *__restrict__ Y, int64_t B,
     }
 }
 
-template <typename T, int KS, bool SHARED, bool TRANS, bool PACKED>
+template <typename T, int KS, bool SHARED, bool TRANS, bool PACKED, bool FMA>
 int launch (const gg_nm_spmm_op *W, int64_t B, const T *X, T *Y,
     cudaStream_t stream)
 {
     using C = nm_cfg<T> ;
     const size_t smem = 2 * stage_bytes<T> (KS) ;
-    auto kern = nm_spmm_kernel<T, KS, SHARED, TRANS, PACKED> ;
+    auto kern = nm_spmm_kernel<T, KS, SHARED, TRANS, PACKED, FMA> ;
     if (cudaFuncSetAttribute (kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
         (int) smem) != cudaSuccess)
     {
@@ -397,7 +414,7 @@ int launch (const gg_nm_spmm_op *W, int64_t B, const T *X, T *Y,
     return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
 }
 
-template <typename T, bool TRANS>
+template <typename T, bool TRANS, bool FMA>
 int dispatch (const gg_nm_spmm_op *W, int64_t B, const T *X, T *Y,
     cudaStream_t stream)
 {
@@ -405,39 +422,48 @@ int dispatch (const gg_nm_spmm_op *W, int64_t B, const T *X, T *Y,
     {
         // the layout made it only with the shared indices and ks = 64, and
         // the caller gives X k-major (checked by gg_cuda_nm_spmm)
-        return launch<T, 64, true, true, true> (W, B, X, Y, stream) ;
+        return launch<T, 64, true, true, true, FMA> (W, B, X, Y, stream) ;
     }
     if (W->geom.ks == 32)
     {
-        return W->shared ? launch<T, 32, true, TRANS, false> (W, B, X, Y, stream)
-                         : launch<T, 32, false, TRANS, false> (W, B, X, Y, stream) ;
+        return W->shared ? launch<T, 32, true, TRANS, false, FMA> (W, B, X, Y, stream)
+                         : launch<T, 32, false, TRANS, false, FMA> (W, B, X, Y, stream) ;
     }
-    return W->shared ? launch<T, 64, true, TRANS, false> (W, B, X, Y, stream)
-                     : launch<T, 64, false, TRANS, false> (W, B, X, Y, stream) ;
+    return W->shared ? launch<T, 64, true, TRANS, false, FMA> (W, B, X, Y, stream)
+                     : launch<T, 64, false, TRANS, false, FMA> (W, B, X, Y, stream) ;
+}
+
+// The fused variants exist for X k-major only (the SpMM family's
+// orientation, and NM-SpMM's): no instances the dispatch cannot reach.
+template <typename T>
+int dispatch_t (const gg_nm_spmm_op *W, int64_t B, const T *X, T *Y,
+    bool trans, bool fma, cudaStream_t stream)
+{
+    if (!trans) return dispatch<T, false, false> (W, B, X, Y, stream) ;
+    return fma ? dispatch<T, true, true> (W, B, X, Y, stream)
+               : dispatch<T, true, false> (W, B, X, Y, stream) ;
 }
 
 } // namespace
 
 extern "C" int gg_cuda_nm_spmm (const gg_nm_spmm_op *W, int64_t B,
-    const void *X, void *Y, bool trans, cudaStream_t stream)
+    const void *X, void *Y, bool trans, unsigned flags, cudaStream_t stream)
 {
     gg_nm_spmm_geom g ;
     if (W == NULL || !gg_nm_spmm_geometry (&g, W->esz, W->geom.n, W->geom.m)
         || g.ks != W->geom.ks || g.ws != W->geom.ws || g.bn != W->geom.bn
         || W->k <= 0 || W->ncols < 0 || B < 0 || W->n_pad % g.bn != 0
         || (uintptr_t) X % W->esz != 0
-        || (W->packed && (!trans || !W->shared || g.ks != 64 || W->cols == NULL)))
+        || (W->packed && (!trans || !W->shared || g.ks != 64 || W->cols == NULL))
+        || (flags & ~GG_NM_SPMM_FMA) != 0 || ((flags & GG_NM_SPMM_FMA) && !trans))
     {
         return GG_ERR_UNSUPPORTED ;
     }
     if (B == 0 || W->ncols == 0) return GG_OK ;
+    const bool fma = (flags & GG_NM_SPMM_FMA) != 0 ;
     if (W->esz == 4)
     {
-        return trans
-            ? dispatch<float, true> (W, B, (const float *) X, (float *) Y, stream)
-            : dispatch<float, false> (W, B, (const float *) X, (float *) Y, stream) ;
+        return dispatch_t<float> (W, B, (const float *) X, (float *) Y, trans, fma, stream) ;
     }
-    return trans
-        ? dispatch<double, true> (W, B, (const double *) X, (double *) Y, stream)
-        : dispatch<double, false> (W, B, (const double *) X, (double *) Y, stream) ;
+    return dispatch_t<double> (W, B, (const double *) X, (double *) Y, trans, fma, stream) ;
 }

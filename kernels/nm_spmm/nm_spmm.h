@@ -13,7 +13,11 @@
 // / 4 x 4; X tiles double-buffered in shared memory through cp.async; the
 // slot indices of the stage shared by a thread's columns when the layout
 // allows it).  Exact: one rounded product and one rounded sum per entry
-// (built with -fmad=false), in ascending k, starting from -0.
+// (built with -fmad=false), in ascending k, starting from -0; or, with
+// flags GG_NM_SPMM_FMA (trans only), one fused multiply-add per entry
+// (rounded once: at least as accurate, and the arithmetic of CUDA cores and
+// the vendor libraries; the same order), which the SpMM family uses where
+// the vendor's value check allows it (no Inf, NaN or subnormal read).
 // Every element of Y is written.  Launches on `stream`, no copy, no
 // synchronisation.  Returns GG_OK, GG_ERR_UNSUPPORTED (bad geometry, k == 0,
 // X not aligned to its element size) or GG_ERR_DEVICE (a CUDA call failed).
@@ -29,8 +33,10 @@
 extern "C" {
 #endif
 
+#define GG_NM_SPMM_FMA 1u
+
 int gg_cuda_nm_spmm (const gg_nm_spmm_op *W, int64_t B, const void *X,
-    void *Y, bool trans, cudaStream_t stream) ;
+    void *Y, bool trans, unsigned flags, cudaStream_t stream) ;
 
 #ifdef __cplusplus
 }

@@ -6,7 +6,7 @@
 // tc_device.cuh: the device helpers; tc_fused.cu: the FP64 (DMMA) kernel and
 // the fused kernels (one warp per window, remainder included).
 
-// Y = S * X through the hybrid form of S (formats/hybrid.h): the remainder
+// Y = S * X through the hybrid form of S (kernels/tc_spmm/tc_layout.h): the remainder
 // (a CSR) through gg_cuda_spmm_plan first, then the tensor-core kernel adds
 // the blocks' products into the rows it wrote (same stream: no atomics
 // between the two; rows of windows cut into several segments are added with

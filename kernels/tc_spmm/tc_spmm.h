@@ -3,7 +3,7 @@
 //------------------------------------------------------------------------------
 
 // Y = S * X (PLUS_TIMES; FP32 through mma.sync TF32, FP64 through DMMA) through the hybrid form of S
-// (formats/hybrid.h): the tensor-core part with mma.sync (TF32 inputs, FP32
+// (kernels/tc_spmm/tc_layout.h): the tensor-core part with mma.sync (TF32 inputs, FP32
 // accumulation; "exact" mode splits every FP32 operand into TF32 parts so
 // that the result is as accurate as FP32 CUDA-core summation), the remainder
 // with our CUDA-core SpMM (kernels/gg_cuda.h).
@@ -25,7 +25,7 @@
 
 #include <cuda_runtime_api.h>
 #include "kernels/gg_kernels.h"
-#include "formats/hybrid.h"
+#include "kernels/tc_spmm/tc_layout.h"
 
 #ifdef __cplusplus
 extern "C" {

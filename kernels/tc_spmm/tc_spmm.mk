@@ -5,11 +5,12 @@
 # and tc4 (backend/cuda/family_tc.c).  Built only when configure found nvcc; the
 # .cu.lo / .cu.o rules, NVCCFLAGS and GG_CUDA_KERNEL_OBJS come from
 # Makefile.am and kernels/kernels.mk.
-EXTRA_DIST += formats/hybrid.h formats/hybrid.cu \
+EXTRA_DIST += kernels/tc_spmm/tc_layout.h formats/hybrid.cu \
 	kernels/tc_spmm/tc_spmm.h kernels/tc_spmm/tc_spmm.cu \
 	kernels/tc_spmm/tc_fused.cu kernels/tc_spmm/tc_device.cuh \
 	kernels/tc_spmm/tc_spmm.mk bench/bench_matrices.h \
-	tests/test_tc_spmm.cu bench/tc_bench.cu
+	tests/test_tc_spmm.cu bench/tc_bench.cu bench/tc_bench.cuh \
+	bench/tc_bench_util.cu bench/tc_bench_fp64.cu
 
 if HAVE_CUDA
 libgrbgpu_cuda_la_SOURCES += formats/hybrid.cu kernels/tc_spmm/tc_spmm.cu \
@@ -29,17 +30,20 @@ tests_test_tc_spmm_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC --mode=link $(CCLD) \
 	$(AM_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@
 
 noinst_PROGRAMS += bench/tc_bench
-bench_tc_bench_SOURCES = bench/tc_bench.cu
+bench_tc_bench_SOURCES = bench/tc_bench.cu bench/tc_bench.cuh \
+	bench/tc_bench_util.cu bench/tc_bench_fp64.cu bench/bench_cuda.cuh
 bench_tc_bench_LDADD = $(GG_TC_OBJS) $(GG_CUDA_KERNEL_OBJS) reorder/reorder.lo \
 	reorder/rsh.lo $(CUDA_LIBS) $(OPENMP_CFLAGS) -lm
 bench_tc_bench_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC --mode=link $(CCLD) \
 	$(AM_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@
 
 # nvcc objects have no dependency tracking: name the headers they include
-GG_TC_INCS = $(srcdir)/formats/hybrid.h $(srcdir)/kernels/tc_spmm/tc_spmm.h \
+GG_TC_INCS = $(srcdir)/kernels/tc_spmm/tc_layout.h $(srcdir)/kernels/tc_spmm/tc_spmm.h \
 	$(srcdir)/kernels/tc_spmm/tc_device.cuh \
 	$(srcdir)/kernels/gg_cuda.h $(srcdir)/kernels/gg_kernels.h
 $(GG_TC_OBJS): $(GG_TC_INCS)
-tests/test_tc_spmm.o bench/tc_bench.o: $(GG_TC_INCS) $(srcdir)/bench/bench_matrices.h
-bench/tc_bench.o tests/test_tc_spmm.o: $(srcdir)/reorder/reorder.h
+TC_BENCH_OBJS = bench/tc_bench.o bench/tc_bench_util.o bench/tc_bench_fp64.o
+tests/test_tc_spmm.o $(TC_BENCH_OBJS): $(GG_TC_INCS) $(srcdir)/bench/bench_matrices.h
+$(TC_BENCH_OBJS) tests/test_tc_spmm.o: $(srcdir)/reorder/reorder.h
+$(TC_BENCH_OBJS): $(srcdir)/bench/tc_bench.cuh $(srcdir)/bench/bench_cuda.cuh
 endif

@@ -1,10 +1,12 @@
 //------------------------------------------------------------------------------
-// formats/hybrid.h: the hybrid tensor-core / CUDA-core form of a CSR operand
+// kernels/tc_spmm/tc_layout.h: the hybrid tensor-core / CUDA-core form of a CSR operand
 //------------------------------------------------------------------------------
 
 // The layout of the form that formats/hybrid.cu builds on the device and the
 // tensor-core SpMM (kernels/tc_spmm/) reads.  C-visible so that a cache entry
 // can hold it; callers go through the launchers of kernels/tc_spmm/tc_spmm.h.
+// The layout lives with the kernel that reads it; the builder in formats/
+// includes it (arrows point down: formats -> kernels, as for the N:M form).
 //
 // The split (issue 14, after Libra's SpMM split): the rows of S (m x k CSR)
 // are cut into windows of 8 (window w = rows 8w .. 8w+7).  In a window, the
@@ -42,8 +44,8 @@
 //
 // All arrays live in one device allocation (`base`, `bytes`).
 
-#ifndef GG_FORMATS_HYBRID_H
-#define GG_FORMATS_HYBRID_H
+#ifndef GG_TC_LAYOUT_H
+#define GG_TC_LAYOUT_H
 
 #include <stddef.h>
 #include <stdint.h>

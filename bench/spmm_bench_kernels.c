@@ -1,0 +1,286 @@
+//------------------------------------------------------------------------------
+// bench/spmm_bench_kernels.c: spmm_bench's (a) + (c), the backend vs cuSPARSE
+//------------------------------------------------------------------------------
+
+#include "config.h"
+
+#include "bench/spmm_bench.h"
+
+//------------------------------------------------------------------------------
+// (a) + (c): the backend vs cuSPARSE
+//------------------------------------------------------------------------------
+
+static uint64_t handle_seq = 1 ;
+
+gg_cache_entry *entry (void)
+{
+    gg_cache_key key = { .handle = (const void *) (uintptr_t) (0x10000 *
+        handle_seq++), .version = 1, .form = 1 } ;
+    return grbgpu_cache_insert (&key, malloc (8), 8, free) ;
+}
+
+// Device copies of a CSR's arrays, values in the bench type; returns those
+// values on the host (the caller frees them).
+void *csr_to_device (const csr *A, bool fp32, int32_t **dp, int32_t **di,
+    void **dv)
+{
+    size_t es = fp32 ? 4 : 8 ;
+    void *vals = malloc (A->nnz * es + 8) ;
+    for (int64_t q = 0 ; q < A->nnz ; q++)
+    {
+        if (fp32) ((float *) vals) [q] = (float) A->v [q] ;
+        else ((double *) vals) [q] = A->v [q] ;
+    }
+    CHECK_CUDA (cudaMalloc ((void **) dp, (A->m + 1) * 4)) ;
+    CHECK_CUDA (cudaMalloc ((void **) di, A->nnz * 4 + 4)) ;
+    CHECK_CUDA (cudaMalloc (dv, A->nnz * es + 8)) ;
+    CHECK_CUDA (cudaMemcpy (*dp, A->p, (A->m + 1) * 4, cudaMemcpyHostToDevice)) ;
+    CHECK_CUDA (cudaMemcpy (*di, A->i, A->nnz * 4, cudaMemcpyHostToDevice)) ;
+    CHECK_CUDA (cudaMemcpy (*dv, vals, A->nnz * es, cudaMemcpyHostToDevice)) ;
+    return vals ;
+}
+
+void bench_kernel (const gg_backend *b, cusparseHandle_t h,
+    const csr *A, bool fp32)
+{
+    size_t es = fp32 ? 4 : 8 ;
+    gg_type t = fp32 ? GG_FP32 : GG_FP64 ;
+    // device copies for the direct cuSPARSE calls; vals for the backend
+    int32_t *dp, *di ; void *dv ;
+    void *vals = csr_to_device (A, fp32, &dp, &di, &dv) ;
+    gg_cache_entry *eS = entry () ;
+    int64_t max_row = 0 ;       // as formats/convert.c records it
+    for (int64_t r = 0 ; r < A->m ; r++)
+    {
+        if (A->p [r+1] - A->p [r] > max_row) max_row = A->p [r+1] - A->p [r] ;
+    }
+    gg_csr S = { .nrows = A->m, .ncols = A->k, .nnz = A->nnz, .p32 = A->p,
+        .i32 = A->i, .x = vals, .max_row = max_row, .cache = eS } ;
+
+    for (int ni = 0 ; ni < nns ; ni++)
+    {
+        int64_t n = ns [ni] ;
+        size_t xb = (size_t) A->k * n * es, yb = (size_t) A->m * n * es ;
+        void *X = malloc (xb), *Y = malloc (yb), *Yv = malloc (yb) ;
+        uint64_t s = 99 + n ;
+        for (size_t q = 0 ; q < (size_t) A->k * n ; q++)
+        {
+            if (fp32) ((float *) X) [q] = (float) rnd_unit (&s) ;
+            else ((double *) X) [q] = rnd_unit (&s) ;
+        }
+        void *dX, *dY ;
+        if (cudaMalloc (&dX, xb) != cudaSuccess ||
+            cudaMalloc (&dY, yb) != cudaSuccess)
+        {
+            cudaGetLastError () ;
+            printf ("%-16s %s N=%-4ld skipped: no device memory for X, Y\n",
+                A->name, fp32 ? "fp32" : "fp64", (long) n) ;
+            free (X) ; free (Y) ; free (Yv) ;
+            continue ;
+        }
+        CHECK_CUDA (cudaMemcpy (dX, X, xb, cudaMemcpyHostToDevice)) ;
+        vendor_result vr = vendor_spmm (h, A, dp, di, dv, dX, dY, n, fp32) ;
+        CHECK_CUDA (cudaMemcpy (Yv, dY, yb, cudaMemcpyDeviceToHost)) ;
+        cudaFree (dX) ; cudaFree (dY) ;
+
+        // the backend: first call uploads S (and X, cached here)
+        gg_cache_entry *eX = entry () ;
+        gg_dense Xd = { .nrows = A->k, .ncols = n, .x = X, .cache = eX } ;
+        gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, t } ;
+        grbgpu_stats s0, s1 ;
+        grbgpu_stats_get (&s0) ;
+        double t0 = now () ;
+        int rc = b->spmm (&sr, &S, &Xd, Y) ;
+        double first = now () - t0 ;
+        grbgpu_stats_get (&s1) ;
+        double *tk = malloc (reps * sizeof (double)) ;
+        double *tc = malloc (reps * sizeof (double)) ;
+        grbgpu_cuda_timing (true) ;
+        for (int r = -3 ; r < reps && rc == GG_OK ; r++)
+        {
+            t0 = now () ;
+            rc = b->spmm (&sr, &S, &Xd, Y) ;
+            double call = now () - t0 ;
+            if (r >= 0) { tk [r] = grbgpu_cuda_last_product_ms () ;
+                tc [r] = 1e3 * call ; }
+        }
+        grbgpu_cuda_timing (false) ;
+        double kms = rc == GG_OK ? median (tk, reps) : NAN ;
+        double cms = rc == GG_OK ? median (tc, reps) : NAN ;
+        free (tk) ; free (tc) ;
+
+        // checks: reference on sampled rows, and the backend vs cuSPARSE
+        double err = (rc == GG_OK) ? check_rows (A, vals, X, Y, n, fp32) : 1 ;
+        double diff = 0 ;
+        for (int64_t r = 0 ; r < A->m && rc == GG_OK ; r++)
+        {
+            if (A->p [r] == A->p [r+1]) continue ;
+            for (int64_t j = 0 ; j < n ; j++)
+            {
+                double y = fp32 ? ((float *) Y) [r*n+j] : ((double *) Y) [r*n+j] ;
+                double v = fp32 ? ((float *) Yv) [r*n+j] : ((double *) Yv) [r*n+j] ;
+                double d = fabs (y - v) / (fabs (v) + 1) ;
+                if (d > diff) diff = d ;
+            }
+        }
+        double tol = fp32 ? 1e-4 : 1e-12 ;
+        bool ok = rc == GG_OK && err <= tol && diff <= tol * 10 ;
+        if (!ok) failures++ ;
+        double minb = (double) (A->m + 1) * 4 + (double) A->nnz * (4 + es)
+            + (double) xb + (double) yb ;
+        double flops = 2.0 * A->nnz * n ;
+        double up = (double) (s1.bytes_h2d - s0.bytes_h2d) ;
+        double upsec = s1.h2d_seconds - s0.h2d_seconds ;
+        printf ("%-16s %s N=%-4ld kernel %8.3f ms %7.1f GB/s %7.1f GF/s | "
+            "cusparse(alg %2d) %8.3f ms  x%.2f | call warm %8.2f first %8.2f ms"
+            " | up %7.1f MB %5.1f GB/s | %s err %.1e\n", A->name,
+            fp32 ? "fp32" : "fp64", (long) n, kms, minb / kms / 1e6,
+            flops / kms / 1e6, vr.alg, vr.ms, vr.ms / kms, cms, 1e3 * first,
+            up / 1e6, upsec > 0 ? up / upsec / 1e9 : 0, ok ? "ok" : "WRONG",
+            err) ;
+        fprintf (csv, "spmm,%s,%ld,%ld,%ld,%s,%ld,%.4f,%.4f,%d,%.4f,%.4f,"
+            "%.1f,%.1f,%.0f,%.3f,%s,%.3g\n", A->name, (long) A->m, (long) A->k,
+            (long) A->nnz, fp32 ? "fp32" : "fp64", (long) n, kms, vr.ms,
+            vr.alg, cms, 1e3 * first, minb / kms / 1e6, flops / kms / 1e6,
+            up, upsec > 0 ? up / upsec / 1e9 : 0, ok ? "ok" : "WRONG", err) ;
+        fflush (stdout) ; fflush (csv) ;
+        grbgpu_cache_release (eX) ;
+        grbgpu_cache_invalidate (eX->key.handle) ;
+        free (X) ; free (Y) ; free (Yv) ;
+    }
+    grbgpu_cache_release (eS) ;
+    grbgpu_cache_clear () ;
+    cudaFree (dp) ; cudaFree (di) ; cudaFree (dv) ;
+    free (vals) ;
+}
+
+// SDDMM: y = (A B') .* spy (M), A: m x K, B: k x K.
+void bench_sddmm (const gg_backend *b, cusparseHandle_t h,
+    const csr *M, bool fp32)
+{
+    size_t es = fp32 ? 4 : 8 ;
+    gg_type t = fp32 ? GG_FP32 : GG_FP64 ;
+    cudaDataType dt = fp32 ? CUDA_R_32F : CUDA_R_64F ;
+    gg_cache_entry *eM = entry () ;
+    gg_csr Mv = { .nrows = M->m, .ncols = M->k, .nnz = M->nnz, .p32 = M->p,
+        .i32 = M->i, .cache = eM } ;
+    int32_t *dp, *di ;
+    CHECK_CUDA (cudaMalloc ((void **) &dp, (M->m + 1) * 4)) ;
+    CHECK_CUDA (cudaMalloc ((void **) &di, M->nnz * 4 + 4)) ;
+    CHECK_CUDA (cudaMemcpy (dp, M->p, (M->m + 1) * 4, cudaMemcpyHostToDevice)) ;
+    CHECK_CUDA (cudaMemcpy (di, M->i, M->nnz * 4, cudaMemcpyHostToDevice)) ;
+    for (int ni = 0 ; ni < nns ; ni++)
+    {
+        int64_t K = ns [ni] ;
+        if (K == 1) continue ;
+        size_t ab = (size_t) M->m * K * es, bb = (size_t) M->k * K * es ;
+        size_t yb = (size_t) M->nnz * es ;
+        void *A = malloc (ab), *B = malloc (bb), *y = malloc (yb + 8) ;
+        uint64_t s = 5 + K ;
+        for (size_t q = 0 ; q < ab / es ; q++)
+            { if (fp32) ((float *) A) [q] = rnd_unit (&s) ; else ((double *) A) [q] = rnd_unit (&s) ; }
+        for (size_t q = 0 ; q < bb / es ; q++)
+            { if (fp32) ((float *) B) [q] = rnd_unit (&s) ; else ((double *) B) [q] = rnd_unit (&s) ; }
+        gg_cache_entry *eA = entry (), *eB = entry () ;
+        gg_dense Ad = { .nrows = M->m, .ncols = K, .x = A, .cache = eA } ;
+        gg_dense Bd = { .nrows = M->k, .ncols = K, .x = B, .cache = eB } ;
+        gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, t } ;
+        double t0 = now () ;
+        int rc = b->sddmm (&sr, &Mv, &Ad, &Bd, y) ;
+        double first = now () - t0 ;
+        double *tk = malloc (reps * sizeof (double)) ;
+        grbgpu_cuda_timing (true) ;
+        for (int r = -3 ; r < reps && rc == GG_OK ; r++)
+        {
+            rc = b->sddmm (&sr, &Mv, &Ad, &Bd, y) ;
+            if (r >= 0) tk [r] = grbgpu_cuda_last_product_ms () ;
+        }
+        grbgpu_cuda_timing (false) ;
+        double kms = rc == GG_OK ? median (tk, reps) : NAN ;
+
+        // cuSPARSE directly
+        void *dA, *dB, *dy, *buf ;
+        CHECK_CUDA (cudaMalloc (&dA, ab)) ;
+        CHECK_CUDA (cudaMalloc (&dB, bb)) ;
+        CHECK_CUDA (cudaMalloc (&dy, yb + 8)) ;
+        CHECK_CUDA (cudaMemcpy (dA, A, ab, cudaMemcpyHostToDevice)) ;
+        CHECK_CUDA (cudaMemcpy (dB, B, bb, cudaMemcpyHostToDevice)) ;
+        cusparseDnMatDescr_t dAd, dBd ;
+        cusparseSpMatDescr_t C ;
+        CHECK_SP (cusparseCreateDnMat (&dAd, M->m, K, K, dA, dt, CUSPARSE_ORDER_ROW)) ;
+        CHECK_SP (cusparseCreateDnMat (&dBd, K, M->k, K, dB, dt, CUSPARSE_ORDER_COL)) ;
+        CHECK_SP (cusparseCreateCsr (&C, M->m, M->k, M->nnz, dp, di, dy,
+            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, dt)) ;
+        float af = 1, bf = 0 ; double ad = 1, bd = 0 ;
+        const void *al = fp32 ? (void *) &af : (void *) &ad ;
+        const void *be = fp32 ? (void *) &bf : (void *) &bd ;
+        size_t bs = 0 ;
+        CHECK_SP (cusparseSDDMM_bufferSize (h, CUSPARSE_OPERATION_NON_TRANSPOSE,
+            CUSPARSE_OPERATION_NON_TRANSPOSE, al, dAd, dBd, be, C, dt,
+            CUSPARSE_SDDMM_ALG_DEFAULT, &bs)) ;
+        CHECK_CUDA (cudaMalloc (&buf, bs + 1)) ;
+        cudaEvent_t e0, e1 ;
+        CHECK_CUDA (cudaEventCreate (&e0)) ; CHECK_CUDA (cudaEventCreate (&e1)) ;
+        double *tv = malloc (reps * sizeof (double)) ;
+        for (int r = -3 ; r < reps ; r++)
+        {
+            CHECK_CUDA (cudaEventRecord (e0, 0)) ;
+            CHECK_SP (cusparseSDDMM (h, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                CUSPARSE_OPERATION_NON_TRANSPOSE, al, dAd, dBd, be, C, dt,
+                CUSPARSE_SDDMM_ALG_DEFAULT, buf)) ;
+            CHECK_CUDA (cudaEventRecord (e1, 0)) ;
+            CHECK_CUDA (cudaEventSynchronize (e1)) ;
+            float ms ; CHECK_CUDA (cudaEventElapsedTime (&ms, e0, e1)) ;
+            if (r >= 0) tv [r] = ms ;
+        }
+        double vms = median (tv, reps) ;
+
+        // check on sampled rows
+        double worst = (rc == GG_OK) ? 0 : 1 ;
+        uint64_t ss = 3 ;
+        for (int u = 0 ; u < 512 && rc == GG_OK ; u++)
+        {
+            int64_t r = (int64_t) (rnd (&ss) % (uint64_t) M->m) ;
+            for (int32_t q = M->p [r] ; q < M->p [r+1] ; q++)
+            {
+                double acc = 0, mag = 0 ;
+                for (int64_t kk = 0 ; kk < K ; kk++)
+                {
+                    double a = fp32 ? ((float *) A) [r*K+kk] : ((double *) A) [r*K+kk] ;
+                    double bv = fp32 ? ((float *) B) [M->i [q]*K+kk] : ((double *) B) [M->i [q]*K+kk] ;
+                    acc += a * bv ; mag += fabs (a * bv) ;
+                }
+                double g = fp32 ? ((float *) y) [q] : ((double *) y) [q] ;
+                double e = fabs (g - acc) / (mag + 1e-300) ;
+                if (e > worst) worst = e ;
+            }
+        }
+        bool ok = worst <= (fp32 ? 1e-5 : 1e-13) ;
+        if (!ok) failures++ ;
+        double minb = (double) (M->m + 1) * 4 + (double) M->nnz * (4 + es)
+            + (double) ab + (double) bb ;
+        printf ("%-16s %s K=%-4ld sddmm  %8.3f ms %7.1f GB/s %7.1f GF/s | "
+            "cusparse %8.3f ms  x%.2f | first call %8.2f ms | %s err %.1e\n",
+            M->name, fp32 ? "fp32" : "fp64", (long) K, kms, minb / kms / 1e6,
+            2.0 * M->nnz * K / kms / 1e6, vms, vms / kms, 1e3 * first,
+            ok ? "ok" : "WRONG", worst) ;
+        fprintf (csv, "sddmm,%s,%ld,%ld,%ld,%s,%ld,%.4f,%.4f,0,,%.4f,%.1f,%.1f,"
+            ",,%s,%.3g\n", M->name, (long) M->m, (long) M->k, (long) M->nnz,
+            fp32 ? "fp32" : "fp64", (long) K, kms, vms, 1e3 * first,
+            minb / kms / 1e6, 2.0 * M->nnz * K / kms / 1e6, ok ? "ok" : "WRONG",
+            worst) ;
+        fflush (stdout) ;
+        free (tk) ; free (tv) ;
+        cusparseDestroyDnMat (dAd) ; cusparseDestroyDnMat (dBd) ;
+        cusparseDestroySpMat (C) ;
+        cudaFree (dA) ; cudaFree (dB) ; cudaFree (dy) ; cudaFree (buf) ;
+        cudaEventDestroy (e0) ; cudaEventDestroy (e1) ;
+        grbgpu_cache_release (eA) ; grbgpu_cache_release (eB) ;
+        grbgpu_cache_invalidate (eA->key.handle) ;
+        grbgpu_cache_invalidate (eB->key.handle) ;
+        free (A) ; free (B) ; free (y) ;
+    }
+    grbgpu_cache_release (eM) ;
+    grbgpu_cache_clear () ;
+    cudaFree (dp) ; cudaFree (di) ;
+}

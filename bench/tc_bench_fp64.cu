@@ -1,0 +1,319 @@
+//------------------------------------------------------------------------------
+// bench/tc_bench_fp64.cu: tc_bench's FP64 and --reorder runs
+//------------------------------------------------------------------------------
+
+#include "bench/tc_bench.cuh"
+
+//------------------------------------------------------------------------------
+// FP64: cuSPARSE's best, our CUDA-core kernel, the DMMA hybrid (T = 3, 4)
+//------------------------------------------------------------------------------
+
+// Per matrix and N: median times, and the max |y - y_cusparse| / max |y|
+// of each against cuSPARSE's best (checked on the host, all rows).  One
+// line per (matrix, N) is kept for the FP64 table at the end.
+
+// cuSPARSE's best CSR algorithm (ALG1..3) for Y = S X, type T (float or
+// double) on the device arrays given: the median ms of the fastest, its Y
+// copied to ref (host, m x n); -1 when none ran.
+template <typename T>
+static double cusparse_best (cusparseHandle_t h, const bm_csr &A, int32_t *dp, int32_t *di,
+    T *dx, T *dX, T *dY, int64_t n, std::vector<T> &ref)
+{
+    const cudaDataType dt = (sizeof (T) == 4) ? CUDA_R_32F : CUDA_R_64F ;
+    double base = -1 ;
+    cusparseSpMatDescr_t Sd ;
+    cusparseDnMatDescr_t mx, my ;
+    CKS (cusparseCreateCsr (&Sd, A.m, A.k, A.nnz, dp, di, dx, CUSPARSE_INDEX_32I,
+        CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, dt)) ;
+    CKS (cusparseCreateDnMat (&mx, A.k, n, n, dX, dt, CUSPARSE_ORDER_ROW)) ;
+    CKS (cusparseCreateDnMat (&my, A.m, n, n, dY, dt, CUSPARSE_ORDER_ROW)) ;
+    const cusparseSpMMAlg_t algs [] = { CUSPARSE_SPMM_CSR_ALG1, CUSPARSE_SPMM_CSR_ALG2, CUSPARSE_SPMM_CSR_ALG3 } ;
+    T one = 1, zero = 0 ;
+    ref.resize (A.m * n) ;
+    for (int a = 0 ; a < 3 ; a++)
+    {
+        size_t bs = 0 ; void *buf = NULL ;
+        if (cusparseSpMM_bufferSize (h, CUSPARSE_OPERATION_NON_TRANSPOSE,
+            CUSPARSE_OPERATION_NON_TRANSPOSE, &one, Sd, mx, &zero, my, dt,
+            algs [a], &bs) != CUSPARSE_STATUS_SUCCESS) continue ;
+        CK (cudaMalloc (&buf, bs + 16)) ;
+        if (cusparseSpMM_preprocess (h, CUSPARSE_OPERATION_NON_TRANSPOSE,
+            CUSPARSE_OPERATION_NON_TRANSPOSE, &one, Sd, mx, &zero, my, dt,
+            algs [a], buf) == CUSPARSE_STATUS_SUCCESS)
+        {
+            cusparseStatus_t st = CUSPARSE_STATUS_SUCCESS ;
+            const double t = time_ms ([&] { st = cusparseSpMM (h, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                CUSPARSE_OPERATION_NON_TRANSPOSE, &one, Sd, mx, &zero, my, dt,
+                algs [a], buf) ; }) ;
+            if (st == CUSPARSE_STATUS_SUCCESS && (base < 0 || t < base))
+            {
+                base = t ;
+                CK (cudaMemcpy (ref.data (), dY, A.m * n * sizeof (T), cudaMemcpyDeviceToHost)) ;
+            }
+        }
+        cudaFree (buf) ;
+    }
+    cusparseDestroyDnMat (mx) ; cusparseDestroyDnMat (my) ; cusparseDestroySpMat (Sd) ;
+    return base ;
+}
+
+// max |y - ref| / max |ref| over the rows of A with entries (a non-finite
+// difference counts as infinite), y and ref m x n on the host
+template <typename T>
+static double rel_to_ref (const bm_csr &A, int64_t n, const std::vector<T> &y,
+    const std::vector<T> &ref)
+{
+    double err = 0, ymax = 0 ;
+    for (int64_t r = 0 ; r < A.m ; r++)
+        if (A.p [r+1] > A.p [r])
+            for (int64_t j = 0 ; j < n ; j++)
+            {
+                const double d = fabs ((double) y [r * n + j] - (double) ref [r * n + j]) ;
+                err = std::max (err, std::isfinite (d) ? d : INFINITY) ;
+                ymax = std::max (ymax, fabs ((double) ref [r * n + j])) ;
+            }
+    return ymax > 0 ? err / ymax : err ;
+}
+
+struct fp64_row { std::string matrix ; int64_t n ; double cusp, cuda, tc3, tc4, share3, share4 ; } ;
+static std::vector<fp64_row> fp64_rows ;
+
+void bench_fp64 (cusparseHandle_t h, const bm_csr &A, const std::vector<int64_t> &ns)
+{
+    int32_t *dp, *di ; double *dx ; void *dplan ;
+    std::vector<double> x64 (A.nnz) ;
+    for (int64_t e = 0 ; e < A.nnz ; e++) x64 [e] = (double) A.x [e] * (1 + 1e-9 * rng.val ()) ;
+    CK (cudaMalloc (&dp, (A.m + 1) * 4)) ; CK (cudaMalloc (&di, A.nnz * 4 + 4)) ;
+    CK (cudaMalloc (&dx, A.nnz * 8 + 8)) ;
+    CK (cudaMalloc (&dplan, gg_cuda_spmv_plan_bytes (A.nnz) + 16)) ;
+    CK (cudaMemcpy (dp, A.p.data (), (A.m + 1) * 4, cudaMemcpyHostToDevice)) ;
+    CK (cudaMemcpy (di, A.i.data (), A.nnz * 4, cudaMemcpyHostToDevice)) ;
+    CK (cudaMemcpy (dx, x64.data (), A.nnz * 8, cudaMemcpyHostToDevice)) ;
+    if (gg_cuda_spmv_plan_build (A.m, A.nnz, dp, dplan, 0) != GG_OK) { printf ("plan build failed\n") ; exit (1) ; }
+    gg_hybrid_form *f [2] = { NULL, NULL } ;
+    double share [2] = { 0, 0 } ;
+    for (int q = 0 ; q < 2 ; q++)
+    {
+        if (gg_tc_build (A.m, A.k, A.nnz, dp, di, dx, GG_FP64, 3 + q, 0, &f [q], 0) != GG_OK)
+        { printf ("FP64 build failed\n") ; exit (1) ; }
+        gg_tc_info gi ;
+        gg_tc_form_info (f [q], &gi) ;
+        share [q] = gi.tc_share ;
+    }
+    const gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP64 } ;
+    for (int64_t n : ns)
+    {
+        std::vector<double> X (A.k * n), ref (A.m * n), y (A.m * n) ;
+        for (auto &v : X) v = rng.val () + 0.25 ;
+        double *dX, *dY ;
+        CK (cudaMalloc (&dX, X.size () * 8 + 32)) ; CK (cudaMalloc (&dY, A.m * n * 8 + 32)) ;
+        CK (cudaMemcpy (dX, X.data (), X.size () * 8, cudaMemcpyHostToDevice)) ;
+        const double base = cusparse_best<double> (h, A, dp, di, dx, dX, dY, n, ref) ;
+        if (base < 0) { printf ("no FP64 cuSPARSE baseline: %s skipped\n", A.name.c_str ()) ; wrong++ ;
+            cudaFree (dX) ; cudaFree (dY) ; continue ; }
+        auto check = [&] (const char *what, double t) -> double
+        {
+            CK (cudaDeviceSynchronize ()) ;
+            CK (cudaMemcpy (y.data (), dY, A.m * n * 8, cudaMemcpyDeviceToHost)) ;
+            const double rel = rel_to_ref (A, n, y, ref) ;
+            const bool ok = rel < 1e-12 ;
+            const double bytes = (A.m + 1) * 4.0 + A.nnz * 12.0 + A.k * n * 8.0 + A.m * n * 8.0 ;
+            printf ("%-14s %4lld fp64     %-9s %9.4f ms %8.1f GF/s %7.1f GB/s %6.2fx rel %.2e %s\n",
+                A.name.c_str (), (long long) n, what, t, 2.0 * A.nnz * n / (t * 1e6),
+                bytes / (t * 1e6), base / t, rel, ok ? "ok" : "WRONG") ;
+            if (csv) fprintf (csv, "%s,%lld,%lld,%lld,%lld,fp64,%s,0,0,%.5f,%.2f,%.3f,%.3e,0,0,0,%s\n",
+                A.name.c_str (), (long long) A.m, (long long) A.k, (long long) A.nnz, (long long) n,
+                what, t, 2.0 * A.nnz * n / (t * 1e6), base / t, rel, ok ? "ok" : "WRONG") ;
+            if (!ok) { wrong++ ; return -1 ; }
+            return t ;
+        } ;
+        int rc = GG_OK ;
+        const char *kern = gg_cuda_spmm_choose_plan (A.m, n, A.nnz, A.max_row) ;
+        CK (cudaMemset (dY, 0xff, A.m * n * 8)) ;
+        const double tc_cuda = check (kern, time_ms ([&] { rc = gg_cuda_spmm_plan (&sr, A.m, A.k, n,
+            A.nnz, dp, di, dx, false, dX, dY, dplan, kern, 0) ; })) ;
+        double ttc [2] = { -1, -1 } ;
+        for (int q = 0 ; q < 2 ; q++)
+            for (const char *variant : { "direct2", "fused" })
+            {
+                CK (cudaMemset (dY, 0xff, A.m * n * 8)) ;
+                const std::string what = std::string (q ? "dmma4 " : "dmma3 ") + variant ;
+                const double t = check (what.c_str (), time_ms ([&] { rc = gg_tc_spmm_ex (f [q], dX, dY,
+                    n, GG_TC_EXACT, variant, GG_TC_PARTS_ALL, NULL, 0) ; })) ;
+                if (t > 0 && (ttc [q] < 0 || t < ttc [q])) ttc [q] = t ;
+            }
+        if (rc != GG_OK) { printf ("FP64 rc %d\n", rc) ; wrong++ ; }
+        fp64_rows.push_back ({ A.name, n, base, tc_cuda, ttc [0], ttc [1], share [0], share [1] }) ;
+        cudaFree (dX) ; cudaFree (dY) ;
+    }
+    gg_tc_free (f [0], 0) ; gg_tc_free (f [1], 0) ;
+    cudaFree (dp) ; cudaFree (di) ; cudaFree (dx) ; cudaFree (dplan) ;
+    CK (cudaDeviceSynchronize ()) ;
+}
+
+void fp64_table (const std::vector<int64_t> &ns)
+{
+    if (fp64_rows.empty ()) return ;
+    printf ("\n# FP64 TABLE: speedup = cuSPARSE best (FP64) / this; dmma = the hybrid with DMMA "
+        "(exact FP64), thresholds 3 and 4, the faster of the split and fused kernels\n") ;
+    printf ("%-14s %4s %9s %6s %6s %6s %6s %6s\n", "matrix", "N", "cuSP ms", "cuda", "dmma3",
+        "dmma4", "TC%3", "TC%4") ;
+    for (int64_t n : ns)
+    {
+        double ls [4] = { 0, 0, 0, 0 } ;
+        int lc [4] = { 0, 0, 0, 0 } ;
+        for (const fp64_row &r : fp64_rows)
+        {
+            if (r.n != n) continue ;
+            const double v [4] = { r.cuda, r.tc3, r.tc4,
+                std::min (r.cuda > 0 ? r.cuda : 1e30, std::min (r.tc3 > 0 ? r.tc3 : 1e30, r.tc4 > 0 ? r.tc4 : 1e30)) } ;
+            double sp [4] ;
+            for (int q = 0 ; q < 4 ; q++)
+            {
+                sp [q] = (v [q] > 0 && v [q] < 1e30) ? r.cusp / v [q] : 0 ;
+                if (sp [q] > 0) { ls [q] += log (sp [q]) ; lc [q]++ ; }
+            }
+            printf ("%-14s %4lld %9.4f %6.2f %6.2f %6.2f %6.1f %6.1f\n", r.matrix.c_str (),
+                (long long) n, r.cusp, sp [0], sp [1], sp [2], 100 * r.share3, 100 * r.share4) ;
+        }
+        printf ("# FP64 geomean N=%lld: cuda %.3f, dmma T=3 %.3f, dmma T=4 %.3f, best of the three %.3f "
+            "(vs cuSPARSE best)\n", (long long) n, lc [0] ? exp (ls [0] / lc [0]) : 0,
+            lc [1] ? exp (ls [1] / lc [1]) : 0, lc [2] ? exp (ls [2] / lc [2]) : 0,
+            lc [3] ? exp (ls [3] / lc [3]) : 0) ;
+    }
+}
+
+//------------------------------------------------------------------------------
+// --reorder: the hybrid on a row-permuted S (reorder/), FP32
+//------------------------------------------------------------------------------
+
+// Per matrix: the RSH pass (reorder/rsh.c, 5 s budget) on the host; the
+// share of entries in window vectors of >= 3 and >= 4 entries before and
+// after; the hybrid (T = 3, 4) of S and of the permuted S, made to store each
+// row to its original place (gg_tc_set_row_out), split and fused kernels,
+// timed in exact mode (and tf32) at each N and checked on all rows against
+// cuSPARSE's best on S.
+struct reorder_row { std::string matrix ; int64_t n ; double rsh_s, s3a, s3b, s4a, s4b,
+    cusp, unre, re, re_tf32 ; } ;
+static std::vector<reorder_row> reorder_rows ;
+
+void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64_t> &ns)
+{
+    std::vector<int32_t> perm (A.m) ;
+    gg_reorder_options opt ;
+    gg_reorder_options_default (&opt) ;
+    opt.budget_s = 5 ;
+    gg_reorder_info info ;
+    if (gg_reorder_rsh (A.p.data (), A.i.data (), A.m, A.k, &opt, perm.data (), NULL, &info) != GG_OK)
+    { printf ("reorder failed: %s\n", A.name.c_str ()) ; wrong++ ; return ; }
+    gg_reorder_stats s0, s1 ;
+    gg_reorder_window_stats (A.p.data (), A.i.data (), A.m, A.k, NULL, 8, &s0) ;
+    gg_reorder_window_stats (A.p.data (), A.i.data (), A.m, A.k, perm.data (), 8, &s1) ;
+    // the permuted CSR: row q of B is row perm [q] of A
+    std::vector<int32_t> bp (A.m + 1), bi (A.nnz + 1) ;
+    std::vector<float> bx (A.nnz + 1) ;
+    gg_reorder_permute_rows (A.p.data (), A.i.data (), A.x.data (), sizeof (float), false, A.m,
+        perm.data (), bp.data (), bi.data (), bx.data ()) ;
+    printf ("# %s reordered (RSH, %.3f s%s): TC share T=3 %.1f -> %.1f %%, T=4 %.1f -> %.1f %%, "
+        "distinct columns per window %.1f -> %.1f\n", A.name.c_str (), info.t_total,
+        info.fallback ? ", budget hit: first-column order" : "", 100 * s0.tc_share [3],
+        100 * s1.tc_share [3], 100 * s0.tc_share [4], 100 * s1.tc_share [4], s0.avg_distinct,
+        s1.avg_distinct) ;
+    int32_t *dp, *di, *ep, *ei, *dperm ; float *dx, *ex ;
+    CK (cudaMalloc (&dp, (A.m + 1) * 4)) ; CK (cudaMalloc (&di, A.nnz * 4 + 4)) ;
+    CK (cudaMalloc (&dx, A.nnz * 4 + 4)) ; CK (cudaMalloc (&ep, (A.m + 1) * 4)) ;
+    CK (cudaMalloc (&ei, A.nnz * 4 + 4)) ; CK (cudaMalloc (&ex, A.nnz * 4 + 4)) ;
+    CK (cudaMalloc (&dperm, A.m * 4)) ;
+    CK (cudaMemcpy (dp, A.p.data (), (A.m + 1) * 4, cudaMemcpyHostToDevice)) ;
+    CK (cudaMemcpy (di, A.i.data (), A.nnz * 4, cudaMemcpyHostToDevice)) ;
+    CK (cudaMemcpy (dx, A.x.data (), A.nnz * 4, cudaMemcpyHostToDevice)) ;
+    CK (cudaMemcpy (ep, bp.data (), (A.m + 1) * 4, cudaMemcpyHostToDevice)) ;
+    CK (cudaMemcpy (ei, bi.data (), A.nnz * 4, cudaMemcpyHostToDevice)) ;
+    CK (cudaMemcpy (ex, bx.data (), A.nnz * 4, cudaMemcpyHostToDevice)) ;
+    CK (cudaMemcpy (dperm, perm.data (), A.m * 4, cudaMemcpyHostToDevice)) ;
+    gg_hybrid_form *fu [2] = { NULL, NULL }, *fr [2] = { NULL, NULL } ;
+    for (int q = 0 ; q < 2 ; q++)
+    {
+        if (gg_tc_build (A.m, A.k, A.nnz, dp, di, dx, GG_FP32, 3 + q, 0, &fu [q], 0) != GG_OK
+            || gg_tc_build (A.m, A.k, A.nnz, ep, ei, ex, GG_FP32, 3 + q, 0, &fr [q], 0) != GG_OK)
+        { printf ("reorder: build failed\n") ; exit (1) ; }
+        if (gg_tc_set_row_out (fr [q], dperm, 0) != GG_OK) { printf ("reorder: set_row_out failed\n") ; exit (1) ; }
+    }
+    for (int64_t n : ns)
+    {
+        std::vector<float> X (A.k * n), ref, y (A.m * n) ;
+        for (auto &v : X) v = rng.val () + 0.25f ;
+        float *dX, *dY ;
+        CK (cudaMalloc (&dX, X.size () * 4 + 16)) ; CK (cudaMalloc (&dY, A.m * n * 4 + 16)) ;
+        CK (cudaMemcpy (dX, X.data (), X.size () * 4, cudaMemcpyHostToDevice)) ;
+        const double base = cusparse_best<float> (h, A, dp, di, dx, dX, dY, n, ref) ;
+        if (base < 0) { wrong++ ; cudaFree (dX) ; cudaFree (dY) ; continue ; }
+        // one timed, checked product: the fastest so far of each kind kept
+        auto run = [&] (const gg_hybrid_form *g, int mode, const char *variant, const char *what) -> double
+        {
+            int rc = GG_OK ;
+            CK (cudaMemset (dY, 0xff, A.m * n * 4)) ;
+            const double t = time_ms ([&] { rc = gg_tc_spmm_ex (g, dX, dY, n, mode, variant,
+                GG_TC_PARTS_ALL, NULL, 0) ; }) ;
+            if (rc != GG_OK) return -1 ;
+            CK (cudaMemcpy (y.data (), dY, A.m * n * 4, cudaMemcpyDeviceToHost)) ;
+            const double rel = rel_to_ref (A, n, y, ref) ;
+            const bool ok = rel < (mode == GG_TC_TF32 ? 1e-2 : 1e-4) ;
+            printf ("%-14s %4lld reorder  %-22s %9.4f ms %6.2fx rel %.2e %s\n", A.name.c_str (),
+                (long long) n, what, t, base / t, rel, ok ? "ok" : "WRONG") ;
+            if (csv) fprintf (csv, "%s,%lld,%lld,%lld,%lld,reorder,%s,0,0,%.5f,%.2f,%.3f,%.3e,0,0,0,%s\n",
+                A.name.c_str (), (long long) A.m, (long long) A.k, (long long) A.nnz, (long long) n,
+                what, t, 2.0 * A.nnz * n / (t * 1e6), base / t, rel, ok ? "ok" : "WRONG") ;
+            if (!ok) { wrong++ ; return -1 ; }
+            return t ;
+        } ;
+        auto best = [] (double a, double b) { return (a > 0 && (b <= 0 || a < b)) ? a : b ; } ;
+        double unre = -1, re = -1, re_tf32 = -1 ;
+        for (int q = 0 ; q < 2 ; q++)
+        {
+            const std::string T = std::string ("T=") + char ('3' + q) ;
+            unre = best (run (fu [q], GG_TC_EXACT, "direct2", (T + " split").c_str ()), unre) ;
+            unre = best (run (fu [q], GG_TC_EXACT, "fused", (T + " fused").c_str ()), unre) ;
+            for (const char *variant : { "direct2", "cpasync2", "fused" })
+            {
+                re = best (run (fr [q], GG_TC_EXACT, variant, (T + " reordered " + variant).c_str ()), re) ;
+                re_tf32 = best (run (fr [q], GG_TC_TF32, variant,
+                    (T + " reordered " + variant + " tf32").c_str ()), re_tf32) ;
+            }
+        }
+        reorder_rows.push_back ({ A.name, n, info.t_total, s0.tc_share [3], s1.tc_share [3],
+            s0.tc_share [4], s1.tc_share [4], base, unre, re, re_tf32 }) ;
+        cudaFree (dX) ; cudaFree (dY) ;
+    }
+    for (int q = 0 ; q < 2 ; q++) { gg_tc_free (fu [q], 0) ; gg_tc_free (fr [q], 0) ; }
+    cudaFree (dp) ; cudaFree (di) ; cudaFree (dx) ; cudaFree (ep) ; cudaFree (ei) ; cudaFree (ex) ;
+    cudaFree (dperm) ;
+    CK (cudaDeviceSynchronize ()) ;
+}
+
+void reorder_table (const std::vector<int64_t> &ns)
+{
+    if (reorder_rows.empty ()) return ;
+    printf ("\n# REORDER TABLE (FP32): RSH reordering on the host; TC%% = entries in window vectors of "
+        ">= 3 / >= 4 before -> after; ms: cuSPARSE best on S, the hybrid of S (best of split and "
+        "fused, T = 3, 4, exact), the hybrid of the reordered S (best of split and fused, exact; tf32); x = cuSPARSE / this\n") ;
+    printf ("%-14s %4s %7s %13s %13s %9s %9s %6s %9s %6s %6s %6s\n", "matrix", "N", "rsh s",
+        "TC%3", "TC%4", "cuSP ms", "hyb ms", "x", "reord ms", "x", "re/hyb", "tf32 x") ;
+    for (int64_t n : ns)
+    {
+        double l1 = 0, l2 = 0, l3 = 0 ;
+        int c = 0 ;
+        for (const reorder_row &r : reorder_rows)
+        {
+            if (r.n != n) continue ;
+            const double x1 = r.unre > 0 ? r.cusp / r.unre : 0, x2 = r.re > 0 ? r.cusp / r.re : 0 ;
+            const double x3 = (r.unre > 0 && r.re > 0) ? r.unre / r.re : 0 ;
+            printf ("%-14s %4lld %7.3f %5.1f->%5.1f %5.1f->%5.1f %9.4f %9.4f %6.2f %9.4f %6.2f %6.2f %6.2f\n",
+                r.matrix.c_str (), (long long) n, r.rsh_s, 100 * r.s3a, 100 * r.s3b, 100 * r.s4a,
+                100 * r.s4b, r.cusp, r.unre, x1, r.re, x2, x3, r.re_tf32 > 0 ? r.cusp / r.re_tf32 : 0) ;
+            if (x1 > 0 && x2 > 0) { l1 += log (x1) ; l2 += log (x2) ; l3 += log (x3) ; c++ ; }
+        }
+        if (c) printf ("# REORDER geomean N=%lld (%d matrices): hybrid %.3f, reordered %.3f x cuSPARSE; "
+            "reordered / hybrid %.3f\n", (long long) n, c, exp (l1 / c), exp (l2 / c), exp (l3 / c)) ;
+    }
+}

@@ -1,0 +1,307 @@
+//------------------------------------------------------------------------------
+// tests/cuda_backend_families.c: kernel-family rows (TC, N:M)
+//------------------------------------------------------------------------------
+
+#include "config.h"
+
+#include "tests/cuda_backend_test.h"
+
+static test_csr make_windowed_csr (int64_t m, int64_t k, int cols, gg_type t)
+{
+    test_csr S = { .m = m, .k = k } ;
+    size_t cap = (size_t) m * (size_t) (cols + 4) + 16 ;
+    S.p = malloc ((m + 1) * sizeof (int32_t)) ;
+    S.i = malloc (cap * sizeof (int32_t)) ;
+    S.v = malloc (cap * sizeof (double)) ;
+    S.x = malloc (cap * 8) ;
+    int32_t *wc = malloc ((size_t) cols * sizeof (int32_t)) ;
+    char *mark = calloc ((size_t) k, 1) ;
+    S.p [0] = 0 ;
+    for (int64_t r = 0 ; r < m ; r++)
+    {
+        if (r % 8 == 0) for (int q = 0 ; q < cols ; q++) wc [q] = (int32_t) (rng () % (uint64_t) k) ;
+        for (int q = 0 ; q < cols ; q++) if (rng () % 10 < 6) mark [wc [q]] = 1 ;
+        for (int q = 0 ; q < 3 ; q++) mark [rng () % (uint64_t) k] = 1 ;
+        for (int64_t c = 0 ; c < k ; c++)
+        {
+            if (!mark [c]) continue ;
+            mark [c] = 0 ;
+            put (S.x, (size_t) S.nnz, t, rnd_value ()) ;
+            S.v [S.nnz] = get (S.x, (size_t) S.nnz, t) ;
+            S.i [S.nnz++] = (int32_t) c ;
+        }
+        S.p [r+1] = (int32_t) S.nnz ;
+    }
+    free (wc) ; free (mark) ;
+    return S ;
+}
+
+// The tensor-core rows (backend/cuda/family_tc.c) through the backend:
+// forced (GRBGPU_KERNEL=tc3 / tc4 / tc3f / tc4f / tc3r: the last on S's
+// rows reordered) they run where S and X hold finite normal
+// values, FP32 and FP64, and give the reference's values; a zero in X, an
+// Inf in S or a semiring they do not take send the product elsewhere, still
+// right; with the chooser measuring, every family is timed and the product
+// is right whichever wins.
+void test_tc_family (void **state)
+{
+    (void) state ;
+    const char *kernels [5] = { "tc3", "tc4", "tc3f", "tc4f", "tc3r" } ;
+    const int64_t ns [4] = { 1, 5, 32, 130 } ;
+    for (int ti = 0 ; ti < 2 ; ti++)
+    {
+        gg_type t = ti ? GG_FP64 : GG_FP32 ;
+        gg_semiring sr = { .add = GG_ADD_PLUS, .mul = GG_MUL_TIMES, .type = t } ;
+        for (int kv = 0 ; kv < 5 ; kv++)
+        {
+            test_csr S = make_windowed_csr (1003, 517, 12, t) ;
+            gg_csr Sv = view_csr (&S, false, make_entry ()) ;
+            for (int ni = 0 ; ni < 4 ; ni++)
+            {
+                const int64_t n = ns [ni] ;
+                double *Xv ;
+                void *X = make_dense (S.k, n, t, &Xv) ;
+                void *Y = malloc ((size_t) (S.m * n) * 8) ;
+                gg_dense Xd = { .nrows = S.k, .ncols = n, .x = X } ;
+                for (int variant = 0 ; variant < 3 ; variant++)
+                {
+                    // 0: plain values; 1: one +0 in X; 2: an Inf in S (a
+                    // copy of S: the cached form keeps the first's values)
+                    test_csr S2 = S ;
+                    gg_csr Sv2 = Sv ;
+                    double keep = 0 ;
+                    if (variant == 1) { keep = Xv [7] ; put (X, 7, t, 0.0) ; Xv [7] = 0 ; }
+                    if (variant == 2)
+                    {
+                        S2.x = malloc ((size_t) S.nnz * 8 + 8) ;
+                        S2.v = malloc ((size_t) S.nnz * sizeof (double) + 8) ;
+                        memcpy (S2.x, S.x, (size_t) S.nnz * 8) ;
+                        memcpy (S2.v, S.v, (size_t) S.nnz * sizeof (double)) ;
+                        put (S2.x, 11, t, INFINITY) ; S2.v [11] = INFINITY ;
+                        Sv2 = view_csr (&S2, false, make_entry ()) ;
+                    }
+                    set_kernel (kernels [kv]) ;
+                    memset (Y, 0x7f, (size_t) (S.m * n) * 8) ;
+                    assert_int_equal (be->spmm (&sr, &Sv2, &Xd, Y), GG_OK) ;
+                    const char *fam = gg_spmm_last_family () ;
+                    int bad = check_spmm (&sr, &S2, false, Xv, n, Y) ;
+                    if (bad || (variant == 0) != (strcmp (fam, kernels [kv]) == 0))
+                        print_message ("  tc %s type %d n %ld case %d: ran %s, %d wrong\n",
+                            kernels [kv], t, (long) n, variant, fam, bad) ;
+                    assert_int_equal (bad, 0) ;
+                    if (variant == 0) assert_string_equal (fam, kernels [kv]) ;
+                    else assert_string_not_equal (fam, kernels [kv]) ;
+                    set_kernel ("") ;
+                    if (variant == 1) { put (X, 7, t, keep) ; Xv [7] = keep ; }
+                    if (variant == 2)
+                    {
+                        grbgpu_cache_release ((gg_cache_entry *) Sv2.cache) ;
+                        free (S2.x) ; free (S2.v) ;
+                    }
+                }
+                free (X) ; free (Xv) ; free (Y) ;
+            }
+            // a semiring the rows do not take: declined, right
+            {
+                gg_semiring mp = { .add = GG_ADD_MIN, .mul = GG_MUL_PLUS, .type = t } ;
+                double *Xv ;
+                void *X = make_dense (S.k, 8, t, &Xv) ;
+                void *Y = malloc ((size_t) (S.m * 8) * 8) ;
+                gg_dense Xd = { .nrows = S.k, .ncols = 8, .x = X } ;
+                set_kernel (kernels [kv]) ;
+                assert_int_equal (be->spmm (&mp, &Sv, &Xd, Y), GG_OK) ;
+                assert_string_not_equal (gg_spmm_last_family (), kernels [kv]) ;
+                assert_int_equal (check_spmm (&mp, &S, false, Xv, 8, Y), 0) ;
+                set_kernel ("") ;
+                free (X) ; free (Xv) ; free (Y) ;
+            }
+            grbgpu_cache_release ((gg_cache_entry *) Sv.cache) ;
+            free_csr (&S) ;
+        }
+        // the chooser measures every family, the tensor-core rows among them
+        // (enough work: about 150K entries x 32 columns)
+        test_csr S = make_windowed_csr (20000, 4001, 12, t) ;
+        gg_csr Sv = view_csr (&S, false, make_entry ()) ;
+        double *Xv ;
+        void *X = make_dense (S.k, 32, t, &Xv) ;
+        void *Y = malloc ((size_t) (S.m * 32) * 8) ;
+        gg_dense Xd = { .nrows = S.k, .ncols = 32, .x = X } ;
+        for (int call = 0 ; call < 2 ; call++)
+        {
+            memset (Y, 0x7f, (size_t) (S.m * 32) * 8) ;
+            assert_int_equal (be->spmm (&sr, &Sv, &Xd, Y), GG_OK) ;
+            print_message ("  tuned, type %d, call %d: %s\n", t, call, gg_spmm_last_family ()) ;
+            assert_int_equal (check_spmm (&sr, &S, false, Xv, 32, Y), 0) ;
+        }
+        grbgpu_cache_release ((gg_cache_entry *) Sv.cache) ;
+        free_csr (&S) ; free (X) ; free (Xv) ; free (Y) ;
+    }
+}
+
+// An m x k CSR that is N:M along its rows (every group of M consecutive
+// columns holds at most N entries: N in most groups, fewer in some, none in
+// every 7th row); extra > 0 fills every group of row 1 and puts one more
+// entry into its second group (a near-miss: with N = M/2 no supported pair
+// holds, at any group size).
+// extra < 0: vector-wise, blocks of 8 rows share their positions (all
+// groups full, no empty rows): the kernel's shared-index layout, and its
+// packed X tiles from 75 % sparsity.
+static test_csr make_nm_csr (int64_t m, int64_t k, int N, int M, gg_type t,
+    int extra)
+{
+    test_csr S = { .m = m, .k = k } ;
+    size_t cap = (size_t) m * (size_t) ((k + M - 1) / M) * (size_t) N + 16 ;
+    S.p = malloc ((m + 1) * sizeof (int32_t)) ;
+    S.i = malloc (cap * sizeof (int32_t)) ;
+    S.v = malloc (cap * sizeof (double)) ;
+    S.x = malloc (cap * 8) ;
+    S.p [0] = 0 ;
+    for (int64_t r = 0 ; r < m ; r++)
+    {
+        for (int64_t g0 = 0 ; (extra < 0 || r % 7 != 3) && g0 < k ; g0 += M)
+        {
+            // (vector-wise: the block's own stream of positions)
+            uint64_t keep = rng_state ;
+            if (extra < 0) rng_state = 0x9e3779b97f4a7c15ull ^ (uint64_t) ((r / 8) * k + g0 + 1) ;
+            int take = (extra == 0 && rng () % 8 == 0) ? N - 1 : N ;
+            if (extra > 0 && r == 1 && g0 == M) take = N + 1 ;
+            char pick [32] = { 0 } ;
+            int have = 0 ;
+            const int width = (int) ((k - g0 < M) ? k - g0 : M) ;
+            if (take > width) take = width ;
+            while (have < take)
+            {
+                int q = (int) (rng () % (uint64_t) width) ;
+                if (!pick [q]) { pick [q] = 1 ; have++ ; }
+            }
+            if (extra < 0) rng_state = keep ;
+            for (int q = 0 ; q < width ; q++)
+            {
+                if (!pick [q]) continue ;
+                put (S.x, (size_t) S.nnz, t, rnd_value ()) ;
+                S.v [S.nnz] = get (S.x, (size_t) S.nnz, t) ;
+                S.i [S.nnz++] = (int32_t) (g0 + q) ;
+            }
+        }
+        S.p [r+1] = (int32_t) S.nnz ;
+    }
+    return S ;
+}
+
+// The CSR of S' (k x m), values as in S (formats/csr_t.c's transpose): how
+// the dispatcher hands S by its transpose's arrays (gg_csr.transposed), e.g.
+// W held by row in GrB_mxm (Y, X, W).
+static test_csr transpose_test_csr (const test_csr *S, gg_type t)
+{
+    test_csr T = { .m = S->k, .k = S->m, .nnz = S->nnz } ;
+    assert_int_equal (gg_csr32_transpose (S->m, S->k, S->nnz, S->p, S->i, S->x,
+        gg_type_size (t), &T.p, &T.i, &T.x), GG_OK) ;
+    T.v = malloc ((size_t) (S->nnz + 1) * sizeof (double)) ;
+    assert_non_null (T.v) ;
+    for (int64_t q = 0 ; q < T.nnz ; q++) T.v [q] = get (T.x, (size_t) q, t) ;
+    return T ;
+}
+
+// The N:M row (backend/cuda/family_nm.c): forced (GRBGPU_KERNEL=nm) on 2:4,
+// 1:4 and 1:8 matrices, FP32 and FP64, it runs and gives the reference's
+// values (an Inf and a NaN in X included; an iso S too; a vector-wise S,
+// which takes the shared-index layout; S given by its transpose's arrays,
+// as GrB_mxm (Y, X, W) with W held by row arrives); a near-miss (M/2:M
+// with one group holding one entry too many) and a semiring it does not take go
+// elsewhere, still right; with the chooser measuring (a cached S, enough
+// work) the product is right whichever row wins (printed).
+void test_nm_family (void **state)
+{
+    (void) state ;
+    static const int pairs [3][2] = { { 2, 4 }, { 1, 4 }, { 1, 8 } } ;
+    const int64_t ns [4] = { 1, 5, 64, 130 } ;
+    // the row runs only with GRBGPU_NM=1 (backend/cuda/family_nm.c)
+    const bool nm_on = grbgpu_settings_get ()->nm ;
+    for (int ti = 0 ; ti < 2 ; ti++)
+    {
+        gg_type t = ti ? GG_FP64 : GG_FP32 ;
+        gg_semiring sr = { .add = GG_ADD_PLUS, .mul = GG_MUL_TIMES, .type = t } ;
+        for (int pi = 0 ; pi < 3 ; pi++)
+        {
+            const int N = pairs [pi][0], M = pairs [pi][1] ;
+            test_csr S = make_nm_csr (301, 517, N, M, t, 0) ;
+            test_csr B = make_nm_csr (301, 517, M / 2, M, t, 1) ;
+            gg_csr Sv = view_csr (&S, false, make_entry ()) ;
+            gg_csr Bv = view_csr (&B, false, make_entry ()) ;
+            gg_csr Iv = view_csr (&S, true, NULL) ;
+            test_csr W = make_nm_csr (301, 517, N, M, t, -1) ;
+            gg_csr Wv = view_csr (&W, false, make_entry ()) ;
+            // S by its transpose's arrays (the N:M groups then run down
+            // their columns)
+            test_csr St = transpose_test_csr (&S, t) ;
+            gg_csr Tsv = { .nrows = S.m, .ncols = S.k, .nnz = S.nnz, .p32 = St.p,
+                .i32 = St.i, .x = St.x, .max_row = -1, .transposed = true,
+                .cache = make_entry () } ;
+            for (int ni = 0 ; ni < 4 ; ni++)
+            {
+                const int64_t n = ns [ni] ;
+                double *Xv ;
+                void *X = make_dense (S.k, n, t, &Xv) ;
+                void *Y = malloc ((size_t) (S.m * n) * 8) ;
+                gg_dense Xd = { .nrows = S.k, .ncols = n, .x = X } ;
+                if (ni == 2)
+                {
+                    put (X, 3 * n + 1, t, INFINITY) ; Xv [3 * n + 1] = INFINITY ;
+                    put (X, 40 * n + 2, t, NAN) ; Xv [40 * n + 2] = NAN ;
+                }
+                set_kernel ("nm") ;
+                for (int which = 0 ; which < 5 ; which++)
+                {
+                    // 0: N:M, 1: the near-miss, 2: S iso (not cached), 3:
+                    // vector-wise N:M, 4: S by its transpose's arrays
+                    const gg_csr *v = (which == 0) ? &Sv : (which == 1) ? &Bv
+                        : (which == 2) ? &Iv : (which == 3) ? &Wv : &Tsv ;
+                    const test_csr *ref = (which == 1) ? &B : (which == 3) ? &W : &S ;
+                    memset (Y, 0x7f, (size_t) (S.m * n) * 8) ;
+                    assert_int_equal (be->spmm (&sr, v, &Xd, Y), GG_OK) ;
+                    const char *fam = gg_spmm_last_family () ;
+                    int bad = check_spmm (&sr, ref, which == 2, Xv, n, Y) ;
+                    if (bad || (which != 1 && nm_on) != (strcmp (fam, "nm") == 0))
+                        print_message ("  nm %d:%d type %d n %ld case %d: ran %s, %d wrong\n",
+                            N, M, t, (long) n, which, fam, bad) ;
+                    assert_int_equal (bad, 0) ;
+                    // (with the row off every case declines it and is right)
+                    if (which != 1 && nm_on) assert_string_equal (fam, "nm") ;
+                    else assert_string_not_equal (fam, "nm") ;
+                }
+                // a semiring the row does not take: declined, right
+                gg_semiring mp = { .add = GG_ADD_MIN, .mul = GG_MUL_PLUS, .type = t } ;
+                assert_int_equal (be->spmm (&mp, &Sv, &Xd, Y), GG_OK) ;
+                assert_string_not_equal (gg_spmm_last_family (), "nm") ;
+                assert_int_equal (check_spmm (&mp, &S, false, Xv, n, Y), 0) ;
+                set_kernel ("") ;
+                free (X) ; free (Xv) ; free (Y) ;
+            }
+            grbgpu_cache_release ((gg_cache_entry *) Sv.cache) ;
+            grbgpu_cache_release ((gg_cache_entry *) Bv.cache) ;
+            grbgpu_cache_release ((gg_cache_entry *) Wv.cache) ;
+            grbgpu_cache_release ((gg_cache_entry *) Tsv.cache) ;
+            free_csr (&S) ; free_csr (&B) ; free_csr (&W) ; free_csr (&St) ;
+
+            // the chooser measures every row, nm among them (a cached S,
+            // about 300K-1M entries x 64 columns)
+            test_csr T = make_nm_csr (2048, 1024, N, M, t, 0) ;
+            gg_csr Tv = view_csr (&T, false, make_entry ()) ;
+            double *Xv ;
+            void *X = make_dense (T.k, 64, t, &Xv) ;
+            void *Y = malloc ((size_t) (T.m * 64) * 8) ;
+            gg_dense Xd = { .nrows = T.k, .ncols = 64, .x = X } ;
+            for (int call = 0 ; call < 2 ; call++)
+            {
+                memset (Y, 0x7f, (size_t) (T.m * 64) * 8) ;
+                assert_int_equal (be->spmm (&sr, &Tv, &Xd, Y), GG_OK) ;
+                print_message ("  nm %d:%d tuned, type %d, call %d: %s\n", N, M, t, call,
+                    gg_spmm_last_family ()) ;
+                assert_int_equal (check_spmm (&sr, &T, false, Xv, 64, Y), 0) ;
+            }
+            grbgpu_cache_release ((gg_cache_entry *) Tv.cache) ;
+            free_csr (&T) ; free (X) ; free (Xv) ; free (Y) ;
+        }
+    }
+}
+

@@ -1,0 +1,276 @@
+//------------------------------------------------------------------------------
+// tests/cuda_kernels_spmm.cu: SpMM / SpMV cases, the hot form
+//------------------------------------------------------------------------------
+
+#include "tests/cuda_kernels_test.h"
+
+//------------------------------------------------------------------------------
+// SpMM
+//------------------------------------------------------------------------------
+
+int failures = 0, checks = 0 ;
+
+// one (matrix, semiring, n): every variant + the chooser
+void test_spmm_case (const csr &A, gg_semiring sr, int64_t n, bool iso,
+    const int32_t *d_p, const int32_t *d_i, const void *d_plan,
+    const std::vector<hot_form> &hots)
+{
+    const gg_type t = sr.type ;
+    const size_t ts = gg_type_size (t) ;
+    bool reads_s = sr.mul != GG_MUL_SECOND && sr.mul != GG_MUL_PAIR ;
+    bool reads_x = sr.mul != GG_MUL_FIRST && sr.mul != GG_MUL_PAIR ;
+    bool tm = (sr.add == GG_ADD_TIMES) ;
+    std::vector<unsigned char> sx ((iso ? 1 : A.nnz) * ts + 8), X (A.k * n * ts + 8) ;
+    fill_random (t, sx.data (), iso ? 1 : A.nnz, tm) ;
+    fill_random (t, X.data (), A.k * n, tm) ;
+
+    void *d_sx = NULL, *d_X = NULL, *d_Y = NULL ;
+    if (reads_s)
+    {
+        CHECK_CUDA (cudaMalloc (&d_sx, sx.size ())) ;
+        CHECK_CUDA (cudaMemcpy (d_sx, sx.data (), sx.size (), cudaMemcpyHostToDevice)) ;
+    }
+    if (reads_x)
+    {
+        CHECK_CUDA (cudaMalloc (&d_X, X.size ())) ;
+        CHECK_CUDA (cudaMemcpy (d_X, X.data (), X.size (), cudaMemcpyHostToDevice)) ;
+    }
+    size_t ybytes = A.m * n * ts ;
+    CHECK_CUDA (cudaMalloc (&d_Y, ybytes)) ;
+    std::vector<unsigned char> Y (ybytes) ;
+
+    // the reference, row by row; ANY keeps all candidates
+    std::vector<val> want (A.m * n) ;
+    for (int64_t r = 0 ; r < A.m ; r++)
+        for (int64_t j = 0 ; j < n ; j++)
+        {
+            val acc = { 0, 0 } ;
+            for (int64_t e = A.p [r] ; e < A.p [r+1] ; e++)
+            {
+                val s = reads_s ? get (t, sx.data (), iso ? 0 : e) : val { 0, 0 } ;
+                val x = reads_x ? get (t, X.data (), A.i [e] * n + j) : val { 0, 0 } ;
+                val z = ref_mul (t, sr.mul, s, x) ;
+                acc = (e == A.p [r]) ? z : ref_add (t, sr.add, acc, z) ;
+            }
+            want [r * n + j] = acc ;
+        }
+
+    // (variant, with the plan made beforehand, hot form or -1); at n = 1
+    // the hot/cold SpMV with each hot form (every other one with the plan)
+    struct run_kind { const char *name ; bool plan ; int hot ; int band = -1 ; } ;
+    std::vector<run_kind> names ;
+    for (const char *const *v = gg_cuda_spmm_variants () ; *v != NULL ; v++)
+    {
+        names.push_back ({ *v, false, -1 }) ;
+        if (strncmp (*v, "warp", 4) == 0) names.push_back ({ *v, true, -1 }) ;
+    }
+    names.push_back ({ "", false, -1 }) ;           // the chooser
+    if (sr.add == GG_ADD_PLUS && sr.mul == GG_MUL_TIMES)
+    {
+        names.push_back ({ "row_g8/generic", false, -1 }) ;
+        names.push_back ({ "nnz_k16/generic", false, -1 }) ;
+        names.push_back ({ "merge_i8/generic", false, -1 }) ;
+        names.push_back ({ "warp_t8/generic", false, -1 }) ;
+    }
+    if (n == 1)
+        for (int h = 0 ; h < (int) hots.size () ; h++)
+            if ((size_t) hots [h].K <= gg_cuda_spmv_hot_max ((int) ts))
+                names.push_back ({ "hot", (h % 2) == 1, h }) ;
+    // at n = 1 with a multiply that reads x: band forms (gg_cuda_spmv_band)
+    // with bands of 16 and 64 columns and the device's width, every band
+    // kept (min_nnz 1: up to 30 bands, the rest cold), and one with the
+    // measured rule (on these small matrices: usually no form, which the
+    // build answers with NULL)
+    std::vector<gg_spmv_band_form *> bands ;
+    std::vector<std::string> band_label ;
+    if (n == 1 && reads_x)
+    {
+        const int64_t widths [] = { 16, 64, 0, 0 }, mins [] = { 1, 1, 1, -1 } ;
+        for (int b = 0 ; b < 4 ; b++)
+        {
+            gg_spmv_band_form *bf = NULL ;
+            int rc = gg_cuda_spmv_band_build (A.m, A.k, A.nnz, d_p, d_i,
+                (reads_s && !iso) ? d_sx : NULL, (int) ts, widths [b], mins [b], &bf, 0) ;
+            checks++ ;
+            if (ts != 4)
+            {
+                // 4-byte values only
+                if (rc != GG_ERR_UNSUPPORTED || bf != NULL)
+                {
+                    printf ("FAIL spmv_band_build %s %s: rc %d, want unsupported\n", A.name, type_name [t], rc) ;
+                    failures++ ;
+                }
+                gg_cuda_spmv_band_free (bf, true, 0) ;
+                continue ;
+            }
+            gg_spmv_band_info info ;
+            gg_cuda_spmv_band_info (bf, &info) ;
+            int64_t sum = 0 ;
+            for (int q = 0 ; q <= info.nbands ; q++) sum += info.nnz [q] ;
+            if (rc != GG_OK || (bf != NULL && (sum != A.nnz || info.nbands < 1
+                || info.nbands > GG_SPMV_BAND_MAX || (widths [b] > 0 && info.width != widths [b]))))
+            {
+                printf ("FAIL spmv_band_build %s %s width %lld: rc %d, %d bands, %lld of %lld entries\n",
+                    A.name, type_name [t], (long long) widths [b], rc, info.nbands,
+                    (long long) sum, (long long) A.nnz) ;
+                failures++ ;
+                continue ;
+            }
+            if (mins [b] == 1 && bf == NULL)
+            {
+                printf ("FAIL spmv_band_build %s: no form with min_nnz 1\n", A.name) ;
+                failures++ ;
+            }
+            if (bf == NULL) continue ;
+            char lb [96] ;
+            snprintf (lb, sizeof (lb), " band W=%lld nb=%d cold=%lld", (long long) info.width,
+                info.nbands, (long long) info.nnz [info.nbands]) ;
+            names.push_back ({ "band", false, -1, (int) bands.size () }) ;
+            bands.push_back (bf) ;
+            band_label.push_back (lb) ;
+        }
+    }
+    for (const auto &nm : names)
+    {
+        const char *name = nm.name ;
+        char label [96] ;
+        snprintf (label, sizeof (label), "%s", nm.plan ? "+plan" : "") ;
+        if (nm.hot >= 0)
+            snprintf (label, sizeof (label), "%s K=%lld (kmax %lld)", nm.plan ? "+plan" : "",
+                (long long) hots [nm.hot].K, (long long) hots [nm.hot].kmax) ;
+        if (nm.band >= 0) snprintf (label, sizeof (label), "%s", band_label [nm.band].c_str ()) ;
+        CHECK_CUDA (cudaMemset (d_Y, SENTINEL, ybytes)) ;
+        int rc ;
+        if (nm.band >= 0)
+            rc = gg_cuda_spmv_band (&sr, bands [nm.band], d_sx, iso, d_X, d_Y, 0) ;
+        else if (nm.hot >= 0)
+            rc = gg_cuda_spmv_hot (&sr, A.m, A.k, A.nnz, d_p, hots [nm.hot].d_ih, d_sx, iso,
+                d_X, d_Y, nm.plan ? d_plan : NULL, hots [nm.hot].d_hot, hots [nm.hot].K, 0) ;
+        else
+            rc = gg_cuda_spmm_plan (&sr, A.m, A.k, n, A.nnz, d_p, d_i, d_sx, iso,
+                d_X, d_Y, nm.plan ? d_plan : NULL, name, 0) ;
+        cudaError_t err = cudaDeviceSynchronize () ;
+        checks++ ;
+        if (rc != GG_OK || err != cudaSuccess)
+        {
+            printf ("FAIL spmm %s %s_%s_%s n=%lld %s%s: rc %d, %s\n", A.name,
+                add_name [sr.add], mul_name [sr.mul], type_name [t],
+                (long long) n, name, label, rc, cudaGetErrorString (err)) ;
+            failures++ ;
+            if (err != cudaSuccess) exit (1) ;     // context is lost
+            continue ;
+        }
+        CHECK_CUDA (cudaMemcpy (Y.data (), d_Y, ybytes, cudaMemcpyDeviceToHost)) ;
+        int64_t bad = 0, first_r = -1, first_j = -1 ;
+        for (int64_t r = 0 ; r < A.m ; r++)
+        {
+            bool empty = (A.p [r] == A.p [r+1]) ;
+            for (int64_t j = 0 ; j < n ; j++)
+            {
+                bool ok ;
+                if (empty && nm.band >= 0)
+                {
+                    // the band kernel writes every row (empty ones hold the
+                    // identity, which the backend never reads)
+                    ok = true ;
+                }
+                else if (empty)
+                {
+                    ok = true ;
+                    for (size_t b = 0 ; b < ts ; b++) ok = ok && Y [(r * n + j) * ts + b] == SENTINEL ;
+                }
+                else if (sr.add == GG_ADD_ANY)
+                {
+                    val got = get (t, Y.data (), r * n + j) ;
+                    ok = false ;
+                    for (int64_t e = A.p [r] ; e < A.p [r+1] && !ok ; e++)
+                    {
+                        val s = reads_s ? get (t, sx.data (), iso ? 0 : e) : val { 0, 0 } ;
+                        val x = reads_x ? get (t, X.data (), A.i [e] * n + j) : val { 0, 0 } ;
+                        ok = same (t, sr.add, got, ref_mul (t, sr.mul, s, x)) ;
+                    }
+                }
+                else
+                {
+                    ok = same (t, sr.add, get (t, Y.data (), r * n + j), want [r * n + j]) ;
+                }
+                if (!ok && bad++ == 0) { first_r = r ; first_j = j ; }
+            }
+        }
+        if (bad > 0)
+        {
+            failures++ ;
+            val g = get (t, Y.data (), first_r * n + first_j) ;
+            val w = want [first_r * n + first_j] ;
+            printf ("FAIL spmm %s %s_%s_%s n=%lld iso=%d %s%s: %lld wrong, first "
+                "(%lld,%lld) rowlen %d got %llu/%g want %llu/%g\n", A.name,
+                add_name [sr.add], mul_name [sr.mul], type_name [t], (long long) n,
+                (int) iso, name [0] ? name : "(chooser)", label, (long long) bad,
+                (long long) first_r, (long long) first_j,
+                A.p [first_r+1] - A.p [first_r], (unsigned long long) g.u, g.d,
+                (unsigned long long) w.u, w.d) ;
+        }
+    }
+    for (gg_spmv_band_form *bf : bands) gg_cuda_spmv_band_free (bf, true, 0) ;
+    cudaFree (d_sx) ; cudaFree (d_X) ; cudaFree (d_Y) ;
+}
+
+//------------------------------------------------------------------------------
+// the hot form of SpMV (gg_cuda_spmv_hot_build)
+//------------------------------------------------------------------------------
+
+// Build with kmax and check the form: K <= kmax, hot ascending, ih [e] names
+// i [e] (directly when cold, through hot when hot), every hot column has at
+// least as many entries as every cold one, and when every non-empty column
+// fits (distinct <= kmax) all of them are hot.
+hot_form test_hot_build (const csr &A, const int32_t *d_i, int64_t kmax)
+{
+    hot_form h = { kmax, 0, NULL, NULL } ;
+    CHECK_CUDA (cudaMalloc (&h.d_hot, (kmax + 1) * sizeof (int32_t))) ;
+    CHECK_CUDA (cudaMalloc (&h.d_ih, (A.nnz + 1) * sizeof (int32_t))) ;
+    int64_t hot_nnz = -1 ;
+    int rc = gg_cuda_spmv_hot_build (A.m, A.k, A.nnz, NULL, d_i, kmax, h.d_hot,
+        h.d_ih, &h.K, &hot_nnz, 0) ;
+    CHECK_CUDA (cudaDeviceSynchronize ()) ;
+    checks++ ;
+    std::vector<int32_t> hot (h.K + 1), ih (A.nnz + 1) ;
+    if (h.K > 0) CHECK_CUDA (cudaMemcpy (hot.data (), h.d_hot, h.K * sizeof (int32_t), cudaMemcpyDeviceToHost)) ;
+    CHECK_CUDA (cudaMemcpy (ih.data (), h.d_ih, A.nnz * sizeof (int32_t), cudaMemcpyDeviceToHost)) ;
+    std::vector<int64_t> deg (A.k, 0) ;
+    for (int32_t c : A.i) deg [c]++ ;
+    int64_t distinct = 0 ;
+    for (int64_t d : deg) distinct += (d > 0) ;
+    const char *why = NULL ;
+    if (rc != GG_OK) why = "rc" ;
+    else if (h.K < 0 || h.K > kmax) why = "K > kmax" ;
+    else if (distinct <= kmax && h.K != distinct) why = "not all columns hot" ;
+    std::vector<char> is_hot (A.k, 0) ;
+    for (int64_t s = 0 ; s < h.K && !why ; s++)
+    {
+        if (hot [s] < 0 || hot [s] >= A.k || (s > 0 && hot [s] <= hot [s-1])) why = "hot not ascending" ;
+        else is_hot [hot [s]] = 1 ;
+    }
+    int64_t min_hot = INT64_MAX, max_cold = 0 ;
+    for (int64_t c = 0 ; c < A.k && !why ; c++)
+    {
+        if (is_hot [c]) min_hot = std::min (min_hot, deg [c]) ;
+        else max_cold = std::max (max_cold, deg [c]) ;
+    }
+    if (!why && h.K > 0 && min_hot < max_cold) why = "a cold column has more entries" ;
+    int64_t in_hot = 0 ;
+    for (int64_t c = 0 ; c < A.k && !why ; c++) if (is_hot [c]) in_hot += deg [c] ;
+    if (!why && hot_nnz != in_hot) why = "hot_nnz is not the entries of the hot columns" ;
+    for (int64_t e = 0 ; e < A.nnz && !why ; e++)
+    {
+        int32_t v = ih [e] ;
+        int32_t c = (v < 0) ? ((v & 0x7fffffff) < h.K ? hot [v & 0x7fffffff] : -1) : v ;
+        if (c != A.i [e] || (v >= 0 && is_hot [c])) why = "ih does not name i" ;
+    }
+    if (why)
+    {
+        printf ("FAIL spmv_hot_build %s kmax %lld: %s (K %lld, %lld columns)\n", A.name,
+            (long long) kmax, why, (long long) h.K, (long long) distinct) ;
+        failures++ ;
+    }
+    return h ;
+}
