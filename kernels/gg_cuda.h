@@ -168,7 +168,8 @@ int gg_cuda_special_values (gg_type t, const void *x, int64_t n, int *flag,
 
 // Dense vector operations (kernels/vec_ops/): a (kernels/gg_kernels.h) with
 // z, x, y device pointers and present a device array (or NULL); and the
-// reduction of x [0..n) (n > 0) into *result_dev, with scratch of
+// reduction of x [0..n) (n > 0; present: a device array, only the i with
+// present [i], or NULL: all) into *result_dev, with scratch of
 // gg_cuda_vec_reduce_scratch (t) device bytes.  FP32 / FP64 only
 // (GG_ERR_UNSUPPORTED otherwise).  Stream ordered, no synchronisation.
 int gg_cuda_vec_op (const gg_vec_args *a, const int8_t *present,
@@ -177,7 +178,10 @@ size_t gg_cuda_vec_reduce_scratch (gg_type t) ;
 int gg_cuda_vec_gather (gg_type t, const void *x, const int64_t *idx,
     int64_t nidx, void *out, cudaStream_t stream) ;
 int gg_cuda_vec_reduce (gg_add add, gg_type t, const void *x, int64_t n,
-    void *scratch, void *result_dev, cudaStream_t stream) ;
+    const int8_t *present, void *scratch, void *result_dev, cudaStream_t stream) ;
+// z [i] = pb [i] ? x [i] : 0, zb [i] = pb [i] (a resident vector on a pattern)
+int gg_cuda_vec_select (gg_type t, int64_t n, void *z, int8_t *zb,
+    const void *x, const int8_t *pb, cudaStream_t stream) ;
 
 // The names of the SpMM variants, NULL-terminated (for tests and benchmarks).
 const char *const *gg_cuda_spmm_variants (void) ;

@@ -186,15 +186,21 @@ typedef struct gg_backend
     bool spmm_transposed ;
     // Dense vector operations on resident buffers (kernels/vec_ops/; all
     // NULL: none).  res_upload copies host memory into a buffer; vec_op runs
-    // gg_vec_args; vec_reduce reduces x [0..n) (n > 0) with PLUS, MIN or MAX
-    // (FP: MIN / MAX omit NaNs, as fminf / fmaxf) into *result (host).
+    // gg_vec_args; vec_reduce reduces x [0..n) (n > 0) with PLUS, TIMES, MIN
+    // or MAX (FP: MIN / MAX omit NaNs, as fminf / fmaxf) into *result (host),
+    // over the i with present [i] only when present (a buffer of the
+    // backend's, n bytes) is not NULL.
     int (*res_upload) (void *buf, const void *host, size_t bytes) ;
     int (*vec_op) (const gg_vec_args *a) ;
     int (*vec_reduce) (gg_add add, gg_type t, const void *x, int64_t n,
-                       void *result) ;
+                       const int8_t *present, void *result) ;
     // out [k] = x [idx [k]] for k < nidx (idx and out: host memory)
     int (*vec_gather) (gg_type t, const void *x, const int64_t *idx,
                        int64_t nidx, void *out) ;
+    // A resident vector on a pattern (all buffers of the backend's):
+    // z [i] = pb [i] ? x [i] : 0 and zb [i] = pb [i] for i < n
+    int (*vec_select) (gg_type t, int64_t n, void *z, int8_t *zb,
+                       const void *x, const int8_t *pb) ;
 }
 gg_backend ;
 

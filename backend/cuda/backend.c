@@ -176,6 +176,7 @@ static const gg_backend cuda_backend_table =
     .vec_op = cuda_vec_op,
     .vec_reduce = cuda_vec_reduce,
     .vec_gather = cuda_vec_gather,
+    .vec_select = cuda_vec_select,
 } ;
 
 // The module's backend (backend/cuda_module.h): CUDA started in this process,

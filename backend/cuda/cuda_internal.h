@@ -441,7 +441,9 @@ GG_INTERNAL int cuda_vec_op (const gg_vec_args *a) ;
 GG_INTERNAL int cuda_vec_gather (gg_type t, const void *x, const int64_t *idx,
     int64_t nidx, void *out) ;
 GG_INTERNAL int cuda_vec_reduce (gg_add add, gg_type t, const void *x, int64_t n,
-    void *result) ;
+    const int8_t *present, void *result) ;
+GG_INTERNAL int cuda_vec_select (gg_type t, int64_t n, void *z, int8_t *zb,
+    const void *x, const int8_t *pb) ;
 
 // dense.c
 GG_INTERNAL int sddmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *M,

@@ -30,8 +30,9 @@
 #include "backend/grbgpu_internal.h"
 #include "backend/cache/cache.h"
 
-#define GG_CUDA_MODULE_ABI 7   // 5: gg_csr.transposed, gg_backend.spmm_transposed; 6: vector operations;
-                               // 7: device ids in the cache's device accounting, split_workers
+#define GG_CUDA_MODULE_ABI 8   // 5: gg_csr.transposed, gg_backend.spmm_transposed; 6: vector operations;
+                               // 7: device ids in the cache's device accounting, split_workers;
+                               // 8: vec_reduce on a pattern, vec_select
 #define GG_CUDA_MODULE_NAME "libgrbgpu-cuda.so"
 #define GG_CUDA_MODULE_ENTRY "grbgpu_cuda_module_open"
 

@@ -156,7 +156,8 @@ done:
     return rc ;
 }
 
-int cuda_vec_reduce (gg_add add, gg_type t, const void *x, int64_t n, void *result)
+int cuda_vec_reduce (gg_add add, gg_type t, const void *x, int64_t n,
+    const int8_t *present, void *result)
 {
     int old, rc ;
     gg_devcall c ;
@@ -168,7 +169,7 @@ int cuda_vec_reduce (gg_add add, gg_type t, const void *x, int64_t n, void *resu
     FAULT_TRY (GG_FAULT_LAUNCH) ;
     rc = tmp_alloc (&c, &scratch, sbytes + zsz) ;
     if (rc != GG_OK) goto done ;
-    rc = gg_cuda_vec_reduce (add, t, x, n, scratch, (char *) scratch + sbytes, c.ctx->stream) ;
+    rc = gg_cuda_vec_reduce (add, t, x, n, present, scratch, (char *) scratch + sbytes, c.ctx->stream) ;
     if (rc == GG_OK) rc = download (&c, result, (char *) scratch + sbytes, zsz) ;
 done:
     res_end (&c, old, &rc) ;
@@ -191,6 +192,21 @@ int cuda_vec_gather (gg_type t, const void *x, const int64_t *idx, int64_t nidx,
     if (rc == GG_OK) rc = upload (&c, didx, idx, (size_t) nidx * sizeof (int64_t)) ;
     if (rc == GG_OK) rc = gg_cuda_vec_gather (t, x, (const int64_t *) didx, nidx, dout, c.ctx->stream) ;
     if (rc == GG_OK) rc = download (&c, out, dout, (size_t) nidx * zsz) ;
+done:
+    res_end (&c, old, &rc) ;
+    return rc ;
+}
+
+// all device memory: the kernel's only
+int cuda_vec_select (gg_type t, int64_t n, void *z, int8_t *zb, const void *x,
+    const int8_t *pb)
+{
+    int old, rc ;
+    gg_devcall c ;
+    if (!res_begin (&old, &c, &rc)) return GG_ERR_DEVICE ;
+    if (rc != GG_OK) goto done ;
+    FAULT_TRY (GG_FAULT_LAUNCH) ;
+    rc = gg_cuda_vec_select (t, n, z, zb, x, pb, c.ctx->stream) ;
 done:
     res_end (&c, old, &rc) ;
     return rc ;

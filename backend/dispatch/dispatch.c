@@ -57,7 +57,7 @@ static bool version_ok (void)
 // converted operands, through the cache
 //------------------------------------------------------------------------------
 
-enum { FORM_CSR = 1, FORM_DENSE = 2 } ;
+enum { FORM_CSR = 1, FORM_DENSE = 2 } ;     // (3: vec_pattern.c's device pattern)
 
 static uint64_t form_code (int kind, const gg_operand *o, gg_type t)
 {
@@ -271,7 +271,7 @@ static bool rows_all_present (const gg_csr *S)
 static bool resident_fits (const gg_resident *res, const gg_operand *o,
     gg_type t, int64_t k, int64_t n)
 {
-    return res->zt == t && res->nrows * res->ncols == k * n
+    return res->zt == t && res->nrows * res->ncols == k * n && res->pattern == NULL
         && (res->is_vector || res->by_col == o->transpose) ;
 }
 
@@ -446,7 +446,7 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
     else if (keep_buf != NULL)
     {
         gg_resident kept = { be, keep_buf, keep_bytes, t, r.nrows, r.ncols, false,
-            plan->out.is_vector } ;
+            plan->out.is_vector, NULL, r.nrows * r.ncols } ;
         GrB_Info kinfo = grbgpu_resident_keep (plan->out.C, &kept) ;
         keep_buf = NULL ;       // kept, or freed by keep
         if (kinfo != GrB_SUCCESS) { rc = GG_ERR_NOMEM ; goto done ; }

@@ -7,11 +7,13 @@
 #                 room for T, kernel, write-back
 #   vec_dispatch.c  dense vector operations on resident buffers (assign of a
 #                 scalar, eWise, apply, reduce, dup), and a product's
-#                 accumulation into a resident output (vec_accum.c, with
-#                 the pattern gather; vec_private.h: what they share)
+#                 accumulation into a resident output (vec_accum.c), a
+#                 resident vector on a pattern (vec_pattern.c: t .* sink);
+#                 vec_private.h: what they share
 libgrbgpu_la_SOURCES += \
 	backend/dispatch/semiring.c backend/dispatch/semiring.h \
 	backend/dispatch/classify.c backend/dispatch/classify.h \
 	backend/dispatch/dispatch.c \
 	backend/dispatch/vec_dispatch.c backend/dispatch/vec_dispatch.h \
-	backend/dispatch/vec_accum.c backend/dispatch/vec_private.h
+	backend/dispatch/vec_accum.c backend/dispatch/vec_private.h \
+	backend/dispatch/vec_pattern.c

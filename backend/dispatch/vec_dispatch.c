@@ -62,11 +62,13 @@ static bool unop (GrB_UnaryOp op, gg_vop *vop, gg_type *t)
 
 static bool monoid_add (GrB_Monoid m, gg_add *add, gg_type *t)
 {
-    const GrB_Monoid f32 [3] = { GrB_PLUS_MONOID_FP32, GrB_MIN_MONOID_FP32, GrB_MAX_MONOID_FP32 } ;
-    const GrB_Monoid f64 [3] = { GrB_PLUS_MONOID_FP64, GrB_MIN_MONOID_FP64, GrB_MAX_MONOID_FP64 } ;
-    const gg_add a [3] = { GG_ADD_PLUS, GG_ADD_MIN, GG_ADD_MAX } ;
+    const GrB_Monoid f32 [4] = { GrB_PLUS_MONOID_FP32, GrB_TIMES_MONOID_FP32,
+        GrB_MIN_MONOID_FP32, GrB_MAX_MONOID_FP32 } ;
+    const GrB_Monoid f64 [4] = { GrB_PLUS_MONOID_FP64, GrB_TIMES_MONOID_FP64,
+        GrB_MIN_MONOID_FP64, GrB_MAX_MONOID_FP64 } ;
+    const gg_add a [4] = { GG_ADD_PLUS, GG_ADD_TIMES, GG_ADD_MIN, GG_ADD_MAX } ;
     if (m == NULL) return false ;
-    for (int k = 0 ; k < 3 ; k++)
+    for (int k = 0 ; k < 4 ; k++)
     {
         if (m == f32 [k]) { *add = a [k] ; *t = GG_FP32 ; return true ; }
         if (m == f64 [k]) { *add = a [k] ; *t = GG_FP64 ; return true ; }
@@ -156,7 +158,7 @@ bool grbgpu_vec_adopt (const gg_backend *be, GrB_Matrix C, gg_type t)
         rc = grbgpu_fault (GG_FAULT_COPY) ? GG_ERR_FAULT : be->res_upload (buf, v.x, bytes) ;
     }
     if (rc != GG_OK) { grbgpu_resident_release (be, buf, bytes) ; return false ; }
-    gg_resident r = { be, buf, bytes, t, n, 1, false, true } ;
+    gg_resident r = { be, buf, bytes, t, n, 1, false, true, NULL, n } ;
     if (grbgpu_resident_keep (C, &r) != GrB_SUCCESS) return false ;
     // the value is the same, its storage is not (a form read in place)
     grbgpu_objver_bump (C) ;
@@ -168,10 +170,11 @@ bool grbgpu_vec_adopt (const gg_backend *be, GrB_Matrix C, gg_type t)
 }
 
 // Find u: resident on be (pinned), an iso full vector (its scalar), or a full
-// vector on the host (uploaded and kept, then pinned).  Returns NULL or the
-// reason to vec_decline.
+// vector on the host (uploaded and kept, then pinned).  A resident u on a
+// pattern is taken only when pattern_ok.  Returns NULL or the reason to
+// vec_decline.
 const char *vec_get_input (const gg_backend *be, GrB_Vector u, gg_type t,
-    GrB_Index n, vec_in *in)
+    GrB_Index n, bool pattern_ok, vec_in *in)
 {
     in->obj = u ; in->pinned = false ;
     GrB_Index un, nvals ;
@@ -181,13 +184,16 @@ const char *vec_get_input (const gg_backend *be, GrB_Vector u, gg_type t,
     {
         if (grbgpu_resident_pin (u, &in->r))
         {
-            if (in->r.be == be && in->r.zt == t && in->r.is_vector && in->r.nrows == (int64_t) n)
+            const bool ok = in->r.be == be && in->r.zt == t && in->r.is_vector
+                && in->r.nrows == (int64_t) n ;
+            if (ok && (pattern_ok || in->r.pattern == NULL))
             {
                 in->pinned = true ;
                 return NULL ;
             }
             grbgpu_resident_unpin (u, in->r.buf) ;
-            return "vector op: operand resident elsewhere" ;
+            return ok ? "vector op: operand resident on a pattern (not full)"
+                : "vector op: operand resident elsewhere" ;
         }
         if (attempt > 0) break ;
         if (GrB_Vector_nvals (&nvals, u) != GrB_SUCCESS || nvals != n)
@@ -235,8 +241,8 @@ static bool vec_run (const gg_backend *be, GrB_Vector w, gg_vop op, gg_type t,
         vec_decline ("vector op: too small, nothing resident") ;
         return false ;
     }
-    if (u != NULL) why = vec_get_input (be, u, t, n, &a) ; else a.s = *us ;
-    if (why == NULL && v != NULL) why = vec_get_input (be, v, t, n, &b) ; else if (v == NULL) b.s = *vs ;
+    if (u != NULL) why = vec_get_input (be, u, t, n, false, &a) ; else a.s = *us ;
+    if (why == NULL && v != NULL) why = vec_get_input (be, v, t, n, false, &b) ; else if (v == NULL) b.s = *vs ;
     if (why == NULL)
     {
         bytes = (size_t) n * gg_type_size (t) ;
@@ -262,7 +268,7 @@ static bool vec_run (const gg_backend *be, GrB_Vector w, gg_vop op, gg_type t,
         grbgpu_log (1, "fallback to the CPU library after a vector op failed (%d) on %s", rc, be->name) ;
         return false ;
     }
-    gg_resident r = { be, buf, bytes, t, (int64_t) n, 1, false, true } ;
+    gg_resident r = { be, buf, bytes, t, (int64_t) n, 1, false, true, NULL, (int64_t) n } ;
     if (grbgpu_resident_keep ((GrB_Matrix) w, &r) != GrB_SUCCESS)
     {
         // w unchanged, buf freed
@@ -391,10 +397,20 @@ bool grbgpu_vec_reduce (void *c, gg_type ct, const GrB_BinaryOp accum,
     // only a resident u gains: nothing is sent up for a reduction
     if (!grbgpu_resident_has (u)) DECLINE ("vector reduce: operand not resident") ;
     if (!vec_vsize (u, &n) || n == 0) DECLINE ("vector reduce: empty") ;
-    why = vec_get_input (be, u, t, n, &a) ;
+    why = vec_get_input (be, u, t, n, true, &a) ;
     if (why != NULL) DECLINE (why) ;
     double result ;
-    int rc = be->vec_reduce (add, t, a.r.buf, (int64_t) n, &result) ;
+    int rc = GG_OK ;
+    if (a.r.pattern != NULL && a.r.nvals == 0)
+    {
+        // no entries: the monoid's identity, as the CPU library answers
+        rc = (GxB_Monoid_identity (&result, monoid) == GrB_SUCCESS) ? GG_OK : GG_ERR_UNSUPPORTED ;
+    }
+    else
+    {
+        // on a pattern: over its entries only (backend/resident/resident.h)
+        rc = be->vec_reduce (add, t, a.r.buf, (int64_t) n, a.r.pattern, &result) ;
+    }
     vec_put_input (&a) ;
     if (rc != GG_OK)
     {
@@ -451,7 +467,7 @@ bool grbgpu_vec_ewise_mult (GrB_Vector w, const GrB_Vector mask, const GrB_Binar
     {
         grbgpu_resident_quiet (1) ;
         bool applies ;
-        bool done = vec_gather_path (be, w, vop, t, u, v, info, &applies) ;
+        bool done = vec_pattern_path (be, w, op, vop, t, u, v, info, &applies) ;
         grbgpu_resident_quiet (-1) ;
         if (applies) return done ;
     }

@@ -25,13 +25,16 @@ GG_INTERNAL GrB_Type vec_vtype (GrB_Vector v) ;
 GG_INTERNAL bool vec_vsize (GrB_Vector v, GrB_Index *n) ;
 // may v be held full (its sparsity control allows it)?
 GG_INTERNAL bool vec_may_be_full (GrB_Vector v) ;
-// u resident on be (pinned), an iso full vector (its scalar), or a full one
-// on the host (sent up, kept, pinned); NULL or the reason to decline
+// u resident on be (pinned; on a pattern only when pattern_ok), an iso full
+// vector (its scalar), or a full one on the host (sent up, kept, pinned);
+// NULL or the reason to decline
 GG_INTERNAL const char *vec_get_input (const gg_backend *be, GrB_Vector u, gg_type t,
-    GrB_Index n, vec_in *in) ;
+    GrB_Index n, bool pattern_ok, vec_in *in) ;
 GG_INTERNAL void vec_put_input (vec_in *in) ;
-// the pattern gather of grbgpu_vec_ewise_mult (vec_accum.c)
-GG_INTERNAL bool vec_gather_path (const gg_backend *be, GrB_Vector w, gg_vop op, gg_type t,
-    GrB_Vector u, GrB_Vector v, GrB_Info *info, bool *applies) ;
+// FIRST / SECOND of a resident full vector and a pattern: the result stays
+// on the device on that pattern (vec_pattern.c; for grbgpu_vec_ewise_mult)
+// (op: the call's operator, vop its kind; *applies false: not this case)
+GG_INTERNAL bool vec_pattern_path (const gg_backend *be, GrB_Vector w, GrB_BinaryOp op,
+    gg_vop vop, gg_type t, GrB_Vector u, GrB_Vector v, GrB_Info *info, bool *applies) ;
 
 #endif

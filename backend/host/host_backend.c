@@ -541,5 +541,5 @@ GG_INTERNAL const gg_backend grbgpu_host_backend =
     .res_download = host_res_download, .spmm_res = host_spmm_res,
     .spmm_transposed = true,
     .res_upload = host_res_upload, .vec_op = host_vec_op, .vec_reduce = host_vec_reduce,
-    .vec_gather = host_vec_gather
+    .vec_gather = host_vec_gather, .vec_select = host_vec_select
 } ;

@@ -2,7 +2,8 @@
 // backend/host/host_vec_ops.c: dense vector operations, emulated on the host
 //------------------------------------------------------------------------------
 
-// The host emulation's gg_backend.vec_op / vec_reduce / res_upload: the
+// The host emulation's gg_backend.vec_op / vec_reduce / vec_gather /
+// vec_select / res_upload: the
 // "device" buffers are host memory of grbgpu's own (host_backend.c), so these
 // are plain loops over kernels/vec_ops/vec_elem.h, the semantics the CUDA
 // kernels share.  The reduction runs in blocks of VEC_BLOCK entries, each
@@ -53,15 +54,20 @@ int host_vec_op (const gg_vec_args *a)
     {                                                                         \
         T part = gg_vec_identity_ ## SUFFIX (add) ;                           \
         int64_t e = (b + VEC_BLOCK < n) ? b + VEC_BLOCK : n ;                 \
-        for (int64_t i = b ; i < e ; i++) part = gg_vec_combine_ ## SUFFIX (add, part, x [i]) ; \
+        for (int64_t i = b ; i < e ; i++)                                     \
+        {                                                                     \
+            if (present == NULL || present [i]) part = gg_vec_combine_ ## SUFFIX (add, part, x [i]) ; \
+        }                                                                     \
         total = gg_vec_combine_ ## SUFFIX (add, total, part) ;                \
     }                                                                         \
     memcpy (result, &total, sizeof (T)) ;                                     \
 }
 
-int host_vec_reduce (gg_add add, gg_type t, const void *xv, int64_t n, void *result)
+int host_vec_reduce (gg_add add, gg_type t, const void *xv, int64_t n,
+    const int8_t *present, void *result)
 {
-    if (n <= 0 || (add != GG_ADD_PLUS && add != GG_ADD_MIN && add != GG_ADD_MAX))
+    if (n <= 0 || (add != GG_ADD_PLUS && add != GG_ADD_TIMES && add != GG_ADD_MIN
+        && add != GG_ADD_MAX))
     {
         return GG_ERR_UNSUPPORTED ;
     }
@@ -78,5 +84,21 @@ int host_vec_gather (gg_type t, const void *x, const int64_t *idx, int64_t nidx,
     {
         memcpy ((char *) out + k * zsz, (const char *) x + idx [k] * zsz, zsz) ;
     }
+    return GG_OK ;
+}
+
+#define VEC_SELECT(T)                                                         \
+{                                                                             \
+    const T *x = (const T *) xv ;                                             \
+    T *z = (T *) zv ;                                                         \
+    for (int64_t i = 0 ; i < n ; i++) { z [i] = GG_VEC_SELECT (pb, x, i) ; zb [i] = pb [i] ; } \
+}
+
+int host_vec_select (gg_type t, int64_t n, void *zv, int8_t *zb, const void *xv,
+    const int8_t *pb)
+{
+    if (t == GG_FP32) VEC_SELECT (float)
+    else if (t == GG_FP64) VEC_SELECT (double)
+    else return GG_ERR_UNSUPPORTED ;
     return GG_OK ;
 }

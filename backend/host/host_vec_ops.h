@@ -12,7 +12,9 @@
 GG_HOST_HIDDEN int host_res_upload (void *buf, const void *host, size_t bytes) ;
 GG_HOST_HIDDEN int host_vec_op (const gg_vec_args *a) ;
 GG_HOST_HIDDEN int host_vec_reduce (gg_add add, gg_type t, const void *x, int64_t n,
-    void *result) ;
+    const int8_t *present, void *result) ;
+GG_HOST_HIDDEN int host_vec_select (gg_type t, int64_t n, void *z, int8_t *zb,
+    const void *x, const int8_t *pb) ;
 
 GG_HOST_HIDDEN int host_vec_gather (gg_type t, const void *x, const int64_t *idx,
     int64_t nidx, void *out) ;

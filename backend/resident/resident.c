@@ -24,14 +24,12 @@
 // the buffer's release to the last unpin.
 
 #include "config.h"
-#include "backend/resident/resident.h"
+#include "backend/resident/resident_private.h"
 #include "backend/interpose/galloc.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define GG_MATERIALISE_TRIES 3
 
 // The object's storage options: a pack resets them, so they are read before
 // the placeholder goes in and set again after each pack (as the write-back
@@ -138,8 +136,6 @@ typedef GrB_Info (*vpack_fn) (GrB_Vector, void **, GrB_Index, bool, const GrB_De
 typedef GrB_Info (*munpack_fn) (GrB_Matrix, void **, GrB_Index *, bool *, const GrB_Descriptor) ;
 typedef GrB_Info (*mpack_fn) (GrB_Matrix, void **, GrB_Index, bool, const GrB_Descriptor) ;
 
-#define REAL(type, name) ((type) grbgpu_real (name))
-
 // Pack x (xsize bytes, from GraphBLAS's memory functions) into obj as full;
 // on success x belongs to GraphBLAS (and *x is NULL).
 static GrB_Info pack_full (GrB_Matrix obj, const gg_resident *r, void **x,
@@ -209,53 +205,80 @@ static GrB_Info options_restore (GrB_Matrix obj, bool is_vector, const gg_option
 // materialise (under lock)
 //------------------------------------------------------------------------------
 
-static GrB_Info materialise_locked (gg_entry *e, const char *why)
+int grbgpu_res_fetch (const gg_resident *r, void *host, size_t bytes)
 {
-    const gg_resident r = e->r ;
-    void *x = grbgpu_gb_malloc (r.bytes > 0 ? r.bytes : 1) ;
-    if (x == NULL) return GrB_OUT_OF_MEMORY ;
     int rc = GG_ERR_FAULT ;
     for (int t = 0 ; t < GG_MATERIALISE_TRIES && rc != GG_OK ; t++)
     {
-        rc = grbgpu_fault (GG_FAULT_COPY) ? GG_ERR_FAULT : r.be->res_download (x, r.buf, r.bytes) ;
+        rc = grbgpu_fault (GG_FAULT_COPY) ? GG_ERR_FAULT : r->be->res_download (host, r->buf, bytes) ;
     }
-    if (rc != GG_OK)
+    return rc ;
+}
+
+// A full object gets its values (*down: the bytes that came down).
+// GrB_SUCCESS, or the error that left it holding the placeholder.
+static GrB_Info fill_full (GrB_Matrix obj, const gg_resident *r, size_t *down)
+{
+    void *x = grbgpu_gb_malloc (r->bytes > 0 ? r->bytes : 1) ;
+    if (x == NULL) return GrB_OUT_OF_MEMORY ;
+    if (grbgpu_res_fetch (r, x, r->bytes) != GG_OK)
     {
         grbgpu_gb_free (x) ;
-        grbgpu_log (1, "resident: materialising %p for %s failed (error %d): it stays on the"
-            " device", e->obj, why, rc) ;
         return GrB_OUT_OF_MEMORY ;
     }
     // take the placeholder out, put the values in
     void *old = NULL ;
     GrB_Index old_size = 0 ;
     bool old_iso = false ;
-    GrB_Info opt_info = GrB_SUCCESS ;
-    GrB_Info info = unpack_full ((GrB_Matrix) e->obj, &r, &old, &old_size, &old_iso) ;
+    GrB_Info info = unpack_full (obj, r, &old, &old_size, &old_iso) ;
     if (info == GrB_SUCCESS)
     {
         grbgpu_gb_free (old) ;
-        info = pack_full ((GrB_Matrix) e->obj, &r, &x, r.bytes, false) ;
-        // the values are in: a failure to set an option back is the call's
-        // answer, the object is no longer resident
-        if (info == GrB_SUCCESS) opt_info = options_restore ((GrB_Matrix) e->obj, r.is_vector, &e->opt) ;
+        info = pack_full (obj, r, &x, r->bytes, false) ;
     }
     if (info != GrB_SUCCESS)
     {
         // the object is empty now (or unchanged): without its values the
         // only consistent state is resident; put a placeholder back
         grbgpu_gb_free (x) ;
-        void *p = grbgpu_gb_calloc (1, gg_type_size (r.zt)) ;
-        if (p != NULL && pack_full ((GrB_Matrix) e->obj, &r, &p, gg_type_size (r.zt), true)
+        void *p = grbgpu_gb_calloc (1, gg_type_size (r->zt)) ;
+        if (p != NULL && pack_full (obj, r, &p, gg_type_size (r->zt), true)
             != GrB_SUCCESS) grbgpu_gb_free (p) ;
-        grbgpu_log (1, "resident: materialising %p for %s failed (GrB_Info %d)",
-            e->obj, why, (int) info) ;
         return info ;
     }
+    *down = r->bytes ;
+    return GrB_SUCCESS ;
+}
+
+static GrB_Info materialise_locked (gg_entry *e, const char *why)
+{
+    const gg_resident r = e->r ;
+    size_t down = 0 ;
+    GrB_Info info = (r.pattern != NULL)
+        ? grbgpu_res_fill_pattern ((GrB_Vector) e->obj, &r, &down)
+        : fill_full ((GrB_Matrix) e->obj, &r, &down) ;
+    if (info != GrB_SUCCESS)
+    {
+        grbgpu_log (1, "resident: materialising %p for %s failed (GrB_Info %d): it stays on"
+            " the device", e->obj, why, (int) info) ;
+        return info ;
+    }
+    // the values are in: a failure to set an option back is the call's
+    // answer, the object is no longer resident
+    GrB_Info opt_info = options_restore ((GrB_Matrix) e->obj, r.is_vector, &e->opt) ;
     grbgpu_count (GG_STAT_MATERIALISED, 1) ;
     if (grbgpu_settings.verbose >= 1)
     {
-        grbgpu_log (1, "resident: materialised %p (%zu bytes down) for %s", e->obj, r.bytes, why) ;
+        if (r.pattern != NULL)
+        {
+            grbgpu_log (1, "resident: materialised %p (on a pattern, %lld of %lld entries,"
+                " %zu bytes down) for %s", e->obj, (long long) r.nvals, (long long) r.nrows,
+                down, why) ;
+        }
+        else
+        {
+            grbgpu_log (1, "resident: materialised %p (%zu bytes down) for %s", e->obj, down, why) ;
+        }
     }
     const void *obj = e->obj ;
     remove_entry (e) ;
@@ -400,20 +423,30 @@ void grbgpu_resident_release (const gg_backend *be, void *buf, size_t bytes)
     pthread_mutex_unlock (&lock) ;
 }
 
+// room for one more entry
+static GrB_Info grow_locked (void)
+{
+    if (nentries < maxentries) return GrB_SUCCESS ;
+    int n = maxentries ? 2 * maxentries : 16 ;
+    gg_entry *e = realloc (entries, (size_t) n * sizeof (gg_entry)) ;
+    if (e == NULL) return GrB_OUT_OF_MEMORY ;
+    entries = e ; maxentries = n ;
+    return GrB_SUCCESS ;
+}
+
+static void register_locked (const void *obj, const gg_resident *r, const gg_options *opt)
+{
+    entries [nentries++] = (gg_entry) { obj, *r, ++clock_stamp, 0, *opt } ;
+    atomic_store_explicit (&grbgpu_resident_live, nentries, memory_order_relaxed) ;
+}
+
 GrB_Info grbgpu_resident_keep (GrB_Matrix obj, const gg_resident *r)
 {
     const size_t zsz = gg_type_size (r->zt) ;
     void *p = grbgpu_gb_calloc (1, zsz) ;
     if (p == NULL) { grbgpu_resident_release (r->be, r->buf, r->bytes) ; return GrB_OUT_OF_MEMORY ; }
     pthread_mutex_lock (&lock) ;
-    GrB_Info info = GrB_SUCCESS ;
-    if (nentries == maxentries)
-    {
-        int n = maxentries ? 2 * maxentries : 16 ;
-        gg_entry *e = realloc (entries, (size_t) n * sizeof (gg_entry)) ;
-        if (e == NULL) info = GrB_OUT_OF_MEMORY ;
-        else { entries = e ; maxentries = n ; }
-    }
+    GrB_Info info = grow_locked ( ) ;
     gg_options opt ;
     if (info == GrB_SUCCESS) info = options_get (obj, r->is_vector, &opt) ;
     if (info == GrB_SUCCESS) info = pack_full (obj, r, &p, zsz, true) ;
@@ -439,8 +472,28 @@ GrB_Info grbgpu_resident_keep (GrB_Matrix obj, const gg_resident *r)
         pthread_mutex_unlock (&lock) ;
         return info ;
     }
-    entries [nentries++] = (gg_entry) { obj, *r, ++clock_stamp, 0, opt } ;
-    atomic_store_explicit (&grbgpu_resident_live, nentries, memory_order_relaxed) ;
+    register_locked (obj, r, &opt) ;
+    pthread_mutex_unlock (&lock) ;
+    grbgpu_count (GG_STAT_RESIDENT_KEPT, 1) ;
+    return GrB_SUCCESS ;
+}
+
+GrB_Info grbgpu_resident_keep_as_is (GrB_Vector obj, const gg_resident *r)
+{
+    pthread_mutex_lock (&lock) ;
+    gg_options opt ;
+    GrB_Info info = grow_locked ( ) ;
+    if (info == GrB_SUCCESS) info = options_get ((GrB_Matrix) obj, true, &opt) ;
+    if (info != GrB_SUCCESS)
+    {
+        held_bytes -= r->bytes ;
+        r->be->res_free (r->buf) ;
+        pthread_mutex_unlock (&lock) ;
+        return info ;
+    }
+    gg_entry *old = find (obj) ;
+    if (old != NULL) remove_entry (old) ;
+    register_locked (obj, r, &opt) ;
     pthread_mutex_unlock (&lock) ;
     grbgpu_count (GG_STAT_RESIDENT_KEPT, 1) ;
     return GrB_SUCCESS ;

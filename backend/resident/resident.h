@@ -6,7 +6,8 @@
 // accumulator, C of the product's type, every entry present) may leave its
 // values in a buffer of the backend instead of writing them into C.  C then
 // holds its exact structure (full) with a single iso placeholder value, and
-// is registered here.  Every exported GraphBLAS function that may read or
+// is registered here (a vector may also hold a pattern: sparse or bitmap,
+// gg_resident.pattern).  Every exported GraphBLAS function that may read or
 // change a matrix / vector materialises it first (the generated wrappers
 // call grbgpu_resident_touch, declared in backend/grbgpu_internal.h): the
 // values come down into an array from GraphBLAS's memory functions and are
@@ -31,6 +32,12 @@ typedef struct
     int64_t nrows, ncols ;
     bool by_col ;
     bool is_vector ;
+    // A vector on a pattern (NULL: full): n bytes of the backend's memory
+    // inside buf (after the values), pattern [i] set where the object has an
+    // entry; the object holds that structure (sparse or bitmap) with a
+    // placeholder value, and buf holds 0 elsewhere, which nothing reads
+    const int8_t *pattern ;
+    int64_t nvals ;         // entries of a vector on a pattern
 }
 gg_resident ;
 
@@ -68,6 +75,12 @@ GG_INTERNAL void grbgpu_resident_release (const gg_backend *be, void *buf,
 // its registration are unchanged (the caller answers through the CPU
 // library).
 GG_INTERNAL GrB_Info grbgpu_resident_keep (GrB_Matrix obj, const gg_resident *r) ;
+
+// As grbgpu_resident_keep for a vector that already holds its structure
+// with a placeholder value (the CPU library made it, backend/dispatch/
+// vec_pattern.c): sparse or bitmap with r->pattern set, or full with
+// r->pattern NULL.  Registers it; packs nothing.
+GG_INTERNAL GrB_Info grbgpu_resident_keep_as_is (GrB_Vector obj, const gg_resident *r) ;
 
 // Bytes held and objects registered (for tests).
 GG_INTERNAL size_t grbgpu_resident_bytes (void) ;

@@ -1,7 +1,8 @@
 # backend/resident/resident.mk: results kept on the device (the registry,
 # materialisation, eviction); the wrappers that materialise are generated
 # with the version wrappers (scripts/gen_objver.py).
-libgrbgpu_la_SOURCES += backend/resident/resident.c backend/resident/resident.h
+libgrbgpu_la_SOURCES += backend/resident/resident.c backend/resident/resident.h \
+	backend/resident/resident_pattern.c backend/resident/resident_private.h
 
 # tests/test_resident: chains of products kept resident, read and changed in
 # every way, freed, evicted, with faults (the host emulation backend;

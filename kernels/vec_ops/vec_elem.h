@@ -9,8 +9,10 @@
 // -0 come out as there.  No operation here can be contracted into an FMA
 // (one arithmetic operation per entry).  The reduction's combine follows the
 // monoids: PLUS starts from -0 (the identity that keeps an all -0 sum -0, as
-// the CPU library's first-entry start does), MIN / MAX omit NaNs (fminf /
-// fmaxf, identity NaN: an all-NaN vector gives NaN).
+// the CPU library's first-entry start does), TIMES from 1, MIN / MAX omit
+// NaNs (fminf / fmaxf, identity NaN: an all-NaN vector gives NaN).  A
+// reduction on a pattern skips the absent positions (as if they held the
+// identity), so the values there never reach a result.
 
 #ifndef GG_VEC_ELEM_H
 #define GG_VEC_ELEM_H
@@ -46,16 +48,21 @@ GG_VEC_HD T gg_vec_combine_ ## SUFFIX (gg_add add, T a, T b)                  \
     {                                                                         \
         case GG_ADD_MIN: return (T) fmin (a, b) ;                             \
         case GG_ADD_MAX: return (T) fmax (a, b) ;                             \
+        case GG_ADD_TIMES: return a * b ;                                     \
         default:         return a + b ;                                       \
     }                                                                         \
 }                                                                             \
 GG_VEC_HD T gg_vec_identity_ ## SUFFIX (gg_add add)                           \
 {                                                                             \
-    return (add == GG_ADD_PLUS) ? (T) -0.0 : (T) NAN ;                        \
+    return (add == GG_ADD_PLUS) ? (T) -0.0                                    \
+        : (add == GG_ADD_TIMES) ? (T) 1 : (T) NAN ;                           \
 }
 
 GG_VEC_ELEM (float, fp32)
 GG_VEC_ELEM (double, fp64)
+
+// a resident vector on a pattern: the value kept at position i
+#define GG_VEC_SELECT(pb, x, i) ((pb) [i] ? (x) [i] : 0)
 
 #undef GG_VEC_ELEM
 

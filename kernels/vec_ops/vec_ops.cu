@@ -3,7 +3,8 @@
 // dense device vectors
 //------------------------------------------------------------------------------
 
-// gg_cuda_vec_op and gg_cuda_vec_reduce (kernels/gg_cuda.h): what
+// gg_cuda_vec_op, gg_cuda_vec_reduce, gg_cuda_vec_gather and
+// gg_cuda_vec_select (kernels/gg_cuda.h): what
 // backend/cuda/form_resident.c runs on resident buffers.  One entry per
 // thread (grid-stride); the entry's semantics are kernels/vec_ops/vec_elem.h,
 // shared with the host emulation.  The reduction is two launches: each block
@@ -44,15 +45,17 @@ __global__ void vec_op_kernel (gg_vop op, int64_t n, T *z, const T *x,
     }
 }
 
+// present (NULL: every i): only the x [i] with present [i] take part
 template <typename T>
-__global__ void vec_reduce_kernel (gg_add add, int64_t n, const T *x, T *out)
+__global__ void vec_reduce_kernel (gg_add add, int64_t n, const T *x,
+    const int8_t *present, T *out)
 {
     __shared__ T part [VEC_THREADS] ;
     T acc = vec_t <T>::identity (add) ;
     const int64_t stride = (int64_t) gridDim.x * blockDim.x ;
     for (int64_t i = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ; i < n ; i += stride)
     {
-        acc = vec_t <T>::combine (add, acc, x [i]) ;
+        if (present == NULL || present [i]) acc = vec_t <T>::combine (add, acc, x [i]) ;
     }
     part [threadIdx.x] = acc ;
     __syncthreads () ;
@@ -105,19 +108,19 @@ extern "C" size_t gg_cuda_vec_reduce_scratch (gg_type t)
 // *result_dev (one value) = the reduction of x [0..n); scratch: device
 // memory of gg_cuda_vec_reduce_scratch (t) bytes
 extern "C" int gg_cuda_vec_reduce (gg_add add, gg_type t, const void *x,
-    int64_t n, void *scratch, void *result_dev, cudaStream_t stream)
+    int64_t n, const int8_t *present, void *scratch, void *result_dev, cudaStream_t stream)
 {
     if (n <= 0) return GG_ERR_UNSUPPORTED ;
     const int nb = blocks_for (n) ;
     if (t == GG_FP32)
     {
-        vec_reduce_kernel <float> <<<nb, VEC_THREADS, 0, stream>>> (add, n, (const float *) x, (float *) scratch) ;
-        vec_reduce_kernel <float> <<<1, VEC_THREADS, 0, stream>>> (add, nb, (const float *) scratch, (float *) result_dev) ;
+        vec_reduce_kernel <float> <<<nb, VEC_THREADS, 0, stream>>> (add, n, (const float *) x, present, (float *) scratch) ;
+        vec_reduce_kernel <float> <<<1, VEC_THREADS, 0, stream>>> (add, nb, (const float *) scratch, NULL, (float *) result_dev) ;
     }
     else if (t == GG_FP64)
     {
-        vec_reduce_kernel <double> <<<nb, VEC_THREADS, 0, stream>>> (add, n, (const double *) x, (double *) scratch) ;
-        vec_reduce_kernel <double> <<<1, VEC_THREADS, 0, stream>>> (add, nb, (const double *) scratch, (double *) result_dev) ;
+        vec_reduce_kernel <double> <<<nb, VEC_THREADS, 0, stream>>> (add, n, (const double *) x, present, (double *) scratch) ;
+        vec_reduce_kernel <double> <<<1, VEC_THREADS, 0, stream>>> (add, nb, (const double *) scratch, NULL, (double *) result_dev) ;
     }
     else
     {
@@ -149,6 +152,38 @@ extern "C" int gg_cuda_vec_gather (gg_type t, const void *x, const int64_t *idx,
     else if (t == GG_FP64)
     {
         vec_gather_kernel <double> <<<nb, VEC_THREADS, 0, stream>>> ((const double *) x, idx, nidx, (double *) out) ;
+    }
+    else
+    {
+        return GG_ERR_UNSUPPORTED ;
+    }
+    return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
+}
+
+template <typename T>
+__global__ void vec_select_kernel (int64_t n, T *z, int8_t *zb, const T *x, const int8_t *pb)
+{
+    const int64_t stride = (int64_t) gridDim.x * blockDim.x ;
+    for (int64_t i = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ; i < n ; i += stride)
+    {
+        z [i] = GG_VEC_SELECT (pb, x, i) ;
+        zb [i] = pb [i] ;
+    }
+}
+
+// z [i] = pb [i] ? x [i] : 0, zb [i] = pb [i] (all device pointers)
+extern "C" int gg_cuda_vec_select (gg_type t, int64_t n, void *z, int8_t *zb,
+    const void *x, const int8_t *pb, cudaStream_t stream)
+{
+    if (n <= 0) return GG_OK ;
+    const int nb = blocks_for (n) ;
+    if (t == GG_FP32)
+    {
+        vec_select_kernel <float> <<<nb, VEC_THREADS, 0, stream>>> (n, (float *) z, zb, (const float *) x, pb) ;
+    }
+    else if (t == GG_FP64)
+    {
+        vec_select_kernel <double> <<<nb, VEC_THREADS, 0, stream>>> (n, (double *) z, zb, (const double *) x, pb) ;
     }
     else
     {

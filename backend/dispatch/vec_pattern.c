@@ -1,0 +1,174 @@
+//------------------------------------------------------------------------------
+// backend/dispatch/vec_pattern.c: a resident vector on a pattern
+//------------------------------------------------------------------------------
+
+// w = f .* s with FIRST (f = u) or SECOND (f = v): f a resident full vector,
+// s a vector on the host that is not resident (sparse, bitmap or full, of any
+// built-in type; only its structure is read: the operator takes f's value).
+// PageRank's t .* sink, summed next.  The result stays on the device
+// (backend/resident/resident.h, gg_resident.pattern):
+//   - w's structure comes from the CPU library itself: the real eWiseMult
+//     on f's placeholder (full, iso) and s gives w exactly the structure,
+//     sparsity and options the CPU library gives it, with an iso placeholder
+//     value (O(n) on the host for a bitmap s, the CPU library's own work);
+//   - s's pattern goes up as n bytes, kept as the device form of s's cache
+//     entry (handle, version), so an unchanged s goes up once;
+//   - one kernel (gg_backend.vec_select) writes w's values (f's on the
+//     pattern, 0 elsewhere) and a copy of the pattern into w's buffer;
+//   - w is registered on that pattern, or full when the CPU library made it
+//     full (every entry present), without a pattern.
+// Reductions of w run on the device over the pattern (vec_dispatch.c);
+// anything else materialises it (resident_pattern.c).  Until w's structure
+// is made nothing has changed; after it, any failure answers through the CPU
+// library, which overwrites w (no mask, no accumulator).
+
+#include "config.h"
+#include "backend/dispatch/vec_private.h"
+#include "backend/cache/cache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+// the cache's form code of a device pattern (dispatch.c's are 1 and 2), by
+// backend (the host emulation's "device" memory is not the GPU's)
+#define FORM_PATTERN(be) ((uint64_t) 3 | ((uint64_t) ((be) == &grbgpu_host_backend) << 8))
+
+typedef GrB_Info (*emult_fn) (GrB_Vector, const GrB_Vector, const GrB_BinaryOp,
+    const GrB_BinaryOp, const GrB_Vector, const GrB_Vector, const GrB_Descriptor) ;
+
+// s's pattern as n bytes of be's memory: the device form of s's cache entry
+// (*entry acquired and its lock held; the caller unlocks and releases), made
+// and sent up now when it is not there (*sent: bytes sent up)
+static int pattern_get (const gg_backend *be, GrB_Vector s, const gg_view *sv,
+    int64_t n, gg_cache_entry **entry, size_t *sent)
+{
+    gg_cache_key key = { s, grbgpu_objver_get (s), FORM_PATTERN (be) } ;
+    gg_cache_entry *e = grbgpu_cache_acquire (&key) ;
+    if (e == NULL) e = grbgpu_cache_insert (&key, NULL, 0, NULL) ;
+    if (e == NULL) return GG_ERR_NOMEM ;
+    *entry = e ;
+    *sent = 0 ;
+    pthread_mutex_lock (&e->lock) ;
+    if (e->dev != NULL) return GG_OK ;
+    int8_t *hb = NULL ;
+    const int8_t *b = sv->b ;
+    if (sv->storage == GG_STORE_SPARSE)
+    {
+        hb = calloc ((size_t) n, 1) ;
+        if (hb == NULL) return GG_ERR_NOMEM ;
+        for (int64_t k = sv->p [0] ; k < sv->p [1] ; k++) hb [sv->i [k]] = 1 ;
+        b = hb ;
+    }
+    void *d = (grbgpu_fault (GG_FAULT_ALLOC)) ? NULL : be->res_alloc ((size_t) n) ;
+    int rc = (d == NULL) ? GG_ERR_DEVMEM
+        : grbgpu_fault (GG_FAULT_COPY) ? GG_ERR_FAULT : be->res_upload (d, b, (size_t) n) ;
+    free (hb) ;
+    if (rc != GG_OK)
+    {
+        if (d != NULL) be->res_free (d) ;
+        return rc ;
+    }
+    e->dev = d ;
+    e->dev_free = be->res_free ;
+    // (on the backend's main device; the host emulation stands for device 0)
+    grbgpu_cache_account_device (e, (be == &grbgpu_host_backend) ? 0 : grbgpu_settings.device_id,
+        (size_t) n) ;
+    *sent = (size_t) n ;
+    return GG_OK ;
+}
+
+bool vec_pattern_path (const gg_backend *be, GrB_Vector w, GrB_BinaryOp op, gg_vop vop,
+    gg_type t, GrB_Vector u, GrB_Vector v, GrB_Info *info, bool *applies)
+{
+    GrB_Vector f = (vop == GG_VOP_FIRST) ? u : v, s = (vop == GG_VOP_FIRST) ? v : u ;
+    GrB_Index n, sn, fn, snv ;
+    *applies = false ;
+    if ((vop != GG_VOP_FIRST && vop != GG_VOP_SECOND) || be->vec_select == NULL
+        || be->vec_gather == NULL) return false ;
+    if (!grbgpu_resident_has (f) || grbgpu_resident_has (s) || w == s || w == f) return false ;
+    if (grbgpu_src_code (vec_vtype (s)) < 0 || vec_vtype (f) != grbgpu_grb_type (t)
+        || vec_vtype (w) != grbgpu_grb_type (t)) return false ;
+    if (!vec_vsize (w, &n) || !vec_vsize (s, &sn) || !vec_vsize (f, &fn) || sn != n || fn != n) return false ;
+    // (nvals finishes s's pending work before it is viewed)
+    if (GrB_Vector_nvals (&snv, s) != GrB_SUCCESS) return false ;
+    gg_view sv ;
+    if (grbgpu_view (&sv, (GrB_Matrix) s) != GrB_SUCCESS) return false ;
+    if (sv.storage != GG_STORE_SPARSE && sv.storage != GG_STORE_BITMAP
+        && sv.storage != GG_STORE_FULL) return false ;
+    gg_resident fr ;
+    if (!grbgpu_resident_pin (f, &fr)) return false ;
+    if (fr.be != be || fr.zt != t || fr.nrows != (int64_t) n || fr.pattern != NULL)
+    {
+        // (eWise declines it with its reason)
+        grbgpu_resident_unpin (f, fr.buf) ;
+        return false ;
+    }
+    *applies = true ;
+    const char *why = NULL ;
+    int rc = GG_OK ;
+    void *buf = NULL ;
+    size_t bytes = 0, sent = 0 ;
+    gg_cache_entry *e = NULL ;
+    GrB_Index wnv = 0 ;
+    int status = 0 ;
+    const size_t vbytes = (size_t) n * gg_type_size (t) ;
+    // w's structure, by the CPU library, from f's placeholder and s; w's old
+    // device copy (if any) goes: w is overwritten
+    grbgpu_resident_forget (w) ;
+    GrB_Info ginfo = ((emult_fn) grbgpu_real ("GrB_Vector_eWiseMult_BinaryOp"))
+        (w, NULL, NULL, op, u, v, NULL) ;
+    if (ginfo == GrB_SUCCESS) ginfo = GrB_Vector_nvals (&wnv, w) ;
+    if (ginfo == GrB_SUCCESS) ginfo = GxB_Vector_Option_get (w, GxB_SPARSITY_STATUS, &status) ;
+    if (ginfo != GrB_SUCCESS || (status != GxB_FULL && status != GxB_BITMAP && status != GxB_SPARSE))
+    {
+        why = "vector op: the pattern's structure could not be made" ;
+        goto done ;
+    }
+    const bool full = (status == GxB_FULL) ;
+    bytes = vbytes + (full ? 0 : (size_t) n) ;
+    buf = grbgpu_resident_alloc (be, bytes) ;
+    if (buf == NULL) { why = "vector op: no device memory for the result" ; goto done ; }
+    if (full)
+    {
+        gg_vec_args a = { .op = GG_VOP_IDENTITY, .type = t, .n = (int64_t) n, .z = buf, .x = fr.buf } ;
+        rc = grbgpu_fault (GG_FAULT_LAUNCH) ? GG_ERR_FAULT : be->vec_op (&a) ;
+    }
+    else
+    {
+        rc = pattern_get (be, s, &sv, (int64_t) n, &e, &sent) ;
+        if (rc == GG_OK)
+        {
+            rc = grbgpu_fault (GG_FAULT_LAUNCH) ? GG_ERR_FAULT : be->vec_select (t, (int64_t) n,
+                buf, (int8_t *) buf + vbytes, fr.buf, (const int8_t *) e->dev) ;
+        }
+    }
+    if (rc != GG_OK) goto done ;
+    gg_resident r = { be, buf, bytes, t, (int64_t) n, 1, false, true,
+        full ? NULL : (const int8_t *) buf + vbytes, (int64_t) wnv } ;
+    buf = NULL ;
+    if (grbgpu_resident_keep_as_is (w, &r) != GrB_SUCCESS) rc = GG_ERR_NOMEM ;   // (r.buf freed)
+done:
+    if (e != NULL) { pthread_mutex_unlock (&e->lock) ; grbgpu_cache_release (e) ; }
+    grbgpu_resident_unpin (f, fr.buf) ;
+    if (buf != NULL) grbgpu_resident_release (be, buf, bytes) ;
+    if (why != NULL) { vec_decline (why) ; return false ; }
+    if (rc != GG_OK)
+    {
+        grbgpu_count (GG_STAT_FALLBACKS, 1) ;
+        grbgpu_set_last_decision ("fallback", "vector op on a pattern failed") ;
+        grbgpu_log (1, "fallback to the CPU library after a vector op on a pattern failed (%d)"
+            " on %s", rc, be->name) ;
+        return false ;
+    }
+    grbgpu_count (be == &grbgpu_host_backend ? GG_STAT_OFFLOADED_HOST : GG_STAT_OFFLOADED_CUDA, 1) ;
+    grbgpu_set_last_decision (be->name, NULL) ;
+    if (grbgpu_settings.verbose >= 2)
+    {
+        grbgpu_log (2, "resident: %p kept on a pattern of %llu of %llu entries (%s; pattern %s)",
+            (void *) w, (unsigned long long) wnv, (unsigned long long) n,
+            full ? "full" : (status == GxB_BITMAP ? "bitmap" : "sparse"),
+            full ? "not needed" : (sent > 0 ? "sent up" : "cached on the device")) ;
+    }
+    *info = GrB_SUCCESS ;
+    return true ;
+}

@@ -1,0 +1,29 @@
+//------------------------------------------------------------------------------
+// backend/resident/resident_private.h: what resident.c and resident_pattern.c
+// share
+//------------------------------------------------------------------------------
+
+#ifndef GG_RESIDENT_PRIVATE_H
+#define GG_RESIDENT_PRIVATE_H
+
+#include "backend/resident/resident.h"
+
+#define GG_MATERIALISE_TRIES 3
+
+#define REAL(type, name) ((type) grbgpu_real (name))
+
+// bytes of r's buffer (from its start) into host, tried up to
+// GG_MATERIALISE_TRIES times (each may be an injected copy fault); GG_OK or
+// the last error
+GG_INTERNAL int grbgpu_res_fetch (const gg_resident *r, void *host, size_t bytes) ;
+
+// A vector on a pattern (r->pattern set) gets its values: obj, which holds
+// the pattern (sparse or bitmap) with a placeholder value, is unpacked and
+// packed again with the values of r's buffer at its entries (*down: the
+// bytes that came down).  GrB_SUCCESS, or the error that left obj as it was
+// (holding the placeholder).  Under the registry's lock; the real GraphBLAS
+// functions only.
+GG_INTERNAL GrB_Info grbgpu_res_fill_pattern (GrB_Vector obj, const gg_resident *r,
+    size_t *down) ;
+
+#endif
