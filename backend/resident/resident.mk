@@ -27,3 +27,15 @@ tests_test_vec_ops_SOURCES = tests/test_vec_ops.c tests/resident_util.h
 tests_test_vec_ops_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_vec_ops_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
 endif
+
+# tests/test_vec_pattern: resident vectors on a pattern (t .* sink,
+# backend/dispatch/vec_pattern.c) against the CPU library: reductions over
+# the pattern, materialisation by every kind of read, free, eviction, the
+# PageRank sink sequence (GRBGPU_TEST_DEVICE=cuda: the GPU, gpu_round.sh sink)
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_vec_pattern
+TESTS += tests/test_vec_pattern
+tests_test_vec_pattern_SOURCES = tests/test_vec_pattern.c tests/resident_util.h
+tests_test_vec_pattern_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_vec_pattern_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
+endif

@@ -1,0 +1,470 @@
+//------------------------------------------------------------------------------
+// tests/test_vec_pattern.c: resident vectors on a pattern (t .* sink)
+//------------------------------------------------------------------------------
+
+// Through the public API only (linked with libgrbgpu), with GRBGPU_RESIDENT=1
+// on the host emulation backend (GRBGPU_TEST_DEVICE=cuda: the GPU).  FIRST /
+// SECOND of a resident full FP32 / FP64 vector t and a pattern s on the host
+// (sparse or bitmap, of BOOL, INT32 or FP64, empty, a few entries, half, all)
+// keeps the result w on the device on s's pattern (backend/dispatch/
+// vec_pattern.c); each w is compared with the CPU library's on twins
+// (GRBGPU_DEVICE=cpu) on fresh random values holding Inf, -Inf, NaN, -0:
+//   - reductions with PLUS, TIMES, MIN, MAX run on the device over the
+//     pattern only (nothing materialised), sums and products up to their
+//     order, MIN / MAX exactly, an empty pattern the CPU library's answer;
+//   - nvals reads the structure without materialising; extractTuples,
+//     extractElement, setElement, GrB_wait, eWiseAdd, apply materialise, and
+//     then w is the CPU library's object: same entries, values bit for bit,
+//     same sparsity status, same iso flag, for every sparsity control of w;
+//   - free drops w without a download; a small GRBGPU_DEVICE_MEMORY evicts
+//     (materialises) it and its values stay right;
+//   - the PageRank sink sequence (tsink = t .* sink, sum (tsink)) with t
+//     changing every iteration equals the CPU library's, materialises
+//     nothing, sends the pattern up once and (on the GPU) brings down only
+//     the sum; under injected faults it is still right.
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <GraphBLAS.h>
+#include "grbgpu.h"
+
+#include "tests/resident_util.h"
+
+enum { N = 2000 } ;
+
+static uint64_t rng = 0x2545f4914f6cdd1dULL ;
+static uint64_t rnd (void) { return xorshift (&rng) ; }
+
+// a random value, 1 in 8 special; mild: ordinary values of magnitude in
+// [0.5, 2] (a product of many cannot overflow in one order and not another)
+static double value (bool mild)
+{
+    switch (rnd ( ) % 32)
+    {
+        case 0: return INFINITY ;
+        case 1: return -INFINITY ;
+        case 2: return NAN ;
+        case 3: return -0.0 ;
+    }
+    double sign = (rnd ( ) % 2) ? -1.0 : 1.0 ;
+    if (mild) return sign * (0.5 + (double) (rnd ( ) % 1537) / 1024.0) ;
+    return sign * (double) (rnd ( ) % 2000001) / 1024.0 ;
+}
+
+// t (made resident on the device by an apply of IDENTITY) and its twin on
+// the host, of type ty, values from `value`
+static void make_t (GrB_Type ty, bool mild, GrB_Vector *t, GrB_Vector *tt)
+{
+    OK (GrB_Vector_new (t, ty, N)) ;
+    OK (GrB_Vector_new (tt, ty, N)) ;
+    for (GrB_Index i = 0 ; i < N ; i++)
+    {
+        double x = value (mild) ;
+        OK (GrB_Vector_setElement_FP64 (*t, x, i)) ;
+        OK (GrB_Vector_setElement_FP64 (*tt, x, i)) ;
+    }
+    OK (GrB_Vector_wait (*t, GrB_MATERIALIZE)) ;
+    OK (GrB_Vector_wait (*tt, GrB_MATERIALIZE)) ;
+    device_on ( ) ;
+    GrB_UnaryOp id = (ty == GrB_FP32) ? GrB_IDENTITY_FP32 : GrB_IDENTITY_FP64 ;
+    uint64_t kept = stats ( ).resident_kept ;
+    OK (GrB_Vector_apply (*t, NULL, NULL, id, *t, NULL)) ;
+    assert_true (stats ( ).resident_kept > kept) ;
+}
+
+// a pattern of about permille/1000 of the positions (0: empty, 1000: all),
+// of type sty, held with sparsity control `control`
+static GrB_Vector make_s (GrB_Type sty, int permille, int control)
+{
+    GrB_Vector s ;
+    OK (GrB_Vector_new (&s, sty, N)) ;
+    for (GrB_Index i = 0 ; i < N ; i++)
+    {
+        if ((int) (rnd ( ) % 1000) >= permille) continue ;
+        OK (GrB_Vector_setElement_INT32 (s, (int32_t) (rnd ( ) % 3), i)) ;
+    }
+    OK (GxB_Vector_Option_set (s, GxB_SPARSITY_CONTROL, control)) ;
+    OK (GrB_Vector_wait (s, GrB_MATERIALIZE)) ;
+    return s ;
+}
+
+static bool same_value (double x, double y)
+{
+    return (isnan (x) && isnan (y)) || (x == y && signbit (x) == signbit (y)) ;
+}
+
+// w (materialised by this) is the CPU library's wt: entries, values bit for
+// bit, sparsity status and iso flag
+static void assert_same_object (GrB_Vector w, GrB_Vector wt, const char *what)
+{
+    GrB_Index nw, nt ;
+    OK (GrB_Vector_nvals (&nw, w)) ;
+    OK (GrB_Vector_nvals (&nt, wt)) ;
+    assert_int_equal (nw, nt) ;
+    static GrB_Index I [N], J [N] ;
+    static double X [N], Y [N] ;
+    OK (GrB_Vector_extractTuples_FP64 (I, X, &nw, w)) ;
+    OK (GrB_Vector_extractTuples_FP64 (J, Y, &nt, wt)) ;
+    for (GrB_Index k = 0 ; k < nw ; k++)
+    {
+        assert_int_equal (I [k], J [k]) ;
+        if (!same_value (X [k], Y [k]))
+        {
+            fail_msg ("%s: entry %llu: %g, expected %g", what, (unsigned long long) I [k], X [k], Y [k]) ;
+        }
+    }
+    int sw, st ;
+    bool iw, it ;
+    OK (GxB_Vector_Option_get (w, GxB_SPARSITY_STATUS, &sw)) ;
+    OK (GxB_Vector_Option_get (wt, GxB_SPARSITY_STATUS, &st)) ;
+    if (sw != st) fail_msg ("%s: sparsity status %d, expected %d", what, sw, st) ;
+    OK (GxB_Vector_iso (&iw, w)) ;
+    OK (GxB_Vector_iso (&it, wt)) ;
+    assert_int_equal (iw, it) ;
+}
+
+static GrB_Monoid monoid (GrB_Type ty, int k)
+{
+    const GrB_Monoid f32 [4] = { GrB_PLUS_MONOID_FP32, GrB_TIMES_MONOID_FP32,
+        GrB_MIN_MONOID_FP32, GrB_MAX_MONOID_FP32 } ;
+    const GrB_Monoid f64 [4] = { GrB_PLUS_MONOID_FP64, GrB_TIMES_MONOID_FP64,
+        GrB_MIN_MONOID_FP64, GrB_MAX_MONOID_FP64 } ;
+    return (ty == GrB_FP32) ? f32 [k] : f64 [k] ;
+}
+
+static double reduce (GrB_Type ty, GrB_Monoid m, GrB_Vector w)
+{
+    if (ty == GrB_FP32)
+    {
+        float x = 12345 ;
+        OK (GrB_Vector_reduce_FP32 (&x, NULL, m, w, NULL)) ;
+        return x ;
+    }
+    double x = 12345 ;
+    OK (GrB_Vector_reduce_FP64 (&x, NULL, m, w, NULL)) ;
+    return x ;
+}
+
+// a reduction of the device (got) against the CPU library's (ref): sums and
+// products up to their order (mag: the sum of the magnitudes), MIN / MAX
+// exactly (+0 and -0 alike), Inf / NaN as the CPU library's, and a zero's
+// sign wherever the result is exactly zero in both
+static void assert_reduced (int k, GrB_Type ty, double got, double ref, double mag, const char *what)
+{
+    bool ok ;
+    if (isnan (ref) || isinf (ref)) ok = same_value (got, ref) ;
+    else if (k >= 2) ok = (got == ref) ;
+    else if (got == 0 && ref == 0) ok = (signbit (got) == signbit (ref)) ;
+    else
+    {
+        double eps = (ty == GrB_FP32) ? 1e-5 : 1e-12 ;
+        ok = fabs (got - ref) <= eps * (k == 0 ? mag : fabs (ref)) ;
+    }
+    if (!ok) fail_msg ("%s: monoid %d: %.17g, expected %.17g", what, k, got, ref) ;
+}
+
+// how w is read after the reductions (each materialises but nvals)
+enum { READ_NVALS, READ_TUPLES, READ_ELEMENT, READ_SET, READ_WAIT, READ_ADD, READ_APPLY, NREAD } ;
+
+//------------------------------------------------------------------------------
+// every case against the CPU library
+//------------------------------------------------------------------------------
+
+static void test_pattern_cases (void **state)
+{
+    (void) state ;
+    const GrB_Type stypes [3] = { GrB_BOOL, GrB_INT32, GrB_FP64 } ;
+    const int density [5] = { 0, 3, 100, 500, 1000 } ;
+    const int wcontrol [5] = { GxB_AUTO_SPARSITY, GxB_SPARSE, GxB_BITMAP, GxB_FULL,
+        GxB_SPARSE + GxB_BITMAP } ;
+    int kept_patterned = 0, kept_full = 0, cases = 0 ;
+    for (int c = 0 ; c < 80 ; c++)
+    {
+        GrB_Type ty = (c % 2) ? GrB_FP64 : GrB_FP32 ;
+        bool second = (c / 2) % 2 ;
+        bool bitmap = (c / 4) % 2 ;
+        int dens = density [(c / 8) % 5] ;
+        bool mild = (c / 40) % 2 ;
+        GrB_Vector t, tt, w, wt ;
+        make_t (ty, mild, &t, &tt) ;
+        GrB_Vector s = make_s (stypes [rnd ( ) % 3], dens, bitmap ? GxB_BITMAP : GxB_SPARSE) ;
+        OK (GrB_Vector_new (&w, ty, N)) ;
+        OK (GrB_Vector_new (&wt, ty, N)) ;
+        int ctl = wcontrol [rnd ( ) % 5] ;
+        OK (GxB_Vector_Option_set (w, GxB_SPARSITY_CONTROL, ctl)) ;
+        OK (GxB_Vector_Option_set (wt, GxB_SPARSITY_CONTROL, ctl)) ;
+        GrB_BinaryOp op = second ? (ty == GrB_FP32 ? GrB_SECOND_FP32 : GrB_SECOND_FP64)
+            : (ty == GrB_FP32 ? GrB_FIRST_FP32 : GrB_FIRST_FP64) ;
+        // the device: w kept on s's pattern, nothing comes down
+        grbgpu_stats s0 = stats ( ) ;
+        if (second) OK (GrB_Vector_eWiseMult_BinaryOp (w, NULL, NULL, op, s, t, NULL)) ;
+        else OK (GrB_Vector_eWiseMult_BinaryOp (w, NULL, NULL, op, t, s, NULL)) ;
+        grbgpu_stats s1 = stats ( ) ;
+        assert_int_equal (s1.resident_kept, s0.resident_kept + 1) ;
+        assert_int_equal (s1.materialised, s0.materialised) ;
+        device_cpu ( ) ;
+        if (second) OK (GrB_Vector_eWiseMult_BinaryOp (wt, NULL, NULL, op, s, tt, NULL)) ;
+        else OK (GrB_Vector_eWiseMult_BinaryOp (wt, NULL, NULL, op, tt, s, NULL)) ;
+        device_on ( ) ;
+        GrB_Index nt ;
+        OK (GrB_Vector_nvals (&nt, wt)) ;
+        int st ;
+        OK (GxB_Vector_Option_get (wt, GxB_SPARSITY_STATUS, &st)) ;
+        if (st == GxB_FULL) kept_full++ ; else kept_patterned++ ;
+        // the reductions on the device, against the CPU library's
+        double mag = 0 ;
+        {
+            static GrB_Index I [N] ;
+            static double X [N] ;
+            GrB_Index m = nt ;
+            OK (GrB_Vector_extractTuples_FP64 (I, X, &m, wt)) ;
+            for (GrB_Index e = 0 ; e < m ; e++) if (isfinite (X [e])) mag += fabs (X [e]) ;
+        }
+        for (int k = 0 ; k < 4 ; k++)
+        {
+            GrB_Monoid m = monoid (ty, k) ;
+            grbgpu_stats r0 = stats ( ) ;
+            double got = reduce (ty, m, w) ;
+            grbgpu_stats r1 = stats ( ) ;
+            assert_int_equal (r1.materialised, r0.materialised) ;
+            assert_true (r1.offloaded_host + r1.offloaded_cuda > r0.offloaded_host + r0.offloaded_cuda) ;
+            device_cpu ( ) ;
+            double ref = reduce (ty, m, wt) ;
+            device_on ( ) ;
+            assert_reduced (k, ty, got, ref, mag, "reduce on a pattern") ;
+        }
+        // read it, as a program would
+        int how = c % NREAD ;
+        grbgpu_stats m0 = stats ( ) ;
+        GrB_Index nw ;
+        switch (how)
+        {
+            case READ_NVALS:
+                OK (GrB_Vector_nvals (&nw, w)) ;
+                assert_int_equal (nw, nt) ;
+                assert_int_equal (stats ( ).materialised, m0.materialised) ;
+                break ;
+            case READ_TUPLES:
+                break ;     // (assert_same_object reads the tuples)
+            case READ_ELEMENT:
+            {
+                GrB_Index i = rnd ( ) % N ;
+                double x = 0, y = 0 ;
+                GrB_Info a = GrB_Vector_extractElement_FP64 (&x, w, i) ;
+                GrB_Info b = GrB_Vector_extractElement_FP64 (&y, wt, i) ;
+                assert_int_equal (a, b) ;
+                if (a == GrB_SUCCESS) assert_true (same_value (x, y)) ;
+                break ;
+            }
+            case READ_SET:
+                OK (GrB_Vector_setElement_FP64 (w, -0.0, 7)) ;
+                OK (GrB_Vector_setElement_FP64 (wt, -0.0, 7)) ;
+                break ;
+            case READ_WAIT:
+                OK (GrB_Vector_wait (w, GrB_MATERIALIZE)) ;
+                break ;
+            case READ_ADD:
+            {
+                GrB_BinaryOp plus = (ty == GrB_FP32) ? GrB_PLUS_FP32 : GrB_PLUS_FP64 ;
+                OK (GrB_Vector_eWiseAdd_BinaryOp (w, NULL, NULL, plus, w, t, NULL)) ;
+                device_cpu ( ) ;
+                OK (GrB_Vector_eWiseAdd_BinaryOp (wt, NULL, NULL, plus, wt, tt, NULL)) ;
+                device_on ( ) ;
+                break ;
+            }
+            case READ_APPLY:
+            {
+                GrB_UnaryOp ainv = (ty == GrB_FP32) ? GrB_AINV_FP32 : GrB_AINV_FP64 ;
+                OK (GrB_Vector_apply (w, NULL, NULL, ainv, w, NULL)) ;
+                device_cpu ( ) ;
+                OK (GrB_Vector_apply (wt, NULL, NULL, ainv, wt, NULL)) ;
+                device_on ( ) ;
+                break ;
+            }
+        }
+        if (how != READ_NVALS && how != READ_TUPLES && st != GxB_FULL)
+        {
+            // (a full w may stay on the device through eWiseAdd / apply)
+            assert_true (stats ( ).materialised > m0.materialised) ;
+        }
+        assert_same_object (w, wt, "t .* s") ;
+        assert_same_object (t, tt, "t, read in place") ;
+        GrB_Vector_free (&t) ; GrB_Vector_free (&tt) ; GrB_Vector_free (&s) ;
+        GrB_Vector_free (&w) ; GrB_Vector_free (&wt) ;
+        cases++ ;
+    }
+    printf ("  %d cases: %d kept on a pattern, %d full\n", cases, kept_patterned, kept_full) ;
+    assert_true (kept_patterned > 0 && kept_full > 0) ;
+}
+
+//------------------------------------------------------------------------------
+// free and eviction
+//------------------------------------------------------------------------------
+
+static void test_free_and_eviction (void **state)
+{
+    (void) state ;
+    GrB_Vector t, tt ;
+    make_t (GrB_FP64, false, &t, &tt) ;
+    GrB_Vector s = make_s (GrB_BOOL, 300, GxB_BITMAP) ;
+    GrB_Vector s2 = make_s (GrB_BOOL, 50, GxB_SPARSE) ;
+    // free without materialising
+    GrB_Vector w ;
+    OK (GrB_Vector_new (&w, GrB_FP64, N)) ;
+    OK (GrB_Vector_eWiseMult_BinaryOp (w, NULL, NULL, GrB_FIRST_FP64, t, s, NULL)) ;
+    grbgpu_stats s0 = stats ( ) ;
+    OK (GrB_Vector_free (&w)) ;
+    assert_int_equal (stats ( ).materialised, s0.materialised) ;
+    // eviction: room for t and about one result on a pattern
+    char mem [32] ;
+    snprintf (mem, sizeof (mem), "%d", (int) (2 * N * (sizeof (double) + 1) + 64)) ;
+    set ("DEVICE_MEMORY", mem) ;
+    GrB_Vector w1, w2, w1t, w2t ;
+    OK (GrB_Vector_new (&w1, GrB_FP64, N)) ;
+    OK (GrB_Vector_new (&w2, GrB_FP64, N)) ;
+    OK (GrB_Vector_new (&w1t, GrB_FP64, N)) ;
+    OK (GrB_Vector_new (&w2t, GrB_FP64, N)) ;
+    s0 = stats ( ) ;
+    OK (GrB_Vector_eWiseMult_BinaryOp (w1, NULL, NULL, GrB_FIRST_FP64, t, s, NULL)) ;
+    OK (GrB_Vector_eWiseMult_BinaryOp (w2, NULL, NULL, GrB_SECOND_FP64, s2, t, NULL)) ;
+    grbgpu_stats s1 = stats ( ) ;
+    printf ("  eviction: %llu evicted, %llu materialised\n",
+        (unsigned long long) (s1.resident_evicted - s0.resident_evicted),
+        (unsigned long long) (s1.materialised - s0.materialised)) ;
+    assert_true (s1.resident_evicted > s0.resident_evicted) ;
+    device_cpu ( ) ;
+    OK (GrB_Vector_eWiseMult_BinaryOp (w1t, NULL, NULL, GrB_FIRST_FP64, tt, s, NULL)) ;
+    OK (GrB_Vector_eWiseMult_BinaryOp (w2t, NULL, NULL, GrB_SECOND_FP64, s2, tt, NULL)) ;
+    device_on ( ) ;
+    assert_same_object (w1, w1t, "evicted") ;
+    assert_same_object (w2, w2t, "kept") ;
+    assert_same_object (t, tt, "t") ;
+    set ("DEVICE_MEMORY", "0") ;
+    GrB_Vector_free (&w1) ; GrB_Vector_free (&w2) ; GrB_Vector_free (&w1t) ; GrB_Vector_free (&w2t) ;
+    GrB_Vector_free (&t) ; GrB_Vector_free (&tt) ; GrB_Vector_free (&s) ; GrB_Vector_free (&s2) ;
+}
+
+//------------------------------------------------------------------------------
+// the PageRank sink sequence
+//------------------------------------------------------------------------------
+
+// sink: the vertices without out-edges of a random graph (sink<!struct(d_out)>
+// = true, as examples/pagerank.c makes it); per iteration t changes on the
+// device, tsink = t .* sink, sink_rank = sum (tsink)
+static void sink_sequence (bool faults)
+{
+    GrB_Matrix A ;
+    OK (GrB_Matrix_new (&A, GrB_FP32, N, N)) ;
+    for (int e = 0 ; e < 3 * N ; e++)
+    {
+        GrB_Index i = rnd ( ) % N ;
+        if (i % 3 == 0) continue ;      // a third of the vertices are sinks
+        OK (GrB_Matrix_setElement_FP32 (A, 1.0f, i, rnd ( ) % N)) ;
+    }
+    GrB_Vector d_out, sink, t, tt, tsink, tsinkt ;
+    OK (GrB_Vector_new (&d_out, GrB_FP32, N)) ;
+    OK (GrB_Matrix_reduce_Monoid (d_out, NULL, NULL, GrB_PLUS_MONOID_FP32, A, NULL)) ;
+    OK (GrB_Vector_new (&sink, GrB_BOOL, N)) ;
+    OK (GrB_Vector_assign_BOOL (sink, d_out, NULL, true, GrB_ALL, N, GrB_DESC_SC)) ;
+    make_t (GrB_FP32, false, &t, &tt) ;
+    OK (GrB_Vector_new (&tsink, GrB_FP32, N)) ;
+    OK (GrB_Vector_new (&tsinkt, GrB_FP32, N)) ;
+    grbgpu_stats s0 = stats ( ) ;
+    // (copy faults rarely: a materialisation that fails three downloads in a
+    // row answers GrB_OUT_OF_MEMORY, as documented)
+    if (faults) set ("FAULT", "alloc:0.2,launch:0.2,copy:0.02") ;
+    for (int it = 0 ; it < 8 ; it++)
+    {
+        // t = t * 0.75 (on the device; the twin on the CPU library)
+        OK (GrB_Vector_apply_BinaryOp2nd_FP32 (t, NULL, NULL, GrB_TIMES_FP32, t, 0.75f, NULL)) ;
+        device_cpu ( ) ;
+        OK (GrB_Vector_apply_BinaryOp2nd_FP32 (tt, NULL, NULL, GrB_TIMES_FP32, tt, 0.75f, NULL)) ;
+        device_on ( ) ;
+        grbgpu_stats i0 = stats ( ) ;
+        float got = 0, ref = 0 ;
+        OK (GrB_Vector_eWiseMult_BinaryOp (tsink, NULL, NULL, GrB_FIRST_FP32, t, sink, NULL)) ;
+        OK (GrB_Vector_reduce_FP32 (&got, NULL, GrB_PLUS_MONOID_FP32, tsink, NULL)) ;
+        grbgpu_stats i1 = stats ( ) ;
+        device_cpu ( ) ;
+        OK (GrB_Vector_eWiseMult_BinaryOp (tsinkt, NULL, NULL, GrB_FIRST_FP32, tt, sink, NULL)) ;
+        OK (GrB_Vector_reduce_FP32 (&ref, NULL, GrB_PLUS_MONOID_FP32, tsinkt, NULL)) ;
+        device_on ( ) ;
+        assert_reduced (0, GrB_FP32, got, ref, fabsf (ref) + 1e3f, "sink rank") ;
+        if (!faults)
+        {
+            // nothing materialised; on the GPU only the sum comes down (and
+            // the pattern goes up at the first iteration only)
+            assert_int_equal (i1.materialised, i0.materialised) ;
+            if (on_cuda ( ))
+            {
+                assert_true (i1.bytes_d2h - i0.bytes_d2h <= 16) ;
+                if (it > 0) assert_true (i1.bytes_h2d - i0.bytes_h2d <= 64) ;
+            }
+            if (it == 0 || it == 7)
+            {
+                printf ("  sink iteration %d: %llu bytes up, %llu down, %llu materialised\n", it,
+                    (unsigned long long) (i1.bytes_h2d - i0.bytes_h2d),
+                    (unsigned long long) (i1.bytes_d2h - i0.bytes_d2h),
+                    (unsigned long long) (i1.materialised - i0.materialised)) ;
+            }
+        }
+    }
+    if (faults) set ("FAULT", "") ;
+    grbgpu_stats s1 = stats ( ) ;
+    printf ("  sink sequence%s: %llu on the device, %llu fallbacks, %llu materialised\n",
+        faults ? " with faults" : "",
+        (unsigned long long) ((s1.offloaded_host + s1.offloaded_cuda) - (s0.offloaded_host + s0.offloaded_cuda)),
+        (unsigned long long) (s1.fallbacks - s0.fallbacks),
+        (unsigned long long) (s1.materialised - s0.materialised)) ;
+    if (faults) assert_true (s1.fallbacks > s0.fallbacks) ;
+    assert_same_object (tsink, tsinkt, "tsink") ;
+    assert_same_object (t, tt, "t") ;
+    GrB_Matrix_free (&A) ;
+    GrB_Vector_free (&d_out) ; GrB_Vector_free (&sink) ; GrB_Vector_free (&t) ;
+    GrB_Vector_free (&tt) ; GrB_Vector_free (&tsink) ; GrB_Vector_free (&tsinkt) ;
+}
+
+static void test_sink_sequence (void **state)        { (void) state ; sink_sequence (false) ; }
+static void test_sink_sequence_faults (void **state) { (void) state ; sink_sequence (true) ; }
+
+int main (void)
+{
+    OK (GrB_init (GrB_NONBLOCKING)) ;
+    set ("MIN_WORK", "0") ;
+    set ("RESIDENT", "1") ;
+    device_on ( ) ;
+    if (on_cuda ( ))
+    {
+        // no GPU: skip (exit 77) as the other GPU tests do
+        GrB_Vector p ;
+        OK (GrB_Vector_new (&p, GrB_FP64, N)) ;
+        OK (GrB_Vector_assign_FP64 (p, NULL, NULL, 1.0, GrB_ALL, N, NULL)) ;
+        const char *d = grbgpu_last_decision ( ) ;
+        bool cuda = (d != NULL && strcmp (d, "cuda") == 0) ;
+        GrB_Vector_free (&p) ;
+        if (!cuda)
+        {
+            printf ("test_vec_pattern: no usable CUDA device (%s): skipped\n", d ? d : "?") ;
+            GrB_finalize ( ) ;
+            return 77 ;
+        }
+    }
+    const struct CMUnitTest tests [] =
+    {
+        cmocka_unit_test (test_pattern_cases),
+        cmocka_unit_test (test_free_and_eviction),
+        cmocka_unit_test (test_sink_sequence),
+        cmocka_unit_test (test_sink_sequence_faults),
+    } ;
+    int rc = cmocka_run_group_tests (tests, NULL, NULL) ;
+    GrB_finalize ( ) ;
+    return rc ;
+}
