@@ -445,8 +445,8 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
     }
     else if (keep_buf != NULL)
     {
-        gg_resident kept = { be, keep_buf, keep_bytes, t, r.nrows, r.ncols, false,
-            plan->out.is_vector, NULL, r.nrows * r.ncols } ;
+        gg_resident kept = { .be = be, .buf = keep_buf, .bytes = keep_bytes, .zt = t,
+            .nrows = r.nrows, .ncols = r.ncols, .is_vector = plan->out.is_vector } ;
         GrB_Info kinfo = grbgpu_resident_keep (plan->out.C, &kept) ;
         keep_buf = NULL ;       // kept, or freed by keep
         if (kinfo != GrB_SUCCESS) { rc = GG_ERR_NOMEM ; goto done ; }

@@ -93,7 +93,8 @@ int grbgpu_vec_accum_finish (const gg_backend *be, const gg_output *out,
         rc = be->vec_op (&acc) ;
     }
     if (rc != GG_OK) goto done ;
-    gg_resident r = { be, z, bytes, t, n, 1, false, true, NULL, n } ;
+    gg_resident r = { .be = be, .buf = z, .bytes = bytes, .zt = t, .nrows = n, .ncols = 1,
+        .is_vector = true } ;
     z = NULL ;
     if (grbgpu_resident_keep (out->C, &r) != GrB_SUCCESS) rc = GG_ERR_NOMEM ;   // z freed
 done:

@@ -158,7 +158,8 @@ bool grbgpu_vec_adopt (const gg_backend *be, GrB_Matrix C, gg_type t)
         rc = grbgpu_fault (GG_FAULT_COPY) ? GG_ERR_FAULT : be->res_upload (buf, v.x, bytes) ;
     }
     if (rc != GG_OK) { grbgpu_resident_release (be, buf, bytes) ; return false ; }
-    gg_resident r = { be, buf, bytes, t, n, 1, false, true, NULL, n } ;
+    gg_resident r = { .be = be, .buf = buf, .bytes = bytes, .zt = t, .nrows = n, .ncols = 1,
+        .is_vector = true } ;
     if (grbgpu_resident_keep (C, &r) != GrB_SUCCESS) return false ;
     // the value is the same, its storage is not (a form read in place)
     grbgpu_objver_bump (C) ;
@@ -268,7 +269,8 @@ static bool vec_run (const gg_backend *be, GrB_Vector w, gg_vop op, gg_type t,
         grbgpu_log (1, "fallback to the CPU library after a vector op failed (%d) on %s", rc, be->name) ;
         return false ;
     }
-    gg_resident r = { be, buf, bytes, t, (int64_t) n, 1, false, true, NULL, (int64_t) n } ;
+    gg_resident r = { .be = be, .buf = buf, .bytes = bytes, .zt = t, .nrows = (int64_t) n,
+        .ncols = 1, .is_vector = true } ;
     if (grbgpu_resident_keep ((GrB_Matrix) w, &r) != GrB_SUCCESS)
     {
         // w unchanged, buf freed

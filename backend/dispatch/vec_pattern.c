@@ -16,7 +16,11 @@
 //   - one kernel (gg_backend.vec_select) writes w's values (f's on the
 //     pattern, 0 elsewhere) and a copy of the pattern into w's buffer;
 //   - w is registered on that pattern, or full when the CPU library made it
-//     full (every entry present), without a pattern.
+//     full (every entry present), without a pattern;
+//   - when w is still resident from an earlier t .* s with the same s (its
+//     version and storage unchanged), its structure is already the one the
+//     CPU library would make: only the values are computed (a loop's
+//     tsink = t .* sink costs no host work per iteration).
 // Reductions of w run on the device over the pattern (vec_dispatch.c);
 // anything else materialises it (resident_pattern.c).  Until w's structure
 // is made nothing has changed; after it, any failure answers through the CPU
@@ -112,17 +116,34 @@ bool vec_pattern_path (const gg_backend *be, GrB_Vector w, GrB_BinaryOp op, gg_v
     GrB_Index wnv = 0 ;
     int status = 0 ;
     const size_t vbytes = (size_t) n * gg_type_size (t) ;
-    // w's structure, by the CPU library, from f's placeholder and s; w's old
-    // device copy (if any) goes: w is overwritten
-    grbgpu_resident_forget (w) ;
-    GrB_Info ginfo = ((emult_fn) grbgpu_real ("GrB_Vector_eWiseMult_BinaryOp"))
-        (w, NULL, NULL, op, u, v, NULL) ;
-    if (ginfo == GrB_SUCCESS) ginfo = GrB_Vector_nvals (&wnv, w) ;
-    if (ginfo == GrB_SUCCESS) ginfo = GxB_Vector_Option_get (w, GxB_SPARSITY_STATUS, &status) ;
-    if (ginfo != GrB_SUCCESS || (status != GxB_FULL && status != GxB_BITMAP && status != GxB_SPARSE))
+    const uint64_t sver = grbgpu_objver_get (s) ;
+    // w still holds the structure of an earlier t .* s with this s (the same
+    // version, held the same way; w untouched since, or it would have been
+    // materialised): the CPU library would make the same again
+    gg_resident wr ;
+    bool same = false ;
+    if (sver != 0 && grbgpu_resident_pin (w, &wr))
     {
-        why = "vector op: the pattern's structure could not be made" ;
-        goto done ;
+        same = wr.be == be && wr.zt == t && wr.is_vector && wr.nrows == (int64_t) n
+            && wr.src == s && wr.src_version == sver && wr.src_storage == (int) sv.storage ;
+        wnv = (GrB_Index) wr.nvals ;
+        status = (wr.pattern == NULL) ? GxB_FULL : 0 ;
+        grbgpu_resident_unpin (w, wr.buf) ;
+    }
+    if (!same)
+    {
+        // w's structure, by the CPU library, from f's placeholder and s; w's
+        // old device copy (if any) goes: w is overwritten
+        grbgpu_resident_forget (w) ;
+        GrB_Info ginfo = ((emult_fn) grbgpu_real ("GrB_Vector_eWiseMult_BinaryOp"))
+            (w, NULL, NULL, op, u, v, NULL) ;
+        if (ginfo == GrB_SUCCESS) ginfo = GrB_Vector_nvals (&wnv, w) ;
+        if (ginfo == GrB_SUCCESS) ginfo = GxB_Vector_Option_get (w, GxB_SPARSITY_STATUS, &status) ;
+        if (ginfo != GrB_SUCCESS || (status != GxB_FULL && status != GxB_BITMAP && status != GxB_SPARSE))
+        {
+            why = "vector op: the pattern's structure could not be made" ;
+            goto done ;
+        }
     }
     const bool full = (status == GxB_FULL) ;
     bytes = vbytes + (full ? 0 : (size_t) n) ;
@@ -143,8 +164,9 @@ bool vec_pattern_path (const gg_backend *be, GrB_Vector w, GrB_BinaryOp op, gg_v
         }
     }
     if (rc != GG_OK) goto done ;
-    gg_resident r = { be, buf, bytes, t, (int64_t) n, 1, false, true,
-        full ? NULL : (const int8_t *) buf + vbytes, (int64_t) wnv } ;
+    gg_resident r = { .be = be, .buf = buf, .bytes = bytes, .zt = t, .nrows = (int64_t) n,
+        .ncols = 1, .is_vector = true, .pattern = full ? NULL : (const int8_t *) buf + vbytes,
+        .nvals = (int64_t) wnv, .src = s, .src_version = sver, .src_storage = (int) sv.storage } ;
     buf = NULL ;
     if (grbgpu_resident_keep_as_is (w, &r) != GrB_SUCCESS) rc = GG_ERR_NOMEM ;   // (r.buf freed)
 done:
@@ -164,10 +186,11 @@ done:
     grbgpu_set_last_decision (be->name, NULL) ;
     if (grbgpu_settings.verbose >= 2)
     {
-        grbgpu_log (2, "resident: %p kept on a pattern of %llu of %llu entries (%s; pattern %s)",
-            (void *) w, (unsigned long long) wnv, (unsigned long long) n,
-            full ? "full" : (status == GxB_BITMAP ? "bitmap" : "sparse"),
-            full ? "not needed" : (sent > 0 ? "sent up" : "cached on the device")) ;
+        grbgpu_log (2, "resident: %p kept on a pattern of %llu of %llu entries (%s; pattern %s;"
+            " structure %s)", (void *) w, (unsigned long long) wnv, (unsigned long long) n,
+            full ? "full" : (same ? "as before" : status == GxB_BITMAP ? "bitmap" : "sparse"),
+            full ? "not needed" : (sent > 0 ? "sent up" : "cached on the device"),
+            same ? "unchanged" : "made by the CPU library") ;
     }
     *info = GrB_SUCCESS ;
     return true ;

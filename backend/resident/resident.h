@@ -38,6 +38,12 @@ typedef struct
     // placeholder value, and buf holds 0 elsewhere, which nothing reads
     const int8_t *pattern ;
     int64_t nvals ;         // entries of a vector on a pattern
+    // the vector whose pattern it took (vec_pattern.c), that vector's version
+    // and storage then (gg_view.storage): while they are unchanged, the
+    // object's structure is still what the CPU library would give it again
+    const void *src ;
+    uint64_t src_version ;
+    int src_storage ;
 }
 gg_resident ;
 
