@@ -15,13 +15,19 @@
 // Prints the iterations, time per iteration, total time and the top 10;
 // --steps also the time per iteration of each step of the loop (wall clock
 // around each GraphBLAS call: where the time of an iteration goes), over the
-// iterations after the first (which pays for converting and uploading A').
+// iterations after the first (which pays for converting and uploading A'),
+// and, when grbgpu is loaded, the bytes each step moved to and from the
+// device (its counters).
 // --save FILE writes the ranks; --compare FILE recomputes them and checks
 // max |r - r_saved| <= 1e-5 * max |r_saved| ("check: PASS", exit 0, or
 // "check: FAIL", exit 1).
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE     // RTLD_DEFAULT
+#endif
 #include "common.h"
 
+#include <dlfcn.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,11 +42,37 @@ static const char *step_name [ST_N] = { "sink rank (eWiseMult, reduce)",
     "rdiff (eWiseAdd, apply, reduce)" } ;
 static double step_time [ST_N] ;
 static bool step_on = false ;
+
+// --steps in a process where grbgpu is loaded (LD_PRELOAD): also the bytes
+// each step sent to the device and brought back, read from grbgpu's own
+// counters (grbgpu_stats_line, found with dlsym; outside the timed call)
+static void (*step_stats_line) (char *, size_t) = NULL ;
+static double step_up [ST_N], step_down [ST_N] ;
+
+static void step_bytes (double *up, double *down)
+{
+    char buf [1024] ;
+    const char *p ;
+    *up = *down = 0 ;
+    if (step_stats_line == NULL) return ;
+    step_stats_line (buf, sizeof (buf)) ;
+    if ((p = strstr (buf, "h2d_bytes=")) != NULL) *up = strtod (p + 10, NULL) ;
+    if ((p = strstr (buf, "d2h_bytes=")) != NULL) *down = strtod (p + 10, NULL) ;
+}
+
 #define STEP(st, call)                                                      \
 {                                                                           \
+    double step_u0_ = 0, step_d0_ = 0, step_u1_, step_d1_ ;                 \
+    if (step_on) step_bytes (&step_u0_, &step_d0_) ;                        \
     double step_t0_ = ex_wtime () ;                                         \
     GRB_TRY (call) ;                                                        \
-    if (step_on) step_time [st] += ex_wtime () - step_t0_ ;                 \
+    if (step_on)                                                            \
+    {                                                                       \
+        step_time [st] += ex_wtime () - step_t0_ ;                          \
+        step_bytes (&step_u1_, &step_d1_) ;                                 \
+        step_up [st] += step_u1_ - step_u0_ ;                               \
+        step_down [st] += step_d1_ - step_d0_ ;                             \
+    }                                                                       \
 }
 
 //------------------------------------------------------------------------------
@@ -248,7 +280,13 @@ int main (int argc, char **argv)
         else if (!strcmp (a, "--iters") && has) iters_fixed = atoi (argv [k+1]) ;
         else if (!strcmp (a, "--itermax") && has) itermax = atoi (argv [k+1]) ;
         else if (!strcmp (a, "--tol") && has) tol = strtof (argv [k+1], NULL) ;
-        else if (!strcmp (a, "--steps")) { steps = true ; k++ ; continue ; }
+        else if (!strcmp (a, "--steps"))
+        {
+            steps = true ;
+            *(void **) &step_stats_line = dlsym (RTLD_DEFAULT, "grbgpu_stats_line") ;
+            k++ ;
+            continue ;
+        }
         else if (a [0] != '-' && file == NULL) { file = a ; k++ ; continue ; }
         else { usage () ; return (2) ; }
         k += 2 ;
@@ -299,7 +337,13 @@ int main (int argc, char **argv)
     for (int st = 0 ; steps && iters > 1 && st < ST_N ; st++)
     {
         printf ("pagerank: step %-32s %8.3f ms per iteration (after the "
-            "first)\n", step_name [st], 1e3 * step_time [st] / (iters - 1)) ;
+            "first)", step_name [st], 1e3 * step_time [st] / (iters - 1)) ;
+        if (step_stats_line != NULL)
+        {
+            printf (", %.0f bytes up, %.0f down", step_up [st] / (iters - 1),
+                step_down [st] / (iters - 1)) ;
+        }
+        printf ("\n") ;
     }
 
     //--------------------------------------------------------------------------
