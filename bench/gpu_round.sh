@@ -11,7 +11,7 @@
 # summary last.  Steps are selected with STEPS (default: all).
 set -u
 OUT=${OUT:-$PWD/gpu-out}
-STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e ba tc xpose xpose2 rules fam multi resident res2 nm nm2 demo}
+STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e ba tc xpose xpose2 rules fam multi resident res2 sink nm nm2 demo}
 mkdir -p "$OUT"
 root=$PWD
 summary="$OUT/summary.txt"
@@ -299,6 +299,45 @@ if has res2; then
             | tr '\n' ' ' | sed 's/^/    /' | tee -a "$summary" ; echo | tee -a "$summary"
         grep -o 'declined_by:.*' "$log" | head -1 | sed 's/^/    /' | tee -a "$summary"
         grep -E '^pagerank: step' "$log" | sed 's/^pagerank: step /    /' | tee -a "$summary"
+    done
+fi
+
+if has sink; then
+    # resident vectors on a pattern (backend/dispatch/vec_pattern.c: t .* sink
+    # stays on the device, its sum runs there): 1. tests/test_vec_pattern on
+    # the GPU (its "sink iteration" lines: bytes up / down per t .* sink +
+    # sum, expected 0 up after the first and at most 8 down), then
+    # test_vec_ops and test_resident (the gather path it replaced, reduce);
+    # 2. compute-sanitizer memcheck on test_vec_pattern; 3. PageRank R-MAT
+    # 2^20, 20 iterations, --steps: the CPU library (ranks saved), then
+    # GRBGPU_RESIDENT=1 (ranks compared); per run: time per iteration, the
+    # check, and each step's ms and bytes up / down per iteration (the sink
+    # step should show about 4 bytes down: no download of t)
+    GRBGPU_TEST_DEVICE=cuda timeout 60 ./tests/test_vec_pattern > "$OUT/sink_test_vec_pattern.log" 2>&1
+    say "sink test_vec_pattern (cuda): exit $? : $(grep -E 'PASSED|FAILED|skipped' "$OUT/sink_test_vec_pattern.log" | tail -1)"
+    grep -E 'sink iteration|sink sequence|cases:|eviction:|ERROR|LINE' "$OUT/sink_test_vec_pattern.log" | head -8 \
+        | sed 's/^ */    /' | tee -a "$summary"
+    for t in test_vec_ops test_resident; do
+        GRBGPU_TEST_DEVICE=cuda timeout 60 ./tests/$t > "$OUT/sink_$t.log" 2>&1
+        say "sink $t (cuda): exit $? : $(grep -E 'PASSED|FAILED|skipped' "$OUT/sink_$t.log" | tail -1)"
+    done
+    GRBGPU_TEST_DEVICE=cuda GRBGPU_TEST_UNDER_SANITIZER=1 timeout 120 compute-sanitizer --tool memcheck \
+        --leak-check full --error-exitcode 9 ./tests/test_vec_pattern > "$OUT/sink_sanitizer.log" 2>&1
+    say "sink compute-sanitizer test_vec_pattern: exit $? : $(grep -E 'ERROR SUMMARY' "$OUT/sink_sanitizer.log" | tail -1)"
+    pr="./examples/pagerank --scale 20 --itermax 20 --tol 1e-30 --steps"
+    for res in cpu 1; do
+        log="$OUT/sink_pagerank_$res.log"
+        if [ "$res" = cpu ]; then
+            env GRBGPU_DEVICE=cpu LD_PRELOAD="$PWD/.libs/libgrbgpu.so" timeout 40 \
+                $pr --save "$OUT/sink_pagerank_ranks.chk" > "$log" 2>&1
+        else
+            env GRBGPU_DEVICE=cuda GRBGPU_RESIDENT=1 GRBGPU_STATS=1 LD_PRELOAD="$PWD/.libs/libgrbgpu.so" \
+                timeout 40 $pr --compare "$OUT/sink_pagerank_ranks.chk" > "$log" 2>&1
+        fi
+        say "sink pagerank RESIDENT=$res: exit $? : $(grep -E '^pagerank: [0-9]+ iterations' "$log" | tail -1) $(grep -E '^check:' "$log" | tail -1)"
+        grep -o 'h2d_bytes=[0-9]* d2h_bytes=[0-9]*\|resident_kept=[0-9]* materialised=[0-9]* resident_evicted=[0-9]*' "$log" \
+            | tr '\n' ' ' | sed 's/^/    /' | tee -a "$summary" ; echo | tee -a "$summary"
+        grep -E '^pagerank: step' "$log" | sed 's/^pagerank: step /    /; s/ per iteration (after the first)//' | tee -a "$summary"
     done
 fi
 

@@ -12,7 +12,8 @@
 // ones, and is compared with the CPU library (GRBGPU_DEVICE=cpu) on twins:
 // element-wise results bit for bit (any NaN for a NaN, -0 kept), sums up to
 // summation order, MIN / MAX exactly (+0 and -0 alike); t .* sink (FIRST /
-// SECOND with a sparse or bitmap pattern) gathers on the device.  A
+// SECOND with a sparse or bitmap pattern) stays on the device on that
+// pattern (tests/test_vec_pattern.c tests it in depth).  A
 // LAGraph-style PageRank iteration chain (sinks included) runs with residency
 // on and equals the CPU library's ranks while its vectors stay on the device
 // (the materialised count stays at the setup's and the final read's), also
@@ -302,8 +303,8 @@ static void test_reduce (void **state)
 
 // FIRST / SECOND of a resident full vector and a sparse (or bitmap) BOOL
 // one: the resident values on the sparse pattern, without materialising
-// (a bitmap holding about a tenth of the positions gathers them; one
-// holding about 40 % takes the resident vector whole, vec_accum.c)
+// (kept on the device on that pattern, vec_pattern.c; read here through
+// extractTuples)
 static void test_pattern_gather (void **state)
 {
     (void) state ;

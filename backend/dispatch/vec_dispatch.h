@@ -26,8 +26,8 @@ GG_INTERNAL bool grbgpu_vec_ewise (GrB_Vector w, const GrB_Vector mask,
     const GrB_BinaryOp accum, const GrB_BinaryOp op, const GrB_Vector u,
     const GrB_Vector v, const GrB_Descriptor desc, GrB_Info *info) ;
 // eWiseMult: as grbgpu_vec_ewise, and FIRST / SECOND of a resident full
-// vector and a sparse one of any built-in type: the resident values on the
-// sparse one's pattern come down (w gets them, sparse)
+// vector and a vector of any built-in type on the host: w stays on the
+// device on that vector's pattern (vec_pattern.c)
 GG_INTERNAL bool grbgpu_vec_ewise_mult (GrB_Vector w, const GrB_Vector mask,
     const GrB_BinaryOp accum, const GrB_BinaryOp op, const GrB_Vector u,
     const GrB_Vector v, const GrB_Descriptor desc, GrB_Info *info) ;
@@ -38,7 +38,8 @@ GG_INTERNAL bool grbgpu_vec_apply (GrB_Vector w, const GrB_Vector mask,
 GG_INTERNAL bool grbgpu_vec_apply_bind (GrB_Vector w, const GrB_Vector mask,
     const GrB_BinaryOp accum, const GrB_BinaryOp op, const GrB_Vector u,
     gg_type st, double s, bool first, const GrB_Descriptor desc, GrB_Info *info) ;
-// *c (of type ct) = reduce (u)
+// *c (of type ct) = reduce (u) with PLUS, TIMES, MIN or MAX (u resident, full
+// or on a pattern)
 GG_INTERNAL bool grbgpu_vec_reduce (void *c, gg_type ct, const GrB_BinaryOp accum,
     const GrB_Monoid monoid, const GrB_Vector u, const GrB_Descriptor desc,
     GrB_Info *info) ;
