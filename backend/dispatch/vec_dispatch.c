@@ -18,6 +18,7 @@
 #include "backend/storage/storage.h"
 #include "backend/interpose/galloc.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -383,6 +384,22 @@ leave:
     LEAVE
 }
 
+// The CPU library reduces a bitmap vector (not iso) from the monoid's
+// identity (+0 for PLUS, +Inf / -Inf for MIN / MAX), the device (like the CPU
+// library on a sparse or full vector) from -0 / NaN: the two differ only
+// where the device's answer is -0 (PLUS: every entry -0) or NaN (MIN / MAX:
+// every entry NaN), and there the CPU library answers its identity.
+static int bitmap_fold (gg_add add, gg_type t, GrB_Monoid monoid, void *result)
+{
+    float f ;
+    double d ;
+    if (t == GG_FP32) { memcpy (&f, result, 4) ; d = f ; } else memcpy (&d, result, 8) ;
+    const bool fix = (add == GG_ADD_PLUS && d == 0 && signbit (d))
+        || ((add == GG_ADD_MIN || add == GG_ADD_MAX) && isnan (d)) ;
+    if (!fix) return GG_OK ;
+    return (GxB_Monoid_identity (result, monoid) == GrB_SUCCESS) ? GG_OK : GG_ERR_UNSUPPORTED ;
+}
+
 bool grbgpu_vec_reduce (void *c, gg_type ct, const GrB_BinaryOp accum,
     const GrB_Monoid monoid, const GrB_Vector u, const GrB_Descriptor desc, GrB_Info *info)
 {
@@ -412,6 +429,13 @@ bool grbgpu_vec_reduce (void *c, gg_type ct, const GrB_BinaryOp accum,
     {
         // on a pattern: over its entries only (backend/resident/resident.h)
         rc = be->vec_reduce (add, t, a.r.buf, (int64_t) n, a.r.pattern, &result) ;
+        int status = 0 ;
+        if (rc == GG_OK && a.r.pattern != NULL)
+        {
+            rc = (GxB_Vector_Option_get (u, GxB_SPARSITY_STATUS, &status) == GrB_SUCCESS)
+                ? GG_OK : GG_ERR_UNSUPPORTED ;
+            if (rc == GG_OK && status == GxB_BITMAP) rc = bitmap_fold (add, t, monoid, &result) ;
+        }
     }
     vec_put_input (&a) ;
     if (rc != GG_OK)

@@ -3,7 +3,7 @@
 //------------------------------------------------------------------------------
 
 // w = f .* s with FIRST (f = u) or SECOND (f = v): f a resident full vector,
-// s a vector on the host that is not resident (sparse, bitmap or full, of any
+// s a vector on the host that is not resident (sparse or bitmap, of any
 // built-in type; only its structure is read: the operator takes f's value).
 // PageRank's t .* sink, summed next.  The result stays on the device
 // (backend/resident/resident.h, gg_resident.pattern):
@@ -15,8 +15,9 @@
 //     entry (handle, version), so an unchanged s goes up once;
 //   - one kernel (gg_backend.vec_select) writes w's values (f's on the
 //     pattern, 0 elsewhere) and a copy of the pattern into w's buffer;
-//   - w is registered on that pattern, or full when the CPU library made it
-//     full (every entry present), without a pattern;
+//   - w is registered on that pattern.  A pattern with every entry present
+//     is declined: then the CPU library's format for w depends on more than
+//     the structure (with t iso or not it differs, 7.4);
 //   - when w is still resident from an earlier t .* s with the same s (its
 //     version and storage unchanged), its structure is already the one the
 //     CPU library would make: only the values are computed (a loop's
@@ -97,8 +98,17 @@ bool vec_pattern_path (const gg_backend *be, GrB_Vector w, GrB_BinaryOp op, gg_v
     if (GrB_Vector_nvals (&snv, s) != GrB_SUCCESS) return false ;
     gg_view sv ;
     if (grbgpu_view (&sv, (GrB_Matrix) s) != GrB_SUCCESS) return false ;
-    if (sv.storage != GG_STORE_SPARSE && sv.storage != GG_STORE_BITMAP
-        && sv.storage != GG_STORE_FULL) return false ;
+    if (sv.storage != GG_STORE_SPARSE && sv.storage != GG_STORE_BITMAP) return false ;
+    if (snv == n)
+    {
+        // every entry present: the CPU library's format for w then depends
+        // on more than the structure (t iso or not, s's type: with s sparse
+        // of t's type it makes w full against w's sparsity control), so the
+        // placeholder cannot stand for it
+        *applies = true ;
+        vec_decline ("vector op: pattern with every entry present") ;
+        return false ;
+    }
     gg_resident fr ;
     if (!grbgpu_resident_pin (f, &fr)) return false ;
     if (fr.be != be || fr.zt != t || fr.nrows != (int64_t) n || fr.pattern != NULL)
@@ -126,8 +136,8 @@ bool vec_pattern_path (const gg_backend *be, GrB_Vector w, GrB_BinaryOp op, gg_v
     {
         same = wr.be == be && wr.zt == t && wr.is_vector && wr.nrows == (int64_t) n
             && wr.src == s && wr.src_version == sver && wr.src_storage == (int) sv.storage ;
+        same = same && wr.pattern != NULL ;
         wnv = (GrB_Index) wr.nvals ;
-        status = (wr.pattern == NULL) ? GxB_FULL : 0 ;
         grbgpu_resident_unpin (w, wr.buf) ;
     }
     if (!same)
@@ -139,33 +149,25 @@ bool vec_pattern_path (const gg_backend *be, GrB_Vector w, GrB_BinaryOp op, gg_v
             (w, NULL, NULL, op, u, v, NULL) ;
         if (ginfo == GrB_SUCCESS) ginfo = GrB_Vector_nvals (&wnv, w) ;
         if (ginfo == GrB_SUCCESS) ginfo = GxB_Vector_Option_get (w, GxB_SPARSITY_STATUS, &status) ;
-        if (ginfo != GrB_SUCCESS || (status != GxB_FULL && status != GxB_BITMAP && status != GxB_SPARSE))
+        if (ginfo != GrB_SUCCESS || (status != GxB_BITMAP && status != GxB_SPARSE))
         {
+            // (w has fewer entries than its size: never full)
             why = "vector op: the pattern's structure could not be made" ;
             goto done ;
         }
     }
-    const bool full = (status == GxB_FULL) ;
-    bytes = vbytes + (full ? 0 : (size_t) n) ;
+    bytes = vbytes + (size_t) n ;
     buf = grbgpu_resident_alloc (be, bytes) ;
     if (buf == NULL) { why = "vector op: no device memory for the result" ; goto done ; }
-    if (full)
+    rc = pattern_get (be, s, &sv, (int64_t) n, &e, &sent) ;
+    if (rc == GG_OK)
     {
-        gg_vec_args a = { .op = GG_VOP_IDENTITY, .type = t, .n = (int64_t) n, .z = buf, .x = fr.buf } ;
-        rc = grbgpu_fault (GG_FAULT_LAUNCH) ? GG_ERR_FAULT : be->vec_op (&a) ;
-    }
-    else
-    {
-        rc = pattern_get (be, s, &sv, (int64_t) n, &e, &sent) ;
-        if (rc == GG_OK)
-        {
-            rc = grbgpu_fault (GG_FAULT_LAUNCH) ? GG_ERR_FAULT : be->vec_select (t, (int64_t) n,
-                buf, (int8_t *) buf + vbytes, fr.buf, (const int8_t *) e->dev) ;
-        }
+        rc = grbgpu_fault (GG_FAULT_LAUNCH) ? GG_ERR_FAULT : be->vec_select (t, (int64_t) n,
+            buf, (int8_t *) buf + vbytes, fr.buf, (const int8_t *) e->dev) ;
     }
     if (rc != GG_OK) goto done ;
     gg_resident r = { .be = be, .buf = buf, .bytes = bytes, .zt = t, .nrows = (int64_t) n,
-        .ncols = 1, .is_vector = true, .pattern = full ? NULL : (const int8_t *) buf + vbytes,
+        .ncols = 1, .is_vector = true, .pattern = (const int8_t *) buf + vbytes,
         .nvals = (int64_t) wnv, .src = s, .src_version = sver, .src_storage = (int) sv.storage } ;
     buf = NULL ;
     if (grbgpu_resident_keep_as_is (w, &r) != GrB_SUCCESS) rc = GG_ERR_NOMEM ;   // (r.buf freed)
@@ -188,9 +190,8 @@ done:
     {
         grbgpu_log (2, "resident: %p kept on a pattern of %llu of %llu entries (%s; pattern %s;"
             " structure %s)", (void *) w, (unsigned long long) wnv, (unsigned long long) n,
-            full ? "full" : (same ? "as before" : status == GxB_BITMAP ? "bitmap" : "sparse"),
-            full ? "not needed" : (sent > 0 ? "sent up" : "cached on the device"),
-            same ? "unchanged" : "made by the CPU library") ;
+            same ? "as before" : status == GxB_BITMAP ? "bitmap" : "sparse",
+            sent > 0 ? "sent up" : "cached on the device", same ? "unchanged" : "made by the CPU library") ;
     }
     *info = GrB_SUCCESS ;
     return true ;
