@@ -35,7 +35,8 @@ endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_vec_pattern
 TESTS += tests/test_vec_pattern
-tests_test_vec_pattern_SOURCES = tests/test_vec_pattern.c tests/resident_util.h
+tests_test_vec_pattern_SOURCES = tests/test_vec_pattern.c tests/resident_util.h \
+	tests/vec_pattern_util.h
 tests_test_vec_pattern_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_vec_pattern_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
 endif
