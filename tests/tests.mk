@@ -75,6 +75,9 @@ EXTRA_DIST += tests/test_preload.sh
 # backend is a module opened on first use: backend/cuda/cuda_loader.c)
 TESTS += tests/test_linkage.sh
 EXTRA_DIST += tests/test_linkage.sh
+# the conformance suite again, with GRBGPU_RESIDENT=1
+TESTS += tests/test_conformance_resident.sh
+EXTRA_DIST += tests/test_conformance_resident.sh
 
 # What preloading libgrbgpu.so adds to a process start (a benchmark, not a
 # test; linked -lgraphblas only, grbgpu comes by LD_PRELOAD).

@@ -89,12 +89,14 @@ void vec_decline (const char *reason)
     if (grbgpu_settings.verbose >= 1) grbgpu_log (1, "declined: %s", reason) ;
 }
 
-// The backend for a vector operation, or NULL (declined, or residency off:
-// then silently, so that programs without residency count nothing new).
+// The backend for a vector operation, or NULL (declined, or residency off,
+// or a call grbgpu's own path makes, e.g. a product's write-back applying
+// its accumulator: then silently, so that programs without residency count
+// nothing new and one product counts as one intercepted call).
 const gg_backend *vec_backend (void)
 {
     const gg_settings *s = grbgpu_settings_get () ;
-    if (s->disable || !s->resident) return NULL ;
+    if (s->disable || !s->resident || grbgpu_resident_is_quiet ()) return NULL ;
     grbgpu_count (GG_STAT_INTERCEPTED, 1) ;
     if (s->device == GG_DEVICE_CPU) { vec_decline ("GRBGPU_DEVICE=cpu") ; return NULL ; }
     const gg_backend *be = (s->device == GG_DEVICE_HOST) ? &grbgpu_host_backend

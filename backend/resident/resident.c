@@ -93,6 +93,11 @@ void grbgpu_resident_quiet (int delta)
     quiet_depth += delta ;
 }
 
+bool grbgpu_resident_is_quiet (void)
+{
+    return quiet_depth > 0 ;
+}
+
 //------------------------------------------------------------------------------
 // the registry (all under lock)
 //------------------------------------------------------------------------------

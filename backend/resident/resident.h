@@ -54,6 +54,9 @@ GG_INTERNAL bool grbgpu_resident_enabled (const gg_backend *be) ;
 // materialise (the path materialises what it reads itself): +1 on entry,
 // -1 on exit.
 GG_INTERNAL void grbgpu_resident_quiet (int delta) ;
+// Is this thread inside grbgpu's device path (its GraphBLAS calls are
+// grbgpu's own: they go to the CPU library, not counted as intercepted)?
+GG_INTERNAL bool grbgpu_resident_is_quiet (void) ;
 
 // When obj is resident: pin it (it is neither evicted nor freed until
 // grbgpu_resident_unpin), copy its description to *r, and return true.
