@@ -325,13 +325,13 @@ if has sink; then
         --leak-check full --error-exitcode 9 ./tests/test_vec_pattern > "$OUT/sink_sanitizer.log" 2>&1
     say "sink compute-sanitizer test_vec_pattern: exit $? : $(grep -E 'ERROR SUMMARY' "$OUT/sink_sanitizer.log" | tail -1)"
     pr="./examples/pagerank --scale 20 --itermax 20 --tol 1e-30 --steps"
-    for res in cpu 1; do
+    for res in cpu 0 1; do
         log="$OUT/sink_pagerank_$res.log"
         if [ "$res" = cpu ]; then
             env GRBGPU_DEVICE=cpu LD_PRELOAD="$PWD/.libs/libgrbgpu.so" timeout 40 \
                 $pr --save "$OUT/sink_pagerank_ranks.chk" > "$log" 2>&1
         else
-            env GRBGPU_DEVICE=cuda GRBGPU_RESIDENT=1 GRBGPU_STATS=1 LD_PRELOAD="$PWD/.libs/libgrbgpu.so" \
+            env GRBGPU_DEVICE=cuda GRBGPU_RESIDENT=$res GRBGPU_STATS=1 LD_PRELOAD="$PWD/.libs/libgrbgpu.so" \
                 timeout 40 $pr --compare "$OUT/sink_pagerank_ranks.chk" > "$log" 2>&1
         fi
         say "sink pagerank RESIDENT=$res: exit $? : $(grep -E '^pagerank: [0-9]+ iterations' "$log" | tail -1) $(grep -E '^check:' "$log" | tail -1)"
