@@ -61,6 +61,8 @@ typedef struct
     int vendor_ok ;         // no special value where the vendor reads:
                             // 0 not yet checked, 1 none, -1 some
     void *dY ;              // m x n, row-major, on the device
+    bool y_dev ;            // Y stays on the device (a resident result):
+                            // a row sum (below) cannot be spread on the host
     bool rowsum ;           // set by run: dY holds r (m values) and
                             // Y (i,:) = r (i) (the vendor's FIRST / PAIR)
     // staged SpMV forms, made by supports when a family asks for them

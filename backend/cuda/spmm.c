@@ -92,6 +92,8 @@ const char *spmm_values_plain (gg_spmm_op *o)
 static const char *vendor_check (gg_spmm_op *o)
 {
     if (!use_vendor (o->sr)) return "not plus-times FP32 / FP64, or an own kernel forced" ;
+    if (o->y_dev && o->n > 1 && (o->sr->mul == GG_MUL_FIRST || o->sr->mul == GG_MUL_PAIR))
+        return "a row sum spread over Y's columns cannot stay on the device" ;
     return spmm_values_plain (o) ;
 }
 
@@ -295,6 +297,7 @@ static int spmm_core (gg_devcall *c, const gg_semiring *sr, const gg_csr *S,
         if (o.fx == NULL) GG_TRY (dense_get (c, X, elem, &o.fx)) ;
         o.dX = o.fx->x ;
     }
+    o.y_dev = y_dev ;
     if (y_dev) o.dY = Y ;
     else GG_TRY (tmp_alloc (c, &o.dY, (size_t) m * (size_t) n * elem)) ;
     if (!S->no_empty_rows)
@@ -356,7 +359,7 @@ static int spmm_core (gg_devcall *c, const gg_semiring *sr, const gg_csr *S,
     if (y_dev)
     {
         // Y stays on the device; a row sum spread over n > 1 columns would
-        // need a kernel of its own: the CPU library answers that case
+        // need a kernel of its own (the vendor rows decline it: vendor_check)
         if (o.rowsum && n > 1) rc = GG_ERR_UNSUPPORTED ;
     }
     else if (o.rowsum && n > 1)
