@@ -38,15 +38,7 @@ extern "C" {
 #include "kernels/nm_spmm/nm_spmm.h"
 #include "tests/nm_gen.h"
 
-#define CHECK_CUDA(call)                                                    \
-    do {                                                                    \
-        cudaError_t err_ = (call) ;                                         \
-        if (err_ != cudaSuccess) {                                          \
-            fprintf (stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,  \
-                cudaGetErrorString (err_)) ;                                \
-            exit (1) ;                                                      \
-        }                                                                   \
-    } while (0)
+#include "tests/cuda_check.h"
 #define CHECK_BLAS(call)                                                    \
     do {                                                                    \
         cublasStatus_t st_ = (call) ;                                       \

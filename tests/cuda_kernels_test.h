@@ -21,15 +21,7 @@
 #include <cuda_runtime.h>
 #include "kernels/gg_cuda.h"
 
-#define CHECK_CUDA(call)                                                    \
-    do {                                                                    \
-        cudaError_t err_ = (call) ;                                         \
-        if (err_ != cudaSuccess) {                                          \
-            fprintf (stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,  \
-                cudaGetErrorString (err_)) ;                                \
-            exit (1) ;                                                      \
-        }                                                                   \
-    } while (0)
+#include "tests/cuda_check.h"
 
 // tests/test_cuda_kernels.cu
 extern uint64_t rng_state ;

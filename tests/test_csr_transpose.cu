@@ -30,15 +30,7 @@
 #include "kernels/csr_transpose/csr_transpose.h"
 #include "kernels/csr_transpose/csr_transpose_ref.h"
 
-#define CHECK_CUDA(call)                                                    \
-    do {                                                                    \
-        cudaError_t err_ = (call) ;                                         \
-        if (err_ != cudaSuccess) {                                          \
-            fprintf (stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,  \
-                cudaGetErrorString (err_)) ;                                \
-            exit (1) ;                                                      \
-        }                                                                   \
-    } while (0)
+#include "tests/cuda_check.h"
 
 static uint64_t seed_state ;
 static int failures = 0, checks = 0 ;

@@ -39,15 +39,7 @@ extern "C" {
 #include "kernels/nm_spmm/nm_spmm.h"
 #include "tests/nm_gen.h"
 
-#define CHECK_CUDA(call)                                                    \
-    do {                                                                    \
-        cudaError_t err_ = (call) ;                                         \
-        if (err_ != cudaSuccess) {                                          \
-            fprintf (stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,  \
-                cudaGetErrorString (err_)) ;                                \
-            exit (1) ;                                                      \
-        }                                                                   \
-    } while (0)
+#include "tests/cuda_check.h"
 
 static int failures = 0 ;
 static long checks = 0 ;

@@ -49,15 +49,7 @@
 #include "reorder/reorder.h"
 #include "bench/bench_matrices.h"
 
-#define CHECK_CUDA(call)                                                    \
-    do {                                                                    \
-        cudaError_t err_ = (call) ;                                         \
-        if (err_ != cudaSuccess) {                                          \
-            fprintf (stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,  \
-                cudaGetErrorString (err_)) ;                                \
-            exit (1) ;                                                      \
-        }                                                                   \
-    } while (0)
+#include "tests/cuda_check.h"
 
 static int failures = 0, checks = 0 ;
 #define EXPECT(cond, ...) do { checks++ ; if (!(cond)) { failures++ ; \
