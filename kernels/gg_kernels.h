@@ -121,8 +121,8 @@ gg_dense ;
 // Element-wise operations on dense vectors held by a backend (resident
 // buffers, backend/resident/): z [i] = op (x [i], y [i]) for i < n, or
 // op (x [i]) for the unary ones.  x or y NULL: the scalar xs / ys instead.
-// present (host memory, NULL: every i): only the z [i] with present [i] are
-// written.  Exact in every backend: one IEEE operation per entry, as the C
+// present (host memory, or the backend's with present_dev; NULL: every i):
+// only the z [i] with present [i] are written.  Exact in every backend: one IEEE operation per entry, as the C
 // operators of the CPU library (kernels/vec_ops/vec_elem.h serves both).
 typedef enum
 {
@@ -144,6 +144,8 @@ typedef struct
     const void *x, *y ;
     gg_vscalar xs, ys ;
     const int8_t *present ;
+    bool present_dev ;      // present is in the backend's memory (a copy kept
+                            // in the cache), not host memory
 }
 gg_vec_args ;
 

@@ -416,6 +416,59 @@ static void test_eviction (void **state)
 }
 
 //------------------------------------------------------------------------------
+// a product accumulated into a resident vector, the matrix changing
+//------------------------------------------------------------------------------
+
+// r<accum> = A*w with r resident: the rows of A that hold entries (r keeps
+// its value in the others) are kept in the backend's memory per version of
+// A; after an empty row of A gets an entry the next product must see it.
+// The accumulator SECOND (r (i) = (A*w) (i) where row i has entries) shows
+// a wrong set of rows, which PLUS (adding the 0 of an empty row) would not.
+// Small integer values: every sum is exact, so the comparison is bit for bit.
+static void test_accum_rows (void **state)
+{
+    (void) state ;
+    GrB_Matrix A ;
+    GrB_Vector w, r, rt ;
+    OK (GrB_Matrix_new (&A, GrB_FP32, N, N)) ;
+    for (GrB_Index i = 0 ; i < N ; i++)
+    {
+        // rows 0, 3, 6, ... empty
+        if (i % 3 != 0) OK (GrB_Matrix_setElement_FP32 (A, 1, i, rnd ( ) % N)) ;
+    }
+    OK (GrB_Matrix_wait (A, GrB_MATERIALIZE)) ;
+    OK (GrB_Vector_new (&w, GrB_FP32, N)) ;
+    for (GrB_Index i = 0 ; i < N ; i++)
+        OK (GrB_Vector_setElement_FP32 (w, (float) (rnd ( ) % 7), i)) ;
+    OK (GrB_Vector_wait (w, GrB_MATERIALIZE)) ;
+    OK (GrB_Vector_new (&r, GrB_FP32, N)) ;
+    OK (GrB_Vector_new (&rt, GrB_FP32, N)) ;
+    device_on ( ) ;
+    OK (GrB_Vector_assign_FP32 (r, NULL, NULL, 1, GrB_ALL, N, NULL)) ;
+    device_cpu ( ) ;
+    OK (GrB_Vector_assign_FP32 (rt, NULL, NULL, 1, GrB_ALL, N, NULL)) ;
+    for (int phase = 0 ; phase < 3 ; phase++)
+    {
+        for (int rep = 0 ; rep < 3 ; rep++)
+        {
+            device_on ( ) ;
+            uint64_t kept = stats ( ).resident_kept ;
+            OK (GrB_mxv (r, NULL, GrB_SECOND_FP32, GxB_PLUS_SECOND_FP32, A, w, NULL)) ;
+            assert_true (stats ( ).resident_kept > kept) ;
+            device_cpu ( ) ;
+            OK (GrB_mxv (rt, NULL, GrB_SECOND_FP32, GxB_PLUS_SECOND_FP32, A, w, NULL)) ;
+        }
+        device_on ( ) ;
+        assert_same_vector (r, rt, "r<SECOND> = A*w") ;
+        // an empty row gets an entry: a new version of A
+        OK (GrB_Matrix_setElement_FP32 (A, 2, (GrB_Index) (3 * (phase + 1)), rnd ( ) % N)) ;
+        OK (GrB_Matrix_wait (A, GrB_MATERIALIZE)) ;
+    }
+    GrB_Matrix_free (&A) ;
+    GrB_Vector_free (&w) ; GrB_Vector_free (&r) ; GrB_Vector_free (&rt) ;
+}
+
+//------------------------------------------------------------------------------
 // a PageRank iteration chain (examples/pagerank.c, LAGraph style)
 //------------------------------------------------------------------------------
 
@@ -594,6 +647,7 @@ int main (void)
         cmocka_unit_test (test_pattern_gather),
         cmocka_unit_test (test_declined),
         cmocka_unit_test (test_eviction),
+        cmocka_unit_test (test_accum_rows),
         cmocka_unit_test (test_pagerank_chain),
         cmocka_unit_test (test_pagerank_faults),
     } ;

@@ -135,7 +135,8 @@ int cuda_res_upload (void *buf, const void *host, size_t bytes)
 // dense vector operations on resident buffers (kernels/vec_ops/)
 //------------------------------------------------------------------------------
 
-// a->present is host memory: it goes up into a temporary first
+// a->present in host memory goes up into a temporary first; with
+// a->present_dev it is a resident buffer already
 int cuda_vec_op (const gg_vec_args *a)
 {
     int old, rc ;
@@ -144,13 +145,13 @@ int cuda_vec_op (const gg_vec_args *a)
     if (!res_begin (&old, &c, &rc)) return GG_ERR_DEVICE ;
     if (rc != GG_OK) goto done ;
     FAULT_TRY (GG_FAULT_LAUNCH) ;
-    if (a->present != NULL)
+    if (a->present != NULL && !a->present_dev)
     {
         rc = tmp_alloc (&c, (void **) &present, (size_t) a->n) ;
         if (rc == GG_OK) rc = upload (&c, present, a->present, (size_t) a->n) ;
         if (rc != GG_OK) goto done ;
     }
-    rc = gg_cuda_vec_op (a, present, c.ctx->stream) ;
+    rc = gg_cuda_vec_op (a, a->present_dev ? a->present : present, c.ctx->stream) ;
 done:
     res_end (&c, old, &rc) ;
     return rc ;

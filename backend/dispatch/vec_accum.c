@@ -50,34 +50,66 @@ bool grbgpu_vec_accum_begin (const gg_backend *be, const gg_output *out, gg_type
     return true ;
 }
 
+// the rows of S that hold an entry, one byte each: S's own array, or made
+// from its row pointers (*owned)
+static const int8_t *rows_present (void *ctx, int8_t **owned)
+{
+    const gg_csr *S = (const gg_csr *) ctx ;
+    *owned = NULL ;
+    if (S->present != NULL) return (const int8_t *) S->present ;
+    int8_t *present = malloc ((size_t) (S->nrows > 0 ? S->nrows : 1)) ;
+    if (present == NULL) return NULL ;
+    for (int64_t i = 0 ; i < S->nrows ; i++)
+    {
+        int64_t a = S->p32 ? S->p32 [i] : S->p64 [i] ;
+        int64_t b = S->p32 ? S->p32 [i+1] : S->p64 [i+1] ;
+        present [i] = (b > a) ;
+    }
+    *owned = present ;
+    return present ;
+}
+
+// the cache's form code of the rows a product's S holds (vec_pattern.c's
+// pattern is 3): by backend and by S's own form
+#define FORM_ROWS(be, sform) ((uint64_t) 4 | ((uint64_t) ((be) == &grbgpu_host_backend) << 8) \
+    | ((sform) << 16))
+
 int grbgpu_vec_accum_finish (const gg_backend *be, const gg_output *out,
     gg_resident *cres, void *T, size_t bytes, const gg_csr *S)
 {
     gg_vop op ;
     gg_type t ;
     int rc = GG_OK ;
-    int8_t *present = NULL ;
+    const int8_t *present = NULL ;
+    int8_t *owned = NULL ;
+    bool present_dev = false ;
+    gg_cache_entry *pe = NULL ;
     void *z = NULL ;
     (void) grbgpu_vec_binop (out->accum, &op, &t) ;
     const int64_t n = cres->nrows ;
-    // the rows of T that hold an entry (C keeps its value elsewhere)
+    // the rows of T that hold an entry (C keeps its value elsewhere): kept in
+    // the backend's memory with S's version (sent up once per version of the
+    // matrix), else sent with the call
     if (!S->no_empty_rows && (S->present == NULL || S->nonempty < S->nrows))
     {
-        if (S->present != NULL)
+        size_t sent = 0 ;
+        const gg_cache_entry *se = (const gg_cache_entry *) S->cache ;
+        if (se != NULL && S->nrows == n)
         {
-            present = (int8_t *) S->present ;
-        }
-        else
-        {
-            present = malloc ((size_t) n) ;
-            if (present == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
-            for (int64_t i = 0 ; i < n ; i++)
+            gg_cache_key key = { se->key.handle, se->key.version, FORM_ROWS (be, se->key.form) } ;
+            if (vec_cached_bytes (be, &key, n, rows_present, (void *) S, &pe, &sent) == GG_OK)
             {
-                int64_t a = S->p32 ? S->p32 [i] : S->p64 [i] ;
-                int64_t b = S->p32 ? S->p32 [i+1] : S->p64 [i+1] ;
-                present [i] = (b > a) ;
+                present = (const int8_t *) pe->dev ;
+                present_dev = true ;
             }
         }
+        if (present == NULL)
+        {
+            present = rows_present ((void *) S, &owned) ;
+            if (present == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
+        }
+        grbgpu_log (2, "resident: accumulation: the rows the product writes %s",
+            present_dev ? (sent > 0 ? "sent up and kept" : "kept on the device") : "sent with the call") ;
     }
     z = grbgpu_resident_alloc (be, bytes) ;
     if (z == NULL) { rc = GG_ERR_DEVMEM ; goto done ; }
@@ -89,7 +121,7 @@ int grbgpu_vec_accum_finish (const gg_backend *be, const gg_output *out,
     if (rc == GG_OK)
     {
         gg_vec_args acc = { .op = op, .type = t, .n = n, .z = z, .x = cres->buf, .y = T,
-            .present = present } ;
+            .present = present, .present_dev = present_dev } ;
         rc = be->vec_op (&acc) ;
     }
     if (rc != GG_OK) goto done ;
@@ -98,7 +130,8 @@ int grbgpu_vec_accum_finish (const gg_backend *be, const gg_output *out,
     z = NULL ;
     if (grbgpu_resident_keep (out->C, &r) != GrB_SUCCESS) rc = GG_ERR_NOMEM ;   // z freed
 done:
-    if (present != NULL && present != S->present) free (present) ;
+    free (owned) ;
+    if (pe != NULL) { pthread_mutex_unlock (&pe->lock) ; grbgpu_cache_release (pe) ; }
     if (z != NULL) grbgpu_resident_release (be, z, bytes) ;
     grbgpu_resident_release (be, T, bytes) ;
     grbgpu_resident_unpin (out->C, cres->buf) ;

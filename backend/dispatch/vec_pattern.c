@@ -34,40 +34,38 @@
 #include <stdlib.h>
 #include <string.h>
 
-// the cache's form code of a device pattern (dispatch.c's are 1 and 2), by
-// backend (the host emulation's "device" memory is not the GPU's)
+// the cache's form code of a device pattern (dispatch.c's are 1 and 2;
+// vec_accum.c's 4), by backend (the host emulation's "device" memory is not
+// the GPU's)
 #define FORM_PATTERN(be) ((uint64_t) 3 | ((uint64_t) ((be) == &grbgpu_host_backend) << 8))
 
 typedef GrB_Info (*emult_fn) (GrB_Vector, const GrB_Vector, const GrB_BinaryOp,
     const GrB_BinaryOp, const GrB_Vector, const GrB_Vector, const GrB_Descriptor) ;
 
-// s's pattern as n bytes of be's memory: the device form of s's cache entry
-// (*entry acquired and its lock held; the caller unlocks and releases), made
-// and sent up now when it is not there (*sent: bytes sent up)
-static int pattern_get (const gg_backend *be, GrB_Vector s, const gg_view *sv,
-    int64_t n, gg_cache_entry **entry, size_t *sent)
+// n bytes of be's memory kept as the device form of key's cache entry
+// (*entry acquired and its lock held, also on failure when it was acquired;
+// the caller unlocks and releases), made by make (ctx, &owned: the bytes,
+// *owned what to free after, or NULL) and sent up now when they are not
+// there (*sent: bytes sent up).  The pattern of t .* s below and the rows
+// a product accumulates into a resident vector (vec_accum.c) are kept so.
+int vec_cached_bytes (const gg_backend *be, const gg_cache_key *key, int64_t n,
+    vec_bytes_fn make, void *ctx, gg_cache_entry **entry, size_t *sent)
 {
-    gg_cache_key key = { s, grbgpu_objver_get (s), FORM_PATTERN (be) } ;
-    gg_cache_entry *e = grbgpu_cache_acquire (&key) ;
-    if (e == NULL) e = grbgpu_cache_insert (&key, NULL, 0, NULL) ;
+    *entry = NULL ;
+    *sent = 0 ;
+    gg_cache_entry *e = grbgpu_cache_acquire (key) ;
+    if (e == NULL) e = grbgpu_cache_insert (key, NULL, 0, NULL) ;
     if (e == NULL) return GG_ERR_NOMEM ;
     *entry = e ;
-    *sent = 0 ;
     pthread_mutex_lock (&e->lock) ;
     if (e->dev != NULL) return GG_OK ;
-    int8_t *hb = NULL ;
-    const int8_t *b = sv->b ;
-    if (sv->storage == GG_STORE_SPARSE)
-    {
-        hb = calloc ((size_t) n, 1) ;
-        if (hb == NULL) return GG_ERR_NOMEM ;
-        for (int64_t k = sv->p [0] ; k < sv->p [1] ; k++) hb [sv->i [k]] = 1 ;
-        b = hb ;
-    }
+    int8_t *owned = NULL ;
+    const int8_t *b = make (ctx, &owned) ;
+    if (b == NULL) return GG_ERR_NOMEM ;
     void *d = (grbgpu_fault (GG_FAULT_ALLOC)) ? NULL : be->res_alloc ((size_t) n) ;
     int rc = (d == NULL) ? GG_ERR_DEVMEM
         : grbgpu_fault (GG_FAULT_COPY) ? GG_ERR_FAULT : be->res_upload (d, b, (size_t) n) ;
-    free (hb) ;
+    free (owned) ;
     if (rc != GG_OK)
     {
         if (d != NULL) be->res_free (d) ;
@@ -80,6 +78,23 @@ static int pattern_get (const gg_backend *be, GrB_Vector s, const gg_view *sv,
         (size_t) n) ;
     *sent = (size_t) n ;
     return GG_OK ;
+}
+
+// s's pattern as n bytes (one per position): its bitmap, or made from its
+// sparse indices
+typedef struct { const gg_view *sv ; int64_t n ; } pattern_src ;
+
+static const int8_t *pattern_bytes (void *ctx, int8_t **owned)
+{
+    const pattern_src *ps = (const pattern_src *) ctx ;
+    const gg_view *sv = ps->sv ;
+    *owned = NULL ;
+    if (sv->storage != GG_STORE_SPARSE) return sv->b ;
+    int8_t *hb = calloc ((size_t) ps->n, 1) ;
+    if (hb == NULL) return NULL ;
+    for (int64_t k = sv->p [0] ; k < sv->p [1] ; k++) hb [sv->i [k]] = 1 ;
+    *owned = hb ;
+    return hb ;
 }
 
 bool vec_pattern_path (const gg_backend *be, GrB_Vector w, GrB_BinaryOp op, gg_vop vop,
@@ -159,7 +174,9 @@ bool vec_pattern_path (const gg_backend *be, GrB_Vector w, GrB_BinaryOp op, gg_v
     bytes = vbytes + (size_t) n ;
     buf = grbgpu_resident_alloc (be, bytes) ;
     if (buf == NULL) { why = "vector op: no device memory for the result" ; goto done ; }
-    rc = pattern_get (be, s, &sv, (int64_t) n, &e, &sent) ;
+    gg_cache_key key = { s, sver, FORM_PATTERN (be) } ;
+    pattern_src ps = { &sv, (int64_t) n } ;
+    rc = vec_cached_bytes (be, &key, (int64_t) n, pattern_bytes, &ps, &e, &sent) ;
     if (rc == GG_OK)
     {
         rc = grbgpu_fault (GG_FAULT_LAUNCH) ? GG_ERR_FAULT : be->vec_select (t, (int64_t) n,

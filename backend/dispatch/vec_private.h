@@ -1,11 +1,12 @@
 //------------------------------------------------------------------------------
-// backend/dispatch/vec_private.h: what vec_dispatch.c and vec_accum.c share
+// backend/dispatch/vec_private.h: what vec_dispatch.c, vec_pattern.c and vec_accum.c share
 //------------------------------------------------------------------------------
 
 #ifndef GG_VEC_PRIVATE_H
 #define GG_VEC_PRIVATE_H
 
 #include "backend/dispatch/vec_dispatch.h"
+#include "backend/cache/cache.h"
 
 // an operand: a resident buffer (pinned) or, obj NULL, the scalar s
 typedef struct
@@ -36,5 +37,10 @@ GG_INTERNAL void vec_put_input (vec_in *in) ;
 // (op: the call's operator, vop its kind; *applies false: not this case)
 GG_INTERNAL bool vec_pattern_path (const gg_backend *be, GrB_Vector w, GrB_BinaryOp op,
     gg_vop vop, gg_type t, GrB_Vector u, GrB_Vector v, GrB_Info *info, bool *applies) ;
+// n bytes kept in be's memory as the device form of key's cache entry,
+// made by make and sent up when not there yet (vec_pattern.c says more)
+typedef const int8_t *(*vec_bytes_fn) (void *ctx, int8_t **owned) ;
+GG_INTERNAL int vec_cached_bytes (const gg_backend *be, const gg_cache_key *key, int64_t n,
+    vec_bytes_fn make, void *ctx, gg_cache_entry **entry, size_t *sent) ;
 
 #endif
