@@ -9,12 +9,13 @@ libgrbgpu_la_SOURCES += formats/partition.c formats/partition.h
 libgrbgpu_la_SOURCES += formats/nm.c formats/nm_pack.c formats/nm.h \
 	formats/nm_private.h
 
-# Its test compiles formats/nm*.c itself: no GraphBLAS, no library needed.
+# Its test compiles formats/nm*.c (and csr_t.c, the transpose nm_pack.c uses)
+# itself: no GraphBLAS, no library needed.
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_nm
 TESTS += tests/test_nm
 tests_test_nm_SOURCES = tests/test_nm.c tests/nm_test.h tests/nm_test_util.c \
-	formats/nm.c formats/nm_pack.c \
+	formats/nm.c formats/nm_pack.c formats/csr_t.c \
 	formats/nm.h formats/nm_private.h
 tests_test_nm_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_nm_LDADD = $(CMOCKA_LIBS)
@@ -24,6 +25,6 @@ endif
 noinst_PROGRAMS += bench/nm_bench
 bench_nm_bench_SOURCES = bench/nm_bench.c formats/nm.c formats/nm_pack.c \
 	formats/nm.h formats/nm_private.h \
-	formats/convert.c formats/convert.h
+	formats/convert.c formats/convert.h formats/csr_t.c
 bench_nm_bench_CFLAGS = $(AM_CFLAGS)
 bench_nm_bench_LDADD = -lm

@@ -5,6 +5,7 @@
 // See nm.h for the layout; detection (which pair holds) is formats/nm.c.
 
 #include "formats/nm_private.h"
+#include "formats/convert.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,57 +24,39 @@ static inline void copy_value (void *dst, int64_t d, const void *src,
 }
 
 //------------------------------------------------------------------------------
-// transposing a 32-bit CSR (for GG_NM_COLS): counting sort by column
+// transposing a 32-bit CSR (for GG_NM_COLS): formats/csr_t.c's counting sort
 //------------------------------------------------------------------------------
 
 // Rows are walked in order, so each output row's columns come out sorted;
-// transposing twice gives back the same arrays.
+// transposing twice gives back the same arrays.  An iso x (one value) stays
+// one value.
 static int csr_transpose (gg_nm_csr **out, int64_t nrows, int64_t ncols,
     const int32_t *p, const int32_t *i, const void *x, size_t esz, bool iso)
 {
     *out = NULL ;
-    const int64_t nnz = p [nrows] ;
     const bool values = (x != NULL && esz > 0) ;
-    const int64_t nx = !values ? 0 : (iso ? 1 : nnz) ;
+    const bool each = values && !iso ;
     gg_nm_csr *t = calloc (1, sizeof (gg_nm_csr)) ;
     if (t == NULL) return GG_ERR_NOMEM ;
-    t->p = calloc ((size_t) ncols + 1, sizeof (int32_t)) ;
-    t->i = malloc ((size_t) (nnz > 0 ? nnz : 1) * sizeof (int32_t)) ;
-    if (values) t->x = malloc ((size_t) (nx > 0 ? nx : 1) * esz) ;
-    if (t->p == NULL || t->i == NULL || (values && t->x == NULL))
+    void *tx = NULL ;
+    int rc = gg_csr32_transpose (nrows, ncols, p [nrows], p, i, each ? x : NULL,
+        esz, &t->p, &t->i, each ? &tx : NULL) ;
+    t->x = tx ;
+    if (rc == GG_OK && values && iso)
+    {
+        t->x = malloc (esz) ;
+        if (t->x == NULL) rc = GG_ERR_NOMEM ;
+        else memcpy (t->x, x, esz) ;
+    }
+    if (rc != GG_OK)
     {
         gg_nm_csr_free (t) ;
-        return GG_ERR_NOMEM ;
+        return rc ;
     }
     t->nrows = ncols ;
     t->ncols = nrows ;
-    t->nnz = nnz ;
+    t->nnz = p [nrows] ;
     t->iso = iso && values ;
-    for (int64_t q = 0 ; q < nnz ; q++) t->p [i [q] + 1]++ ;
-    for (int64_t c = 0 ; c < ncols ; c++) t->p [c+1] += t->p [c] ;
-    // pos [c]: the next free slot of row c of the transpose (t->i as scratch
-    // is not possible, so a copy of p)
-    int32_t *pos = malloc ((size_t) (ncols > 0 ? ncols : 1) * sizeof (int32_t)) ;
-    if (pos == NULL)
-    {
-        gg_nm_csr_free (t) ;
-        return GG_ERR_NOMEM ;
-    }
-    memcpy (pos, t->p, (size_t) ncols * sizeof (int32_t)) ;
-    for (int64_t r = 0 ; r < nrows ; r++)
-    {
-        for (int64_t q = p [r] ; q < p [r+1] ; q++)
-        {
-            const int32_t d = pos [i [q]]++ ;
-            t->i [d] = (int32_t) r ;
-            if (values && !iso)
-            {
-                copy_value (t->x, d, x, q, esz) ;
-            }
-        }
-    }
-    if (values && iso) memcpy (t->x, x, esz) ;
-    free (pos) ;
     *out = t ;
     return GG_OK ;
 }

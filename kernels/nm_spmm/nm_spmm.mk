@@ -2,7 +2,8 @@
 # NM-SpMM kernel (kernels/nm_spmm/), the layout it reads
 # (formats/nm_layout.c, plain C, in the library with formats/nm*.c), its GPU
 # test and its benchmark.  The CUDA module links the kernel and its own copy
-# of formats/nm*.c (the "nm" row of the SpMM table, backend/cuda/
+# of formats/nm*.c and formats/csr_t.c (whose transpose nm_pack.c uses) (the
+# "nm" row of the SpMM table, backend/cuda/
 # family_nm.c and form_nm.c; programs that link the module's objects get
 # formats/nm*.c with libgrbgpu.so's).  Built only when configure found
 # nvcc; the .cu.lo / .cu.o rules, NVCCFLAGS and GG_CUDA_KERNEL_OBJS come from
@@ -14,10 +15,10 @@ EXTRA_DIST += kernels/nm_spmm/nm_spmm.h kernels/nm_spmm/nm_geom.h \
 
 if HAVE_CUDA
 libgrbgpu_cuda_la_SOURCES += kernels/nm_spmm/nm_spmm.cu formats/nm.c \
-	formats/nm_pack.c formats/nm_layout.c
+	formats/nm_pack.c formats/nm_layout.c formats/csr_t.c
 GG_NM_OBJS = kernels/nm_spmm/nm_spmm.lo
 # the host side (packing, layout) as libtool objects of the library
-GG_NM_HOST_OBJS = formats/nm.lo formats/nm_pack.lo formats/nm_layout.lo
+GG_NM_HOST_OBJS = formats/nm.lo formats/nm_pack.lo formats/nm_layout.lo formats/csr_t.lo
 CLEANFILES += $(GG_NM_OBJS) kernels/nm_spmm/nm_spmm.o \
 	kernels/nm_spmm/.libs/nm_spmm.o
 
