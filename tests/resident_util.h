@@ -2,7 +2,7 @@
 // tests/resident_util.h: what the residency tests share
 //------------------------------------------------------------------------------
 
-// Header-only, for tests/test_resident.c and tests/test_vec_ops.c (include
+// Header-only, for tests/test_resident.c, test_vec_ops.c and test_vec_pattern.c (include
 // after cmocka.h, GraphBLAS.h and grbgpu.h): which device the offload side
 // uses (GRBGPU_TEST_DEVICE=cuda: the GPU, else the host emulation), settings,
 // statistics, a vector's values read through the CPU library, and a
@@ -34,6 +34,24 @@ static inline void set (const char *name, const char *value)
 
 static inline void device_on (void)  { set ("DEVICE", on_cuda ( ) ? "cuda" : "host") ; }
 static inline void device_cpu (void) { set ("DEVICE", "cpu") ; }
+
+// With GRBGPU_TEST_DEVICE=cuda and no usable CUDA device: say so and
+// return 77, the exit status of a skipped test, as the other GPU tests do;
+// else 0.  The probe: a scalar assigned to a full vector (residency on), which
+// runs on the device when there is one.
+static inline int skip_without_cuda (const char *prog)
+{
+    if (!on_cuda ( )) return 0 ;
+    GrB_Vector p ;
+    OK (GrB_Vector_new (&p, GrB_FP64, 1000)) ;
+    OK (GrB_Vector_assign_FP64 (p, NULL, NULL, 1.0, GrB_ALL, 1000, NULL)) ;
+    const char *d = grbgpu_last_decision ( ) ;
+    const bool cuda = (d != NULL && strcmp (d, "cuda") == 0) ;
+    GrB_Vector_free (&p) ;
+    if (cuda) return 0 ;
+    printf ("%s: no usable CUDA device (%s): skipped\n", prog, d ? d : "?") ;
+    return 77 ;
+}
 
 static inline grbgpu_stats stats (void)
 {

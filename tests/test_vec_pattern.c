@@ -448,21 +448,10 @@ int main (void)
     set ("MIN_WORK", "0") ;
     set ("RESIDENT", "1") ;
     device_on ( ) ;
-    if (on_cuda ( ))
+    if (skip_without_cuda ("test_vec_pattern") != 0)
     {
-        // no GPU: skip (exit 77) as the other GPU tests do
-        GrB_Vector p ;
-        OK (GrB_Vector_new (&p, GrB_FP64, N)) ;
-        OK (GrB_Vector_assign_FP64 (p, NULL, NULL, 1.0, GrB_ALL, N, NULL)) ;
-        const char *d = grbgpu_last_decision ( ) ;
-        bool cuda = (d != NULL && strcmp (d, "cuda") == 0) ;
-        GrB_Vector_free (&p) ;
-        if (!cuda)
-        {
-            printf ("test_vec_pattern: no usable CUDA device (%s): skipped\n", d ? d : "?") ;
-            GrB_finalize ( ) ;
-            return 77 ;
-        }
+        GrB_finalize ( ) ;
+        return 77 ;
     }
     const struct CMUnitTest tests [] =
     {
