@@ -410,14 +410,20 @@ done:
     return rc ;
 }
 
-int sddmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *M,
-    const gg_dense *A, const gg_dense *B, void *y)
+int sddmm_attempt_fb (gg_devcall *c, const gg_semiring *sr, const gg_csr *M,
+    const gg_dense *A, const gg_dense *B, dev_dense *fb, void *y)
 {
     gg_dense_op o = { .c = c, .sr = sr, .M = M, .A = A, .B = B, .m = M->nrows,
         .n = M->ncols, .k = A->ncols, .nnz = M->nnz, .t = sr->type,
-        .elem = gg_type_size (sr->type),
+        .elem = gg_type_size (sr->type), .fb = fb,
         .precision = grbgpu_settings_get ()->precision } ;
-    return dense_attempt (&o, gg_sddmm_families, y) ;
+    return dense_attempt (&o, gg_sddmm_families, y) ;     // (it unrefs o.fb)
+}
+
+int sddmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *M,
+    const gg_dense *A, const gg_dense *B, void *y)
+{
+    return sddmm_attempt_fb (c, sr, M, A, B, NULL, y) ;
 }
 
 int gemm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_dense *A,
