@@ -6,6 +6,7 @@
 #define GRBGPU_TESTS_MULTI_UTIL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <GraphBLAS.h>
@@ -28,7 +29,14 @@ void products (const char *devices, int tag) ;
 void test_faults (void **state) ;
 void test_workers_reused (void **state) ;
 void test_fault_mid_stream (void **state) ;
+// tests/test_multi_sddmm.c
+void test_sddmm_slots (void **state) ;
+void test_sddmm_repeat (void **state) ;
+void test_sddmm_slot_fails (void **state) ;
+
 #ifdef GG_TEST_MULTI_CUDA
+// Bytes in use in the main device's stream-ordered pool (after a sync).
+size_t pool_used (void) ;
 void test_second_slot_fails (void **state) ;
 void test_fake_devices (void **state) ;
 void test_fake_slot_fails (void **state) ;

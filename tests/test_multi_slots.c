@@ -219,7 +219,7 @@ void test_faults (void **state)
 }
 
 #ifdef GG_TEST_MULTI_CUDA
-static size_t pool_used (void)
+size_t pool_used (void)
 {
     grbgpu_cuda_sync () ;
     cudaDeviceSynchronize () ;
