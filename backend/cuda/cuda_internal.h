@@ -451,10 +451,12 @@ GG_INTERNAL int cuda_vec_select (gg_type t, int64_t n, void *z, int8_t *zb,
 // dense.c
 GG_INTERNAL int sddmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *M,
     const gg_dense *A, const gg_dense *B, void *y) ;
-// The same with B's device form given (fb, whose reference it takes over;
-// NULL: made from B as usual): the split path's peer-copied B.
-GG_INTERNAL int sddmm_attempt_fb (gg_devcall *c, const gg_semiring *sr, const gg_csr *M,
-    const gg_dense *A, const gg_dense *B, dev_dense *fb, void *y) ;
+// The same for a row block of M (the split path's): M's row 0 is A's row
+// a_row0 (A whole, its cached form shared), and B's device form given (fb,
+// whose reference it takes over; NULL: made from B as usual): a peer copy.
+GG_INTERNAL int sddmm_attempt_rows (gg_devcall *c, const gg_semiring *sr,
+    const gg_csr *M, const gg_dense *A, int64_t a_row0, const gg_dense *B,
+    dev_dense *fb, void *y) ;
 GG_INTERNAL int gemm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_dense *A,
     const gg_dense *B, void *Y) ;
 

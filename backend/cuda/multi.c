@@ -24,10 +24,12 @@
 //      reach each other (slots_peer) and X is large enough to gain, else
 //      uploaded from the host;
 //   4. the product through the family table and chooser (spmm.c), whose rows
-//      come down straight into their place in the caller's Y; SDDMM: the
-//      block's rows of A uploaded for this call, the product through the
-//      SDDMM table (dense.c), the block's outputs (a contiguous range of M's
-//      entries, from its first row's) straight into their place in y.
+//      come down straight into their place in the caller's Y; SDDMM: A's
+//      cached form read from the block's first row on (on a device other
+//      than the main one: the block's rows of A uploaded for this call), the
+//      product through the SDDMM table (dense.c), the block's outputs (a
+//      contiguous range of M's entries, from its first row's) straight into
+//      their place in y.
 // When every slot is done: any failure (a device error, an injected fault,
 // out of memory) and the call returns it, each slot having freed what it took
 // (its temporaries, its references to forms, its context); the dispatcher
@@ -221,12 +223,20 @@ static void slot_run (void *arg, int s)
     }
     else
     {
-        // the block's rows of A (uploaded for this call); its outputs from
-        // M's entry e0 on
+        // A: on the main device its cached form, read from row r0 on (two
+        // slots of one device share it); on another device the block's rows
+        // only, uploaded for this call.  The outputs from M's entry e0 on.
         const int64_t k = sc->A->ncols ;
-        const gg_dense Ab = { .nrows = r1 - r0, .ncols = k, .x = (sc->A->x == NULL) ? NULL
-            : (const char *) sc->A->x + (size_t) r0 * (size_t) k * elem, .cache = NULL } ;
-        rc = sddmm_attempt_fb (&c, sc->sr, &B, &Ab, &X, fx, (char *) sc->Y + (size_t) e0 * elem) ;
+        gg_dense Ab = *sc->A ;
+        int64_t a_row0 = r0 ;
+        if (j->device != sc->main_device)
+        {
+            Ab = (gg_dense) { .nrows = r1 - r0, .ncols = k, .x = (sc->A->x == NULL) ? NULL
+                : (const char *) sc->A->x + (size_t) r0 * (size_t) k * elem, .cache = NULL } ;
+            a_row0 = 0 ;
+        }
+        rc = sddmm_attempt_rows (&c, sc->sr, &B, &Ab, a_row0, &X, fx,
+            (char *) sc->Y + (size_t) e0 * elem) ;
     }
     fx = NULL ;                             // the attempt took it
     float ms = 0 ;
