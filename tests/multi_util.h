@@ -21,6 +21,13 @@ uint64_t split_count (void) ;
 void run_case (const char *name, int op, void *C0, void *A, void *B,
     GrB_Semiring sr, GrB_Descriptor d, double rtol, bool expect_split, int expect) ;
 
+// C<M> = A * op (B) (M may be NULL; C of type t, as many columns as M or B)
+// on both sides, whatever the offload side did (offloaded, or answered by
+// the CPU library after a failure), compared.  Returns whether the offload
+// side split it.
+bool compare_masked (const char *name, GrB_Matrix M, GrB_Semiring sr, GrB_Type t,
+    GrB_Matrix A, GrB_Matrix B, GrB_Descriptor d, double rtol) ;
+
 // mxm / mxv / vxm over several semirings, types and shapes with
 // GRBGPU_DEVICES=devices (back to "" at the end).
 void products (const char *devices, int tag) ;
