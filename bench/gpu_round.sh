@@ -231,9 +231,11 @@ if has multi; then
     say "multi conformance (cuda, DEVICES=${MULTI_DEVICES:-0,1}, device 1 pretended): exit $? : $(grep -E '^\[  (PASSED|FAILED)  \]' "$OUT/conformance_multi.log" | tr '\n' ' ')$(grep -oE 'offloaded_cuda=[0-9]+|fallbacks=[0-9]+|split=[0-9]+|split_workers=[0-9]+' "$OUT/conformance_multi.log" | tr '\n' ' ')"
     # the split test: products on 2 and 3 slots, cache, faults, second slot failing,
     # workers reused (split_workers), a failure mid-stream, and slots on pretended
-    # devices (the test hook: 0,1 and all over this one GPU; X copied or uploaded)
-    timeout 45 ./tests/test_multi_cuda > "$OUT/test_multi_cuda.log" 2>&1
-    say "test_multi_cuda: exit $? : $(grep -E 'checks,|slot fails|^workers:|^fake devices' "$OUT/test_multi_cuda.log" | tr '\n' ' ')"
+    # devices (the test hook: 0,1 and all over this one GPU; X copied or uploaded);
+    # SDDMM split over 2, 3, 4 slots ("sddmm LIST: N cases, S split"), its second
+    # slot failing (pool before / after)
+    timeout 60 ./tests/test_multi_cuda > "$OUT/test_multi_cuda.log" 2>&1
+    say "test_multi_cuda: exit $? : $(grep -E 'checks,|slot fails|^workers:|^fake devices|^sddmm ' "$OUT/test_multi_cuda.log" | tr '\n' ' ')"
     grep -E '^FAIL|FAILED' "$OUT/test_multi_cuda.log" | head -10 | tee -a "$summary"
     # the second slot failing, on the main device and on a pretended one, under
     # compute-sanitizer (leaks, bad accesses)
@@ -250,6 +252,13 @@ if has multi; then
         --real "" --csv "$OUT/multi_fake_bench.csv" > "$OUT/multi_fake_bench.log" 2>&1
     say "multi bench (R-MAT 2^20, 1 slot vs 0,1 with device 1 pretended on this GPU): exit $?"
     grep -E '^split ' "$OUT/multi_fake_bench.log" | tee -a "$summary"
+    # SDDMM split: C<A, structural> = L * R' (L, R full FP32, K = 64), 1 slot vs
+    # 0,0 on this GPU (overhead of splitting, not scaling), checked against the
+    # CPU library ("split ... sddmm ... ok")
+    timeout 60 ./bench/spmm_bench --split 0,0 --split-sddmm --scales ${MULTI_SDDMM_SCALES:-20} \
+        --ns 64 --real "" --csv "$OUT/multi_sddmm_bench.csv" > "$OUT/multi_sddmm_bench.log" 2>&1
+    say "multi sddmm bench (R-MAT 2^${MULTI_SDDMM_SCALES:-20}, K=64, 1 slot vs 0,0 on one GPU): exit $?"
+    grep -E '^split ' "$OUT/multi_sddmm_bench.log" | tee -a "$summary"
 fi
 
 if has resident; then

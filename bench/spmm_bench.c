@@ -22,7 +22,9 @@
 //      PLUS_TIMES and MIN_PLUS; and GrB_vxm end to end in (b).
 //  (e) --split LIST: only FP32 PLUS_TIMES GrB_mxm / GrB_mxv end to end with
 //      one slot and with GRBGPU_DEVICES=LIST (issue 18), in the same run; on
-//      one GPU with LIST=0,0 it measures the overhead of splitting.
+//      one GPU with LIST=0,0 it measures the overhead of splitting; with
+//      --split-sddmm the FP32 PLUS_TIMES SDDMM C<A, structural> = L * R'
+//      instead (L, R full, K = N columns; A's rows split).
 // Every result is checked: (a) and (c) against a C reference on 512 sampled
 // rows (and the backend against cuSPARSE everywhere), (b) against the CPU
 // library's answer.  Prints a table; writes CSV (--csv FILE).
@@ -119,6 +121,7 @@ int main (int argc, char **argv)
 #ifdef GG_BENCH_E2E
         else if (!strcmp (argv [a], "--split") && a + 1 < argc)
             split_list = argv [++a] ;
+        else if (!strcmp (argv [a], "--split-sddmm")) split_sddmm = true ;
         else if (!strcmp (argv [a], "--fake-devices") && a + 1 < argc)
             gg_cuda_fake_devices (atoi (argv [++a])) ;
 #endif
@@ -128,7 +131,7 @@ int main (int argc, char **argv)
         {
             fprintf (stderr, "usage: %s [--scales 18,20] [--ns 1,32,64,128,256]"
                 " [--reps 20] [--real all|name,name] [--data DIR] [--csv FILE]"
-                " [--no-e2e] [--no-sddmm] [--no-rmat] [--split 0,0] [--fake-devices 2]\n", argv [0]) ;
+                " [--no-e2e] [--no-sddmm] [--no-rmat] [--split 0,0] [--split-sddmm] [--fake-devices 2]\n", argv [0]) ;
             return 2 ;
         }
     }

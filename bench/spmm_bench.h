@@ -111,6 +111,7 @@ void bench_vxm (cusparseHandle_t h, const csr *A, bool fp32) ;
     fprintf (stderr, "%s:%d: %s: %d\n", __FILE__, __LINE__, #x, i_) ; \
     exit (2) ; } } while (0)
 extern const char *split_list ;
+extern bool split_sddmm ;          // --split-sddmm: C<A> = L * R' instead
 void bench_e2e (const csr *A, bool fp32) ;
 void bench_split (const csr *A) ;
 #endif

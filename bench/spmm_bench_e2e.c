@@ -233,8 +233,11 @@ void bench_e2e (const csr *A, bool fp32)
 // twice (0,0) both slots share one GPU: the rows measure what splitting
 // costs, not scaling.  Per row: the first call (conversion and upload of the
 // slots' blocks), the median of 5 warm calls, and the product alone (CUDA
-// events: for a split call the slowest slot's).
+// events: for a split call the slowest slot's).  With split_sddmm the same
+// rows for the SDDMM C<A, structural> = L * R' (L: m x N, R: k x N, full;
+// A's rows, and L's, split across the slots).
 const char *split_list = NULL ;
+bool split_sddmm = false ;
 
 void bench_split (const csr *A)
 {
@@ -243,23 +246,33 @@ void bench_split (const csr *A)
     for (int ni = 0 ; ni < nns ; ni++)
     {
         int64_t n = ns [ni] ;
-        GrB_Matrix B, C [2], R ;
+        const bool sd = split_sddmm ;
+        const int64_t cn = sd ? A->k : n ;     // C's columns
+        GrB_Matrix B, C [2], R, L = NULL ;
         GrB_Vector x = NULL, y [2] = { NULL, NULL }, yr = NULL ;
         void *Bx = malloc ((size_t) A->k * n * 4) ;
         uint64_t s = 11 + n ;
         for (size_t q = 0 ; q < (size_t) A->k * n ; q++) ((float *) Bx) [q] = (float) rnd_unit (&s) ;
         GRB_OK (GrB_Matrix_new (&B, GrB_FP32, A->k, n)) ;
         GRB_OK (GxB_Matrix_pack_FullR (B, &Bx, (GrB_Index) A->k * n * 4, false, NULL)) ;
-        GRB_OK (GrB_Matrix_new (&R, GrB_FP32, A->m, n)) ;
-        for (int v = 0 ; v < 2 ; v++) GRB_OK (GrB_Matrix_new (&C [v], GrB_FP32, A->m, n)) ;
-        if (n == 1)
+        if (sd)
+        {
+            void *Lx = malloc ((size_t) A->m * n * 4) ;
+            for (size_t q = 0 ; q < (size_t) A->m * n ; q++) ((float *) Lx) [q] = (float) rnd_unit (&s) ;
+            GRB_OK (GrB_Matrix_new (&L, GrB_FP32, A->m, n)) ;
+            GRB_OK (GxB_Matrix_pack_FullR (L, &Lx, (GrB_Index) A->m * n * 4, false, NULL)) ;
+        }
+        GRB_OK (GrB_Matrix_new (&R, GrB_FP32, A->m, cn)) ;
+        for (int v = 0 ; v < 2 ; v++) GRB_OK (GrB_Matrix_new (&C [v], GrB_FP32, A->m, cn)) ;
+        if (n == 1 && !sd)
         {
             GRB_OK (GrB_Vector_new (&x, GrB_FP32, A->k)) ;
             GRB_OK (GrB_Col_extract (x, NULL, NULL, B, GrB_ALL, A->k, 0, NULL)) ;
             GRB_OK (GrB_Vector_new (&yr, GrB_FP32, A->m)) ;
             for (int v = 0 ; v < 2 ; v++) GRB_OK (GrB_Vector_new (&y [v], GrB_FP32, A->m)) ;
         }
-        #define SPLIT_PRODUCT(Cx, yx) ((n == 1) ? GrB_mxv (yx, NULL, NULL, sr, G, x, NULL) \
+        #define SPLIT_PRODUCT(Cx, yx) (sd ? GrB_mxm (Cx, G, NULL, sr, L, B, GrB_DESC_ST1) \
+            : (n == 1) ? GrB_mxv (yx, NULL, NULL, sr, G, x, NULL) \
             : GrB_mxm (Cx, NULL, NULL, sr, G, B, NULL))
         grbgpu_set ("DEVICE", "cpu") ;
         GRB_OK (SPLIT_PRODUCT (R, yr)) ;
@@ -287,7 +300,7 @@ void bench_split (const csr *A)
             grbgpu_stats_get (&st1) ;
             const char *dec = grbgpu_last_decision () ;
             double err ;
-            if (n == 1)
+            if (n == 1 && !sd)
             {
                 GrB_Matrix a, b ;
                 GRB_OK (GrB_Matrix_new (&a, GrB_FP32, A->m, 1)) ;
@@ -303,27 +316,29 @@ void bench_split (const csr *A)
             warm [v] = median (tw, 5) ;
             double kms = median (tk, 5) ;
             // bytes the product must read at least: S (8 B per entry + row
-            // pointers) and X once, Y written once
+            // pointers) and X once, Y written once; SDDMM: A's pattern (4 B
+            // per entry + row pointers), L and R once, 4 B per output
             double bytes = 8.0 * A->nnz + 4.0 * A->m + 4.0 * (A->k + A->m) * n ;
+            const char *op = sd ? "sddmm" : (n == 1) ? "mxv" : "mxm" ;
             printf ("split %-12s fp32 N=%-4ld %s slots %-7s first %9.2f warm %9.2f ms "
                 "product %8.3f ms (%6.1f GB/s, %6.1f GFLOP/s) split calls %llu | %s | %s err %.1e%s\n",
-                A->name, (long) n, n == 1 ? "mxv" : "mxm", v == 0 ? "1" : list,
+                A->name, (long) n, op, v == 0 ? "1" : list,
                 1e3 * first, 1e3 * warm [v], kms, kms > 0 ? bytes / kms / 1e6 : 0,
                 kms > 0 ? 2.0 * A->nnz * n / kms / 1e6 : 0,
                 (unsigned long long) (st1.split - st0.split), dec ? dec : "?",
                 ok ? "ok" : "WRONG", err,
                 (v == 1) ? "  [one GPU split in two: overhead of splitting, not scaling]" : "") ;
             fprintf (csv, "split_%s,%s,%ld,%ld,%ld,fp32,%ld,%.4f,,%s,%.4f,%.4f,,,,,%s,%.3g,,,,%s\n",
-                n == 1 ? "mxv" : "mxm", A->name, (long) A->m, (long) A->k, (long) A->nnz,
+                op, A->name, (long) A->m, (long) A->k, (long) A->nnz,
                 (long) n, kms, v == 0 ? "1" : list, 1e3 * warm [v], 1e3 * first,
                 ok ? "ok" : "WRONG", err, dec ? dec : "?") ;
         }
-        printf ("split %-12s fp32 N=%-4ld warm %s / 1 slot: %.2fx\n", A->name, (long) n,
-            split_list, warm [0] > 0 ? warm [1] / warm [0] : 0) ;
+        printf ("split %-12s fp32 N=%-4ld %s warm %s / 1 slot: %.2fx\n", A->name, (long) n,
+            sd ? "sddmm" : (n == 1) ? "mxv" : "mxm", split_list, warm [0] > 0 ? warm [1] / warm [0] : 0) ;
         fflush (stdout) ;
         grbgpu_set ("DEVICES", "") ;
         #undef SPLIT_PRODUCT
-        GrB_Matrix_free (&B) ; GrB_Matrix_free (&R) ;
+        GrB_Matrix_free (&B) ; GrB_Matrix_free (&R) ; GrB_Matrix_free (&L) ;
         for (int v = 0 ; v < 2 ; v++) { GrB_Matrix_free (&C [v]) ; GrB_Vector_free (&y [v]) ; }
         GrB_Vector_free (&x) ; GrB_Vector_free (&yr) ;
     }

@@ -55,7 +55,8 @@ typedef struct
     double   h2d_seconds ;      // time in host -> device copies
     double   d2h_seconds ;      // time in device -> host copies
     uint64_t outputs_reused ;   // results written into C's own arrays
-    uint64_t split ;            // products split across GRBGPU_DEVICES slots
+    uint64_t split ;            // products (SpMM, SpMV, SDDMM) split across
+                                // GRBGPU_DEVICES slots
     uint64_t resident_kept ;    // results kept on the device (GRBGPU_RESIDENT)
     uint64_t materialised ;     // resident results brought down to the host
     uint64_t resident_evicted ; // of which to stay within GRBGPU_DEVICE_MEMORY

@@ -3,7 +3,9 @@
 # tests/test_multi: the partitioner, and products split across slots on the
 # host emulation backend (which models the slots, on the same persistent
 # workers), in `make check`; tests/test_multi_slots.c: workers reused across
-# slot counts, a failure in the middle of a stream of split calls.
+# slot counts, a failure in the middle of a stream of split calls;
+# tests/test_multi_sddmm.c: SDDMM split across slots (masks, accumulator,
+# replace, a slot made to fail).
 # tests/test_multi_cuda: the same sources with the CUDA module's objects
 # linked in (as tests/gpu_tests.mk does), on the GPU with GRBGPU_DEVICES=0,0,
 # plus a failure made on the second slot, and slots on "other devices" of one
@@ -20,7 +22,7 @@ tests_test_team_LDFLAGS = $(OPENMP_CFLAGS) $(AX_PTHREAD_FLAGS)
 
 check_PROGRAMS += tests/test_multi
 TESTS += tests/test_multi
-tests_test_multi_SOURCES = tests/test_multi.c tests/test_multi_slots.c tests/multi_util.h \
+tests_test_multi_SOURCES = tests/test_multi.c tests/test_multi_slots.c tests/test_multi_sddmm.c tests/multi_util.h \
 	formats/partition.c formats/partition.h $(CONFORMANCE_UTIL_SOURCES)
 tests_test_multi_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_multi_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
@@ -28,7 +30,7 @@ tests_test_multi_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
 if HAVE_CUDA
 check_PROGRAMS += tests/test_multi_cuda
 TESTS += tests/test_multi_cuda
-tests_test_multi_cuda_SOURCES = tests/test_multi.c tests/test_multi_slots.c tests/multi_util.h \
+tests_test_multi_cuda_SOURCES = tests/test_multi.c tests/test_multi_slots.c tests/test_multi_sddmm.c tests/multi_util.h \
 	$(CONFORMANCE_UTIL_SOURCES)
 tests_test_multi_cuda_CPPFLAGS = $(AM_CPPFLAGS) -DGG_TEST_MULTI_CUDA
 tests_test_multi_cuda_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)

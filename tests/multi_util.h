@@ -6,6 +6,7 @@
 #define GRBGPU_TESTS_MULTI_UTIL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <GraphBLAS.h>
@@ -20,6 +21,13 @@ uint64_t split_count (void) ;
 void run_case (const char *name, int op, void *C0, void *A, void *B,
     GrB_Semiring sr, GrB_Descriptor d, double rtol, bool expect_split, int expect) ;
 
+// C<M> = A * op (B) (M may be NULL; C of type t, as many columns as M or B)
+// on both sides, whatever the offload side did (offloaded, or answered by
+// the CPU library after a failure), compared.  Returns whether the offload
+// side split it.
+bool compare_masked (const char *name, GrB_Matrix M, GrB_Semiring sr, GrB_Type t,
+    GrB_Matrix A, GrB_Matrix B, GrB_Descriptor d, double rtol) ;
+
 // mxm / mxv / vxm over several semirings, types and shapes with
 // GRBGPU_DEVICES=devices (back to "" at the end).
 void products (const char *devices, int tag) ;
@@ -28,7 +36,14 @@ void products (const char *devices, int tag) ;
 void test_faults (void **state) ;
 void test_workers_reused (void **state) ;
 void test_fault_mid_stream (void **state) ;
+// tests/test_multi_sddmm.c
+void test_sddmm_slots (void **state) ;
+void test_sddmm_repeat (void **state) ;
+void test_sddmm_slot_fails (void **state) ;
+
 #ifdef GG_TEST_MULTI_CUDA
+// Bytes in use in the main device's stream-ordered pool (after a sync).
+size_t pool_used (void) ;
 void test_second_slot_fails (void **state) ;
 void test_fake_devices (void **state) ;
 void test_fake_slot_fails (void **state) ;

@@ -12,7 +12,8 @@
 //    a product repeated on an unchanged A, then on a changed A (the slots'
 //    cached blocks must follow the change).
 // 3. The slots' workers, failures, and (CUDA build) slots on other devices:
-//    tests/test_multi_slots.c.  Built as tests/test_multi_cuda (the CUDA
+//    tests/test_multi_slots.c.  SDDMM split across slots:
+//    tests/test_multi_sddmm.c.  Built as tests/test_multi_cuda (the CUDA
 //    module's objects linked in, GRBGPU_TEST_DEVICE=cuda forced).
 // Without a GPU the CUDA build exits 77; the host build runs in `make check`
 // (the host emulation backend models the slots).  GRBGPU_TEST_SEED repeats a
@@ -398,6 +399,9 @@ int main (void)
         cmocka_unit_test (test_faults),
         cmocka_unit_test (test_workers_reused),
         cmocka_unit_test (test_fault_mid_stream),
+        cmocka_unit_test (test_sddmm_slots),
+        cmocka_unit_test (test_sddmm_repeat),
+        cmocka_unit_test (test_sddmm_slot_fails),
 #ifdef GG_TEST_MULTI_CUDA
         cmocka_unit_test (test_second_slot_fails),
         cmocka_unit_test (test_fake_devices),

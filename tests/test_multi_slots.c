@@ -48,28 +48,37 @@ static void get_stats (grbgpu_stats *s) { grbgpu_stats_get (s) ; }
 // failures, checked whatever path answered
 //------------------------------------------------------------------------------
 
-// C = A * B on both sides, whatever the offload side did (offloaded, or
-// answered by the CPU library after a failure), compared.
-static void compare_mxm (const char *name, GrB_Semiring sr, GrB_Type t,
-    GrB_Matrix A, GrB_Matrix B)
+bool compare_masked (const char *name, GrB_Matrix M, GrB_Semiring sr, GrB_Type t,
+    GrB_Matrix A, GrB_Matrix B, GrB_Descriptor d, double rtol)
 {
     GrB_Index m, n ;
     CU_OK (GrB_Matrix_nrows (&m, A)) ;
-    CU_OK (GrB_Matrix_ncols (&n, B)) ;
+    if (M != NULL) CU_OK (GrB_Matrix_ncols (&n, M)) ;
+    else CU_OK (GrB_Matrix_ncols (&n, B)) ;
     GrB_Matrix ref, got ;
     CU_OK (GrB_Matrix_new (&ref, t, m, n)) ;
     CU_OK (GrB_Matrix_new (&got, t, m, n)) ;
     cu_device_cpu () ;
-    CU_OK (GrB_mxm (ref, NULL, NULL, sr, A, B, NULL)) ;
+    CU_OK (GrB_mxm (ref, M, NULL, sr, A, B, d)) ;
+    const uint64_t before = split_count () ;
     cu_device_host () ;
-    GrB_Info info = GrB_mxm (got, NULL, NULL, sr, A, B, NULL) ;
+    GrB_Info info = GrB_mxm (got, M, NULL, sr, A, B, d) ;
     cu_device_cpu () ;
+    const bool split = split_count () > before ;
     assert_int_equal (info, GrB_SUCCESS) ;
-    int problems = cu_compare_matrix (name, ref, got, 0, NULL, NULL) ;
+    int problems = cu_compare_matrix (name, ref, got, rtol, NULL, NULL) ;
     if (problems) fprintf (stderr, "FAIL %s\n", name) ;
     assert_int_equal (problems, 0) ;
     checks++ ;
     GrB_free (&ref) ; GrB_free (&got) ;
+    return split ;
+}
+
+// C = A * B on both sides, whatever the offload side did, compared.
+static void compare_mxm (const char *name, GrB_Semiring sr, GrB_Type t,
+    GrB_Matrix A, GrB_Matrix B)
+{
+    (void) compare_masked (name, NULL, sr, t, A, B, NULL, 0) ;
 }
 
 // Products under injected failures: each answer (the offload's, or the CPU
@@ -219,7 +228,7 @@ void test_faults (void **state)
 }
 
 #ifdef GG_TEST_MULTI_CUDA
-static size_t pool_used (void)
+size_t pool_used (void)
 {
     grbgpu_cuda_sync () ;
     cudaDeviceSynchronize () ;

@@ -78,6 +78,9 @@ EXTRA_DIST += tests/test_linkage.sh
 # the conformance suite again, with GRBGPU_RESIDENT=1
 TESTS += tests/test_conformance_resident.sh
 EXTRA_DIST += tests/test_conformance_resident.sh
+# and split across three slots of one device (GRBGPU_DEVICES=0,0,0)
+TESTS += tests/test_conformance_split.sh
+EXTRA_DIST += tests/test_conformance_split.sh
 
 # What preloading libgrbgpu.so adds to a process start (a benchmark, not a
 # test; linked -lgraphblas only, grbgpu comes by LD_PRELOAD).

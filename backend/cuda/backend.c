@@ -149,6 +149,8 @@ static int cuda_sddmm (const gg_semiring *sr, const gg_csr *M,
     if (M->nrows > INT32_MAX || M->ncols > INT32_MAX || M->nnz > INT32_MAX ||
         A->ncols > INT32_MAX) return GG_ERR_UNSUPPORTED ;
     if (M->nnz == 0) return GG_OK ;
+    int mrc ;
+    if (multi_sddmm (sr, M, A, B, y, &mrc)) return mrc ;  // GRBGPU_DEVICES slots
     op_args a = { .op = OP_SDDMM, .sr = sr, .S = M, .X = A, .B = B, .Y = y } ;
     return run_op (&a) ;
 }

@@ -18,7 +18,7 @@
 //   choose.c    which family runs a product (GRBGPU_KERNEL, measured rules)
 //   spmm.c, dense.c   the products: SpMM / SpMV, SDDMM, GEMM
 //   backend.c   the gg_backend table and its entry points
-//   multi.c     the split path: SpMM / SpMV by row blocks across the slots
+//   multi.c     the split path: SpMM / SpMV / SDDMM by row blocks across the slots
 //               of GRBGPU_DEVICES (each slot its contexts on its device)
 // Arrows point down: backend.c -> spmm.c / dense.c -> choose.c, vendor.c,
 // forms.c -> copies.c -> runtime.c -> kernels/ (kernels/gg_cuda.h).
@@ -429,6 +429,9 @@ GG_INTERNAL int spmm_attempt_fx (gg_devcall *c, const gg_semiring *sr, const gg_
 // slot), else true with *rc the outcome
 GG_INTERNAL bool multi_spmm (const gg_semiring *sr, const gg_csr *S,
     const gg_dense *X, void *Y, int *rc) ;
+// The same for SDDMM: M's rows (and A's) by blocks, B on every slot.
+GG_INTERNAL bool multi_sddmm (const gg_semiring *sr, const gg_csr *M,
+    const gg_dense *A, const gg_dense *B, void *y, int *rc) ;
 GG_INTERNAL int spmm_attempt_res (gg_devcall *c, const gg_semiring *sr,
     const gg_csr *S, const gg_dense *X, bool x_dev, void *Y, bool y_dev) ;
 
@@ -448,6 +451,12 @@ GG_INTERNAL int cuda_vec_select (gg_type t, int64_t n, void *z, int8_t *zb,
 // dense.c
 GG_INTERNAL int sddmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *M,
     const gg_dense *A, const gg_dense *B, void *y) ;
+// The same for a row block of M (the split path's): M's row 0 is A's row
+// a_row0 (A whole, its cached form shared), and B's device form given (fb,
+// whose reference it takes over; NULL: made from B as usual): a peer copy.
+GG_INTERNAL int sddmm_attempt_rows (gg_devcall *c, const gg_semiring *sr,
+    const gg_csr *M, const gg_dense *A, int64_t a_row0, const gg_dense *B,
+    dev_dense *fb, void *y) ;
 GG_INTERNAL int gemm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_dense *A,
     const gg_dense *B, void *Y) ;
 

@@ -76,7 +76,11 @@ static int out_alloc (gg_dense_op *o)
     return tmp_alloc (o->c, &o->dy, (size_t) (o->nnz > 0 ? o->nnz : 1) * o->elem) ;
 }
 
-static const void *dev_a (const gg_dense_op *o) { return (o->fa != NULL && o->A->x != NULL) ? o->fa->x : NULL ; }
+static const void *dev_a (const gg_dense_op *o)
+{
+    if (o->fa == NULL || o->A->x == NULL) return NULL ;
+    return (const char *) o->fa->x + (size_t) o->a_row0 * (size_t) o->k * o->elem ;
+}
 static const void *dev_b (const gg_dense_op *o) { return (o->fb != NULL && o->B->x != NULL) ? o->fb->x : NULL ; }
 
 static bool always (const gg_dense_op *o) { (void) o ; return true ; }
@@ -410,14 +414,20 @@ done:
     return rc ;
 }
 
+int sddmm_attempt_rows (gg_devcall *c, const gg_semiring *sr, const gg_csr *M,
+    const gg_dense *A, int64_t a_row0, const gg_dense *B, dev_dense *fb, void *y)
+{
+    gg_dense_op o = { .c = c, .sr = sr, .M = M, .A = A, .a_row0 = a_row0, .B = B,
+        .m = M->nrows, .n = M->ncols, .k = A->ncols, .nnz = M->nnz, .t = sr->type,
+        .elem = gg_type_size (sr->type), .fb = fb,
+        .precision = grbgpu_settings_get ()->precision } ;
+    return dense_attempt (&o, gg_sddmm_families, y) ;     // (it unrefs o.fb)
+}
+
 int sddmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *M,
     const gg_dense *A, const gg_dense *B, void *y)
 {
-    gg_dense_op o = { .c = c, .sr = sr, .M = M, .A = A, .B = B, .m = M->nrows,
-        .n = M->ncols, .k = A->ncols, .nnz = M->nnz, .t = sr->type,
-        .elem = gg_type_size (sr->type),
-        .precision = grbgpu_settings_get ()->precision } ;
-    return dense_attempt (&o, gg_sddmm_families, y) ;
+    return sddmm_attempt_rows (c, sr, M, A, 0, B, NULL, y) ;
 }
 
 int gemm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_dense *A,

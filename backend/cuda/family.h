@@ -125,6 +125,8 @@ typedef struct
     const gg_semiring *sr ;
     const gg_csr *M ;       // SDDMM's mask pattern, NULL for GEMM
     const gg_dense *A, *B ;
+    int64_t a_row0 ;        // SDDMM: M's row 0 is A's row a_row0 (a slot of
+                            // the split path reading a cached whole A)
     int64_t m, n, k, nnz ;  // nnz: outputs (M's entries, or m x n)
     gg_type t ;
     size_t elem ;

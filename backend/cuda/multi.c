@@ -1,10 +1,13 @@
 //------------------------------------------------------------------------------
-// backend/cuda/multi.c: SpMM / SpMV split by row blocks across the slots
+// backend/cuda/multi.c: SpMM / SpMV and SDDMM split by row blocks across slots
 //------------------------------------------------------------------------------
 
 // Part of the CUDA module (backend/cuda/multi.h).  Y = S (+.*) X with S's rows
 // cut into one block per slot, each holding about nnz / nslots entries
-// (formats/partition.c).  Slot s runs on worker s of the module's team
+// (formats/partition.c); SDDMM, y = (A (+.*) B') on M's pattern, the same with
+// M in S's place (its rows cut by its entries), A read by the block's rows
+// and B in X's place (all of it on every slot).  Slot s runs on worker s of
+// the module's team
 // (backend/team.h: threads started at the first split call and kept, each
 // with its OpenMP team; the caller hands the jobs over and waits):
 //   1. the slot's device made current, one context of the slot's pool
@@ -21,7 +24,12 @@
 //      reach each other (slots_peer) and X is large enough to gain, else
 //      uploaded from the host;
 //   4. the product through the family table and chooser (spmm.c), whose rows
-//      come down straight into their place in the caller's Y.
+//      come down straight into their place in the caller's Y; SDDMM: A's
+//      cached form read from the block's first row on (on a device other
+//      than the main one: the block's rows of A uploaded for this call), the
+//      product through the SDDMM table (dense.c), the block's outputs (a
+//      contiguous range of M's entries, from its first row's) straight into
+//      their place in y.
 // When every slot is done: any failure (a device error, an injected fault,
 // out of memory) and the call returns it, each slot having freed what it took
 // (its temporaries, its references to forms, its context); the dispatcher
@@ -166,8 +174,9 @@ typedef struct
     int nslots, main_device ;
     const int64_t *r ;
     const gg_semiring *sr ;
-    const gg_csr *S ;
-    const gg_dense *X ;
+    const gg_csr *S ;           // spmm: S; sddmm: the pattern M
+    const gg_dense *X ;         // read whole by every slot: spmm's X, sddmm's B
+    const gg_dense *A ;         // sddmm: A, read by the block's rows; spmm: NULL
     void *Y ;
     const dev_dense *xsrc ;     // X on the main device (peer source) or NULL
     slot_job job [GG_MAX_SLOTS] ;
@@ -189,12 +198,16 @@ static void slot_run (void *arg, int s)
     dev_dense *fx = NULL ;
     j->ms = -1 ;
     if (r1 == r0) { j->rc = GG_OK ; return ; }     // an empty block
+    const int64_t e0 = (sc->S->p32 != NULL) ? sc->S->p32 [r0] : sc->S->p64 [r0] ;
+    const int64_t e1 = (sc->S->p32 != NULL) ? sc->S->p32 [r1] : sc->S->p64 [r1] ;
+    if (sc->A != NULL && e1 == e0) { j->rc = GG_OK ; return ; }   // no outputs
     GG_TRY (gg_cuda_set_device (j->device)) ;
     GG_TRY (slot_ctx_acquire (s, j->device, &c.ctx)) ;
     GG_TRY (block_get (sc->S, s, sc->nslots, r0, r1, &entry, &own, &blk)) ;
     const size_t elem = gg_type_size (sc->sr->type) ;
-    gg_csr B ;
-    gg_partition_view (sc->S, r0, r1, blk->p, elem, &B) ;
+    gg_csr B, Sv = *sc->S ;
+    if (sc->A != NULL) Sv.x = NULL ;        // SDDMM reads M's pattern only
+    gg_partition_view (&Sv, r0, r1, blk->p, elem, &B) ;
     B.cache = entry ;
     gg_dense X = *sc->X ;
     if (j->device != sc->main_device)
@@ -203,9 +216,29 @@ static void slot_run (void *arg, int s)
         X.cache = NULL ;
         if (j->peer) GG_TRY (peer_x (&c, sc->xsrc, sc->main_device, &fx)) ;
     }
-    void *Yb = (char *) sc->Y + (size_t) r0 * (size_t) X.ncols * elem ;
-    rc = spmm_attempt_fx (&c, sc->sr, &B, &X, fx, Yb) ;
-    fx = NULL ;                             // spmm_attempt_fx took it
+    if (sc->A == NULL)
+    {
+        void *Yb = (char *) sc->Y + (size_t) r0 * (size_t) X.ncols * elem ;
+        rc = spmm_attempt_fx (&c, sc->sr, &B, &X, fx, Yb) ;
+    }
+    else
+    {
+        // A: on the main device its cached form, read from row r0 on (two
+        // slots of one device share it); on another device the block's rows
+        // only, uploaded for this call.  The outputs from M's entry e0 on.
+        const int64_t k = sc->A->ncols ;
+        gg_dense Ab = *sc->A ;
+        int64_t a_row0 = r0 ;
+        if (j->device != sc->main_device)
+        {
+            Ab = (gg_dense) { .nrows = r1 - r0, .ncols = k, .x = (sc->A->x == NULL) ? NULL
+                : (const char *) sc->A->x + (size_t) r0 * (size_t) k * elem, .cache = NULL } ;
+            a_row0 = 0 ;
+        }
+        rc = sddmm_attempt_rows (&c, sc->sr, &B, &Ab, a_row0, &X, fx,
+            (char *) sc->Y + (size_t) e0 * elem) ;
+    }
+    fx = NULL ;                             // the attempt took it
     float ms = 0 ;
     if (rc == GG_OK && c.timed && cudaEventElapsedTime (&ms, c.ctx->t0, c.ctx->t1)
         == cudaSuccess) j->ms = ms ;
@@ -252,8 +285,10 @@ done:
     return rc ;
 }
 
-bool multi_spmm (const gg_semiring *sr, const gg_csr *S, const gg_dense *X,
-    void *Y, int *rc_out)
+// The split product: spmm (A NULL: Y = S * X) or sddmm (y = (A * X') on S's
+// pattern); false when the split path is not taken.
+static bool multi_run (const gg_semiring *sr, const gg_csr *S, const gg_dense *A,
+    const gg_dense *X, void *Y, int *rc_out)
 {
     int dev [GG_MAX_SLOTS] ;
     const gg_settings *set = grbgpu_settings_get () ;
@@ -272,7 +307,7 @@ bool multi_spmm (const gg_semiring *sr, const gg_csr *S, const gg_dense *X,
     gg_partition_rows (S, nslots, r) ;
     int rc = GG_OK ;
     split_call sc = { .nslots = nslots, .main_device = gg_cuda_dev_id, .r = r,
-        .sr = sr, .S = S, .X = X, .Y = Y } ;
+        .sr = sr, .S = S, .X = X, .A = A, .Y = Y } ;
 
     // slots of other devices copy X from the main device when they can reach
     // it and X is large enough; X is put there first (else they upload it)
@@ -310,17 +345,30 @@ bool multi_spmm (const gg_semiring *sr, const gg_csr *S, const gg_dense *X,
     if (c0.ctx != NULL) ctx_release (c0.ctx) ;
     CU_LOG (cudaSetDevice (old)) ;
     gg_cuda_last_ms = (rc == GG_OK) ? ms : -1 ;
+    const char *what = (A == NULL) ? "spmm" : "sddmm" ;
     if (rc == GG_OK)
     {
         grbgpu_count (GG_STAT_SPLIT, 1) ;
-        grbgpu_log (2, "cuda: spmm %lldx%lld n=%lld split over %d slots (rows %lld | %lld ...)",
-            (long long) S->nrows, (long long) S->ncols, (long long) X->ncols, nslots,
-            (long long) r [1], (long long) (r [2] - r [1])) ;
+        grbgpu_log (2, "cuda: %s %lldx%lld %s=%lld split over %d slots (rows %lld | %lld ...)",
+            what, (long long) S->nrows, (long long) S->ncols, (A == NULL) ? "n" : "k",
+            (long long) X->ncols, nslots, (long long) r [1], (long long) (r [2] - r [1])) ;
     }
     else
     {
-        grbgpu_log (1, "cuda: split spmm failed (%d) on a slot; all slots freed", rc) ;
+        grbgpu_log (1, "cuda: split %s failed (%d) on a slot; all slots freed", what, rc) ;
     }
     *rc_out = rc ;
     return true ;
+}
+
+bool multi_spmm (const gg_semiring *sr, const gg_csr *S, const gg_dense *X,
+    void *Y, int *rc_out)
+{
+    return multi_run (sr, S, NULL, X, Y, rc_out) ;
+}
+
+bool multi_sddmm (const gg_semiring *sr, const gg_csr *M, const gg_dense *A,
+    const gg_dense *B, void *y, int *rc_out)
+{
+    return multi_run (sr, M, A, B, y, rc_out) ;
 }

@@ -1,5 +1,5 @@
 //------------------------------------------------------------------------------
-// backend/cuda/multi.h: the slots of GRBGPU_DEVICES and the split product
+// backend/cuda/multi.h: the slots of GRBGPU_DEVICES and the split products
 //------------------------------------------------------------------------------
 
 // GRBGPU_DEVICES ("all" or a list such as "0,1"; default: one device,
@@ -12,7 +12,8 @@
 //             (made on its device), a device's first use by a slot (its
 //             cache budget), peer access between two devices (once per
 //             pair), teardown at exit, forgotten in a fork
-//   multi.c   SpMM / SpMV split by row blocks balanced by entries
+//   multi.c   SpMM / SpMV (and SDDMM, M's rows in S's place, B in X's)
+//             split by row blocks balanced by entries
 //             (formats/partition.c), slot s on worker s of a team of
 //             persistent threads (backend/team.h): each slot's block of S and
 //             its device form in a cache entry of its own, X on every slot,

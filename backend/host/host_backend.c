@@ -291,16 +291,20 @@ static bool host_csr_ok (const gg_csr *S)
 
 // What backend/cuda/multi.c does across devices, done here on the CPU so that
 // `make check` runs the partition, the block views, the gathering and the
-// slots' persistent workers (backend/team.c): S's rows cut into nslots
-// blocks (formats/partition.c), block s computed by worker s on its own view
-// into its rows of Y.  A failure on any slot (an injected fault) fails the
-// call, every slot having freed what it took.
+// slots' persistent workers (backend/team.c): the rows of S (SpMM) or of the
+// mask M (SDDMM) cut into nslots blocks balanced by entries
+// (formats/partition.c), block s computed by worker s on its own view: SpMM
+// into its rows of Y; SDDMM from its rows of A and all of B into its range of
+// the outputs (M's entries of the block are a contiguous range of M's).  A
+// failure on any slot (an injected fault) fails the call, every slot having
+// freed what it took.
 typedef struct
 {
     const host_kernels *k ;
     const gg_semiring *sr ;
-    const gg_csr *S ;
-    const gg_dense *X ;
+    const gg_csr *S ;       // spmm: S; sddmm: M
+    const gg_dense *X ;     // read whole by every slot: spmm's X, sddmm's B
+    const gg_dense *A ;     // sddmm: A, read by row blocks; spmm: NULL
     void *Y ;
     const int64_t *r ;
     int rc [GG_MAX_SLOTS] ;
@@ -320,26 +324,44 @@ static void host_split_slot (void *arg, int s)
     const size_t pelem = (j->S->p32 != NULL) ? sizeof (int32_t) : sizeof (int64_t) ;
     void *p = malloc ((size_t) (r1 - r0 + 1) * pelem) ;
     if (p == NULL) { j->rc [s] = GG_ERR_NOMEM ; return ; }
-    gg_csr B ;
+    gg_csr B, Sv = *j->S ;
+    if (j->A != NULL) Sv.x = NULL ;         // SDDMM reads M's pattern only
     gg_partition_rebase (j->S, r0, r1, p) ;
-    gg_partition_view (j->S, r0, r1, p, elem, &B) ;
-    const host_args a = { .S = &B, .X = j->X,
-        .Y = (char *) j->Y + (size_t) r0 * (size_t) j->X->ncols * elem } ;
-    host_run_rows (j->k->spmm, &a, B.nrows, (double) B.nnz * (double) j->X->ncols) ;
+    gg_partition_view (&Sv, r0, r1, p, elem, &B) ;
+    if (j->A == NULL)
+    {
+        const host_args a = { .S = &B, .X = j->X,
+            .Y = (char *) j->Y + (size_t) r0 * (size_t) j->X->ncols * elem } ;
+        host_run_rows (j->k->spmm, &a, B.nrows, (double) B.nnz * (double) j->X->ncols) ;
+    }
+    else
+    {
+        // rows r0 .. r1-1 of A; the block's outputs from M's entry e0 on
+        const int64_t e0 = (j->S->p32 != NULL) ? j->S->p32 [r0] : j->S->p64 [r0] ;
+        const int64_t k = j->A->ncols ;
+        const gg_dense Ab = { .nrows = r1 - r0, .ncols = k, .x = (j->A->x == NULL) ? NULL
+            : (const char *) j->A->x + (size_t) r0 * (size_t) k * elem } ;
+        const host_args a = { .S = &B, .A = &Ab, .B = j->X,
+            .Y = (char *) j->Y + (size_t) e0 * elem } ;
+        host_run_rows (j->k->sddmm, &a, B.nrows, (double) B.nnz * (double) k) ;
+    }
     free (p) ;
 }
 
-static int host_spmm_split (const host_kernels *k, const gg_semiring *sr,
-    const gg_csr *S, const gg_dense *X, void *Y, int nslots)
+// The split SpMM (A NULL: Y = S * X) or SDDMM (y = (A * X') on S's pattern).
+static int host_split (const host_kernels *k, const gg_semiring *sr,
+    const gg_csr *S, const gg_dense *A, const gg_dense *X, void *Y, int nslots)
 {
     int64_t r [GG_MAX_SLOTS + 1] ;
     gg_partition_rows (S, nslots, r) ;
-    host_split_job j = { .k = k, .sr = sr, .S = S, .X = X, .Y = Y, .r = r } ;
+    host_split_job j = { .k = k, .sr = sr, .S = S, .X = X, .A = A, .Y = Y, .r = r } ;
     int made = gg_team_run (&host_team, nslots, host_split_slot, &j) ;
     if (made > 0) grbgpu_count (GG_STAT_SPLIT_WORKERS, (uint64_t) made) ;
     for (int s = 0 ; s < nslots ; s++) if (j.rc [s] != GG_OK) return j.rc [s] ;
     grbgpu_count (GG_STAT_SPLIT, 1) ;
-    grbgpu_log (2, "host: spmm split over %d slots", nslots) ;
+    grbgpu_log (2, "host: %s split over %d slots (rows %lld | %lld ...)",
+        (A == NULL) ? "spmm" : "sddmm", nslots, (long long) r [1],
+        (long long) (r [2] - r [1])) ;
     return GG_OK ;
 }
 
@@ -400,7 +422,7 @@ static int host_spmm_plain (const gg_semiring *sr, const gg_csr *S,
 
     // GRBGPU_DEVICES with several slots: the split path modelled on the CPU
     const gg_settings *set = grbgpu_settings_get () ;
-    if (may_split && set->ndevices > 1) return host_spmm_split (k, sr, S, X, Y, set->ndevices) ;
+    if (may_split && set->ndevices > 1) return host_split (k, sr, S, NULL, X, Y, set->ndevices) ;
 
     // Y (i,:) = (+) over entries (i,c) of S of mul (S (i,c), X (c,:))
     const host_args a = { .S = S, .X = X, .Y = Y } ;
@@ -435,6 +457,10 @@ static int host_sddmm (const gg_semiring *sr, const gg_csr *M,
     {
         return GG_ERR_UNSUPPORTED ;
     }
+
+    // GRBGPU_DEVICES with several slots: M's rows split, modelled on the CPU
+    const gg_settings *set = grbgpu_settings_get () ;
+    if (set->ndevices > 1) return host_split (k, sr, M, A, B, y, set->ndevices) ;
 
     // y [q] = (+) over t of mul (A (i,t), B (j,t)), (i,j) the q-th entry of M
     const host_args a = { .S = M, .A = A, .B = B, .Y = y } ;
