@@ -14,6 +14,7 @@
 //   det W      the same question asked of the transposed CSR (GG_NM_COLS:
 //              groups down the columns of W, the paper's orientation)
 //   pack       gg_nm_pack of an N:M case into its packed form
+//   layout     gg_nm_layout_build of that form (the kernel's layout, X k-major)
 // Cases: a random matrix at density 1/4 (64M entries, not N:M: rejected
 // after a few rows), the same size 2:4 except for one extra entry in the very
 // last group and one missing in the first (not N:M, but only the last group
@@ -31,6 +32,7 @@
 
 #include "formats/convert.h"
 #include "formats/nm.h"
+#include "formats/nm_layout.h"
 
 #define REPS 5
 
@@ -162,7 +164,7 @@ static host_matrix exact_nm (int64_t rows, int64_t k, int n, int m, bool extra)
 static void run_case (const char *name, host_matrix *A, int pack_n, int pack_m)
 {
     const int64_t nnz = A->v.nvals ;
-    double t_copy [REPS], t_conv [REPS], t_tr [REPS], t_det [REPS], t_pack [REPS],
+    double t_copy [REPS], t_conv [REPS], t_tr [REPS], t_det [REPS], t_pack [REPS], t_lay [REPS],
         t_cols [REPS] ;
     gg_csr_form *direct = NULL ;
     gg_nm_info info ;
@@ -203,12 +205,19 @@ static void run_case (const char *name, host_matrix *A, int pack_n, int pack_m)
         if (ic.is_nm != info.is_nm || ic.n != info.n || ic.m != info.m) die ("orientations disagree") ;
 
         t_pack [rep] = 0 ;
+        t_lay [rep] = 0 ;
         if (pack_n > 0)
         {
             gg_nm_form *f ;
             t0 = now () ;
             if (gg_nm_pack (&f, &direct->csr, 4, pack_n, pack_m, 1, GG_NM_ROWS) != GG_OK) die ("pack") ;
             t_pack [rep] = now () - t0 ;
+            // the kernel's layout of it (X k-major, as the nm row asks)
+            gg_nm_layout *L = NULL ;
+            t0 = now () ;
+            if (gg_nm_layout_build (&L, f, true) != GG_OK) die ("layout") ;
+            t_lay [rep] = now () - t0 ;
+            gg_nm_layout_free (L) ;
             if (rep == 0)
             {
                 printf ("#   %s packed %d:%d: %.1f MB (CSR int32 + fp32: %.1f MB)\n", name,
@@ -225,11 +234,11 @@ static void run_case (const char *name, host_matrix *A, int pack_n, int pack_m)
     else snprintf (found, sizeof (found), "no") ;
     const double copy = median (t_copy, REPS), conv = median (t_conv, REPS),
         tr = median (t_tr, REPS), det = median (t_det, REPS), pk = median (t_pack, REPS),
-        dc = median (t_cols, REPS) ;
-    printf ("| %-24s | %6ld x %-6ld | %9.2f | %-6s | %9.3f | %9.3f | %8.1f | %8.1f | %9.1f | %8.3f | %8.3f | %7.1f |\n",
+        dc = median (t_cols, REPS), lay = median (t_lay, REPS) ;
+    printf ("| %-24s | %6ld x %-6ld | %9.2f | %-6s | %9.3f | %9.3f | %8.1f | %8.1f | %9.1f | %8.3f | %8.3f | %7.1f | %9.1f |\n",
         name, (long) A->v.vdim, (long) A->v.vlen, (double) nnz / 1e6, found,
         det * 1e3, dc * 1e3, copy * 1e3, conv * 1e3, tr * 1e3, 100 * det / conv,
-        100 * det / tr, pk * 1e3) ;
+        100 * det / tr, pk * 1e3, lay * 1e3) ;
     fflush (stdout) ;
     gg_csr_form_free (direct) ;
 }
@@ -242,10 +251,10 @@ int main (int argc, char **argv)
     threads = omp_get_max_threads () ;
 #endif
     printf ("# nm_bench: scale %g, %d OpenMP threads, medians of %d\n", scale, threads, REPS) ;
-    printf ("| %-24s | %-15s | %-9s | %-6s | %-9s | %-9s | %-8s | %-8s | %-9s | %-8s | %-8s | %-7s |\n",
+    printf ("| %-24s | %-15s | %-9s | %-6s | %-9s | %-9s | %-8s | %-8s | %-9s | %-8s | %-8s | %-7s | %-9s |\n",
         "case", "rows x k", "nnz (M)", "found", "detect ms", "det W ms", "copy ms", "conv ms",
-        "trans ms", "det/conv%", "det/tr %", "pack ms") ;
-    printf ("|---|---|---|---|---|---|---|---|---|---|---|---|\n") ;
+        "trans ms", "det/conv%", "det/tr %", "pack ms", "layout ms") ;
+    printf ("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n") ;
 
     const int64_t big = (int64_t) (16384 * (scale < 1 ? scale : 1)) ;
     host_matrix A = random_quarter (big, big) ;

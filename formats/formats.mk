@@ -25,6 +25,7 @@ endif
 noinst_PROGRAMS += bench/nm_bench
 bench_nm_bench_SOURCES = bench/nm_bench.c formats/nm.c formats/nm_pack.c \
 	formats/nm.h formats/nm_private.h \
-	formats/convert.c formats/convert.h formats/csr_t.c
+	formats/convert.c formats/convert.h formats/csr_t.c \
+	formats/nm_layout.c formats/nm_layout.h
 bench_nm_bench_CFLAGS = $(AM_CFLAGS)
 bench_nm_bench_LDADD = -lm

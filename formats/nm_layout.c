@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+// the loops below run on OpenMP threads from this many slots
+#define GG_NM_PAR_MIN ((int64_t) 1 << 18)
+
 void gg_nm_layout_free (gg_nm_layout *L)
 {
     if (L == NULL) return ;
@@ -89,25 +92,32 @@ int gg_nm_layout_build (gg_nm_layout **out, const gg_nm_form *f, bool pack_x)
     const int zero_col = g.ks ;
 
     // shared: every thread's tn columns agree on every slot's effective
-    // index (its offset where present, the zero column where absent)
-    bool shared = true ;
-    for (int64_t c0 = 0 ; c0 < R && shared ; c0 += g.tn)
+    // index (its offset where present, the zero column where absent); the
+    // tiles are checked on threads, each stopping once any has disagreed
+    const int64_t ntn = ceil_div (R, g.tn) ;
+    int differ = 0 ;
+    #pragma omp parallel for schedule(dynamic, 16) if (R * G * n >= GG_NM_PAR_MIN)
+    for (int64_t tt = 0 ; tt < ntn ; tt++)
     {
-        const int64_t c1 = (c0 + g.tn < R) ? c0 + g.tn : R ;
-        for (int64_t u = 0 ; u < G * n && shared ; u++)
+        if (__atomic_load_n (&differ, __ATOMIC_RELAXED)) continue ;
+        const int64_t c0 = tt * g.tn, c1 = (c0 + g.tn < R) ? c0 + g.tn : R ;
+        for (int64_t u = 0 ; u < G * n ; u++)
         {
             int first = -1 ;
-            for (int64_t c = c0 ; c < c1 ; c++)
+            bool same = true ;
+            for (int64_t c = c0 ; c < c1 && same ; c++)
             {
                 const int e = slot_present (f, c * G * n + u)
                     ? f->offset [(c / V) * G * n + u] : zero_col ;
                 if (first < 0) first = e ;
-                else if (e != first) { shared = false ; break ; }
+                else same = (e == first) ;
             }
+            if (!same) { __atomic_store_n (&differ, 1, __ATOMIC_RELAXED) ; break ; }
             // columns past R (padding) take the tile's index: their sums
             // are never stored
         }
     }
+    const bool shared = !differ ;
     const int ib = shared ? g.tn : 1 ;
     const bool packed = pack_x && shared && g.ks == 64 ;
     const int64_t tiles = n_pad / g.bn ;
@@ -136,20 +146,28 @@ int gg_nm_layout_build (gg_nm_layout **out, const gg_nm_form *f, bool pack_x)
     // everything absent first: values -0, indices the zero column
     uint8_t *idx = (uint8_t *) L->buf + L->val_bytes ;
     memset (idx, zero_col, L->idx_bytes) ;
+    const bool par = (U * n_pad >= GG_NM_PAR_MIN) ;
     if (f->esz == 4)
     {
         float *v = L->buf ;
+        #pragma omp parallel for schedule(static) if (par)
         for (int64_t q = 0 ; q < U * n_pad ; q++) v [q] = -0.0f ;
     }
     else
     {
         double *v = L->buf ;
+        #pragma omp parallel for schedule(static) if (par)
         for (int64_t q = 0 ; q < U * n_pad ; q++) v [q] = -0.0 ;
     }
+    // each column on one thread; a shared index (ib > 1) is written by the
+    // first column of its tile only (its tile's columns all agree on it, so
+    // that column has the entry whenever any of them has)
     const int64_t ldd = n_pad / ib ;
+    #pragma omp parallel for schedule(static) if (par)
     for (int64_t c = 0 ; c < R ; c++)
     {
         const uint8_t *off = f->offset + (c / V) * G * n ;
+        const bool writes_idx = (c % ib == 0) ;
         for (int64_t u = 0 ; u < G * n ; u++)
         {
             const int64_t d = c * G * n + u ;
@@ -158,8 +176,10 @@ int gg_nm_layout_build (gg_nm_layout **out, const gg_nm_form *f, bool pack_x)
             const int64_t grp = u / n ;
             memcpy ((char *) L->buf + (size_t) (u * n_pad + c) * f->esz,
                 (const char *) f->x + (size_t) d * f->esz, f->esz) ;
-            idx [u * ldd + c / ib] =
-                (uint8_t) ((grp % g.gs) * f->m + off [u]) ;
+            if (writes_idx)
+            {
+                idx [u * ldd + c / ib] = (uint8_t) ((grp % g.gs) * f->m + off [u]) ;
+            }
         }
     }
     if (packed)

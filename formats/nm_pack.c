@@ -105,7 +105,6 @@ static int pack_rows (gg_nm_form *f, const int32_t *p, const int32_t *i,
     const int64_t nslots = R * G * n ;
     const bool copy_each = (x != NULL && esz > 0 && !f->iso) ;
     const int lg = __builtin_ctz ((unsigned) m) ;     // m = 2^lg
-    uint32_t *slots = malloc ((size_t) (G > 0 ? G : 1) * sizeof (uint32_t)) ;
     f->offset = malloc ((size_t) (f->blocks * G * n > 0 ? f->blocks * G * n : 1)) ;
     f->present = calloc ((size_t) (nslots + 7) / 8 + 1, 1) ;
     if (x != NULL && esz > 0)
@@ -113,59 +112,69 @@ static int pack_rows (gg_nm_form *f, const int32_t *p, const int32_t *i,
         f->x = f->iso ? malloc (esz)
             : calloc ((size_t) (nslots > 0 ? nslots : 1), esz) ;
     }
-    if (slots == NULL || f->offset == NULL || f->present == NULL
+    if (f->offset == NULL || f->present == NULL
         || (x != NULL && esz > 0 && f->x == NULL))
     {
-        free (slots) ;
         return GG_ERR_NOMEM ;
     }
     if (x != NULL && esz > 0 && f->iso) memcpy (f->x, x, esz) ;
     f->bytes = (size_t) (f->blocks * G * n) + (size_t) (nslots + 7) / 8
         + (x == NULL || esz == 0 ? 0 : (f->iso ? esz : (size_t) nslots * esz)) ;
 
-    for (int64_t b = 0 ; b < f->blocks ; b++)
+    // blocks on threads (each with its own slots [G]); a present bit whose
+    // byte two blocks share is set with an atomic or; any group holding
+    // more than n entries makes the whole pack unsupported
+    int too_many = 0, nomem = 0 ;
+    #pragma omp parallel if (p [R] >= ((int64_t) 1 << 18))
     {
-        const int64_t r0 = b * V, r1 = (r0 + V < R) ? r0 + V : R ;
-        // slots [g] = the positions the block uses in group g, padded to n
-        memset (slots, 0, (size_t) G * sizeof (uint32_t)) ;
-        for (int64_t q = p [r0] ; q < p [r1] ; q++)
+        uint32_t *sl = malloc ((size_t) (G > 0 ? G : 1) * sizeof (uint32_t)) ;
+        if (sl == NULL) __atomic_store_n (&nomem, 1, __ATOMIC_RELAXED) ;
+        #pragma omp for schedule(dynamic, 64)
+        for (int64_t b = 0 ; b < f->blocks ; b++)
         {
-            slots [i [q] >> lg] |= 1u << (i [q] & (m - 1)) ;
-        }
-        uint8_t *off = f->offset + b * G * n ;
-        for (int64_t g = 0 ; g < G ; g++)
-        {
-            if (__builtin_popcount (slots [g]) > n)
+            if (sl == NULL || __atomic_load_n (&too_many, __ATOMIC_RELAXED)) continue ;
+            const int64_t r0 = b * V, r1 = (r0 + V < R) ? r0 + V : R ;
+            // sl [g] = the positions the block uses in group g, padded to n
+            memset (sl, 0, (size_t) G * sizeof (uint32_t)) ;
+            for (int64_t q = p [r0] ; q < p [r1] ; q++)
             {
-                free (slots) ;
-                return GG_ERR_UNSUPPORTED ;     // not n:m
+                sl [i [q] >> lg] |= 1u << (i [q] & (m - 1)) ;
             }
-            slots [g] = group_slots (slots [g], n) ;
-            int s = 0 ;
-            for (uint32_t bits = slots [g] ; bits != 0 ; bits &= bits - 1)
+            uint8_t *off = f->offset + b * G * n ;
+            bool ok = true ;
+            for (int64_t g = 0 ; g < G && ok ; g++)
             {
-                off [g * n + s++] = (uint8_t) __builtin_ctz (bits) ;
-            }
-        }
-        // each entry goes to its slot: the rank of its position in the group
-        for (int64_t r = r0 ; r < r1 ; r++)
-        {
-            for (int64_t q = p [r] ; q < p [r+1] ; q++)
-            {
-                const int64_t g = i [q] >> lg ;
-                const int o = i [q] & (m - 1) ;
-                const int s = __builtin_popcount (slots [g] & ((1u << o) - 1)) ;
-                const int64_t d = (r * G + g) * n + s ;
-                f->present [d >> 3] |= (uint8_t) (1u << (d & 7)) ;
-                if (copy_each)
+                if (__builtin_popcount (sl [g]) > n) { ok = false ; break ; }
+                sl [g] = group_slots (sl [g], n) ;
+                int s = 0 ;
+                for (uint32_t bits = sl [g] ; bits != 0 ; bits &= bits - 1)
                 {
-                    copy_value (f->x, d, x, q, esz) ;
+                    off [g * n + s++] = (uint8_t) __builtin_ctz (bits) ;
+                }
+            }
+            if (!ok) { __atomic_store_n (&too_many, 1, __ATOMIC_RELAXED) ; continue ; }
+            // each entry goes to its slot: the rank of its position in the group
+            for (int64_t r = r0 ; r < r1 ; r++)
+            {
+                for (int64_t q = p [r] ; q < p [r+1] ; q++)
+                {
+                    const int64_t g = i [q] >> lg ;
+                    const int o = i [q] & (m - 1) ;
+                    const int s = __builtin_popcount (sl [g] & ((1u << o) - 1)) ;
+                    const int64_t d = (r * G + g) * n + s ;
+                    __atomic_fetch_or (&f->present [d >> 3], (uint8_t) (1u << (d & 7)),
+                        __ATOMIC_RELAXED) ;
+                    if (copy_each)
+                    {
+                        copy_value (f->x, d, x, q, esz) ;
+                    }
                 }
             }
         }
+        free (sl) ;
     }
-    free (slots) ;
-    return GG_OK ;
+    if (nomem) return GG_ERR_NOMEM ;
+    return too_many ? GG_ERR_UNSUPPORTED : GG_OK ;
 }
 
 int gg_nm_pack (gg_nm_form **out, const gg_csr *A, size_t esz, int n, int m,

@@ -346,6 +346,13 @@ int main (void)
         run_both<float> (8, 32, 32, 1.0, 131, 640, 256, -1, GG_NM_ROWS, tr, 13) ;
         run_both<float> (4, 32, 32, 1.0, 256, 4096, 256, 0, GG_NM_ROWS, tr, 14) ;
     }
+    // large enough that the packer and the layout run on OpenMP threads
+    // (formats/nm_pack.c, nm_layout.c: from 2^18 entries / slots): element-wise
+    // (per-column indices), vector-wise with shared indices, and blocks whose
+    // rows differ (the shared check finds a disagreement on some thread)
+    run_both<float> (2, 4, 1, 1.0, 16, 4096, 1024, 0, GG_NM_COLS, true, 21) ;
+    run_both<float> (8, 32, 32, 1.0, 16, 4096, 1024, 0, GG_NM_ROWS, true, 22) ;
+    run_both<float> (2, 4, 8, 0.8, 16, 4096, 1024, 0, GG_NM_ROWS, false, 23) ;
     printf ("test_nm_spmm: %ld checks, %d failing cases%s\n", checks,
         failures, have_gpu ? "" : " (host emulation only)") ;
     if (failures) return 1 ;
