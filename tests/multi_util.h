@@ -1,5 +1,5 @@
 //------------------------------------------------------------------------------
-// tests/multi_util.h: what tests/test_multi.c and tests/test_multi_slots.c share
+// tests/multi_util.h: what tests/test_multi.c, test_multi_slots.c and test_multi_sddmm.c share
 //------------------------------------------------------------------------------
 
 #ifndef GRBGPU_TESTS_MULTI_UTIL_H
@@ -12,6 +12,12 @@
 #include <GraphBLAS.h>
 
 extern int checks ;                     // checks made (the summary line)
+
+// The semirings the split tests run (conformance_util.h's codes), each with
+// the relative tolerance of its type's sums (0: exact).
+typedef struct { int add, mul, t ; double rtol ; } multi_semiring ;
+extern const multi_semiring multi_semirings [] ;
+extern const int multi_nsemirings ;
 
 // Products split so far (the `split` statistic).
 uint64_t split_count (void) ;

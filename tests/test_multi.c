@@ -210,6 +210,19 @@ static void test_setting (void **state)
 // 2. products across slots, against the CPU library
 //------------------------------------------------------------------------------
 
+// the semirings of every split test (multi_util.h)
+const multi_semiring multi_semirings [] =
+{
+    { CU_ADD_PLUS, CU_MUL_TIMES, CU_FP32, 1e-5 },
+    { CU_ADD_PLUS, CU_MUL_TIMES, CU_FP64, 1e-12 },
+    { CU_ADD_MIN, CU_MUL_PLUS, CU_INT32, 0 },
+    { CU_ADD_PLUS, CU_MUL_PAIR, CU_INT64, 0 },
+    { CU_ADD_MAX, CU_MUL_FIRST, CU_FP64, 0 },
+    { CU_ADD_PLUS, CU_MUL_SECOND, CU_FP32, 1e-5 },
+    { CU_ADD_LOR, CU_MUL_LAND, CU_BOOL, 0 },
+} ;
+const int multi_nsemirings = (int) (sizeof (multi_semirings) / sizeof (multi_semirings [0])) ;
+
 uint64_t split_count (void)
 {
     grbgpu_stats s ;
@@ -277,17 +290,8 @@ void products (const char *devices, int tag)
     cu_rng rng = cu_rng_for (cu_seed, devices) ;
     const int64_t ms [] = { 1, 2, 7, 300, 4000 } ;
     const int64_t ns [] = { 1, 4, 33 } ;
-    struct { int add, mul, t ; double rtol ; } srs [] =
-    {
-        { CU_ADD_PLUS, CU_MUL_TIMES, CU_FP32, 1e-5 },
-        { CU_ADD_PLUS, CU_MUL_TIMES, CU_FP64, 1e-12 },
-        { CU_ADD_MIN, CU_MUL_PLUS, CU_INT32, 0 },
-        { CU_ADD_PLUS, CU_MUL_PAIR, CU_INT64, 0 },
-        { CU_ADD_MAX, CU_MUL_FIRST, CU_FP64, 0 },
-        { CU_ADD_PLUS, CU_MUL_SECOND, CU_FP32, 1e-5 },
-        { CU_ADD_LOR, CU_MUL_LAND, CU_BOOL, 0 },
-    } ;
-    const int nsr = (int) (sizeof (srs) / sizeof (srs [0])) ;
+    const multi_semiring *srs = multi_semirings ;
+    const int nsr = multi_nsemirings ;
     char name [160] ;
     for (int a = 0 ; a < (int) (sizeof (ms) / sizeof (ms [0])) ; a++)
     {

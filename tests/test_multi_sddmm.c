@@ -88,17 +88,8 @@ static void sddmms (const char *devices)
     assert_int_equal (grbgpu_set ("DEVICES", devices), 0) ;
     cu_rng rng = cu_rng_for (cu_seed, devices) ;
     const int64_t ms [] = { 1, 3, 40, 700 } ;
-    struct { int add, mul, t ; double rtol ; } srs [] =
-    {
-        { CU_ADD_PLUS, CU_MUL_TIMES, CU_FP32, 1e-5 },
-        { CU_ADD_PLUS, CU_MUL_TIMES, CU_FP64, 1e-12 },
-        { CU_ADD_MIN, CU_MUL_PLUS, CU_INT32, 0 },
-        { CU_ADD_PLUS, CU_MUL_PAIR, CU_INT64, 0 },
-        { CU_ADD_MAX, CU_MUL_FIRST, CU_FP64, 0 },
-        { CU_ADD_PLUS, CU_MUL_SECOND, CU_FP32, 1e-5 },
-        { CU_ADD_LOR, CU_MUL_LAND, CU_BOOL, 0 },
-    } ;
-    const int nsr = (int) (sizeof (srs) / sizeof (srs [0])) ;
+    const multi_semiring *srs = multi_semirings ;
+    const int nsr = multi_nsemirings ;
     char name [160] ;
     int cases = 0, split = 0 ;
     for (int a = 0 ; a < (int) (sizeof (ms) / sizeof (ms [0])) ; a++)
