@@ -24,6 +24,31 @@ sh .gpudeps/install.sh > "$OUT/deps.log" 2>&1 || { cat "$OUT/deps.log"; exit 1; 
 nvidia-smi -L | tee -a "$summary"
 ncores=$(nproc)
 
+# PageRank R-MAT 2^20, 20 iterations, --steps, under LD_PRELOAD: the CPU library
+# (ranks saved), then the GPU with each GRBGPU_RESIDENT value given (ranks
+# compared); per run the time per iteration and the check, the statistics
+# (calls on the GPU, bytes, results kept / materialised), the top decline, and
+# each step's ms and bytes up / down per iteration.  pagerank_ways TAG RES...
+pagerank_ways () {
+    tag=$1 ; shift
+    pr="./examples/pagerank --scale 20 --itermax 20 --tol 1e-30 --steps"
+    for res in cpu "$@"; do
+        log="$OUT/${tag}_pagerank_$res.log"
+        if [ "$res" = cpu ]; then
+            env GRBGPU_DEVICE=cpu LD_PRELOAD="$PWD/.libs/libgrbgpu.so" timeout 40 \
+                $pr --save "$OUT/${tag}_pagerank_ranks.chk" > "$log" 2>&1
+        else
+            env GRBGPU_DEVICE=cuda GRBGPU_RESIDENT=$res GRBGPU_STATS=1 LD_PRELOAD="$PWD/.libs/libgrbgpu.so" \
+                timeout 40 $pr --compare "$OUT/${tag}_pagerank_ranks.chk" > "$log" 2>&1
+        fi
+        say "$tag pagerank RESIDENT=$res: exit $? : $(grep -E '^pagerank: [0-9]+ iterations' "$log" | tail -1) $(grep -E '^check:' "$log" | tail -1)"
+        grep -o 'offloaded_cuda=[0-9]*\|h2d_bytes=[0-9]* d2h_bytes=[0-9]*\|resident_kept=[0-9]* materialised=[0-9]* resident_evicted=[0-9]*' "$log" \
+            | tr '\n' ' ' | sed 's/^/    /' | tee -a "$summary" ; echo | tee -a "$summary"
+        grep -o 'declined_by:.*' "$log" | head -1 | sed 's/^/    /' | tee -a "$summary"
+        grep -E '^pagerank: step' "$log" | sed 's/^pagerank: step /    /; s/ per iteration (after the first)//' | tee -a "$summary"
+    done
+}
+
 if has build && [ -f build/Makefile ] && [ -f build/.libs/libgrbgpu.so ]; then
     # a warm machine from the previous call of this session: rebuild only
     (cd build && make -j"$ncores") > "$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; say "build: FAILED"; exit 1; }
@@ -293,22 +318,7 @@ if has res2; then
     grep -E 'pagerank chain|ERROR' "$OUT/test_vec_ops.log" | head -5 | sed 's/^/    /' | tee -a "$summary"
     GRBGPU_TEST_DEVICE=cuda timeout 60 ./tests/test_resident > "$OUT/test_resident_res2.log" 2>&1
     say "test_resident (cuda): exit $? : $(grep -E 'PASSED|FAILED|skipped' "$OUT/test_resident_res2.log" | tail -1)"
-    pr="./examples/pagerank --scale 20 --itermax 20 --tol 1e-30 --steps"
-    for res in cpu 1 0; do
-        log="$OUT/pagerank_res2_$res.log"
-        if [ "$res" = cpu ]; then
-            env GRBGPU_DEVICE=cpu LD_PRELOAD="$PWD/.libs/libgrbgpu.so" timeout 40 \
-                $pr --save "$OUT/pagerank_res2_ranks.chk" > "$log" 2>&1
-        else
-            env GRBGPU_DEVICE=cuda GRBGPU_RESIDENT=$res GRBGPU_STATS=1 LD_PRELOAD="$PWD/.libs/libgrbgpu.so" \
-                timeout 40 $pr --compare "$OUT/pagerank_res2_ranks.chk" > "$log" 2>&1
-        fi
-        say "pagerank res2 RESIDENT=$res: exit $? : $(grep -E 'per iteration' "$log" | tail -1) $(grep -E '^check:' "$log" | tail -1)"
-        grep -o 'offloaded_cuda=[0-9]*\|resident_kept=[0-9]* materialised=[0-9]* resident_evicted=[0-9]*' "$log" \
-            | tr '\n' ' ' | sed 's/^/    /' | tee -a "$summary" ; echo | tee -a "$summary"
-        grep -o 'declined_by:.*' "$log" | head -1 | sed 's/^/    /' | tee -a "$summary"
-        grep -E '^pagerank: step' "$log" | sed 's/^pagerank: step /    /' | tee -a "$summary"
-    done
+    pagerank_ways res2 1 0
 fi
 
 if has sink; then
@@ -333,21 +343,7 @@ if has sink; then
     GRBGPU_TEST_DEVICE=cuda GRBGPU_TEST_UNDER_SANITIZER=1 timeout 120 compute-sanitizer --tool memcheck \
         --leak-check full --error-exitcode 9 ./tests/test_vec_pattern > "$OUT/sink_sanitizer.log" 2>&1
     say "sink compute-sanitizer test_vec_pattern: exit $? : $(grep -E 'ERROR SUMMARY' "$OUT/sink_sanitizer.log" | tail -1)"
-    pr="./examples/pagerank --scale 20 --itermax 20 --tol 1e-30 --steps"
-    for res in cpu 0 1; do
-        log="$OUT/sink_pagerank_$res.log"
-        if [ "$res" = cpu ]; then
-            env GRBGPU_DEVICE=cpu LD_PRELOAD="$PWD/.libs/libgrbgpu.so" timeout 40 \
-                $pr --save "$OUT/sink_pagerank_ranks.chk" > "$log" 2>&1
-        else
-            env GRBGPU_DEVICE=cuda GRBGPU_RESIDENT=$res GRBGPU_STATS=1 LD_PRELOAD="$PWD/.libs/libgrbgpu.so" \
-                timeout 40 $pr --compare "$OUT/sink_pagerank_ranks.chk" > "$log" 2>&1
-        fi
-        say "sink pagerank RESIDENT=$res: exit $? : $(grep -E '^pagerank: [0-9]+ iterations' "$log" | tail -1) $(grep -E '^check:' "$log" | tail -1)"
-        grep -o 'h2d_bytes=[0-9]* d2h_bytes=[0-9]*\|resident_kept=[0-9]* materialised=[0-9]* resident_evicted=[0-9]*' "$log" \
-            | tr '\n' ' ' | sed 's/^/    /' | tee -a "$summary" ; echo | tee -a "$summary"
-        grep -E '^pagerank: step' "$log" | sed 's/^pagerank: step /    /; s/ per iteration (after the first)//' | tee -a "$summary"
-    done
+    pagerank_ways sink 0 1
 fi
 
 if has nm; then
