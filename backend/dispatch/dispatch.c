@@ -57,7 +57,7 @@ static bool version_ok (void)
 // converted operands, through the cache
 //------------------------------------------------------------------------------
 
-enum { FORM_CSR = 1, FORM_DENSE = 2 } ;     // (3: vec_pattern.c's device pattern)
+enum { FORM_CSR = 1, FORM_DENSE = 2 } ;     // (3, 4: vec_private.h's VEC_FORM)
 
 static uint64_t form_code (int kind, const gg_operand *o, gg_type t)
 {

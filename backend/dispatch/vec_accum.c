@@ -69,11 +69,6 @@ static const int8_t *rows_present (void *ctx, int8_t **owned)
     return present ;
 }
 
-// the cache's form code of the rows a product's S holds (vec_pattern.c's
-// pattern is 3): by backend and by S's own form
-#define FORM_ROWS(be, sform) ((uint64_t) 4 | ((uint64_t) ((be) == &grbgpu_host_backend) << 8) \
-    | ((sform) << 16))
-
 int grbgpu_vec_accum_finish (const gg_backend *be, const gg_output *out,
     gg_resident *cres, void *T, size_t bytes, const gg_csr *S)
 {
@@ -96,7 +91,8 @@ int grbgpu_vec_accum_finish (const gg_backend *be, const gg_output *out,
         const gg_cache_entry *se = (const gg_cache_entry *) S->cache ;
         if (se != NULL && S->nrows == n)
         {
-            gg_cache_key key = { se->key.handle, se->key.version, FORM_ROWS (be, se->key.form) } ;
+            gg_cache_key key = { se->key.handle, se->key.version,
+                VEC_FORM (VEC_FORM_ROWS, be, se->key.form) } ;
             if (vec_cached_bytes (be, &key, n, rows_present, (void *) S, &pe, &sent) == GG_OK)
             {
                 present = (const int8_t *) pe->dev ;

@@ -34,11 +34,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-// the cache's form code of a device pattern (dispatch.c's are 1 and 2;
-// vec_accum.c's 4), by backend (the host emulation's "device" memory is not
-// the GPU's)
-#define FORM_PATTERN(be) ((uint64_t) 3 | ((uint64_t) ((be) == &grbgpu_host_backend) << 8))
-
 typedef GrB_Info (*emult_fn) (GrB_Vector, const GrB_Vector, const GrB_BinaryOp,
     const GrB_BinaryOp, const GrB_Vector, const GrB_Vector, const GrB_Descriptor) ;
 
@@ -174,7 +169,7 @@ bool vec_pattern_path (const gg_backend *be, GrB_Vector w, GrB_BinaryOp op, gg_v
     bytes = vbytes + (size_t) n ;
     buf = grbgpu_resident_alloc (be, bytes) ;
     if (buf == NULL) { why = "vector op: no device memory for the result" ; goto done ; }
-    gg_cache_key key = { s, sver, FORM_PATTERN (be) } ;
+    gg_cache_key key = { s, sver, VEC_FORM (VEC_FORM_PATTERN, be, 0) } ;
     pattern_src ps = { &sv, (int64_t) n } ;
     rc = vec_cached_bytes (be, &key, (int64_t) n, pattern_bytes, &ps, &e, &sent) ;
     if (rc == GG_OK)

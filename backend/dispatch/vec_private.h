@@ -37,6 +37,14 @@ GG_INTERNAL void vec_put_input (vec_in *in) ;
 // (op: the call's operator, vop its kind; *applies false: not this case)
 GG_INTERNAL bool vec_pattern_path (const gg_backend *be, GrB_Vector w, GrB_BinaryOp op,
     gg_vop vop, gg_type t, GrB_Vector u, GrB_Vector v, GrB_Info *info, bool *applies) ;
+// The cache's form code of bytes kept in a backend's memory (dispatch.c's
+// CSR and dense forms are 1 and 2): what they are, the backend (the host
+// emulation's "device" memory is not the GPU's), and the form they were made
+// from (0: the object itself)
+enum { VEC_FORM_PATTERN = 3, VEC_FORM_ROWS = 4 } ;
+#define VEC_FORM(kind, be, from) ((uint64_t) (kind) \
+    | ((uint64_t) ((be) == &grbgpu_host_backend) << 8) | ((uint64_t) (from) << 16))
+
 // n bytes kept in be's memory as the device form of key's cache entry,
 // made by make and sent up when not there yet (vec_pattern.c says more)
 typedef const int8_t *(*vec_bytes_fn) (void *ctx, int8_t **owned) ;
