@@ -18,3 +18,9 @@ bench:
 	@echo "make bench needs the CUDA backend (configure found no nvcc/cuSPARSE) and a GPU"; exit 1
 endif
 .PHONY: bench
+
+# chain_bench: a plain GraphBLAS program (like the examples): a chain of
+# GrB_mxm, each output the next input (results kept on the device or not)
+noinst_PROGRAMS += bench/chain_bench
+bench_chain_bench_SOURCES = bench/chain_bench.c $(examples_common_src)
+bench_chain_bench_LDADD = $(examples_libs)

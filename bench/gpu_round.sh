@@ -11,7 +11,7 @@
 # summary last.  Steps are selected with STEPS (default: all).
 set -u
 OUT=${OUT:-$PWD/gpu-out}
-STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e ba tc xpose xpose2 rules fam multi resident res2 sink nm nm2 demo}
+STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e ba tc xpose xpose2 rules fam multi resident res2 sink chain nm nm2 demo}
 mkdir -p "$OUT"
 root=$PWD
 summary="$OUT/summary.txt"
@@ -356,6 +356,32 @@ if has nm; then
     timeout ${NM_TIMEOUT:-90} ./bench/nm_gpu_bench ${NM_ARGS:-} > "$OUT/nm_gpu_bench.log" 2>&1
     say "nm_gpu_bench: exit $?"
     grep -E 'SGEMM|nm ' "$OUT/nm_gpu_bench.log" | sed 's/; SGEMM this W.*vs cuBLAS/; vs cuBLAS/' | tee -a "$summary"
+fi
+
+if has chain; then
+    # a chain of 10 GrB_mxm at N=128 on R-MAT 2^20 (+ I, rows scaled), each
+    # output the next input (bench/chain_bench.c, 4 chains, the first paying
+    # A's conversion): the CPU library (result saved), then the GPU with
+    # GRBGPU_RESIDENT=0 and =1 (compared); per run the median ms per product
+    # and the final read; for =1 also each product's device time as the
+    # dispatcher logs it ("compute", GRBGPU_VERBOSE=2): the kernel time a
+    # product would cost with nothing crossing PCIe
+    cb="./bench/chain_bench --scale 20 --n 128 --chain 10 --reps 4"
+    for res in cpu 0 1; do
+        log="$OUT/chain_$res.log"
+        if [ "$res" = cpu ]; then
+            env GRBGPU_DEVICE=cpu LD_PRELOAD="$PWD/.libs/libgrbgpu.so" timeout 120 $cb --save "$OUT/chain.chk" > "$log" 2>&1
+        else
+            env GRBGPU_DEVICE=cuda GRBGPU_RESIDENT=$res GRBGPU_STATS=1 GRBGPU_VERBOSE=2 \
+                LD_PRELOAD="$PWD/.libs/libgrbgpu.so" timeout 120 $cb --compare "$OUT/chain.chk" > "$log" 2>&1
+        fi
+        say "chain RESIDENT=$res: exit $? : $(grep -E '^summary:' "$log" | sed 's/summary: example=chain_bench step=product //') $(grep -E '^check:' "$log" | tail -1)"
+        grep -o 'h2d_bytes=[0-9]* d2h_bytes=[0-9]*\|resident_kept=[0-9]* materialised=[0-9]*' "$log" \
+            | tr '\n' ' ' | sed 's/^/    /' | tee -a "$summary" ; echo | tee -a "$summary"
+        [ "$res" = cpu ] || grep -oE 'spmm 1048576x1048576x128 .* compute [0-9.]+' "$log" | sed 's/.* compute //' \
+            | sort -n | awk '{ a [NR] = $1 } END { if (NR) printf "    device time per product (dispatcher): median %.3f ms, min %.3f, max %.3f over %d\n", a [int ((NR + 1) / 2)], a [1], a [NR], NR }' \
+            | tee -a "$summary"
+    done
 fi
 
 if has nm2; then

@@ -279,7 +279,7 @@ static bool resident_fits (const gg_resident *res, const gg_operand *o,
 // may_flag: S may go to the backend with `transposed` set (*flagged says
 // whether it did).
 static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
-    bool *flagged, GrB_Info *info, const char **why, double phase [3])
+    bool *flagged, GrB_Info *info, const char **why, double phase [7])
 {
     *flagged = false ;
     double t_start = now (), t_compute = 0, t_write = 0 ;
@@ -317,6 +317,7 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
             HOST (plan->out.M, "a product's mask") ;
             HOST (plan->S.obj, "a product's sparse operand") ;
             VIEW (v0, plan->S.obj) ;
+            phase [3] = now () - t_start ;
             if (v0.storage == GG_STORE_HYPER && v0.nvec * 8 < gg_view_nrows (&v0, plan->S.transpose))
             {
                 // most rows of T would be absent: a dense T is the wrong shape
@@ -327,6 +328,7 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
             *flagged = may_flag && transpose_on_backend (be, &plan->S, &v0) ;
             if (*flagged) TRY (get_csr_transposed (&plan->S, t, &v0, &S, &held [0])) ;
             else TRY (get_csr (&plan->S, t, &v0, &S, &held [0])) ;
+            phase [4] = now () - t_start ;
             if (plan->out.is_vector)
             {
                 r.nrows = plan->m ; r.ncols = 1 ;
@@ -360,6 +362,7 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
                     if (keep_buf == NULL) { grbgpu_resident_unpin (plan->out.C, cres.buf) ; acc_res = false ; }
                 }
             }
+            phase [5] = now () - t_start ;
             if (keep_buf != NULL && grbgpu_resident_pin (plan->X.obj, &xres))
             {
                 // (held by this backend: a buffer of another is not readable here)
@@ -578,7 +581,9 @@ bool grbgpu_dispatch (const gg_call *call, GrB_Info *info)
     //--------------------------------------------------------------------------
 
     why = NULL ;
-    double phase [3] = { 0, 0, 0 } ;
+    // operands, compute, write-back; within operands (SpMM), the times at
+    // which S was viewed, S's form ready, the output's device side ready
+    double phase [7] = { 0, 0, 0, 0, 0, 0, 0 } ;
     bool flagged = false ;
     int rc = run_plan (&plan, be, true, &flagged, info, &why, phase) ;
     if (rc == GG_ERR_UNSUPPORTED && flagged)
@@ -600,6 +605,12 @@ bool grbgpu_dispatch (const gg_call *call, GrB_Info *info)
             plan.op == GG_OP_SPMM ? "spmm" : plan.op == GG_OP_SDDMM ? "sddmm" : "gemm",
             (long long) plan.m, (long long) plan.k, (long long) plan.n, plan.flops, (int) *info,
             1e3 * phase [0], 1e3 * phase [1], 1e3 * phase [2]) ;
+        if (plan.op == GG_OP_SPMM)
+        {
+            grbgpu_log (2, "%s: spmm operands, ms: S viewed %.3f, S's form %.3f, output %.3f,"
+                " X %.3f", be->name, 1e3 * phase [3], 1e3 * (phase [4] - phase [3]),
+                1e3 * (phase [5] - phase [4]), 1e3 * (phase [0] - phase [5])) ;
+        }
         return true ;
     }
     if (rc == GG_ERR_UNSUPPORTED)
