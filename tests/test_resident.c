@@ -227,8 +227,12 @@ static void test_mxm_chain (void **state)
     device_on ( ) ;
     expect_kept (kept) ;
     GrB_Index n = 0 ;
+    uint64_t m = stats ( ).materialised ;
     OK (GrB_Matrix_nvals (&n, C [0][2])) ;
     assert_int_equal (n, NV * KB) ;
+    // GrB_wait finds nothing pending: the results stay on the device
+    for (int k = 0 ; k < 3 ; k++) OK (GrB_Matrix_wait (C [0][k], GrB_MATERIALIZE)) ;
+    assert_int_equal (stats ( ).materialised, m) ;
     // each read: extractTuples, extractElement, reduce, transpose
     static GrB_Index I [2][NV * KB], J [2][NV * KB] ;
     static double X [2][NV * KB] ;
