@@ -48,6 +48,12 @@ typedef struct
     uint64_t stamp ;        // last use (LRU)
     int pins ;
     gg_options opt ;
+    // the object's own values array from before it became resident (full,
+    // not iso, at least r.bytes: from GraphBLAS's memory functions), kept to
+    // take the values when they come down instead of freeing it now and
+    // allocating (and faulting in) a fresh one then; NULL: none
+    void *shadow ;
+    size_t shadow_size ;
 }
 gg_entry ;
 
@@ -109,10 +115,11 @@ static gg_entry *find (const void *obj)
 }
 
 // Remove e from the registry and release its buffer (or leave it to the
-// last unpin).
+// last unpin) and its shadow.
 static void remove_entry (gg_entry *e)
 {
     held_bytes -= e->r.bytes ;
+    grbgpu_gb_free (e->shadow) ;
     if (e->pins > 0)
     {
         if (norphans == maxorphans)
@@ -207,6 +214,57 @@ static GrB_Info options_restore (GrB_Matrix obj, bool is_vector, const gg_option
 }
 
 //------------------------------------------------------------------------------
+// the shadow: obj's own values array, taken instead of freed
+//------------------------------------------------------------------------------
+
+typedef GrB_Info (*miso_fn) (bool *, const GrB_Matrix) ;
+typedef GrB_Info (*viso_fn) (bool *, const GrB_Vector) ;
+
+// When obj (about to become resident as r) holds full, non-iso values of
+// r's layout (by row or by column as r; the product's type, so r->bytes of
+// them), they are unpacked into *x (*xsize) and kept instead of freed (a
+// 537 MB array took ~36 ms to free, and as long again to fault in afresh
+// when the values come down).  Anything else: nothing taken, obj unchanged.
+static void take_shadow (GrB_Matrix obj, const gg_resident *r, void **x, size_t *xsize)
+{
+    *x = NULL ; *xsize = 0 ;
+    if (r->pattern != NULL || r->bytes == 0) return ;
+    int status = 0, format = 0 ;
+    bool iso = true ;
+    GrB_Info info ;
+    if (r->is_vector)
+    {
+        info = REAL (vopt_fn, "GxB_Vector_Option_get") ((GrB_Vector) obj, GxB_SPARSITY_STATUS, &status) ;
+        if (info == GrB_SUCCESS) info = REAL (viso_fn, "GxB_Vector_iso") (&iso, (GrB_Vector) obj) ;
+    }
+    else
+    {
+        info = REAL (mopt_fn, "GxB_Matrix_Option_get") (obj, GxB_SPARSITY_STATUS, &status) ;
+        if (info == GrB_SUCCESS) info = REAL (mopt_fn, "GxB_Matrix_Option_get") (obj, GxB_FORMAT, &format) ;
+        if (info == GrB_SUCCESS) info = REAL (miso_fn, "GxB_Matrix_iso") (&iso, obj) ;
+        if (info == GrB_SUCCESS && (format == GxB_BY_COL) != r->by_col) return ;
+    }
+    if (info != GrB_SUCCESS || status != GxB_FULL || iso) return ;
+    void *old = NULL ;
+    GrB_Index old_size = 0 ;
+    bool old_iso = false ;
+    if (unpack_full (obj, r, &old, &old_size, &old_iso) != GrB_SUCCESS) return ;
+    if (old_iso || old_size < r->bytes)
+    {
+        // (not expected after the checks above; obj is empty now and gets
+        // the placeholder next, as it would have)
+        grbgpu_gb_free (old) ;
+        return ;
+    }
+    *x = old ; *xsize = (size_t) old_size ;
+    if (grbgpu_settings.verbose >= 2)
+    {
+        grbgpu_log (2, "resident: %p's own values array (%zu bytes) kept to take its values"
+            " when they come down", (void *) obj, *xsize) ;
+    }
+}
+
+//------------------------------------------------------------------------------
 // materialise (under lock)
 //------------------------------------------------------------------------------
 
@@ -220,17 +278,23 @@ int grbgpu_res_fetch (const gg_resident *r, void *host, size_t bytes)
     return rc ;
 }
 
-// A full object gets its values (*down: the bytes that came down).
-// GrB_SUCCESS, or the error that left it holding the placeholder.
-static GrB_Info fill_full (GrB_Matrix obj, const gg_resident *r, size_t *down)
+// A full object gets its values (*down: the bytes that came down), into e's
+// shadow when it has one (which it then no longer has).  GrB_SUCCESS, or the
+// error that left it holding the placeholder (and its shadow).
+static GrB_Info fill_full (gg_entry *e, size_t *down)
 {
-    void *x = grbgpu_gb_malloc (r->bytes > 0 ? r->bytes : 1) ;
+    const gg_resident *r = &e->r ;
+    GrB_Matrix obj = (GrB_Matrix) e->obj ;
+    const bool shadow = (e->shadow != NULL) ;
+    size_t xsize = shadow ? e->shadow_size : (r->bytes > 0 ? r->bytes : 1) ;
+    void *x = shadow ? e->shadow : grbgpu_gb_malloc (xsize) ;
     if (x == NULL) return GrB_OUT_OF_MEMORY ;
     if (grbgpu_res_fetch (r, x, r->bytes) != GG_OK)
     {
-        grbgpu_gb_free (x) ;
+        if (!shadow) grbgpu_gb_free (x) ;
         return GrB_OUT_OF_MEMORY ;
     }
+    e->shadow = NULL ;      // x is given to GraphBLAS below, or freed
     // take the placeholder out, put the values in
     void *old = NULL ;
     GrB_Index old_size = 0 ;
@@ -239,7 +303,7 @@ static GrB_Info fill_full (GrB_Matrix obj, const gg_resident *r, size_t *down)
     if (info == GrB_SUCCESS)
     {
         grbgpu_gb_free (old) ;
-        info = pack_full (obj, r, &x, r->bytes, false) ;
+        info = pack_full (obj, r, &x, xsize, false) ;
     }
     if (info != GrB_SUCCESS)
     {
@@ -261,7 +325,7 @@ static GrB_Info materialise_locked (gg_entry *e, const char *why)
     size_t down = 0 ;
     GrB_Info info = (r.pattern != NULL)
         ? grbgpu_res_fill_pattern ((GrB_Vector) e->obj, &r, &down)
-        : fill_full ((GrB_Matrix) e->obj, &r, &down) ;
+        : fill_full (e, &down) ;
     if (info != GrB_SUCCESS)
     {
         grbgpu_log (1, "resident: materialising %p for %s failed (GrB_Info %d): it stays on"
@@ -441,7 +505,7 @@ static GrB_Info grow_locked (void)
 
 static void register_locked (const void *obj, const gg_resident *r, const gg_options *opt)
 {
-    entries [nentries++] = (gg_entry) { obj, *r, ++clock_stamp, 0, *opt } ;
+    entries [nentries++] = (gg_entry) { obj, *r, ++clock_stamp, 0, *opt, NULL, 0 } ;
     atomic_store_explicit (&grbgpu_resident_live, nentries, memory_order_relaxed) ;
 }
 
@@ -453,7 +517,10 @@ GrB_Info grbgpu_resident_keep (GrB_Matrix obj, const gg_resident *r)
     pthread_mutex_lock (&lock) ;
     GrB_Info info = grow_locked ( ) ;
     gg_options opt ;
+    void *shadow = NULL ;
+    size_t shadow_size = 0 ;
     if (info == GrB_SUCCESS) info = options_get (obj, r->is_vector, &opt) ;
+    if (info == GrB_SUCCESS) take_shadow (obj, r, &shadow, &shadow_size) ;
     if (info == GrB_SUCCESS) info = pack_full (obj, r, &p, zsz, true) ;
     if (info == GrB_SUCCESS)
     {
@@ -465,12 +532,24 @@ GrB_Info grbgpu_resident_keep (GrB_Matrix obj, const gg_resident *r)
             grbgpu_log (1, "resident: setting the options of %p back failed (GrB_Info %d)",
                 (void *) obj, (int) oinfo) ;
         }
-        // the old device copy of obj (if any) is replaced
+        // the old device copy of obj (if any) is replaced; its shadow (the
+        // array obj had before it first became resident) serves the new one
         gg_entry *old = find (obj) ;
+        if (old != NULL && shadow == NULL && old->shadow != NULL && old->shadow_size >= r->bytes)
+        {
+            shadow = old->shadow ; shadow_size = old->shadow_size ;
+            old->shadow = NULL ;
+        }
         if (old != NULL) remove_entry (old) ;
     }
     else
     {
+        // obj's own values go back (a product C = A*C falls back to the CPU
+        // library, which reads them)
+        if (shadow != NULL && pack_full (obj, r, &shadow, shadow_size, false) != GrB_SUCCESS)
+        {
+            grbgpu_gb_free (shadow) ;
+        }
         grbgpu_gb_free (p) ;
         held_bytes -= r->bytes ;
         r->be->res_free (r->buf) ;
@@ -478,6 +557,8 @@ GrB_Info grbgpu_resident_keep (GrB_Matrix obj, const gg_resident *r)
         return info ;
     }
     register_locked (obj, r, &opt) ;
+    entries [nentries-1].shadow = shadow ;
+    entries [nentries-1].shadow_size = shadow_size ;
     pthread_mutex_unlock (&lock) ;
     grbgpu_count (GG_STAT_RESIDENT_KEPT, 1) ;
     return GrB_SUCCESS ;
