@@ -27,8 +27,9 @@ void plan_clear (gg_sp_plan *pl, cudaStream_t s)
 }
 
 // Free a form's device memory: its users have all synchronised (they dropped
-// their references after the product finished), so any stream of the form's
-// device will do: that device's free stream, with the device made current
+// their references after the product finished), and its build is waited for
+// (its ready event), so any stream of the form's device will do: that
+// device's free stream, with the device made current
 // around the frees and the caller's restored.  A form made by another
 // start-up (a forked child's parent) owns nothing here.  (A device that
 // cannot be made current, or has no free stream, keeps the memory: logged.)
@@ -64,6 +65,10 @@ void form_free_device (dev_form *h, void *const *ptrs, int nptrs,
         }
         return ;
     }
+    // a form discarded right after its build (form_get: another thread
+    // attached one meanwhile) may still have its uploads in flight on the
+    // builder's stream: the frees wait for them (the build's last act)
+    if (h->ready != NULL) CU_LOG (cudaStreamWaitEvent (fs, h->ready, 0)) ;
     if (plans != NULL)
     {
         for (int k = 0 ; k < GG_PLANS ; k++) plan_clear (&plans->plan [k], fs) ;
