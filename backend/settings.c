@@ -26,7 +26,7 @@ gg_settings grbgpu_settings =
     .verbose = 0, .stats = false, .cache_bytes = 0,
     .precision = GG_PRECISION_EXACT, .kernel = "", .device_id = 0,
     .device_memory = 0, .fault = "", .tune = true, .reorder = false, .nm = true, .devices = "",
-    .devices_all = false, .ndevices = 0, .resident = false, .test_fake_devices = 0
+    .devices_all = false, .ndevices = 0, .resident = true, .test_fake_devices = 0
 } ;
 
 //------------------------------------------------------------------------------

@@ -7,8 +7,8 @@
 # (plain GraphBLAS programs) three or four ways:
 #   cpu    the CPU library alone (no preload)
 #   cuda   grbgpu on the GPU (LD_PRELOAD, GRBGPU_DEVICE=cuda), when
-#          `nvidia-smi -L` finds one
-#   cuda-res  the same with GRBGPU_RESIDENT=1 (results stay on the GPU)
+#          `nvidia-smi -L` finds one (results stay on the GPU: the default)
+#   cuda-nores  the same with GRBGPU_RESIDENT=0 (every result comes back)
 #   host   grbgpu's host emulation backend (GRBGPU_DEVICE=host,
 #          GRBGPU_MIN_WORK=0: every product goes through grbgpu's own path)
 # The cpu run saves its results; the others recompute and compare with them
@@ -45,7 +45,7 @@ if nvidia-smi -L > "$tmp/gpus" 2>/dev/null && [ -s "$tmp/gpus" ]; then
     pagerank_args=${DEMO_PAGERANK_ARGS:-"--scale 20 --iters 30"}
     gcn_args=${DEMO_GCN_ARGS:-"--nodes 100000 --epochs 10"}
     mlp_args=${DEMO_MLP_ARGS:-"--batch 1024 --width 2048 --layers 4 --reps 3"}
-    modes="cpu cuda cuda-res host"
+    modes="cpu cuda cuda-nores host"
 else
     gpu=no
     echo "demo: no GPU found: running the host emulation backend" \
@@ -79,7 +79,7 @@ run ()
         cpu)  "$bindir/$ex" "$@" --save "$chk" > "$log" 2>&1 ;;
         cuda) env LD_PRELOAD="$lib" GRBGPU_DEVICE=cuda GRBGPU_STATS=1 \
                   "$bindir/$ex" "$@" --compare "$chk" > "$log" 2>&1 ;;
-        cuda-res) env LD_PRELOAD="$lib" GRBGPU_DEVICE=cuda GRBGPU_RESIDENT=1 \
+        cuda-nores) env LD_PRELOAD="$lib" GRBGPU_DEVICE=cuda GRBGPU_RESIDENT=0 \
                   GRBGPU_STATS=1 "$bindir/$ex" "$@" --compare "$chk" > "$log" 2>&1 ;;
         host) env LD_PRELOAD="$lib" GRBGPU_DEVICE=host GRBGPU_MIN_WORK=0 \
                   GRBGPU_STATS=1 "$bindir/$ex" "$@" --compare "$chk" \
@@ -134,6 +134,7 @@ awk -F'|' '
 echo "(s/step: seconds per PageRank iteration, GCN epoch, attention aggregation or" \
     "2:4-pruned MLP forward pass after the first; first s: the first one, which alone pays" \
     "one-time costs (CUDA start-up, conversions, uploads); speedup over the CPU library;" \
-    "mode cuda-res = GRBGPU_RESIDENT=1; mode host = grbgpu's host emulation backend)"
+    "mode cuda-nores = GRBGPU_RESIDENT=0 (results written back on the host);" \
+    "mode host = grbgpu's host emulation backend)"
 if grep -q '|FAIL|' "$table" || grep -q '|exit ' "$table"; then exit 1 ; fi
 exit 0
