@@ -5,7 +5,8 @@
 // Through the public API only (linked with libgrbgpu), with GRBGPU_RESIDENT=1
 // on the host emulation backend (GRBGPU_TEST_DEVICE=cuda: the GPU).  Every
 // operation the device takes (assign of a scalar, eWiseMult / eWiseAdd with
-// FIRST, SECOND, PLUS, MINUS, TIMES, DIV, apply of IDENTITY, AINV, ABS and of
+// FIRST, SECOND, PLUS, MINUS, TIMES, DIV, MIN, MAX, ISEQ, ISNE, ISGT, ISLT,
+// ISGE, ISLE, apply of IDENTITY, AINV, ABS and of
 // bound binary operators, reduce with PLUS / MIN / MAX, dup) runs on fresh
 // random FP32 and FP64 vectors holding Inf, -Inf, NaN, -0, 0, subnormals and
 // ordinary values, once with host operands (sent up) and once with resident
@@ -116,12 +117,18 @@ static void assert_same_vector (GrB_Vector w, GrB_Vector ref, const char *what)
 
 typedef struct { GrB_Type t ; bool resident ; } variant ;
 
+enum { NBINOPS = 14 } ;
+
 static GrB_BinaryOp binop (GrB_Type t, int k)
 {
-    const GrB_BinaryOp f32 [6] = { GrB_FIRST_FP32, GrB_SECOND_FP32, GrB_PLUS_FP32,
-        GrB_MINUS_FP32, GrB_TIMES_FP32, GrB_DIV_FP32 } ;
-    const GrB_BinaryOp f64 [6] = { GrB_FIRST_FP64, GrB_SECOND_FP64, GrB_PLUS_FP64,
-        GrB_MINUS_FP64, GrB_TIMES_FP64, GrB_DIV_FP64 } ;
+    const GrB_BinaryOp f32 [NBINOPS] = { GrB_FIRST_FP32, GrB_SECOND_FP32, GrB_PLUS_FP32,
+        GrB_MINUS_FP32, GrB_TIMES_FP32, GrB_DIV_FP32, GrB_MIN_FP32, GrB_MAX_FP32,
+        GxB_ISEQ_FP32, GxB_ISNE_FP32, GxB_ISGT_FP32, GxB_ISLT_FP32, GxB_ISGE_FP32,
+        GxB_ISLE_FP32 } ;
+    const GrB_BinaryOp f64 [NBINOPS] = { GrB_FIRST_FP64, GrB_SECOND_FP64, GrB_PLUS_FP64,
+        GrB_MINUS_FP64, GrB_TIMES_FP64, GrB_DIV_FP64, GrB_MIN_FP64, GrB_MAX_FP64,
+        GxB_ISEQ_FP64, GxB_ISNE_FP64, GxB_ISGT_FP64, GxB_ISLT_FP64, GxB_ISGE_FP64,
+        GxB_ISLE_FP64 } ;
     return (t == GrB_FP32) ? f32 [k] : f64 [k] ;
 }
 
@@ -151,7 +158,7 @@ static void operands (variant *var, GrB_Vector *u, GrB_Vector *v, GrB_Vector *ut
 static void run_ops (variant *var)
 {
     const GrB_Type t = var->t ;
-    for (int k = 0 ; k < 6 ; k++)
+    for (int k = 0 ; k < NBINOPS ; k++)
     {
         for (int add = 0 ; add < 2 ; add++)
         {
@@ -371,13 +378,13 @@ static void test_declined (void **state)
     OK (GrB_Vector_eWiseMult_BinaryOp (v, m, NULL, GrB_DIV_FP64, u, v, NULL)) ;
     OK (GrB_Vector_eWiseAdd_BinaryOp (v, NULL, GrB_PLUS_FP64, GrB_TIMES_FP64, u, v, NULL)) ;
     OK (GrB_Vector_apply (v, NULL, NULL, GrB_ABS_FP64, u, GrB_DESC_R)) ;
-    OK (GrB_Vector_eWiseMult_BinaryOp (v, NULL, NULL, GrB_MAX_FP64, u, v, NULL)) ;
+    OK (GrB_Vector_eWiseMult_BinaryOp (v, NULL, NULL, GxB_ATAN2_FP64, u, v, NULL)) ;
     assert_true (stats ( ).declined >= dec + 4) ;
     device_cpu ( ) ;
     OK (GrB_Vector_eWiseMult_BinaryOp (vt, mt, NULL, GrB_DIV_FP64, ut, vt, NULL)) ;
     OK (GrB_Vector_eWiseAdd_BinaryOp (vt, NULL, GrB_PLUS_FP64, GrB_TIMES_FP64, ut, vt, NULL)) ;
     OK (GrB_Vector_apply (vt, NULL, NULL, GrB_ABS_FP64, ut, GrB_DESC_R)) ;
-    OK (GrB_Vector_eWiseMult_BinaryOp (vt, NULL, NULL, GrB_MAX_FP64, ut, vt, NULL)) ;
+    OK (GrB_Vector_eWiseMult_BinaryOp (vt, NULL, NULL, GxB_ATAN2_FP64, ut, vt, NULL)) ;
     device_on ( ) ;
     assert_same_vector (v, vt, "declined chain") ;
     assert_same_vector (u, ut, "declined chain's input") ;
