@@ -506,23 +506,20 @@ leave:
 }
 
 // a new object as the CPU library's dup makes it from A: A's type, size,
-// orientation and storage options (sparsity control, hyper and bitmap
-// switches)
+// orientation, sparsity control and hyper switch (the bitmap switch is the
+// default for its size, as the CPU library's dup leaves it)
 static GrB_Info new_like (GrB_Matrix A, bool is_vector, GrB_Type type, const vec_shape *s,
     GrB_Matrix *C)
 {
     int control = 0 ;
-    double hyper = 0, bitmap = 0 ;
+    double hyper = 0 ;
     GrB_Info info = GxB_Matrix_Option_get (A, GxB_SPARSITY_CONTROL, &control) ;
-    if (info == GrB_SUCCESS) info = GxB_Matrix_Option_get (A, GxB_BITMAP_SWITCH, &bitmap) ;
-    if (info == GrB_SUCCESS && !is_vector) info = GxB_Matrix_Option_get (A, GxB_HYPER_SWITCH, &hyper) ;
+    if (info == GrB_SUCCESS) info = GxB_Matrix_Option_get (A, GxB_HYPER_SWITCH, &hyper) ;
     if (info != GrB_SUCCESS) return info ;
     if (is_vector)
     {
         GrB_Vector v = NULL ;
         info = GrB_Vector_new (&v, type, (GrB_Index) s->nrows) ;
-        if (info == GrB_SUCCESS) info = GxB_Vector_Option_set (v, GxB_SPARSITY_CONTROL, control) ;
-        if (info == GrB_SUCCESS) info = GxB_Vector_Option_set (v, GxB_BITMAP_SWITCH, bitmap) ;
         *C = (GrB_Matrix) v ;
     }
     else
@@ -530,10 +527,9 @@ static GrB_Info new_like (GrB_Matrix A, bool is_vector, GrB_Type type, const vec
         info = GrB_Matrix_new (C, type, (GrB_Index) s->nrows, (GrB_Index) s->ncols) ;
         if (info == GrB_SUCCESS) info = GxB_Matrix_Option_set (*C, GxB_FORMAT,
             s->by_col ? GxB_BY_COL : GxB_BY_ROW) ;
-        if (info == GrB_SUCCESS) info = GxB_Matrix_Option_set (*C, GxB_SPARSITY_CONTROL, control) ;
-        if (info == GrB_SUCCESS) info = GxB_Matrix_Option_set (*C, GxB_HYPER_SWITCH, hyper) ;
-        if (info == GrB_SUCCESS) info = GxB_Matrix_Option_set (*C, GxB_BITMAP_SWITCH, bitmap) ;
     }
+    if (info == GrB_SUCCESS) info = GxB_Matrix_Option_set (*C, GxB_SPARSITY_CONTROL, control) ;
+    if (info == GrB_SUCCESS) info = GxB_Matrix_Option_set (*C, GxB_HYPER_SWITCH, hyper) ;
     return info ;
 }
 
