@@ -5,14 +5,13 @@
 #ifndef GG_MAT_OPS_TEST_H
 #define GG_MAT_OPS_TEST_H
 
-// the binary operators the device takes, in this order: FIRST, SECOND,
-// PLUS, MINUS, TIMES, DIV, MIN, MAX, ISEQ, ISNE, ISGT, ISLT, ISGE, ISLE
-enum { NBINOPS = 14, MOP_MIN = 6, MOP_MAX = 7 } ;
+// (the operators: test_binop, test_unop, tests/resident_util.h; MIN and
+// MAX are test_binop's 6 and 7)
+enum { MOP_MIN = 6, MOP_MAX = 7 } ;
 // how a binary operator is applied: C = A .* B, C = A + B, C = op (x, A),
 // C = op (A, x)
 enum { MOP_EMULT = 0, MOP_EADD, MOP_FIRST, MOP_SECOND, MOP_NKINDS } ;
 
-GrB_BinaryOp mop_binop (GrB_Type t, int k) ;
 // the call of that kind on s's kind of object (desc: the call's descriptor)
 GrB_Info mop_run (const mshape *s, int kind, GrB_BinaryOp op, GrB_Matrix C, GrB_Matrix A,
     GrB_Matrix B, double x, GrB_Descriptor desc) ;

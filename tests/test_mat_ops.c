@@ -49,26 +49,6 @@
 // the operations, vector or matrix
 //------------------------------------------------------------------------------
 
-GrB_BinaryOp mop_binop (GrB_Type t, int k)
-{
-    const GrB_BinaryOp f32 [NBINOPS] = { GrB_FIRST_FP32, GrB_SECOND_FP32, GrB_PLUS_FP32,
-        GrB_MINUS_FP32, GrB_TIMES_FP32, GrB_DIV_FP32, GrB_MIN_FP32, GrB_MAX_FP32,
-        GxB_ISEQ_FP32, GxB_ISNE_FP32, GxB_ISGT_FP32, GxB_ISLT_FP32, GxB_ISGE_FP32,
-        GxB_ISLE_FP32 } ;
-    const GrB_BinaryOp f64 [NBINOPS] = { GrB_FIRST_FP64, GrB_SECOND_FP64, GrB_PLUS_FP64,
-        GrB_MINUS_FP64, GrB_TIMES_FP64, GrB_DIV_FP64, GrB_MIN_FP64, GrB_MAX_FP64,
-        GxB_ISEQ_FP64, GxB_ISNE_FP64, GxB_ISGT_FP64, GxB_ISLT_FP64, GxB_ISGE_FP64,
-        GxB_ISLE_FP64 } ;
-    return (t == GrB_FP32) ? f32 [k] : f64 [k] ;
-}
-
-static GrB_UnaryOp unop (GrB_Type t, int k)
-{
-    const GrB_UnaryOp f32 [3] = { GrB_IDENTITY_FP32, GrB_AINV_FP32, GrB_ABS_FP32 } ;
-    const GrB_UnaryOp f64 [3] = { GrB_IDENTITY_FP64, GrB_AINV_FP64, GrB_ABS_FP64 } ;
-    return (t == GrB_FP32) ? f32 [k] : f64 [k] ;
-}
-
 GrB_Info mop_run (const mshape *s, int kind, GrB_BinaryOp op, GrB_Matrix C, GrB_Matrix A,
     GrB_Matrix B, double x, GrB_Descriptor desc)
 {
@@ -118,7 +98,7 @@ void mop_resident (const mshape *s, GrB_Matrix A)
 {
     device_on ( ) ;
     grbgpu_stats s0 = stats ( ) ;
-    OK (apply_unary (s, unop (s->t, 0), A, A)) ;
+    OK (apply_unary (s, test_unop (s->t, 0), A, A)) ;
     grbgpu_stats s1 = stats ( ) ;
     assert_int_equal (s1.offloaded_host + s1.offloaded_cuda, s0.offloaded_host + s0.offloaded_cuda + 1) ;
     assert_true (s1.resident_kept > s0.resident_kept) ;
@@ -140,7 +120,7 @@ static void run_ops (const mshape *s, bool resident)
     Ct = mnew (s) ;
     for (int k = 0 ; k < NBINOPS ; k++)
     {
-        GrB_BinaryOp op = mop_binop (s->t, k) ;
+        GrB_BinaryOp op = test_binop (s->t, k) ;
         for (int kind = 0 ; kind < MOP_NKINDS ; kind++)
         {
             double x = bound [(k + kind) % 6] ;
@@ -154,7 +134,7 @@ static void run_ops (const mshape *s, bool resident)
     for (int k = 0 ; k < 3 ; k++)
     {
         mrenew (s, &C, &Ct) ;
-        ON_DEVICE (apply_unary (s, unop (s->t, k), C, A), apply_unary (s, unop (s->t, k), Ct, At)) ;
+        ON_DEVICE (apply_unary (s, test_unop (s->t, k), C, A), apply_unary (s, test_unop (s->t, k), Ct, At)) ;
         msame (C, Ct, s, "apply") ;
     }
     // dup of a resident object: the CPU library's copy, options and all
@@ -184,9 +164,9 @@ static void run_ops (const mshape *s, bool resident)
     msame (D, Dt, s, "dup") ;
     // in place: D = D op B, B = D op B (MIN / MAX: the CPU library's order
     // depends on which operand is the output)
-    for (int k = 6 ; k < 8 ; k++)
+    for (int k = MOP_MIN ; k <= MOP_MAX ; k++)
     {
-        GrB_BinaryOp op = mop_binop (s->t, k) ;
+        GrB_BinaryOp op = test_binop (s->t, k) ;
         if (resident) mop_resident (s, D) ;
         ON_DEVICE (mop_run (s, MOP_EADD, op, D, D, B, 0, NULL), mop_run (s, MOP_EADD, op, Dt, Dt, Bt, 0, NULL)) ;
         ON_DEVICE (mop_run (s, MOP_EMULT, op, B, D, B, 0, NULL), mop_run (s, MOP_EMULT, op, Bt, Dt, Bt, 0, NULL)) ;
@@ -199,7 +179,7 @@ static void run_ops (const mshape *s, bool resident)
 static void run_shapes (GrB_Type t, bool resident)
 {
     const GrB_Index dims [3][2] = { { 37, 5 }, { 1, 1 }, { 1000, 64 } } ;
-    for (int d = 0 ; d < 3 ; d++)
+    for (int d = 0 ; d < (quick ( ) ? 2 : 3) ; d++)
     {
         for (int layout = 0 ; layout < 3 ; layout++)
         {
@@ -218,15 +198,8 @@ static void test_ops_fp64_res (void **state) { (void) state ; run_shapes (GrB_FP
 
 int main (void)
 {
-    OK (GrB_init (GrB_NONBLOCKING)) ;
-    set ("MIN_WORK", "0") ;
-    set ("RESIDENT", "1") ;
-    device_on ( ) ;
-    if (skip_without_cuda ("test_mat_ops") != 0)
-    {
-        GrB_finalize ( ) ;
-        return 77 ;
-    }
+    int skip = resident_test_start ("test_mat_ops") ;
+    if (skip != 0) return skip ;
     const struct CMUnitTest tests [] =
     {
         cmocka_unit_test (test_ops_fp32),
