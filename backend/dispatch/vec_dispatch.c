@@ -99,7 +99,7 @@ void vec_decline (const char *reason)
     if (grbgpu_settings.verbose >= 1) grbgpu_log (1, "declined: %s", reason) ;
 }
 
-// The backend for a vector operation, or NULL (declined, or residency off,
+// The backend for a dense operation, or NULL (declined, or residency off,
 // or a call grbgpu's own path makes, e.g. a product's write-back applying
 // its accumulator: then silently, so that programs without residency count
 // nothing new and one product counts as one intercepted call).

@@ -31,7 +31,7 @@ vec_in ;
 
 // a named decline (counted, logged)
 GG_INTERNAL void vec_decline (const char *reason) ;
-// the backend for a vector operation, or NULL (declined, or residency off)
+// the backend for a dense operation, or NULL (declined, or residency off)
 GG_INTERNAL const gg_backend *vec_backend (void) ;
 // A's type (A: a matrix, or a vector cast), NULL if it cannot be read
 GG_INTERNAL GrB_Type vec_type (GrB_Matrix A) ;
