@@ -70,7 +70,7 @@ static void special_pairs (const mshape *s)
         GrB_BinaryOp op = test_binop (s->t, k) ;
         for (int kind = MOP_EMULT ; kind <= MOP_EADD ; kind++)
         {
-            for (int m = -1 ; m < (quick ( ) ? 1 : 3) ; m++)
+            for (int m = -1 ; m < (quick ( ) ? 0 : 3) ; m++)
             {
                 // m < 0: both operands every special; else one of them iso
                 GrB_Matrix I = (m < 0) ? NULL : iso (s, special (s->t, m)) ;
@@ -124,6 +124,8 @@ void test_special_pairs (void **state)
     (void) state ;
     for (int k = 0 ; k < 6 ; k++)
     {
+        // (under compute-sanitizer FP64 by row and FP32 vectors only)
+        if (quick ( ) && k != 1 && k != 4) continue ;
         mshape s = { (k % 2) ? GrB_FP64 : GrB_FP32, k >= 4, k / 2 == 1, NS, NS } ;
         if (s.is_vector) { s.nrows = NS * NS ; s.ncols = 1 ; }
         special_pairs (&s) ;

@@ -192,7 +192,7 @@ static inline void msame (GrB_Matrix C, GrB_Matrix R, const mshape *s, const cha
 }
 
 // under compute-sanitizer (GRBGPU_TEST_UNDER_SANITIZER, bench/gpu_round.sh
-// mres) fewer sizes and iso cases run: the same paths, fewer launches
+// mres) fewer sizes, shapes and iso cases run: the same paths, fewer launches
 static inline bool quick (void)
 {
     return getenv ("GRBGPU_TEST_UNDER_SANITIZER") != NULL ;
