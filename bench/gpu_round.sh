@@ -11,7 +11,7 @@
 # summary last.  Steps are selected with STEPS (default: all).
 set -u
 OUT=${OUT:-$PWD/gpu-out}
-STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e ba tc xpose xpose2 rules fam multi resident res2 sink chain nm nm2 demo}
+STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e ba tc xpose xpose2 rules fam multi resident res2 sink chain mres nm nm2 demo}
 mkdir -p "$OUT"
 root=$PWD
 summary="$OUT/summary.txt"
@@ -344,6 +344,44 @@ if has sink; then
         --leak-check full --error-exitcode 9 ./tests/test_vec_pattern > "$OUT/sink_sanitizer.log" 2>&1
     say "sink compute-sanitizer test_vec_pattern: exit $? : $(grep -E 'ERROR SUMMARY' "$OUT/sink_sanitizer.log" | tail -1)"
     pagerank_ways sink 0 1
+fi
+
+if has mres; then
+    # dense element-wise operations on resident matrices (backend/dispatch/
+    # vec_dispatch.c, the vectors' path): 1. tests/test_mat_ops on the GPU
+    # (its "chain pass" lines: calls on the device, results kept and
+    # materialised per mxm -> apply -> eWiseMult -> mxm pass, expected 5, 5
+    # (6 the first), 0; "with faults": fallbacks taken); 2. compute-sanitizer
+    # memcheck on it (fewer sizes: GRBGPU_TEST_UNDER_SANITIZER); 3. GCN,
+    # 100000 nodes, 10 epochs: the CPU library (results saved), then
+    # GRBGPU_RESIDENT=1 (compared); per run the summary and the check, every
+    # epoch's seconds, and for the GPU run the statistics (calls on the GPU,
+    # bytes up / down, results kept / materialised) and what each
+    # materialisation was for (count, reason)
+    GRBGPU_TEST_DEVICE=cuda timeout 60 ./tests/test_mat_ops > "$OUT/mres_test_mat_ops.log" 2>&1
+    say "mres test_mat_ops (cuda): exit $? : $(grep -E 'PASSED|FAILED|skipped' "$OUT/mres_test_mat_ops.log" | tail -1)"
+    grep -E 'chain pass|with faults|ERROR' "$OUT/mres_test_mat_ops.log" | head -8 | sed 's/^ */    /' | tee -a "$summary"
+    GRBGPU_TEST_DEVICE=cuda GRBGPU_TEST_UNDER_SANITIZER=1 timeout 120 compute-sanitizer --tool memcheck \
+        --leak-check full --error-exitcode 9 ./tests/test_mat_ops > "$OUT/mres_sanitizer.log" 2>&1
+    say "mres compute-sanitizer test_mat_ops: exit $? : $(grep -E 'ERROR SUMMARY' "$OUT/mres_sanitizer.log" | tail -1)"
+    gcn="./examples/gcn --nodes 100000 --epochs 10"
+    for res in cpu 1; do
+        log="$OUT/mres_gcn_$res.log"
+        if [ "$res" = cpu ]; then
+            env GRBGPU_DEVICE=cpu LD_PRELOAD="$PWD/.libs/libgrbgpu.so" timeout 60 \
+                $gcn --save "$OUT/mres_gcn.chk" > "$log" 2>&1
+        else
+            env GRBGPU_DEVICE=cuda GRBGPU_RESIDENT=$res GRBGPU_STATS=1 GRBGPU_VERBOSE=1 \
+                LD_PRELOAD="$PWD/.libs/libgrbgpu.so" timeout 60 $gcn --compare "$OUT/mres_gcn.chk" > "$log" 2>&1
+        fi
+        say "mres gcn RESIDENT=$res: exit $? : $(grep -E '^gcn: [0-9]+ epochs' "$log" | tail -1) $(grep -E '^check: (PASS|FAIL)' "$log" | tail -1)"
+        echo "    epoch s: $(grep -E '^epoch ' "$log" | awk '{ printf "%s ", $(NF-1) }')" | tee -a "$summary"
+        [ "$res" = cpu ] && continue
+        grep -o 'offloaded_cuda=[0-9]*\|h2d_bytes=[0-9]* d2h_bytes=[0-9]*\|resident_kept=[0-9]* materialised=[0-9]*' "$log" \
+            | tr '\n' ' ' | sed 's/^/    /' | tee -a "$summary" ; echo | tee -a "$summary"
+        grep -o 'resident: materialised .* for .*' "$log" | sed 's/.* for //' | sort | uniq -c | sort -rn \
+            | head -6 | sed 's/^ */    materialised /' | tee -a "$summary"
+    done
 fi
 
 if has nm; then

@@ -119,15 +119,18 @@ typedef struct
 gg_dense ;
 
 // Element-wise operations on dense vectors held by a backend (resident
-// buffers, backend/resident/): z [i] = op (x [i], y [i]) for i < n, or
-// op (x [i]) for the unary ones.  x or y NULL: the scalar xs / ys instead.
+// buffers, backend/resident/; a full matrix is its n values in storage
+// order): z [i] = op (x [i], y [i]) for i < n, or op (x [i]) for the unary
+// ones.  x or y NULL: the scalar xs / ys instead.
 // present (host memory, or the backend's with present_dev; NULL: every i):
 // only the z [i] with present [i] are written.  Exact in every backend: one IEEE operation per entry, as the C
 // operators of the CPU library (kernels/vec_ops/vec_elem.h serves both).
 typedef enum
 {
     GG_VOP_FIRST = 0, GG_VOP_SECOND, GG_VOP_PLUS, GG_VOP_MINUS, GG_VOP_TIMES,
-    GG_VOP_DIV,                                 // binary
+    GG_VOP_DIV, GG_VOP_MIN, GG_VOP_MAX,         // binary
+    GG_VOP_ISEQ, GG_VOP_ISNE, GG_VOP_ISGT, GG_VOP_ISLT, GG_VOP_ISGE,
+    GG_VOP_ISLE,                                // binary, 1 or 0 in the type
     GG_VOP_IDENTITY, GG_VOP_AINV, GG_VOP_ABS,   // unary (of x)
     GG_NVOP
 }

@@ -85,24 +85,41 @@ INPUT_OVERRIDES = {
 # functions that read only what a resident placeholder holds exactly
 STRUCTURE_ONLY = re.compile(r'_(size|nvals|nrows|ncols|type|type_name|error)$')
 
-# dense vector operations that the device may answer (backend/dispatch/
-# vec_dispatch.h): the wrapper asks first, with materialisation off; when the
-# hook answers, the call's versions are bumped as usual and nothing reaches
-# the CPU library
-HOOKS = {
+# dense vector and matrix operations that the device may answer
+# (backend/dispatch/vec_dispatch.h): the wrapper asks first, with
+# materialisation off; when the hook answers, the call's versions are bumped
+# as usual and nothing reaches the CPU library.  The grbgpu_dense_* hooks
+# serve both kinds: a vector's call passes its objects cast to GrB_Matrix.
+def dense_hooks():
+    hooks = {}
+    for kind in ('Vector', 'Matrix'):
+        vec = kind == 'Vector'
+        # the argument names in GraphBLAS.h
+        C, M, A, B = ('w', 'mask', 'u', 'v') if vec else ('C', 'Mask', 'A', 'B')
+        obj = (lambda a: '(GrB_Matrix) ' + a) if vec else (lambda a: a)
+        flag = 'true' if vec else 'false'
+        head = '%s, %s, %s, accum' % (flag, obj(C), obj(M))
+        hooks['GrB_%s_eWiseMult_BinaryOp' % kind] = \
+            'grbgpu_dense_ewise_mult (%s, mult, %s, %s, desc, &info)' % (head, obj(A), obj(B))
+        hooks['GrB_%s_eWiseAdd_BinaryOp' % kind] = \
+            'grbgpu_dense_ewise (%s, add, %s, %s, desc, &info)' % (head, obj(A), obj(B))
+        hooks['GrB_%s_apply' % kind] = \
+            'grbgpu_dense_apply (%s, op, %s, desc, &info)' % (head, obj(A))
+        for t in ('FP32', 'FP64'):
+            hooks['GrB_%s_apply_BinaryOp1st_%s' % (kind, t)] = \
+                'grbgpu_dense_apply_bind (%s, op, %s, GG_%s, x, true, desc, &info)' % (head, obj(A), t)
+            hooks['GrB_%s_apply_BinaryOp2nd_%s' % (kind, t)] = \
+                'grbgpu_dense_apply_bind (%s, op, %s, GG_%s, y, false, desc, &info)' % (head, obj(A), t)
+        hooks['GrB_%s_dup' % kind] = 'grbgpu_dense_dup (%s, %s, %s, &info)' % (flag, C, obj(A))
+    return hooks
+
+HOOKS = dense_hooks()
+HOOKS.update({
     'GrB_Vector_assign_FP32': 'grbgpu_vec_assign (w, mask, accum, GG_FP32, x, I, ni, desc, &info)',
     'GrB_Vector_assign_FP64': 'grbgpu_vec_assign (w, mask, accum, GG_FP64, x, I, ni, desc, &info)',
-    'GrB_Vector_eWiseMult_BinaryOp': 'grbgpu_vec_ewise_mult (w, mask, accum, mult, u, v, desc, &info)',
-    'GrB_Vector_eWiseAdd_BinaryOp': 'grbgpu_vec_ewise (w, mask, accum, add, u, v, desc, &info)',
-    'GrB_Vector_apply': 'grbgpu_vec_apply (w, mask, accum, op, u, desc, &info)',
-    'GrB_Vector_apply_BinaryOp1st_FP32': 'grbgpu_vec_apply_bind (w, mask, accum, op, u, GG_FP32, x, true, desc, &info)',
-    'GrB_Vector_apply_BinaryOp1st_FP64': 'grbgpu_vec_apply_bind (w, mask, accum, op, u, GG_FP64, x, true, desc, &info)',
-    'GrB_Vector_apply_BinaryOp2nd_FP32': 'grbgpu_vec_apply_bind (w, mask, accum, op, u, GG_FP32, y, false, desc, &info)',
-    'GrB_Vector_apply_BinaryOp2nd_FP64': 'grbgpu_vec_apply_bind (w, mask, accum, op, u, GG_FP64, y, false, desc, &info)',
     'GrB_Vector_reduce_FP32': 'grbgpu_vec_reduce (c, GG_FP32, accum, monoid, u, desc, &info)',
     'GrB_Vector_reduce_FP64': 'grbgpu_vec_reduce (c, GG_FP64, accum, monoid, u, desc, &info)',
-    'GrB_Vector_dup': 'grbgpu_vec_dup (w, u, &info)',
-}
+})
 
 # variadic functions, with hand-written wrappers below
 VARIADIC = {'GxB_Matrix_Option_set', 'GxB_Vector_Option_set',

@@ -72,7 +72,7 @@ __attribute__ ((weak)) void grbgpu_resident_forget (const void *obj)
     (void) obj ;
 }
 
-// backend/dispatch/vec_dispatch.c: no vector operation is ever taken here
+// backend/dispatch/vec_dispatch.c: no vector or matrix operation is ever taken here
 #include "backend/dispatch/vec_dispatch.h"
 
 __attribute__ ((weak)) bool grbgpu_vec_assign (GrB_Vector w, const GrB_Vector mask,
@@ -84,30 +84,31 @@ __attribute__ ((weak)) bool grbgpu_vec_assign (GrB_Vector w, const GrB_Vector ma
     return false ;
 }
 
-__attribute__ ((weak)) bool grbgpu_vec_ewise (GrB_Vector w, const GrB_Vector mask,
-    const GrB_BinaryOp accum, const GrB_BinaryOp op, const GrB_Vector u,
-    const GrB_Vector v, const GrB_Descriptor desc, GrB_Info *info)
+__attribute__ ((weak)) bool grbgpu_dense_ewise (bool is_vector, GrB_Matrix C,
+    const GrB_Matrix mask, const GrB_BinaryOp accum, const GrB_BinaryOp op,
+    const GrB_Matrix A, const GrB_Matrix B, const GrB_Descriptor desc, GrB_Info *info)
 {
-    (void) w ; (void) mask ; (void) accum ; (void) op ; (void) u ; (void) v ;
+    (void) is_vector ; (void) C ; (void) mask ; (void) accum ; (void) op ; (void) A ;
+    (void) B ; (void) desc ; (void) info ;
+    return false ;
+}
+
+__attribute__ ((weak)) bool grbgpu_dense_apply (bool is_vector, GrB_Matrix C,
+    const GrB_Matrix mask, const GrB_BinaryOp accum, const GrB_UnaryOp op,
+    const GrB_Matrix A, const GrB_Descriptor desc, GrB_Info *info)
+{
+    (void) is_vector ; (void) C ; (void) mask ; (void) accum ; (void) op ; (void) A ;
     (void) desc ; (void) info ;
     return false ;
 }
 
-__attribute__ ((weak)) bool grbgpu_vec_apply (GrB_Vector w, const GrB_Vector mask,
-    const GrB_BinaryOp accum, const GrB_UnaryOp op, const GrB_Vector u,
-    const GrB_Descriptor desc, GrB_Info *info)
+__attribute__ ((weak)) bool grbgpu_dense_apply_bind (bool is_vector, GrB_Matrix C,
+    const GrB_Matrix mask, const GrB_BinaryOp accum, const GrB_BinaryOp op,
+    const GrB_Matrix A, gg_type st, double s, bool first, const GrB_Descriptor desc,
+    GrB_Info *info)
 {
-    (void) w ; (void) mask ; (void) accum ; (void) op ; (void) u ; (void) desc ;
-    (void) info ;
-    return false ;
-}
-
-__attribute__ ((weak)) bool grbgpu_vec_apply_bind (GrB_Vector w, const GrB_Vector mask,
-    const GrB_BinaryOp accum, const GrB_BinaryOp op, const GrB_Vector u,
-    gg_type st, double s, bool first, const GrB_Descriptor desc, GrB_Info *info)
-{
-    (void) w ; (void) mask ; (void) accum ; (void) op ; (void) u ; (void) st ;
-    (void) s ; (void) first ; (void) desc ; (void) info ;
+    (void) is_vector ; (void) C ; (void) mask ; (void) accum ; (void) op ; (void) A ;
+    (void) st ; (void) s ; (void) first ; (void) desc ; (void) info ;
     return false ;
 }
 
@@ -120,17 +121,18 @@ __attribute__ ((weak)) bool grbgpu_vec_reduce (void *c, gg_type ct,
     return false ;
 }
 
-__attribute__ ((weak)) bool grbgpu_vec_dup (GrB_Vector *w, const GrB_Vector u, GrB_Info *info)
+__attribute__ ((weak)) bool grbgpu_dense_dup (bool is_vector, void *handle,
+    const GrB_Matrix A, GrB_Info *info)
 {
-    (void) w ; (void) u ; (void) info ;
+    (void) is_vector ; (void) handle ; (void) A ; (void) info ;
     return false ;
 }
 
-__attribute__ ((weak)) bool grbgpu_vec_ewise_mult (GrB_Vector w, const GrB_Vector mask,
-    const GrB_BinaryOp accum, const GrB_BinaryOp op, const GrB_Vector u,
-    const GrB_Vector v, const GrB_Descriptor desc, GrB_Info *info)
+__attribute__ ((weak)) bool grbgpu_dense_ewise_mult (bool is_vector, GrB_Matrix C,
+    const GrB_Matrix mask, const GrB_BinaryOp accum, const GrB_BinaryOp op,
+    const GrB_Matrix A, const GrB_Matrix B, const GrB_Descriptor desc, GrB_Info *info)
 {
-    (void) w ; (void) mask ; (void) accum ; (void) op ; (void) u ; (void) v ;
-    (void) desc ; (void) info ;
+    (void) is_vector ; (void) C ; (void) mask ; (void) accum ; (void) op ; (void) A ;
+    (void) B ; (void) desc ; (void) info ;
     return false ;
 }

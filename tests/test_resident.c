@@ -501,15 +501,8 @@ static void test_off (void **state)
 
 int main (void)
 {
-    OK (GrB_init (GrB_NONBLOCKING)) ;
-    set ("MIN_WORK", "0") ;
-    set ("RESIDENT", "1") ;
-    device_on ( ) ;
-    if (skip_without_cuda ("test_resident") != 0)
-    {
-        GrB_finalize ( ) ;
-        return 77 ;
-    }
+    int skip = resident_test_start ("test_resident") ;
+    if (skip != 0) return skip ;
     const struct CMUnitTest tests [] =
     {
         cmocka_unit_test (test_nvals_stays),

@@ -5,7 +5,8 @@
 // Through the public API only (linked with libgrbgpu), with GRBGPU_RESIDENT=1
 // on the host emulation backend (GRBGPU_TEST_DEVICE=cuda: the GPU).  Every
 // operation the device takes (assign of a scalar, eWiseMult / eWiseAdd with
-// FIRST, SECOND, PLUS, MINUS, TIMES, DIV, apply of IDENTITY, AINV, ABS and of
+// FIRST, SECOND, PLUS, MINUS, TIMES, DIV, MIN, MAX, ISEQ, ISNE, ISGT, ISLT,
+// ISGE, ISLE, apply of IDENTITY, AINV, ABS and of
 // bound binary operators, reduce with PLUS / MIN / MAX, dup) runs on fresh
 // random FP32 and FP64 vectors holding Inf, -Inf, NaN, -0, 0, subnormals and
 // ordinary values, once with host operands (sent up) and once with resident
@@ -116,22 +117,6 @@ static void assert_same_vector (GrB_Vector w, GrB_Vector ref, const char *what)
 
 typedef struct { GrB_Type t ; bool resident ; } variant ;
 
-static GrB_BinaryOp binop (GrB_Type t, int k)
-{
-    const GrB_BinaryOp f32 [6] = { GrB_FIRST_FP32, GrB_SECOND_FP32, GrB_PLUS_FP32,
-        GrB_MINUS_FP32, GrB_TIMES_FP32, GrB_DIV_FP32 } ;
-    const GrB_BinaryOp f64 [6] = { GrB_FIRST_FP64, GrB_SECOND_FP64, GrB_PLUS_FP64,
-        GrB_MINUS_FP64, GrB_TIMES_FP64, GrB_DIV_FP64 } ;
-    return (t == GrB_FP32) ? f32 [k] : f64 [k] ;
-}
-
-static GrB_UnaryOp unop (GrB_Type t, int k)
-{
-    const GrB_UnaryOp f32 [3] = { GrB_IDENTITY_FP32, GrB_AINV_FP32, GrB_ABS_FP32 } ;
-    const GrB_UnaryOp f64 [3] = { GrB_IDENTITY_FP64, GrB_AINV_FP64, GrB_ABS_FP64 } ;
-    return (t == GrB_FP32) ? f32 [k] : f64 [k] ;
-}
-
 // u, v (device side) and their twins; resident: u and v are made resident
 // first (by an apply of IDENTITY on the device)
 static void operands (variant *var, GrB_Vector *u, GrB_Vector *v, GrB_Vector *ut, GrB_Vector *vt)
@@ -142,8 +127,8 @@ static void operands (variant *var, GrB_Vector *u, GrB_Vector *v, GrB_Vector *ut
     {
         device_on ( ) ;
         uint64_t kept = stats ( ).resident_kept ;
-        OK (GrB_Vector_apply (*u, NULL, NULL, unop (var->t, 0), *u, NULL)) ;
-        OK (GrB_Vector_apply (*v, NULL, NULL, unop (var->t, 0), *v, NULL)) ;
+        OK (GrB_Vector_apply (*u, NULL, NULL, test_unop (var->t, 0), *u, NULL)) ;
+        OK (GrB_Vector_apply (*v, NULL, NULL, test_unop (var->t, 0), *v, NULL)) ;
         assert_true (stats ( ).resident_kept >= kept + 2) ;
     }
 }
@@ -151,7 +136,7 @@ static void operands (variant *var, GrB_Vector *u, GrB_Vector *v, GrB_Vector *ut
 static void run_ops (variant *var)
 {
     const GrB_Type t = var->t ;
-    for (int k = 0 ; k < 6 ; k++)
+    for (int k = 0 ; k < NBINOPS ; k++)
     {
         for (int add = 0 ; add < 2 ; add++)
         {
@@ -161,37 +146,37 @@ static void run_ops (variant *var)
             OK (GrB_Vector_new (&wt, t, N)) ;
             device_on ( ) ;
             uint64_t done = stats ( ).offloaded_host + stats ( ).offloaded_cuda ;
-            if (add) OK (GrB_Vector_eWiseAdd_BinaryOp (w, NULL, NULL, binop (t, k), u, v, NULL)) ;
-            else OK (GrB_Vector_eWiseMult_BinaryOp (w, NULL, NULL, binop (t, k), u, v, NULL)) ;
+            if (add) OK (GrB_Vector_eWiseAdd_BinaryOp (w, NULL, NULL, test_binop (t, k), u, v, NULL)) ;
+            else OK (GrB_Vector_eWiseMult_BinaryOp (w, NULL, NULL, test_binop (t, k), u, v, NULL)) ;
             assert_true (stats ( ).offloaded_host + stats ( ).offloaded_cuda > done) ;
             device_cpu ( ) ;
-            if (add) OK (GrB_Vector_eWiseAdd_BinaryOp (wt, NULL, NULL, binop (t, k), ut, vt, NULL)) ;
-            else OK (GrB_Vector_eWiseMult_BinaryOp (wt, NULL, NULL, binop (t, k), ut, vt, NULL)) ;
+            if (add) OK (GrB_Vector_eWiseAdd_BinaryOp (wt, NULL, NULL, test_binop (t, k), ut, vt, NULL)) ;
+            else OK (GrB_Vector_eWiseMult_BinaryOp (wt, NULL, NULL, test_binop (t, k), ut, vt, NULL)) ;
             assert_same_vector (w, wt, add ? "eWiseAdd" : "eWiseMult") ;
             // in place, aliased: u = u op v
             device_on ( ) ;
-            OK (GrB_Vector_eWiseAdd_BinaryOp (u, NULL, NULL, binop (t, k), u, v, NULL)) ;
+            OK (GrB_Vector_eWiseAdd_BinaryOp (u, NULL, NULL, test_binop (t, k), u, v, NULL)) ;
             device_cpu ( ) ;
-            OK (GrB_Vector_eWiseAdd_BinaryOp (ut, NULL, NULL, binop (t, k), ut, vt, NULL)) ;
+            OK (GrB_Vector_eWiseAdd_BinaryOp (ut, NULL, NULL, test_binop (t, k), ut, vt, NULL)) ;
             assert_same_vector (u, ut, "eWiseAdd in place") ;
             // bound: w = op (s, v), w = op (u, s), s special or not
             double s = value (true) ;
             device_on ( ) ;
             if (t == GrB_FP32)
             {
-                OK (GrB_Vector_apply_BinaryOp1st_FP32 (w, NULL, NULL, binop (t, k), (float) s, v, NULL)) ;
-                OK (GrB_Vector_apply_BinaryOp2nd_FP32 (u, NULL, NULL, binop (t, k), v, (float) s, NULL)) ;
+                OK (GrB_Vector_apply_BinaryOp1st_FP32 (w, NULL, NULL, test_binop (t, k), (float) s, v, NULL)) ;
+                OK (GrB_Vector_apply_BinaryOp2nd_FP32 (u, NULL, NULL, test_binop (t, k), v, (float) s, NULL)) ;
                 device_cpu ( ) ;
-                OK (GrB_Vector_apply_BinaryOp1st_FP32 (wt, NULL, NULL, binop (t, k), (float) s, vt, NULL)) ;
-                OK (GrB_Vector_apply_BinaryOp2nd_FP32 (ut, NULL, NULL, binop (t, k), vt, (float) s, NULL)) ;
+                OK (GrB_Vector_apply_BinaryOp1st_FP32 (wt, NULL, NULL, test_binop (t, k), (float) s, vt, NULL)) ;
+                OK (GrB_Vector_apply_BinaryOp2nd_FP32 (ut, NULL, NULL, test_binop (t, k), vt, (float) s, NULL)) ;
             }
             else
             {
-                OK (GrB_Vector_apply_BinaryOp1st_FP64 (w, NULL, NULL, binop (t, k), s, v, NULL)) ;
-                OK (GrB_Vector_apply_BinaryOp2nd_FP64 (u, NULL, NULL, binop (t, k), v, s, NULL)) ;
+                OK (GrB_Vector_apply_BinaryOp1st_FP64 (w, NULL, NULL, test_binop (t, k), s, v, NULL)) ;
+                OK (GrB_Vector_apply_BinaryOp2nd_FP64 (u, NULL, NULL, test_binop (t, k), v, s, NULL)) ;
                 device_cpu ( ) ;
-                OK (GrB_Vector_apply_BinaryOp1st_FP64 (wt, NULL, NULL, binop (t, k), s, vt, NULL)) ;
-                OK (GrB_Vector_apply_BinaryOp2nd_FP64 (ut, NULL, NULL, binop (t, k), vt, s, NULL)) ;
+                OK (GrB_Vector_apply_BinaryOp1st_FP64 (wt, NULL, NULL, test_binop (t, k), s, vt, NULL)) ;
+                OK (GrB_Vector_apply_BinaryOp2nd_FP64 (ut, NULL, NULL, test_binop (t, k), vt, s, NULL)) ;
             }
             assert_same_vector (w, wt, "apply BinaryOp1st") ;
             assert_same_vector (u, ut, "apply BinaryOp2nd") ;
@@ -204,9 +189,9 @@ static void run_ops (variant *var)
         GrB_Vector u, v, ut, vt ;
         operands (var, &u, &v, &ut, &vt) ;
         device_on ( ) ;
-        OK (GrB_Vector_apply (v, NULL, NULL, unop (t, k), u, NULL)) ;
+        OK (GrB_Vector_apply (v, NULL, NULL, test_unop (t, k), u, NULL)) ;
         device_cpu ( ) ;
-        OK (GrB_Vector_apply (vt, NULL, NULL, unop (t, k), ut, NULL)) ;
+        OK (GrB_Vector_apply (vt, NULL, NULL, test_unop (t, k), ut, NULL)) ;
         assert_same_vector (v, vt, "apply") ;
         GrB_Vector_free (&u) ; GrB_Vector_free (&v) ;
         GrB_Vector_free (&ut) ; GrB_Vector_free (&vt) ;
@@ -259,7 +244,7 @@ static void test_reduce (void **state)
         GrB_Vector u, ut ;
         random_vector (t, specials, &u, &ut) ;
         device_on ( ) ;
-        OK (GrB_Vector_apply (u, NULL, NULL, unop (t, 0), u, NULL)) ;      // resident
+        OK (GrB_Vector_apply (u, NULL, NULL, test_unop (t, 0), u, NULL)) ;      // resident
         const GrB_Monoid m32 [3] = { GrB_PLUS_MONOID_FP32, GrB_MIN_MONOID_FP32, GrB_MAX_MONOID_FP32 } ;
         const GrB_Monoid m64 [3] = { GrB_PLUS_MONOID_FP64, GrB_MIN_MONOID_FP64, GrB_MAX_MONOID_FP64 } ;
         for (int j = 0 ; j < 3 ; j++)
@@ -323,9 +308,9 @@ static void test_pattern_gather (void **state)
         OK (GrB_Vector_new (&w, t, N)) ;
         OK (GrB_Vector_new (&wt, t, N)) ;
         device_on ( ) ;
-        OK (GrB_Vector_apply (u, NULL, NULL, unop (t, 0), u, NULL)) ;      // resident
+        OK (GrB_Vector_apply (u, NULL, NULL, test_unop (t, 0), u, NULL)) ;      // resident
         grbgpu_stats s0 = stats ( ) ;
-        GrB_BinaryOp op = binop (t, second ? 1 : 0) ;
+        GrB_BinaryOp op = test_binop (t, second ? 1 : 0) ;
         if (second) OK (GrB_Vector_eWiseMult_BinaryOp (w, NULL, NULL, op, s, u, NULL)) ;
         else OK (GrB_Vector_eWiseMult_BinaryOp (w, NULL, NULL, op, u, s, NULL)) ;
         grbgpu_stats s1 = stats ( ) ;
@@ -371,13 +356,13 @@ static void test_declined (void **state)
     OK (GrB_Vector_eWiseMult_BinaryOp (v, m, NULL, GrB_DIV_FP64, u, v, NULL)) ;
     OK (GrB_Vector_eWiseAdd_BinaryOp (v, NULL, GrB_PLUS_FP64, GrB_TIMES_FP64, u, v, NULL)) ;
     OK (GrB_Vector_apply (v, NULL, NULL, GrB_ABS_FP64, u, GrB_DESC_R)) ;
-    OK (GrB_Vector_eWiseMult_BinaryOp (v, NULL, NULL, GrB_MAX_FP64, u, v, NULL)) ;
+    OK (GrB_Vector_eWiseMult_BinaryOp (v, NULL, NULL, GxB_ATAN2_FP64, u, v, NULL)) ;
     assert_true (stats ( ).declined >= dec + 4) ;
     device_cpu ( ) ;
     OK (GrB_Vector_eWiseMult_BinaryOp (vt, mt, NULL, GrB_DIV_FP64, ut, vt, NULL)) ;
     OK (GrB_Vector_eWiseAdd_BinaryOp (vt, NULL, GrB_PLUS_FP64, GrB_TIMES_FP64, ut, vt, NULL)) ;
     OK (GrB_Vector_apply (vt, NULL, NULL, GrB_ABS_FP64, ut, GrB_DESC_R)) ;
-    OK (GrB_Vector_eWiseMult_BinaryOp (vt, NULL, NULL, GrB_MAX_FP64, ut, vt, NULL)) ;
+    OK (GrB_Vector_eWiseMult_BinaryOp (vt, NULL, NULL, GxB_ATAN2_FP64, ut, vt, NULL)) ;
     device_on ( ) ;
     assert_same_vector (v, vt, "declined chain") ;
     assert_same_vector (u, ut, "declined chain's input") ;
@@ -616,15 +601,8 @@ static void test_pagerank_faults (void **state)
 
 int main (void)
 {
-    OK (GrB_init (GrB_NONBLOCKING)) ;
-    set ("MIN_WORK", "0") ;
-    set ("RESIDENT", "1") ;
-    device_on ( ) ;
-    if (skip_without_cuda ("test_vec_ops") != 0)
-    {
-        GrB_finalize ( ) ;
-        return 77 ;
-    }
+    int skip = resident_test_start ("test_vec_ops") ;
+    if (skip != 0) return skip ;
     const struct CMUnitTest tests [] =
     {
         cmocka_unit_test (test_ops_fp32),

@@ -446,15 +446,8 @@ static void test_sink_sequence_faults (void **state) { (void) state ; sink_seque
 
 int main (void)
 {
-    OK (GrB_init (GrB_NONBLOCKING)) ;
-    set ("MIN_WORK", "0") ;
-    set ("RESIDENT", "1") ;
-    device_on ( ) ;
-    if (skip_without_cuda ("test_vec_pattern") != 0)
-    {
-        GrB_finalize ( ) ;
-        return 77 ;
-    }
+    int skip = resident_test_start ("test_vec_pattern") ;
+    if (skip != 0) return skip ;
     const struct CMUnitTest tests [] =
     {
         cmocka_unit_test (test_pattern_cases),

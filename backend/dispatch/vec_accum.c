@@ -26,20 +26,23 @@ bool grbgpu_vec_accum_begin (const gg_backend *be, const gg_output *out, gg_type
     *why = NULL ;
     if (be->vec_op == NULL || be->res_upload == NULL) return false ;
     if (!out->is_vector || out->M != NULL) { *why = "accumulation: not a plain vector" ; return false ; }
-    if (!grbgpu_vec_binop (out->accum, &op, &at) || at != t)
+    // (the accumulators of the write-back's in-place path that are vector
+    // operators too; MIN / MAX and the comparisons are not taken here)
+    if (!grbgpu_vec_binop (out->accum, &op, &at) || at != t || op > GG_VOP_DIV)
     {
         *why = "accumulation: operator not built in or of another type" ;
         return false ;
     }
-    if (vec_vtype (C) != grbgpu_grb_type (t) || !vec_vsize (C, &cn) || (int64_t) cn != n)
+    if (vec_type (out->C) != grbgpu_grb_type (t) || !vec_vsize (C, &cn) || (int64_t) cn != n)
     {
         *why = "accumulation: output of another type" ;
         return false ;
     }
-    if (!vec_may_be_full (C)) { *why = "accumulation: output's sparsity control excludes full" ; return false ; }
+    if (!vec_may_be_full (out->C)) { *why = "accumulation: output's sparsity control excludes full" ; return false ; }
     vec_in in ;
-    if (!grbgpu_resident_has (C)) (void) grbgpu_vec_adopt (be, out->C, t) ;
-    if (vec_get_input (be, C, t, cn, false, &in) != NULL || !in.pinned)
+    const vec_shape shape = { .is_vector = true, .nrows = n, .ncols = 1 } ;
+    if (!grbgpu_resident_has (C)) (void) grbgpu_vec_adopt (be, out->C, t, true) ;
+    if (vec_get_input (be, out->C, t, &shape, false, &in) != NULL || !in.pinned)
     {
         // (an iso C is not pinned: it is sent up as a scalar only; not here)
         vec_put_input (&in) ;

@@ -1,5 +1,5 @@
 //------------------------------------------------------------------------------
-// backend/dispatch/vec_dispatch.h: dense vector operations on the device
+// backend/dispatch/vec_dispatch.h: dense vector and matrix operations on the device
 //------------------------------------------------------------------------------
 
 // The generated wrappers (backend/interpose/objver_wrappers.c) ask these
@@ -7,10 +7,14 @@
 // is then the answer; the wrapper bumps versions as usual) and false when the
 // CPU library must (the wrapper materialises and forwards).  Taken only with
 // residency on (GRBGPU_RESIDENT) and a backend with vector operations, for
-// FP32 / FP64 vectors of one type, full operands (resident, or on the host
+// FP32 / FP64 objects of one type, full operands (resident, or on the host
 // and then uploaded and kept), no mask, no accumulator, no descriptor, an
 // output whose sparsity control allows full; the result is kept on the
-// device.  Anything else is declined with a named reason.
+// device.  The grbgpu_dense_* serve vectors and matrices alike (is_vector:
+// the objects are GrB_Vector's, cast): a full vector is the n-by-1 case, a
+// full matrix its nrows*ncols values in storage order, and the operands and
+// the output must be held in the same orientation (by row / by column).
+// Anything else is declined with a named reason.
 
 #ifndef GG_VEC_DISPATCH_H
 #define GG_VEC_DISPATCH_H
@@ -22,33 +26,38 @@
 GG_INTERNAL bool grbgpu_vec_assign (GrB_Vector w, const GrB_Vector mask,
     const GrB_BinaryOp accum, gg_type xt, double x, const GrB_Index *I,
     GrB_Index ni, const GrB_Descriptor desc, GrB_Info *info) ;
-GG_INTERNAL bool grbgpu_vec_ewise (GrB_Vector w, const GrB_Vector mask,
-    const GrB_BinaryOp accum, const GrB_BinaryOp op, const GrB_Vector u,
-    const GrB_Vector v, const GrB_Descriptor desc, GrB_Info *info) ;
-// eWiseMult: as grbgpu_vec_ewise, and FIRST / SECOND of a resident full
-// vector and a vector of any built-in type on the host: w stays on the
-// device on that vector's pattern (vec_pattern.c)
-GG_INTERNAL bool grbgpu_vec_ewise_mult (GrB_Vector w, const GrB_Vector mask,
-    const GrB_BinaryOp accum, const GrB_BinaryOp op, const GrB_Vector u,
-    const GrB_Vector v, const GrB_Descriptor desc, GrB_Info *info) ;
-GG_INTERNAL bool grbgpu_vec_apply (GrB_Vector w, const GrB_Vector mask,
-    const GrB_BinaryOp accum, const GrB_UnaryOp op, const GrB_Vector u,
+// C = A op B (eWiseAdd; eWiseMult of two full objects is the same)
+GG_INTERNAL bool grbgpu_dense_ewise (bool is_vector, GrB_Matrix C, const GrB_Matrix mask,
+    const GrB_BinaryOp accum, const GrB_BinaryOp op, const GrB_Matrix A,
+    const GrB_Matrix B, const GrB_Descriptor desc, GrB_Info *info) ;
+// eWiseMult: as grbgpu_dense_ewise, and for vectors FIRST / SECOND of a
+// resident full vector and a vector of any built-in type on the host: w
+// stays on the device on that vector's pattern (vec_pattern.c)
+GG_INTERNAL bool grbgpu_dense_ewise_mult (bool is_vector, GrB_Matrix C, const GrB_Matrix mask,
+    const GrB_BinaryOp accum, const GrB_BinaryOp op, const GrB_Matrix A,
+    const GrB_Matrix B, const GrB_Descriptor desc, GrB_Info *info) ;
+GG_INTERNAL bool grbgpu_dense_apply (bool is_vector, GrB_Matrix C, const GrB_Matrix mask,
+    const GrB_BinaryOp accum, const GrB_UnaryOp op, const GrB_Matrix A,
     const GrB_Descriptor desc, GrB_Info *info) ;
-// z = op (s, u) (first) or op (u, s); st: the type of the scalar argument
-GG_INTERNAL bool grbgpu_vec_apply_bind (GrB_Vector w, const GrB_Vector mask,
-    const GrB_BinaryOp accum, const GrB_BinaryOp op, const GrB_Vector u,
+// C = op (s, A) (first) or op (A, s); st: the type of the scalar argument
+GG_INTERNAL bool grbgpu_dense_apply_bind (bool is_vector, GrB_Matrix C, const GrB_Matrix mask,
+    const GrB_BinaryOp accum, const GrB_BinaryOp op, const GrB_Matrix A,
     gg_type st, double s, bool first, const GrB_Descriptor desc, GrB_Info *info) ;
 // *c (of type ct) = reduce (u) with PLUS, TIMES, MIN or MAX (u resident, full
 // or on a pattern)
 GG_INTERNAL bool grbgpu_vec_reduce (void *c, gg_type ct, const GrB_BinaryOp accum,
     const GrB_Monoid monoid, const GrB_Vector u, const GrB_Descriptor desc,
     GrB_Info *info) ;
-GG_INTERNAL bool grbgpu_vec_dup (GrB_Vector *w, const GrB_Vector u, GrB_Info *info) ;
+// dup of a resident A: handle is the GrB_Matrix * (GrB_Vector *) that gets
+// the new object, made as the CPU library makes it (A's type, size,
+// orientation and storage options)
+GG_INTERNAL bool grbgpu_dense_dup (bool is_vector, void *handle, const GrB_Matrix A,
+    GrB_Info *info) ;
 
-// For the products (backend/dispatch/dispatch.c): C (a full vector of type
-// t on the host) uploaded to be and kept there.  True when C is resident on
-// be afterwards.
-GG_INTERNAL bool grbgpu_vec_adopt (const gg_backend *be, GrB_Matrix C, gg_type t) ;
+// C (a full vector, or matrix, of type t on the host) uploaded to be and
+// kept there.  True when C is resident on be afterwards.
+GG_INTERNAL bool grbgpu_vec_adopt (const gg_backend *be, GrB_Matrix C, gg_type t,
+    bool is_vector) ;
 
 // A product's accumulation into C, a full vector of type t and length n,
 // on be (r += A'*w): begin pins C's buffer (sending C up first when it is on
@@ -63,7 +72,8 @@ GG_INTERNAL int grbgpu_vec_accum_finish (const gg_backend *be, const gg_output *
     gg_resident *cres, void *T, size_t bytes, const gg_csr *S) ;
 
 // The operator of a built-in FP32 / FP64 binary operator (FIRST, SECOND,
-// PLUS, MINUS, TIMES, DIV), with its type; false for any other.
+// PLUS, MINUS, TIMES, DIV, MIN, MAX, ISEQ, ISNE, ISGT, ISLT, ISGE, ISLE),
+// with its type; false for any other.
 GG_INTERNAL bool grbgpu_vec_binop (GrB_BinaryOp op, gg_vop *vop, gg_type *t) ;
 
 #endif

@@ -101,8 +101,9 @@ bool vec_pattern_path (const gg_backend *be, GrB_Vector w, GrB_BinaryOp op, gg_v
     if ((vop != GG_VOP_FIRST && vop != GG_VOP_SECOND) || be->vec_select == NULL
         || be->vec_gather == NULL) return false ;
     if (!grbgpu_resident_has (f) || grbgpu_resident_has (s) || w == s || w == f) return false ;
-    if (grbgpu_src_code (vec_vtype (s)) < 0 || vec_vtype (f) != grbgpu_grb_type (t)
-        || vec_vtype (w) != grbgpu_grb_type (t)) return false ;
+    if (grbgpu_src_code (vec_type ((GrB_Matrix) s)) < 0
+        || vec_type ((GrB_Matrix) f) != grbgpu_grb_type (t)
+        || vec_type ((GrB_Matrix) w) != grbgpu_grb_type (t)) return false ;
     if (!vec_vsize (w, &n) || !vec_vsize (s, &sn) || !vec_vsize (f, &fn) || sn != n || fn != n) return false ;
     // (nvals finishes s's pending work before it is viewed)
     if (GrB_Vector_nvals (&snv, s) != GrB_SUCCESS) return false ;

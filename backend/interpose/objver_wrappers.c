@@ -50,7 +50,7 @@ GG_EXPORT GrB_Info (GrB_Vector_dup) (GrB_Vector *w, const GrB_Vector u)
 {
     GG_REAL (GrB_Vector_dup) ;
     GrB_Info info ;
-    if (grbgpu_vec_dup (w, u, &info))
+    if (grbgpu_dense_dup (true, w, (GrB_Matrix) u, &info))
     {
         if (info == GrB_SUCCESS && w != NULL) grbgpu_objver_bump (*w) ;
         return info ;
@@ -821,11 +821,17 @@ GG_EXPORT GrB_Info (GrB_Matrix_new) (GrB_Matrix *A, GrB_Type type, GrB_Index nro
 GG_EXPORT GrB_Info (GrB_Matrix_dup) (GrB_Matrix *C, const GrB_Matrix A)
 {
     GG_REAL (GrB_Matrix_dup) ;
+    GrB_Info info ;
+    if (grbgpu_dense_dup (false, C, A, &info))
+    {
+        if (info == GrB_SUCCESS && C != NULL) grbgpu_objver_bump (*C) ;
+        return info ;
+    }
     {
         GrB_Info t = grbgpu_resident_touch (A, "GrB_Matrix_dup") ;
         if (t != GrB_SUCCESS) return t ;
     }
-    GrB_Info info = real (C, A) ;
+    info = real (C, A) ;
     if (info == GrB_SUCCESS && C != NULL) grbgpu_objver_bump (*C) ;
     return info ;
 }
@@ -1872,7 +1878,7 @@ GG_EXPORT GrB_Info (GrB_Vector_eWiseMult_BinaryOp) (GrB_Vector w, const GrB_Vect
 {
     GG_REAL (GrB_Vector_eWiseMult_BinaryOp) ;
     GrB_Info info ;
-    if (grbgpu_vec_ewise_mult (w, mask, accum, mult, u, v, desc, &info))
+    if (grbgpu_dense_ewise_mult (true, (GrB_Matrix) w, (GrB_Matrix) mask, accum, mult, (GrB_Matrix) u, (GrB_Matrix) v, desc, &info))
     {
         grbgpu_objver_bump (w) ;
         return info ;
@@ -1949,6 +1955,12 @@ GG_EXPORT GrB_Info (GrB_Matrix_eWiseMult_Monoid) (GrB_Matrix C, const GrB_Matrix
 GG_EXPORT GrB_Info (GrB_Matrix_eWiseMult_BinaryOp) (GrB_Matrix C, const GrB_Matrix Mask, const GrB_BinaryOp accum, const GrB_BinaryOp mult, const GrB_Matrix A, const GrB_Matrix B, const GrB_Descriptor desc)
 {
     GG_REAL (GrB_Matrix_eWiseMult_BinaryOp) ;
+    GrB_Info info ;
+    if (grbgpu_dense_ewise_mult (false, C, Mask, accum, mult, A, B, desc, &info))
+    {
+        grbgpu_objver_bump (C) ;
+        return info ;
+    }
     {
         GrB_Info t = grbgpu_resident_touch (C, "GrB_Matrix_eWiseMult_BinaryOp") ;
         if (t != GrB_SUCCESS) return t ;
@@ -1965,7 +1977,7 @@ GG_EXPORT GrB_Info (GrB_Matrix_eWiseMult_BinaryOp) (GrB_Matrix C, const GrB_Matr
         GrB_Info t = grbgpu_resident_touch (B, "GrB_Matrix_eWiseMult_BinaryOp") ;
         if (t != GrB_SUCCESS) return t ;
     }
-    GrB_Info info = real (C, Mask, accum, mult, A, B, desc) ;
+    info = real (C, Mask, accum, mult, A, B, desc) ;
     grbgpu_objver_bump (C) ;
     return info ;
 }
@@ -2022,7 +2034,7 @@ GG_EXPORT GrB_Info (GrB_Vector_eWiseAdd_BinaryOp) (GrB_Vector w, const GrB_Vecto
 {
     GG_REAL (GrB_Vector_eWiseAdd_BinaryOp) ;
     GrB_Info info ;
-    if (grbgpu_vec_ewise (w, mask, accum, add, u, v, desc, &info))
+    if (grbgpu_dense_ewise (true, (GrB_Matrix) w, (GrB_Matrix) mask, accum, add, (GrB_Matrix) u, (GrB_Matrix) v, desc, &info))
     {
         grbgpu_objver_bump (w) ;
         return info ;
@@ -2099,6 +2111,12 @@ GG_EXPORT GrB_Info (GrB_Matrix_eWiseAdd_Monoid) (GrB_Matrix C, const GrB_Matrix 
 GG_EXPORT GrB_Info (GrB_Matrix_eWiseAdd_BinaryOp) (GrB_Matrix C, const GrB_Matrix Mask, const GrB_BinaryOp accum, const GrB_BinaryOp add, const GrB_Matrix A, const GrB_Matrix B, const GrB_Descriptor desc)
 {
     GG_REAL (GrB_Matrix_eWiseAdd_BinaryOp) ;
+    GrB_Info info ;
+    if (grbgpu_dense_ewise (false, C, Mask, accum, add, A, B, desc, &info))
+    {
+        grbgpu_objver_bump (C) ;
+        return info ;
+    }
     {
         GrB_Info t = grbgpu_resident_touch (C, "GrB_Matrix_eWiseAdd_BinaryOp") ;
         if (t != GrB_SUCCESS) return t ;
@@ -2115,7 +2133,7 @@ GG_EXPORT GrB_Info (GrB_Matrix_eWiseAdd_BinaryOp) (GrB_Matrix C, const GrB_Matri
         GrB_Info t = grbgpu_resident_touch (B, "GrB_Matrix_eWiseAdd_BinaryOp") ;
         if (t != GrB_SUCCESS) return t ;
     }
-    GrB_Info info = real (C, Mask, accum, add, A, B, desc) ;
+    info = real (C, Mask, accum, add, A, B, desc) ;
     grbgpu_objver_bump (C) ;
     return info ;
 }
@@ -3364,7 +3382,7 @@ GG_EXPORT GrB_Info (GrB_Vector_apply) (GrB_Vector w, const GrB_Vector mask, cons
 {
     GG_REAL (GrB_Vector_apply) ;
     GrB_Info info ;
-    if (grbgpu_vec_apply (w, mask, accum, op, u, desc, &info))
+    if (grbgpu_dense_apply (true, (GrB_Matrix) w, (GrB_Matrix) mask, accum, op, (GrB_Matrix) u, desc, &info))
     {
         grbgpu_objver_bump (w) ;
         return info ;
@@ -3389,6 +3407,12 @@ GG_EXPORT GrB_Info (GrB_Vector_apply) (GrB_Vector w, const GrB_Vector mask, cons
 GG_EXPORT GrB_Info (GrB_Matrix_apply) (GrB_Matrix C, const GrB_Matrix Mask, const GrB_BinaryOp accum, const GrB_UnaryOp op, const GrB_Matrix A, const GrB_Descriptor desc)
 {
     GG_REAL (GrB_Matrix_apply) ;
+    GrB_Info info ;
+    if (grbgpu_dense_apply (false, C, Mask, accum, op, A, desc, &info))
+    {
+        grbgpu_objver_bump (C) ;
+        return info ;
+    }
     {
         GrB_Info t = grbgpu_resident_touch (C, "GrB_Matrix_apply") ;
         if (t != GrB_SUCCESS) return t ;
@@ -3401,7 +3425,7 @@ GG_EXPORT GrB_Info (GrB_Matrix_apply) (GrB_Matrix C, const GrB_Matrix Mask, cons
         GrB_Info t = grbgpu_resident_touch (A, "GrB_Matrix_apply") ;
         if (t != GrB_SUCCESS) return t ;
     }
-    GrB_Info info = real (C, Mask, accum, op, A, desc) ;
+    info = real (C, Mask, accum, op, A, desc) ;
     grbgpu_objver_bump (C) ;
     return info ;
 }
@@ -3630,7 +3654,7 @@ GG_EXPORT GrB_Info (GrB_Vector_apply_BinaryOp1st_FP32) (GrB_Vector w, const GrB_
 {
     GG_REAL (GrB_Vector_apply_BinaryOp1st_FP32) ;
     GrB_Info info ;
-    if (grbgpu_vec_apply_bind (w, mask, accum, op, u, GG_FP32, x, true, desc, &info))
+    if (grbgpu_dense_apply_bind (true, (GrB_Matrix) w, (GrB_Matrix) mask, accum, op, (GrB_Matrix) u, GG_FP32, x, true, desc, &info))
     {
         grbgpu_objver_bump (w) ;
         return info ;
@@ -3656,7 +3680,7 @@ GG_EXPORT GrB_Info (GrB_Vector_apply_BinaryOp1st_FP64) (GrB_Vector w, const GrB_
 {
     GG_REAL (GrB_Vector_apply_BinaryOp1st_FP64) ;
     GrB_Info info ;
-    if (grbgpu_vec_apply_bind (w, mask, accum, op, u, GG_FP64, x, true, desc, &info))
+    if (grbgpu_dense_apply_bind (true, (GrB_Matrix) w, (GrB_Matrix) mask, accum, op, (GrB_Matrix) u, GG_FP64, x, true, desc, &info))
     {
         grbgpu_objver_bump (w) ;
         return info ;
@@ -3962,7 +3986,7 @@ GG_EXPORT GrB_Info (GrB_Vector_apply_BinaryOp2nd_FP32) (GrB_Vector w, const GrB_
 {
     GG_REAL (GrB_Vector_apply_BinaryOp2nd_FP32) ;
     GrB_Info info ;
-    if (grbgpu_vec_apply_bind (w, mask, accum, op, u, GG_FP32, y, false, desc, &info))
+    if (grbgpu_dense_apply_bind (true, (GrB_Matrix) w, (GrB_Matrix) mask, accum, op, (GrB_Matrix) u, GG_FP32, y, false, desc, &info))
     {
         grbgpu_objver_bump (w) ;
         return info ;
@@ -3988,7 +4012,7 @@ GG_EXPORT GrB_Info (GrB_Vector_apply_BinaryOp2nd_FP64) (GrB_Vector w, const GrB_
 {
     GG_REAL (GrB_Vector_apply_BinaryOp2nd_FP64) ;
     GrB_Info info ;
-    if (grbgpu_vec_apply_bind (w, mask, accum, op, u, GG_FP64, y, false, desc, &info))
+    if (grbgpu_dense_apply_bind (true, (GrB_Matrix) w, (GrB_Matrix) mask, accum, op, (GrB_Matrix) u, GG_FP64, y, false, desc, &info))
     {
         grbgpu_objver_bump (w) ;
         return info ;
@@ -4593,6 +4617,12 @@ GG_EXPORT GrB_Info (GrB_Matrix_apply_BinaryOp1st_UINT64) (GrB_Matrix C, const Gr
 GG_EXPORT GrB_Info (GrB_Matrix_apply_BinaryOp1st_FP32) (GrB_Matrix C, const GrB_Matrix Mask, const GrB_BinaryOp accum, const GrB_BinaryOp op, float x, const GrB_Matrix A, const GrB_Descriptor desc)
 {
     GG_REAL (GrB_Matrix_apply_BinaryOp1st_FP32) ;
+    GrB_Info info ;
+    if (grbgpu_dense_apply_bind (false, C, Mask, accum, op, A, GG_FP32, x, true, desc, &info))
+    {
+        grbgpu_objver_bump (C) ;
+        return info ;
+    }
     {
         GrB_Info t = grbgpu_resident_touch (C, "GrB_Matrix_apply_BinaryOp1st_FP32") ;
         if (t != GrB_SUCCESS) return t ;
@@ -4605,7 +4635,7 @@ GG_EXPORT GrB_Info (GrB_Matrix_apply_BinaryOp1st_FP32) (GrB_Matrix C, const GrB_
         GrB_Info t = grbgpu_resident_touch (A, "GrB_Matrix_apply_BinaryOp1st_FP32") ;
         if (t != GrB_SUCCESS) return t ;
     }
-    GrB_Info info = real (C, Mask, accum, op, x, A, desc) ;
+    info = real (C, Mask, accum, op, x, A, desc) ;
     grbgpu_objver_bump (C) ;
     return info ;
 }
@@ -4613,6 +4643,12 @@ GG_EXPORT GrB_Info (GrB_Matrix_apply_BinaryOp1st_FP32) (GrB_Matrix C, const GrB_
 GG_EXPORT GrB_Info (GrB_Matrix_apply_BinaryOp1st_FP64) (GrB_Matrix C, const GrB_Matrix Mask, const GrB_BinaryOp accum, const GrB_BinaryOp op, double x, const GrB_Matrix A, const GrB_Descriptor desc)
 {
     GG_REAL (GrB_Matrix_apply_BinaryOp1st_FP64) ;
+    GrB_Info info ;
+    if (grbgpu_dense_apply_bind (false, C, Mask, accum, op, A, GG_FP64, x, true, desc, &info))
+    {
+        grbgpu_objver_bump (C) ;
+        return info ;
+    }
     {
         GrB_Info t = grbgpu_resident_touch (C, "GrB_Matrix_apply_BinaryOp1st_FP64") ;
         if (t != GrB_SUCCESS) return t ;
@@ -4625,7 +4661,7 @@ GG_EXPORT GrB_Info (GrB_Matrix_apply_BinaryOp1st_FP64) (GrB_Matrix C, const GrB_
         GrB_Info t = grbgpu_resident_touch (A, "GrB_Matrix_apply_BinaryOp1st_FP64") ;
         if (t != GrB_SUCCESS) return t ;
     }
-    GrB_Info info = real (C, Mask, accum, op, x, A, desc) ;
+    info = real (C, Mask, accum, op, x, A, desc) ;
     grbgpu_objver_bump (C) ;
     return info ;
 }
@@ -4913,6 +4949,12 @@ GG_EXPORT GrB_Info (GrB_Matrix_apply_BinaryOp2nd_UINT64) (GrB_Matrix C, const Gr
 GG_EXPORT GrB_Info (GrB_Matrix_apply_BinaryOp2nd_FP32) (GrB_Matrix C, const GrB_Matrix Mask, const GrB_BinaryOp accum, const GrB_BinaryOp op, const GrB_Matrix A, float y, const GrB_Descriptor desc)
 {
     GG_REAL (GrB_Matrix_apply_BinaryOp2nd_FP32) ;
+    GrB_Info info ;
+    if (grbgpu_dense_apply_bind (false, C, Mask, accum, op, A, GG_FP32, y, false, desc, &info))
+    {
+        grbgpu_objver_bump (C) ;
+        return info ;
+    }
     {
         GrB_Info t = grbgpu_resident_touch (C, "GrB_Matrix_apply_BinaryOp2nd_FP32") ;
         if (t != GrB_SUCCESS) return t ;
@@ -4925,7 +4967,7 @@ GG_EXPORT GrB_Info (GrB_Matrix_apply_BinaryOp2nd_FP32) (GrB_Matrix C, const GrB_
         GrB_Info t = grbgpu_resident_touch (A, "GrB_Matrix_apply_BinaryOp2nd_FP32") ;
         if (t != GrB_SUCCESS) return t ;
     }
-    GrB_Info info = real (C, Mask, accum, op, A, y, desc) ;
+    info = real (C, Mask, accum, op, A, y, desc) ;
     grbgpu_objver_bump (C) ;
     return info ;
 }
@@ -4933,6 +4975,12 @@ GG_EXPORT GrB_Info (GrB_Matrix_apply_BinaryOp2nd_FP32) (GrB_Matrix C, const GrB_
 GG_EXPORT GrB_Info (GrB_Matrix_apply_BinaryOp2nd_FP64) (GrB_Matrix C, const GrB_Matrix Mask, const GrB_BinaryOp accum, const GrB_BinaryOp op, const GrB_Matrix A, double y, const GrB_Descriptor desc)
 {
     GG_REAL (GrB_Matrix_apply_BinaryOp2nd_FP64) ;
+    GrB_Info info ;
+    if (grbgpu_dense_apply_bind (false, C, Mask, accum, op, A, GG_FP64, y, false, desc, &info))
+    {
+        grbgpu_objver_bump (C) ;
+        return info ;
+    }
     {
         GrB_Info t = grbgpu_resident_touch (C, "GrB_Matrix_apply_BinaryOp2nd_FP64") ;
         if (t != GrB_SUCCESS) return t ;
@@ -4945,7 +4993,7 @@ GG_EXPORT GrB_Info (GrB_Matrix_apply_BinaryOp2nd_FP64) (GrB_Matrix C, const GrB_
         GrB_Info t = grbgpu_resident_touch (A, "GrB_Matrix_apply_BinaryOp2nd_FP64") ;
         if (t != GrB_SUCCESS) return t ;
     }
-    GrB_Info info = real (C, Mask, accum, op, A, y, desc) ;
+    info = real (C, Mask, accum, op, A, y, desc) ;
     grbgpu_objver_bump (C) ;
     return info ;
 }

@@ -175,21 +175,25 @@ static GrB_Info unpack_full (GrB_Matrix obj, const gg_resident *r, void **x,
 typedef GrB_Info (*vopt_fn) (GrB_Vector, GxB_Option_Field, ...) ;
 typedef GrB_Info (*mopt_fn) (GrB_Matrix, GxB_Option_Field, ...) ;
 
+// (a vector's hyper switch too, through the matrix functions: GrB_Vector_dup
+// copies it and a pack resets it)
 static GrB_Info options_get (GrB_Matrix obj, bool is_vector, gg_options *o)
 {
     GrB_Info info ;
     o->control = GxB_AUTO_SPARSITY ; o->hyper = 0 ; o->bitmap = 0 ;
+    mopt_fn mget = REAL (mopt_fn, "GxB_Matrix_Option_get") ;
     if (is_vector)
     {
         vopt_fn get = REAL (vopt_fn, "GxB_Vector_Option_get") ;
         info = get ((GrB_Vector) obj, GxB_SPARSITY_CONTROL, &o->control) ;
         if (info == GrB_SUCCESS) info = get ((GrB_Vector) obj, GxB_BITMAP_SWITCH, &o->bitmap) ;
-        return info ;
     }
-    mopt_fn get = REAL (mopt_fn, "GxB_Matrix_Option_get") ;
-    info = get (obj, GxB_SPARSITY_CONTROL, &o->control) ;
-    if (info == GrB_SUCCESS) info = get (obj, GxB_HYPER_SWITCH, &o->hyper) ;
-    if (info == GrB_SUCCESS) info = get (obj, GxB_BITMAP_SWITCH, &o->bitmap) ;
+    else
+    {
+        info = mget (obj, GxB_SPARSITY_CONTROL, &o->control) ;
+        if (info == GrB_SUCCESS) info = mget (obj, GxB_BITMAP_SWITCH, &o->bitmap) ;
+    }
+    if (info == GrB_SUCCESS) info = mget (obj, GxB_HYPER_SWITCH, &o->hyper) ;
     return info ;
 }
 
@@ -198,18 +202,20 @@ static GrB_Info options_restore (GrB_Matrix obj, bool is_vector, const gg_option
     gg_options now ;
     GrB_Info info = options_get (obj, is_vector, &now) ;
     if (info != GrB_SUCCESS) return info ;
+    mopt_fn mset = REAL (mopt_fn, "GxB_Matrix_Option_set") ;
     if (is_vector)
     {
         vopt_fn set = REAL (vopt_fn, "GxB_Vector_Option_set") ;
         if (now.control != o->control) info = set ((GrB_Vector) obj, GxB_SPARSITY_CONTROL, o->control) ;
         if (info == GrB_SUCCESS && now.bitmap != o->bitmap)
             info = set ((GrB_Vector) obj, GxB_BITMAP_SWITCH, o->bitmap) ;
-        return info ;
     }
-    mopt_fn set = REAL (mopt_fn, "GxB_Matrix_Option_set") ;
-    if (now.control != o->control) info = set (obj, GxB_SPARSITY_CONTROL, o->control) ;
-    if (info == GrB_SUCCESS && now.hyper != o->hyper) info = set (obj, GxB_HYPER_SWITCH, o->hyper) ;
-    if (info == GrB_SUCCESS && now.bitmap != o->bitmap) info = set (obj, GxB_BITMAP_SWITCH, o->bitmap) ;
+    else
+    {
+        if (now.control != o->control) info = mset (obj, GxB_SPARSITY_CONTROL, o->control) ;
+        if (info == GrB_SUCCESS && now.bitmap != o->bitmap) info = mset (obj, GxB_BITMAP_SWITCH, o->bitmap) ;
+    }
+    if (info == GrB_SUCCESS && now.hyper != o->hyper) info = mset (obj, GxB_HYPER_SWITCH, o->hyper) ;
     return info ;
 }
 

@@ -28,6 +28,20 @@ tests_test_vec_ops_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_vec_ops_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
 endif
 
+# tests/test_mat_ops: the same dense path on full matrices (by row, by
+# column) and vectors against the CPU library: every operator with NaN, Inf,
+# -0 / +0 in both operands, declines, a chain mxm -> apply -> eWiseMult ->
+# mxm kept on the device, faults (GRBGPU_TEST_DEVICE=cuda: the GPU,
+# gpu_round.sh mres)
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_mat_ops
+TESTS += tests/test_mat_ops
+tests_test_mat_ops_SOURCES = tests/test_mat_ops.c tests/mat_ops_special.c \
+	tests/mat_ops_test.h tests/mat_ops_util.h tests/resident_util.h
+tests_test_mat_ops_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_mat_ops_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
+endif
+
 # tests/test_vec_pattern: resident vectors on a pattern (t .* sink,
 # backend/dispatch/vec_pattern.c) against the CPU library: reductions over
 # the pattern, materialisation by every kind of read, free, eviction, the

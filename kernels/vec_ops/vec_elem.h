@@ -5,14 +5,19 @@
 // The semantics of gg_vec_args (kernels/gg_kernels.h), one entry at a time,
 // for the host emulation (backend/host/host_vec_ops.c) and the CUDA kernels
 // (kernels/vec_ops/vec_ops.cu) alike: each operator is the single C operator
-// the CPU library applies (x / y, x - y, -x, fabs (x), ...), so Inf, NaN and
-// -0 come out as there.  No operation here can be contracted into an FMA
-// (one arithmetic operation per entry).  The reduction's combine follows the
-// monoids: PLUS starts from -0 (the identity that keeps an all -0 sum -0, as
-// the CPU library's first-entry start does), TIMES from 1, MIN / MAX omit
-// NaNs (fminf / fmaxf, identity NaN: an all-NaN vector gives NaN).  A
-// reduction on a pattern skips the absent positions (as if they held the
-// identity), so the values there never reach a result.
+// the CPU library applies (x / y, x - y, -x, fabs (x), x > y, ...), so Inf,
+// NaN and -0 come out as there.  No operation here can be contracted into an
+// FMA (one arithmetic operation per entry).  MIN / MAX are the CPU library's
+// fmin / fmax (glibc's), spelled out because C leaves the choice between -0
+// and +0 open: a NaN loses against a number (of two NaNs, x is the answer),
+// and of two equal operands (-0 and +0 among them) y is.  The comparisons
+// (ISEQ ... ISLE) give 1 or 0 in the type; any comparison with a NaN is false
+// (ISNE: true).  The reduction's combine follows the monoids: PLUS starts
+// from -0 (the identity that keeps an all -0 sum -0, as the CPU library's
+// first-entry start does), TIMES from 1, MIN / MAX omit NaNs (the same MIN /
+// MAX, identity NaN: an all-NaN vector gives NaN).  A reduction on a pattern
+// skips the absent positions (as if they held the identity), so the values
+// there never reach a result.
 
 #ifndef GG_VEC_ELEM_H
 #define GG_VEC_ELEM_H
@@ -27,6 +32,14 @@
 #endif
 
 #define GG_VEC_ELEM(T, SUFFIX)                                                \
+GG_VEC_HD T gg_vec_min_ ## SUFFIX (T x, T y)                                  \
+{                                                                             \
+    return (y != y) ? x : (x != x) ? y : (x < y) ? x : y ;                    \
+}                                                                             \
+GG_VEC_HD T gg_vec_max_ ## SUFFIX (T x, T y)                                  \
+{                                                                             \
+    return (y != y) ? x : (x != x) ? y : (x > y) ? x : y ;                    \
+}                                                                             \
 GG_VEC_HD T gg_vec_apply_ ## SUFFIX (gg_vop op, T x, T y)                     \
 {                                                                             \
     switch (op)                                                               \
@@ -37,17 +50,25 @@ GG_VEC_HD T gg_vec_apply_ ## SUFFIX (gg_vop op, T x, T y)                     \
         case GG_VOP_MINUS:    return x - y ;                                  \
         case GG_VOP_TIMES:    return x * y ;                                  \
         case GG_VOP_DIV:      return x / y ;                                  \
+        case GG_VOP_MIN:      return gg_vec_min_ ## SUFFIX (x, y) ;           \
+        case GG_VOP_MAX:      return gg_vec_max_ ## SUFFIX (x, y) ;           \
+        case GG_VOP_ISEQ:     return (T) (x == y) ;                           \
+        case GG_VOP_ISNE:     return (T) (x != y) ;                           \
+        case GG_VOP_ISGT:     return (T) (x > y) ;                            \
+        case GG_VOP_ISLT:     return (T) (x < y) ;                            \
+        case GG_VOP_ISGE:     return (T) (x >= y) ;                           \
+        case GG_VOP_ISLE:     return (T) (x <= y) ;                           \
         case GG_VOP_IDENTITY: return x ;                                      \
         case GG_VOP_AINV:     return -x ;                                     \
-        default:              return (T) fabs (x) ;                           \
+        default:              return (T) fabs (x) ;     /* GG_VOP_ABS */      \
     }                                                                         \
 }                                                                             \
 GG_VEC_HD T gg_vec_combine_ ## SUFFIX (gg_add add, T a, T b)                  \
 {                                                                             \
     switch (add)                                                              \
     {                                                                         \
-        case GG_ADD_MIN: return (T) fmin (a, b) ;                             \
-        case GG_ADD_MAX: return (T) fmax (a, b) ;                             \
+        case GG_ADD_MIN: return gg_vec_min_ ## SUFFIX (a, b) ;                \
+        case GG_ADD_MAX: return gg_vec_max_ ## SUFFIX (a, b) ;                \
         case GG_ADD_TIMES: return a * b ;                                     \
         default:         return a + b ;                                       \
     }                                                                         \
