@@ -347,6 +347,61 @@ static void test_shadow (void **state)
 }
 
 //------------------------------------------------------------------------------
+// a resident output overwritten by a product written on the host
+//------------------------------------------------------------------------------
+
+// C = A*B is kept; then C = E*B (E: A with row 0 empty, so the product is
+// written on the host) drops C's device copy unread; C += E*B and C = E*C
+// read C's values, which come down first.  Each C equals the CPU library's.
+static void test_output_dropped (void **state)
+{
+    (void) state ;
+    GrB_Semiring sr = GrB_PLUS_TIMES_SEMIRING_FP64 ;
+    GrB_Matrix B = full_matrix (NV, KB), E ;
+    OK (GrB_Matrix_dup (&E, A)) ;
+    for (GrB_Index j = 0 ; j < NV ; j++) OK (GrB_Matrix_removeElement (E, 0, j)) ;
+    OK (GrB_Matrix_wait (E, GrB_MATERIALIZE)) ;
+    static GrB_Index I [2][NV * KB], J [2][NV * KB] ;
+    static double X [2][NV * KB] ;
+    for (int how = 0 ; how < 3 ; how++)
+    {
+        GrB_Matrix C [2] ;
+        uint64_t kept = stats ( ).resident_kept ;
+        for (int d = 0 ; d < 2 ; d++)
+        {
+            if (d == 0) device_on ( ) ; else device_cpu ( ) ;
+            OK (GrB_Matrix_new (&C [d], GrB_FP64, NV, KB)) ;
+            OK (GrB_mxm (C [d], NULL, NULL, sr, A, B, NULL)) ;
+        }
+        device_on ( ) ;
+        expect_kept (kept) ;
+        uint64_t m = stats ( ).materialised ;
+        for (int d = 0 ; d < 2 ; d++)
+        {
+            if (d == 0) device_on ( ) ; else device_cpu ( ) ;
+            if (how == 0) OK (GrB_mxm (C [d], NULL, NULL, sr, E, B, NULL)) ;
+            if (how == 1) OK (GrB_mxm (C [d], NULL, GrB_PLUS_FP64, sr, E, B, NULL)) ;
+            if (how == 2) OK (GrB_mxm (C [d], NULL, NULL, sr, E, C [d], NULL)) ;
+        }
+        device_on ( ) ;
+        assert_int_equal (stats ( ).materialised, m + (how == 0 ? 0 : 1)) ;
+        GrB_Index nn [2] ;
+        for (int d = 0 ; d < 2 ; d++)
+        {
+            nn [d] = NV * KB ;
+            OK (GrB_Matrix_extractTuples_FP64 (I [d], J [d], X [d], &nn [d], C [d])) ;
+        }
+        assert_int_equal (nn [0], nn [1]) ;
+        assert_memory_equal (I [0], I [1], nn [0] * sizeof (GrB_Index)) ;
+        assert_memory_equal (J [0], J [1], nn [0] * sizeof (GrB_Index)) ;
+        assert_same (X [0], X [1], nn [0]) ;
+        for (int d = 0 ; d < 2 ; d++) GrB_Matrix_free (&C [d]) ;
+    }
+    GrB_Matrix_free (&E) ;
+    GrB_Matrix_free (&B) ;
+}
+
+//------------------------------------------------------------------------------
 // eviction and faults
 //------------------------------------------------------------------------------
 
@@ -516,6 +571,7 @@ int main (void)
         cmocka_unit_test (test_free_while_resident),
         cmocka_unit_test (test_mxm_chain),
         cmocka_unit_test (test_shadow),
+        cmocka_unit_test (test_output_dropped),
         cmocka_unit_test (test_eviction),
         cmocka_unit_test (test_faults),
         cmocka_unit_test (test_options_kept),

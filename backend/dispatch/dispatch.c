@@ -275,6 +275,20 @@ static bool resident_fits (const gg_resident *res, const gg_operand *o,
         && (res->is_vector || res->by_col == o->transpose) ;
 }
 
+// Before a product's result is written into C on the host: C's values are
+// read only with a mask or an accumulator, or when C is one of the inputs;
+// otherwise a resident C is dropped (its device copy freed, its host side the
+// placeholder that the write-back replaces whole: a call that then fails is
+// answered by the CPU library, which reads none of C's values either).
+static GrB_Info output_to_host (const gg_output *out, const GrB_Matrix *ins, int nins)
+{
+    bool read = (out->M != NULL || out->accum != NULL) ;
+    for (int k = 0 ; k < nins && !read ; k++) read = (ins [k] == out->C) ;
+    if (read) return grbgpu_resident_materialise (out->C, "a product's output (written on the host)") ;
+    grbgpu_resident_drop (out->C) ;
+    return GrB_SUCCESS ;
+}
+
 // Returns GG_OK (and *info), GG_ERR_UNSUPPORTED (with *why), or an error.
 // may_flag: S may go to the backend with `transposed` set (*flagged says
 // whether it did).
@@ -306,6 +320,11 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
     #define TRY(call) do { rc = (call) ; if (rc != GG_OK) goto done ; } while (0)
     // an operand this path reads through GraphBLAS comes down first
     #define HOST(obj, why) do { if (grbgpu_resident_materialise ((obj), (why)) != GrB_SUCCESS) \
+        { rc = GG_ERR_DEVICE ; goto done ; } } while (0)
+    // C written on the host: a resident C whose values the call does not
+    // read (no mask, no accumulator, not an input) loses its device copy
+    // unread; any other comes down first
+    #define OUT_HOST(ins, nins) do { if (output_to_host (&plan->out, (ins), (nins)) != GrB_SUCCESS) \
         { rc = GG_ERR_DEVICE ; goto done ; } } while (0)
     #define VIEW(v, obj) do { if (grbgpu_view (&(v), (obj)) != GrB_SUCCESS) \
         { rc = GG_ERR_UNSUPPORTED ; *why = "operand cannot be viewed" ; goto done ; } } while (0)
@@ -387,7 +406,7 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
                 TRY (be->spmm_res (&plan->sr, &S, &X, x_res, keep_buf)) ;
                 break ;
             }
-            HOST (plan->out.C, "a product's output (written on the host)") ;
+            OUT_HOST (inputs, 2) ;
             grbgpu_result_prepare (&plan->out, &r, inputs, 2) ;
             if (r.x == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
             t_compute = now () ;
@@ -398,7 +417,11 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
         case GG_OP_GEMM:
         {
             HOST (plan->out.M, "a product's mask") ;
-            HOST (plan->out.C, "a product's output (written on the host)") ;
+            {
+                const GrB_Matrix ins [3] = { plan->L.obj, plan->R.obj,
+                    (plan->op == GG_OP_SDDMM) ? plan->P.obj : NULL } ;
+                OUT_HOST (ins, 3) ;
+            }
             HOST (plan->L.obj, "a product's dense operand") ;
             HOST (plan->R.obj, "a product's dense operand") ;
             if (plan->op == GG_OP_SDDMM) HOST (plan->P.obj, "a product's mask pattern") ;
@@ -479,6 +502,7 @@ done:
     if (rc == GG_ERR_UNSUPPORTED && *why == NULL) *why = "no kernel for this case on the backend" ;
     return rc ;
     #undef TRY
+    #undef OUT_HOST
     #undef VIEW
 }
 

@@ -392,6 +392,23 @@ void grbgpu_resident_forget (const void *obj)
 // what the device path calls
 //------------------------------------------------------------------------------
 
+void grbgpu_resident_drop (const void *obj)
+{
+    if (obj == NULL || atomic_load_explicit (&grbgpu_resident_live, memory_order_relaxed) == 0) return ;
+    pthread_mutex_lock (&lock) ;
+    gg_entry *e = find (obj) ;
+    if (e != NULL)
+    {
+        if (grbgpu_settings.verbose >= 2)
+        {
+            grbgpu_log (2, "resident: %p dropped unread (a product overwrites all of it on"
+                " the host)", obj) ;
+        }
+        remove_entry (e) ;
+    }
+    pthread_mutex_unlock (&lock) ;
+}
+
 GrB_Info grbgpu_resident_materialise (const void *obj, const char *why)
 {
     if (obj == NULL || atomic_load_explicit (&grbgpu_resident_live, memory_order_relaxed) == 0)

@@ -66,6 +66,9 @@ GG_INTERNAL void grbgpu_resident_unpin (const void *obj, void *buf) ;
 // Is obj resident now (a hint: it may come down at any time)?
 GG_INTERNAL bool grbgpu_resident_has (const void *obj) ;
 
+// obj's device copy freed unread (no download; obj keeps its placeholder):
+// for an output that the call overwrites whole on the host
+GG_INTERNAL void grbgpu_resident_drop (const void *obj) ;
 // Materialise obj if it is resident (why: for the verbose log).  Returns
 // GrB_SUCCESS, or the error that left obj resident (its values unchanged).
 GG_INTERNAL GrB_Info grbgpu_resident_materialise (const void *obj,
