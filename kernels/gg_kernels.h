@@ -206,6 +206,10 @@ typedef struct gg_backend
     // z [i] = pb [i] ? x [i] : 0 and zb [i] = pb [i] for i < n
     int (*vec_select) (gg_type t, int64_t n, void *z, int8_t *zb,
                        const void *x, const int8_t *pb) ;
+    // gemm with Y a resident buffer (as spmm_res), and A->x / B->x such
+    // buffers when a_res / b_res (else host memory); NULL: none
+    int (*gemm_res) (const gg_semiring *sr, const gg_dense *A, bool a_res,
+                     const gg_dense *B, bool b_res, void *Y) ;
 }
 gg_backend ;
 

@@ -52,7 +52,8 @@ typedef struct
     const gg_csr *S ;
     const gg_dense *X, *B ;
     void *Y ;
-    bool x_dev, y_dev ;     // spmm: X->x / Y are resident device buffers
+    bool x_dev, y_dev ;     // spmm, gemm: X->x / Y are resident device buffers
+    bool b_dev ;            // gemm: B->x is a resident device buffer
 }
 op_args ;
 
@@ -64,7 +65,9 @@ static int attempt (gg_devcall *c, const op_args *a)
                             a->Y, a->y_dev) ;
         case OP_SDDMM : return sddmm_attempt (c, a->sr, a->S, a->X, a->B,
                             a->Y) ;
-        default       : return gemm_attempt (c, a->sr, a->X, a->B, a->Y) ;
+        default       : return a->y_dev
+                            ? gemm_attempt_res (c, a->sr, a->X, a->x_dev, a->B, a->b_dev, a->Y)
+                            : gemm_attempt (c, a->sr, a->X, a->B, a->Y) ;
     }
 }
 
@@ -163,6 +166,17 @@ static int cuda_gemm (const gg_semiring *sr, const gg_dense *A,
     return run_op (&a) ;
 }
 
+// gemm with Y (and A->x / B->x when a_res / b_res) a resident buffer
+static int cuda_gemm_res (const gg_semiring *sr, const gg_dense *A, bool a_res,
+    const gg_dense *B, bool b_res, void *Y)
+{
+    // (a result stays only when it has entries)
+    if (A->nrows == 0 || B->nrows == 0) return GG_ERR_UNSUPPORTED ;
+    op_args a = { .op = OP_GEMM, .sr = sr, .X = A, .B = B, .Y = Y, .x_dev = a_res,
+        .b_dev = b_res, .y_dev = true } ;
+    return run_op (&a) ;
+}
+
 static const gg_backend cuda_backend_table =
 {
     .name = "cuda",
@@ -176,6 +190,7 @@ static const gg_backend cuda_backend_table =
     .spmm_transposed = true,
     .res_upload = cuda_res_upload,
     .vec_op = cuda_vec_op,
+    .gemm_res = cuda_gemm_res,
     .vec_reduce = cuda_vec_reduce,
     .vec_gather = cuda_vec_gather,
     .vec_select = cuda_vec_select,

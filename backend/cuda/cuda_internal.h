@@ -457,6 +457,9 @@ GG_INTERNAL int sddmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_cs
 GG_INTERNAL int sddmm_attempt_rows (gg_devcall *c, const gg_semiring *sr,
     const gg_csr *M, const gg_dense *A, int64_t a_row0, const gg_dense *B,
     dev_dense *fb, void *y) ;
+// GEMM where Y, and A->x / B->x when a_dev / b_dev, are resident buffers
+GG_INTERNAL int gemm_attempt_res (gg_devcall *c, const gg_semiring *sr, const gg_dense *A,
+    bool a_dev, const gg_dense *B, bool b_dev, void *Y) ;
 GG_INTERNAL int gemm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_dense *A,
     const gg_dense *B, void *Y) ;
 

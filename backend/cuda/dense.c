@@ -111,6 +111,7 @@ static const char *vendor_common (gg_dense_op *o)
 static const char *rowsum_supports (gg_dense_op *o)
 {
     if (o->sr->mul == GG_MUL_TIMES) return "the multiply reads both operands (TIMES)" ;
+    if (o->y_dev) return "its outputs are spread on the host, and this one stays on the device" ;
     return vendor_common (o) ;
 }
 
@@ -376,7 +377,12 @@ static int dense_attempt (gg_dense_op *o, const gg_dense_family *tab, void *y)
     grbgpu_log (2, "cuda: %s %lldx%lld k=%lld: %s", what, (long long) o->m,
         (long long) o->n, (long long) o->k, tab [fam].name) ;
 
-    if (o->spread == 0)
+    if (o->y_dev)
+    {
+        // (y is o->dy: the outputs stay; no row spreads them, rowsum_supports)
+        if (o->spread != 0) { rc = GG_ERR_UNSUPPORTED ; goto done ; }
+    }
+    else if (o->spread == 0)
     {
         GG_TRY (download (c, y, o->dy, (size_t) o->nnz * o->elem)) ;
     }
@@ -409,8 +415,8 @@ done:
     stream_finish (c, &rc) ;
     free (sums) ;
     csr_unref (o->fm) ;
-    dense_unref (o->fa) ;
-    dense_unref (o->fb) ;
+    if (!o->a_dev) dense_unref (o->fa) ;
+    if (!o->b_dev) dense_unref (o->fb) ;
     return rc ;
 }
 
@@ -428,6 +434,32 @@ int sddmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *M,
     const gg_dense *A, const gg_dense *B, void *y)
 {
     return sddmm_attempt_rows (c, sr, M, A, 0, B, NULL, y) ;
+}
+
+int gemm_attempt_res (gg_devcall *c, const gg_semiring *sr, const gg_dense *A,
+    bool a_dev, const gg_dense *B, bool b_dev, void *Y)
+{
+    gg_dense_op o = { .c = c, .sr = sr, .M = NULL, .A = A, .B = B, .m = A->nrows,
+        .n = B->nrows, .k = A->ncols, .nnz = A->nrows * B->nrows, .t = sr->type,
+        .elem = gg_type_size (sr->type),
+        .precision = grbgpu_settings_get ()->precision,
+        .a_dev = a_dev && A->x != NULL, .b_dev = b_dev && B->x != NULL, .y_dev = true,
+        .dy = Y } ;
+    // a resident operand is its own device form for this call (the vendor's
+    // value check reads it there)
+    if (o.a_dev)
+    {
+        o.da = (dev_dense) { .nrows = A->nrows, .ncols = A->ncols, .elem = o.elem,
+            .x = (void *) A->x } ;
+        o.fa = &o.da ;
+    }
+    if (o.b_dev)
+    {
+        o.db = (dev_dense) { .nrows = B->nrows, .ncols = B->ncols, .elem = o.elem,
+            .x = (void *) B->x } ;
+        o.fb = &o.db ;
+    }
+    return dense_attempt (&o, gg_gemm_families, Y) ;
 }
 
 int gemm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_dense *A,

@@ -142,6 +142,10 @@ typedef struct
     int spread ;            // set by run: 0 dy holds the outputs; 1 dsums
                             // holds A's row sums (output (i,j) = r (i)), 2
                             // B's (r (j)), 3 every output is k (PAIR)
+    // GEMM with resident buffers (gemm_attempt_res): fa / fb are the call's
+    // own views of A's / B's buffers (not counted, not freed), dy is Y's
+    bool a_dev, b_dev, y_dev ;
+    dev_dense da, db ;
 }
 gg_dense_op ;
 

@@ -310,8 +310,8 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
     gg_dense X, L, R ;
     // resident results (backend/resident/): X read in place, T kept
     const bool res_on = grbgpu_resident_enabled (be) ;
-    gg_resident xres ;
-    bool x_res = false ;
+    gg_resident xres, lres, rres ;
+    bool x_res = false, l_res = false, r_res = false ;
     void *keep_buf = NULL ;
     size_t keep_bytes = 0 ;
     gg_resident cres ;      // an accumulation into a resident C (vec_dispatch.c)
@@ -417,26 +417,69 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
         case GG_OP_GEMM:
         {
             HOST (plan->out.M, "a product's mask") ;
+            r.nrows = plan->m ;
+            r.ncols = plan->n ;
+            const GrB_Matrix inputs [2] = { plan->L.obj, plan->R.obj } ;
+            // a GEMM's T stays on the device when it is all of C's new content
+            if (plan->op == GG_OP_GEMM && res_on && be->gemm_res != NULL
+                && grbgpu_result_can_stay (&plan->out, &r, inputs, 2))
+            {
+                keep_bytes = (size_t) (r.nrows * r.ncols) * zsz ;
+                keep_buf = grbgpu_resident_alloc (be, keep_bytes) ;
+            }
+            if (keep_buf == NULL)
             {
                 const GrB_Matrix ins [3] = { plan->L.obj, plan->R.obj,
                     (plan->op == GG_OP_SDDMM) ? plan->P.obj : NULL } ;
                 OUT_HOST (ins, 3) ;
             }
-            HOST (plan->L.obj, "a product's dense operand") ;
-            HOST (plan->R.obj, "a product's dense operand") ;
-            if (plan->op == GG_OP_SDDMM) HOST (plan->P.obj, "a product's mask pattern") ;
-            VIEW (v0, plan->L.obj) ;
-            VIEW (v1, plan->R.obj) ;
-            TRY (get_dense (&plan->L, t, &v0, &L, &held [0])) ;
-            TRY (get_dense (&plan->R, t, &v1, &R, &held [1])) ;
+            // then a resident L (m x k) or R (n x k) in its layout is read
+            // in place; any other comes down
+            if (keep_buf != NULL && grbgpu_resident_pin (plan->L.obj, &lres))
+            {
+                l_res = (lres.be == be) && resident_fits (&lres, &plan->L, t, plan->m, plan->k) ;
+                if (!l_res) grbgpu_resident_unpin (plan->L.obj, lres.buf) ;
+            }
+            if (keep_buf != NULL && grbgpu_resident_pin (plan->R.obj, &rres))
+            {
+                r_res = (rres.be == be) && resident_fits (&rres, &plan->R, t, plan->n, plan->k) ;
+                if (!r_res) grbgpu_resident_unpin (plan->R.obj, rres.buf) ;
+            }
+            if (l_res)
+            {
+                L = (gg_dense) { .nrows = plan->m, .ncols = plan->k,
+                    .x = plan->L.values ? lres.buf : NULL, .cache = NULL } ;
+            }
+            else
+            {
+                HOST (plan->L.obj, "a product's dense operand") ;
+                VIEW (v0, plan->L.obj) ;
+                TRY (get_dense (&plan->L, t, &v0, &L, &held [0])) ;
+            }
+            if (r_res)
+            {
+                R = (gg_dense) { .nrows = plan->n, .ncols = plan->k,
+                    .x = plan->R.values ? rres.buf : NULL, .cache = NULL } ;
+            }
+            else
+            {
+                HOST (plan->R.obj, "a product's dense operand") ;
+                VIEW (v1, plan->R.obj) ;
+                TRY (get_dense (&plan->R, t, &v1, &R, &held [1])) ;
+            }
             if (plan->op == GG_OP_SDDMM)
             {
+                HOST (plan->P.obj, "a product's mask pattern") ;
                 VIEW (v2, plan->P.obj) ;
                 TRY (get_csr (&plan->P, t, &v2, &P, &held [2])) ;
             }
             if (grbgpu_fault (GG_FAULT_ALLOC)) { rc = GG_ERR_FAULT ; goto done ; }
-            r.nrows = plan->m ;
-            r.ncols = plan->n ;
+            if (keep_buf != NULL)
+            {
+                t_compute = now () ;
+                TRY (be->gemm_res (&plan->sr, &L, l_res, &R, r_res, keep_buf)) ;
+                break ;
+            }
             if (plan->op == GG_OP_SDDMM)
             {
                 r.x = grbgpu_alloc_result ((size_t) (P.nnz > 0 ? P.nnz : 1) * zsz) ;
@@ -445,7 +488,6 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
             }
             else
             {
-                const GrB_Matrix inputs [2] = { plan->L.obj, plan->R.obj } ;
                 grbgpu_result_prepare (&plan->out, &r, inputs, 2) ;
             }
             if (r.x == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
@@ -481,7 +523,7 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
         {
             grbgpu_log (2, "resident: result %p kept on %s (%zu bytes not brought down),"
                 " dense operand %s", (void *) plan->out.C, be->name, keep_bytes,
-                x_res ? "read in place (nothing sent)" : "sent") ;
+                (x_res || l_res || r_res) ? "read in place (nothing sent)" : "sent") ;
         }
     }
     else
@@ -498,6 +540,8 @@ done:
     if (keep_buf != NULL) grbgpu_resident_release (be, keep_buf, keep_bytes) ;
     if (acc_res) grbgpu_resident_unpin (plan->out.C, cres.buf) ;
     if (x_res) grbgpu_resident_unpin (plan->X.obj, xres.buf) ;
+    if (l_res) grbgpu_resident_unpin (plan->L.obj, lres.buf) ;
+    if (r_res) grbgpu_resident_unpin (plan->R.obj, rres.buf) ;
     for (int k = 0 ; k < MAX_HELD ; k++) if (held [k] != NULL) grbgpu_cache_release (held [k]) ;
     if (rc == GG_ERR_UNSUPPORTED && *why == NULL) *why = "no kernel for this case on the backend" ;
     return rc ;

@@ -560,6 +560,14 @@ static int host_spmm_res (const gg_semiring *sr, const gg_csr *S,
     return host_spmm (sr, S, X, Y) ;
 }
 
+static int host_gemm_res (const gg_semiring *sr, const gg_dense *A, bool a_res,
+    const gg_dense *B, bool b_res, void *Y)
+{
+    (void) a_res ; (void) b_res ;
+    if (A->nrows == 0 || B->nrows == 0) return GG_ERR_UNSUPPORTED ;
+    return host_gemm (sr, A, B, Y) ;
+}
+
 GG_INTERNAL const gg_backend grbgpu_host_backend =
 {
     .name = "host", .spmm = host_spmm, .sddmm = host_sddmm, .gemm = host_gemm,
@@ -567,5 +575,6 @@ GG_INTERNAL const gg_backend grbgpu_host_backend =
     .res_download = host_res_download, .spmm_res = host_spmm_res,
     .spmm_transposed = true,
     .res_upload = host_res_upload, .vec_op = host_vec_op, .vec_reduce = host_vec_reduce,
-    .vec_gather = host_vec_gather, .vec_select = host_vec_select
+    .vec_gather = host_vec_gather, .vec_select = host_vec_select,
+    .gemm_res = host_gemm_res
 } ;
