@@ -354,7 +354,7 @@ if has mres; then
     # (6 the first), 0; "with faults": fallbacks taken); 2. compute-sanitizer
     # memcheck on it (fewer sizes: GRBGPU_TEST_UNDER_SANITIZER); 3. GCN,
     # 100000 nodes, 10 epochs: the CPU library (results saved), then
-    # GRBGPU_RESIDENT=1 (compared); per run the summary and the check, every
+    # GRBGPU_RESIDENT=0 and 1 (compared); per run the summary and the check, every
     # epoch's seconds, and for the GPU run the statistics (calls on the GPU,
     # bytes up / down, results kept / materialised) and what each
     # materialisation was for (count, reason)
@@ -365,7 +365,7 @@ if has mres; then
         --leak-check full --error-exitcode 9 ./tests/test_mat_ops > "$OUT/mres_sanitizer.log" 2>&1
     say "mres compute-sanitizer test_mat_ops: exit $? : $(grep -E 'ERROR SUMMARY' "$OUT/mres_sanitizer.log" | tail -1)"
     gcn="./examples/gcn --nodes 100000 --epochs 10"
-    for res in cpu 1; do
+    for res in cpu 0 1; do
         log="$OUT/mres_gcn_$res.log"
         if [ "$res" = cpu ]; then
             env GRBGPU_DEVICE=cpu LD_PRELOAD="$PWD/.libs/libgrbgpu.so" timeout 60 \
