@@ -389,6 +389,10 @@ int main (void)
     }
     setenv ("GRBGPU_TEST_DEVICE", "cuda", 1) ;
 #endif
+    // the split path serves products written back on the host: a result kept
+    // on the device (residency, on by default) runs unsplit on the main
+    // device (docs/SCALING.md)
+    setenv ("GRBGPU_RESIDENT", "0", 1) ;
     printf ("test_multi: seed %llu (GRBGPU_TEST_SEED=%llu repeats this run), offload side %s\n",
         (unsigned long long) cu_seed, (unsigned long long) cu_seed, cu_offload_device ()) ;
     if (GrB_init (GrB_NONBLOCKING) != GrB_SUCCESS) return 1 ;

@@ -551,8 +551,10 @@ static void test_pagerank_chain (void **state)
     for (int k = 0 ; k < PITERS ; k++)
     {
         // (near convergence rdiff is a difference of nearly equal ranks: the
-        // products' summation order shows in its last digits)
-        if (fabsf (dgot [k] - dref [k]) > 1e-3f * dref [k] + 1e-7f)
+        // products' summation order shows in its last digits; with each
+        // rank within 1e-5 of the CPU library's, as checked above, and the
+        // ranks summing to 1, rdiff can differ by up to 2e-5)
+        if (fabsf (dgot [k] - dref [k]) > 1e-3f * dref [k] + 2e-5f)
         {
             fail_msg ("rdiff %d: %g, expected %g", k, dgot [k], dref [k]) ;
         }
