@@ -182,6 +182,10 @@ int gg_cuda_vec_reduce (gg_add add, gg_type t, const void *x, int64_t n,
 // z [i] = pb [i] ? x [i] : 0, zb [i] = pb [i] (a resident vector on a pattern)
 int gg_cuda_vec_select (gg_type t, int64_t n, void *z, int8_t *zb,
     const void *x, const int8_t *pb, cudaStream_t stream) ;
+// dst (cols x rows, row-major) = src' (rows x cols, row-major), 4- or 8-byte
+// values copied exactly (a GEMM operand held in the other layout)
+int gg_cuda_transpose (void *dst, const void *src, int64_t rows, int64_t cols,
+    size_t elem, cudaStream_t stream) ;
 
 // The names of the SpMM variants, NULL-terminated (for tests and benchmarks).
 const char *const *gg_cuda_spmm_variants (void) ;

@@ -207,9 +207,11 @@ typedef struct gg_backend
     int (*vec_select) (gg_type t, int64_t n, void *z, int8_t *zb,
                        const void *x, const int8_t *pb) ;
     // gemm with Y a resident buffer (as spmm_res), and A->x / B->x such
-    // buffers when a_res / b_res (else host memory); NULL: none
-    int (*gemm_res) (const gg_semiring *sr, const gg_dense *A, bool a_res,
-                     const gg_dense *B, bool b_res, void *Y) ;
+    // buffers when a_res / b_res (else host memory); a resident operand
+    // held in the other layout (a_t / b_t: A->x holds A' row-major, k x m)
+    // is transposed there first; NULL: none
+    int (*gemm_res) (const gg_semiring *sr, const gg_dense *A, bool a_res, bool a_t,
+                     const gg_dense *B, bool b_res, bool b_t, void *Y) ;
 }
 gg_backend ;
 

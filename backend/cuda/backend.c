@@ -54,6 +54,7 @@ typedef struct
     void *Y ;
     bool x_dev, y_dev ;     // spmm, gemm: X->x / Y are resident device buffers
     bool b_dev ;            // gemm: B->x is a resident device buffer
+    bool a_t, b_t ;         // gemm: X->x / B->x hold the operand transposed
 }
 op_args ;
 
@@ -66,7 +67,8 @@ static int attempt (gg_devcall *c, const op_args *a)
         case OP_SDDMM : return sddmm_attempt (c, a->sr, a->S, a->X, a->B,
                             a->Y) ;
         default       : return a->y_dev
-                            ? gemm_attempt_res (c, a->sr, a->X, a->x_dev, a->B, a->b_dev, a->Y)
+                            ? gemm_attempt_res (c, a->sr, a->X, a->x_dev, a->a_t, a->B, a->b_dev,
+                                a->b_t, a->Y)
                             : gemm_attempt (c, a->sr, a->X, a->B, a->Y) ;
     }
 }
@@ -167,13 +169,13 @@ static int cuda_gemm (const gg_semiring *sr, const gg_dense *A,
 }
 
 // gemm with Y (and A->x / B->x when a_res / b_res) a resident buffer
-static int cuda_gemm_res (const gg_semiring *sr, const gg_dense *A, bool a_res,
-    const gg_dense *B, bool b_res, void *Y)
+static int cuda_gemm_res (const gg_semiring *sr, const gg_dense *A, bool a_res, bool a_t,
+    const gg_dense *B, bool b_res, bool b_t, void *Y)
 {
     // (a result stays only when it has entries)
     if (A->nrows == 0 || B->nrows == 0) return GG_ERR_UNSUPPORTED ;
     op_args a = { .op = OP_GEMM, .sr = sr, .X = A, .B = B, .Y = Y, .x_dev = a_res,
-        .b_dev = b_res, .y_dev = true } ;
+        .b_dev = b_res, .y_dev = true, .a_t = a_res && a_t, .b_t = b_res && b_t } ;
     return run_op (&a) ;
 }
 

@@ -459,7 +459,7 @@ GG_INTERNAL int sddmm_attempt_rows (gg_devcall *c, const gg_semiring *sr,
     dev_dense *fb, void *y) ;
 // GEMM where Y, and A->x / B->x when a_dev / b_dev, are resident buffers
 GG_INTERNAL int gemm_attempt_res (gg_devcall *c, const gg_semiring *sr, const gg_dense *A,
-    bool a_dev, const gg_dense *B, bool b_dev, void *Y) ;
+    bool a_dev, bool a_t, const gg_dense *B, bool b_dev, bool b_t, void *Y) ;
 GG_INTERNAL int gemm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_dense *A,
     const gg_dense *B, void *Y) ;
 

@@ -436,9 +436,23 @@ int sddmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *M,
     return sddmm_attempt_rows (c, sr, M, A, 0, B, NULL, y) ;
 }
 
-int gemm_attempt_res (gg_devcall *c, const gg_semiring *sr, const gg_dense *A,
-    bool a_dev, const gg_dense *B, bool b_dev, void *Y)
+// A resident operand held transposed (src: cols x rows row-major) made
+// rows x cols row-major in a temporary of the call.
+static int untranspose (gg_devcall *c, const void *src, int64_t rows, int64_t cols,
+    size_t elem, void **dst)
 {
+    int rc = GG_OK ;
+    GG_TRY (tmp_alloc (c, dst, (size_t) rows * (size_t) cols * elem)) ;
+    FAULT_TRY (GG_FAULT_LAUNCH) ;
+    GG_TRY (gg_cuda_transpose (*dst, src, cols, rows, elem, c->ctx->stream)) ;
+done:
+    return rc ;
+}
+
+int gemm_attempt_res (gg_devcall *c, const gg_semiring *sr, const gg_dense *A,
+    bool a_dev, bool a_t, const gg_dense *B, bool b_dev, bool b_t, void *Y)
+{
+    int rc = GG_OK ;
     gg_dense_op o = { .c = c, .sr = sr, .M = NULL, .A = A, .B = B, .m = A->nrows,
         .n = B->nrows, .k = A->ncols, .nnz = A->nrows * B->nrows, .t = sr->type,
         .elem = gg_type_size (sr->type),
@@ -451,15 +465,19 @@ int gemm_attempt_res (gg_devcall *c, const gg_semiring *sr, const gg_dense *A,
     {
         o.da = (dev_dense) { .nrows = A->nrows, .ncols = A->ncols, .elem = o.elem,
             .x = (void *) A->x } ;
+        if (a_t) GG_TRY (untranspose (c, A->x, A->nrows, A->ncols, o.elem, &o.da.x)) ;
         o.fa = &o.da ;
     }
     if (o.b_dev)
     {
         o.db = (dev_dense) { .nrows = B->nrows, .ncols = B->ncols, .elem = o.elem,
             .x = (void *) B->x } ;
+        if (b_t) GG_TRY (untranspose (c, B->x, B->nrows, B->ncols, o.elem, &o.db.x)) ;
         o.fb = &o.db ;
     }
     return dense_attempt (&o, gg_gemm_families, Y) ;
+done:
+    return rc ;
 }
 
 int gemm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_dense *A,

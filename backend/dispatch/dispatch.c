@@ -275,18 +275,16 @@ static bool resident_fits (const gg_resident *res, const gg_operand *o,
         && (res->is_vector || res->by_col == o->transpose) ;
 }
 
-// Before a product's result is written into C on the host: C's values are
-// read only with a mask or an accumulator, or when C is one of the inputs;
-// otherwise a resident C is dropped (its device copy freed, its host side the
-// placeholder that the write-back replaces whole: a call that then fails is
-// answered by the CPU library, which reads none of C's values either).
-static GrB_Info output_to_host (const gg_output *out, const GrB_Matrix *ins, int nins)
+// Can the resident res be read in place as a GEMM's dense op (o), rows x
+// cols?  *trans: it holds op (o)'s transpose row-major (the backend
+// transposes it on the device first).
+static bool gemm_operand_fits (const gg_resident *res, const gg_operand *o,
+    gg_type t, int64_t rows, int64_t cols, bool *trans)
 {
-    bool read = (out->M != NULL || out->accum != NULL) ;
-    for (int k = 0 ; k < nins && !read ; k++) read = (ins [k] == out->C) ;
-    if (read) return grbgpu_resident_materialise (out->C, "a product's output (written on the host)") ;
-    grbgpu_resident_drop (out->C) ;
-    return GrB_SUCCESS ;
+    *trans = false ;
+    if (res->zt != t || res->nrows * res->ncols != rows * cols || res->pattern != NULL) return false ;
+    *trans = !res->is_vector && res->by_col != o->transpose ;
+    return true ;
 }
 
 // Returns GG_OK (and *info), GG_ERR_UNSUPPORTED (with *why), or an error.
@@ -311,7 +309,7 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
     // resident results (backend/resident/): X read in place, T kept
     const bool res_on = grbgpu_resident_enabled (be) ;
     gg_resident xres, lres, rres ;
-    bool x_res = false, l_res = false, r_res = false ;
+    bool x_res = false, l_res = false, r_res = false, l_t = false, r_t = false ;
     void *keep_buf = NULL ;
     size_t keep_bytes = 0 ;
     gg_resident cres ;      // an accumulation into a resident C (vec_dispatch.c)
@@ -324,7 +322,7 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
     // C written on the host: a resident C whose values the call does not
     // read (no mask, no accumulator, not an input) loses its device copy
     // unread; any other comes down first
-    #define OUT_HOST(ins, nins) do { if (output_to_host (&plan->out, (ins), (nins)) != GrB_SUCCESS) \
+    #define OUT_HOST(ins, nins) do { if (grbgpu_result_to_host (&plan->out, (ins), (nins)) != GrB_SUCCESS) \
         { rc = GG_ERR_DEVICE ; goto done ; } } while (0)
     #define VIEW(v, obj) do { if (grbgpu_view (&(v), (obj)) != GrB_SUCCESS) \
         { rc = GG_ERR_UNSUPPORTED ; *why = "operand cannot be viewed" ; goto done ; } } while (0)
@@ -433,16 +431,17 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
                     (plan->op == GG_OP_SDDMM) ? plan->P.obj : NULL } ;
                 OUT_HOST (ins, 3) ;
             }
-            // then a resident L (m x k) or R (n x k) in its layout is read
-            // in place; any other comes down
+            // then a resident L (m x k) or R (n x k) is read in place (held
+            // in the other layout: transposed there first); any other comes
+            // down
             if (keep_buf != NULL && grbgpu_resident_pin (plan->L.obj, &lres))
             {
-                l_res = (lres.be == be) && resident_fits (&lres, &plan->L, t, plan->m, plan->k) ;
+                l_res = (lres.be == be) && gemm_operand_fits (&lres, &plan->L, t, plan->m, plan->k, &l_t) ;
                 if (!l_res) grbgpu_resident_unpin (plan->L.obj, lres.buf) ;
             }
             if (keep_buf != NULL && grbgpu_resident_pin (plan->R.obj, &rres))
             {
-                r_res = (rres.be == be) && resident_fits (&rres, &plan->R, t, plan->n, plan->k) ;
+                r_res = (rres.be == be) && gemm_operand_fits (&rres, &plan->R, t, plan->n, plan->k, &r_t) ;
                 if (!r_res) grbgpu_resident_unpin (plan->R.obj, rres.buf) ;
             }
             if (l_res)
@@ -477,7 +476,7 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
             if (keep_buf != NULL)
             {
                 t_compute = now () ;
-                TRY (be->gemm_res (&plan->sr, &L, l_res, &R, r_res, keep_buf)) ;
+                TRY (be->gemm_res (&plan->sr, &L, l_res, l_t, &R, r_res, r_t, keep_buf)) ;
                 break ;
             }
             if (plan->op == GG_OP_SDDMM)

@@ -560,12 +560,33 @@ static int host_spmm_res (const gg_semiring *sr, const gg_csr *S,
     return host_spmm (sr, S, X, Y) ;
 }
 
-static int host_gemm_res (const gg_semiring *sr, const gg_dense *A, bool a_res,
-    const gg_dense *B, bool b_res, void *Y)
+// (the emulated device memory is host memory: an operand held transposed is
+// transposed into a copy, as the CUDA backend does on the device)
+static int host_gemm_res (const gg_semiring *sr, const gg_dense *A, bool a_res, bool a_t,
+    const gg_dense *B, bool b_res, bool b_t, void *Y)
 {
-    (void) a_res ; (void) b_res ;
     if (A->nrows == 0 || B->nrows == 0) return GG_ERR_UNSUPPORTED ;
-    return host_gemm (sr, A, B, Y) ;
+    const size_t size = gg_type_size (sr->type) ;
+    gg_dense At = *A, Bt = *B ;
+    void *ta = NULL, *tb = NULL ;
+    if (a_res && a_t && A->x != NULL)
+    {
+        ta = malloc ((size_t) A->nrows * (size_t) A->ncols * size) ;
+        if (ta == NULL) return GG_ERR_NOMEM ;
+        host_transpose (ta, A->x, A->ncols, A->nrows, size) ;
+        At.x = ta ;
+    }
+    if (b_res && b_t && B->x != NULL)
+    {
+        tb = malloc ((size_t) B->nrows * (size_t) B->ncols * size) ;
+        if (tb == NULL) { free (ta) ; return GG_ERR_NOMEM ; }
+        host_transpose (tb, B->x, B->ncols, B->nrows, size) ;
+        Bt.x = tb ;
+    }
+    int rc = host_gemm (sr, &At, &Bt, Y) ;
+    free (ta) ;
+    free (tb) ;
+    return rc ;
 }
 
 GG_INTERNAL const gg_backend grbgpu_host_backend =

@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "backend/storage/storage_private.h"
+#include "backend/resident/resident.h"
 
 //------------------------------------------------------------------------------
 // room for T: C's own arrays when the write will overwrite C
@@ -127,4 +128,18 @@ bool grbgpu_result_can_stay (const gg_output *out, const gg_result *r,
     gg_c_options opt ;
     if (grbgpu_storage_options_get (out->C, out->is_vector, &opt) != GrB_SUCCESS) return false ;
     return (opt.control & GxB_FULL) != 0 ;
+}
+
+// Before a product's result is written into C on the host: C's values are
+// read only with a mask or an accumulator, or when C is one of the inputs;
+// otherwise a resident C is dropped (its device copy freed, its host side the
+// placeholder that the write-back replaces whole: a call that then fails is
+// answered by the CPU library, which reads none of C's values either).
+GrB_Info grbgpu_result_to_host (const gg_output *out, const GrB_Matrix *ins, int nins)
+{
+    bool read = (out->M != NULL || out->accum != NULL) ;
+    for (int k = 0 ; k < nins && !read ; k++) read = (ins [k] == out->C) ;
+    if (read) return grbgpu_resident_materialise (out->C, "a product's output (written on the host)") ;
+    grbgpu_resident_drop (out->C) ;
+    return GrB_SUCCESS ;
 }

@@ -86,6 +86,11 @@ GG_INTERNAL void grbgpu_result_prepare (const gg_output *out, gg_result *r,
 // of being written into C (backend/resident/)?  Only when C's final content
 // is T itself: no mask, no accumulator, C of T's type and orientation, C's
 // sparsity control allows full, and C is none of the inputs.
+// Before a product's result is written into C on the host: a resident C
+// whose values the call does not read (no mask, no accumulator, not one of
+// the inputs ins) is dropped unread, any other materialised.
+GG_INTERNAL GrB_Info grbgpu_result_to_host (const gg_output *out, const GrB_Matrix *ins,
+    int nins) ;
 GG_INTERNAL bool grbgpu_result_can_stay (const gg_output *out,
     const gg_result *r, const GrB_Matrix *inputs, int ninputs) ;
 

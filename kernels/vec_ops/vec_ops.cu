@@ -191,3 +191,45 @@ extern "C" int gg_cuda_vec_select (gg_type t, int64_t n, void *z, int8_t *zb,
     }
     return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
 }
+
+// dst (cols x rows, row-major) = src' (src: rows x cols, row-major): a plain
+// copy of each value through a shared-memory tile (exact: no arithmetic)
+template <typename T>
+__global__ void transpose_kernel (T *dst, const T *src, int64_t rows, int64_t cols)
+{
+    __shared__ T tile [32][33] ;
+    const int64_t c0 = (int64_t) blockIdx.x * 32, r0 = (int64_t) blockIdx.y * 32 ;
+    for (int k = threadIdx.y ; k < 32 ; k += blockDim.y)
+    {
+        const int64_t r = r0 + k, c = c0 + threadIdx.x ;
+        if (r < rows && c < cols) tile [k][threadIdx.x] = src [r * cols + c] ;
+    }
+    __syncthreads () ;
+    for (int k = threadIdx.y ; k < 32 ; k += blockDim.y)
+    {
+        const int64_t c = c0 + k, r = r0 + threadIdx.x ;
+        if (c < cols && r < rows) dst [c * rows + r] = tile [threadIdx.x][k] ;
+    }
+}
+
+extern "C" int gg_cuda_transpose (void *dst, const void *src, int64_t rows, int64_t cols,
+    size_t elem, cudaStream_t stream)
+{
+    if (rows <= 0 || cols <= 0) return GG_OK ;
+    const int64_t bx = (cols + 31) / 32, by = (rows + 31) / 32 ;
+    if (bx > 2147483647 || by > 65535) return GG_ERR_UNSUPPORTED ;
+    const dim3 grid ((unsigned) bx, (unsigned) by), block (32, 8) ;
+    if (elem == 4)
+    {
+        transpose_kernel <float> <<<grid, block, 0, stream>>> ((float *) dst, (const float *) src, rows, cols) ;
+    }
+    else if (elem == 8)
+    {
+        transpose_kernel <double> <<<grid, block, 0, stream>>> ((double *) dst, (const double *) src, rows, cols) ;
+    }
+    else
+    {
+        return GG_ERR_UNSUPPORTED ;
+    }
+    return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
+}
