@@ -434,37 +434,30 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
             // then a resident L (m x k) or R (n x k) is read in place (held
             // in the other layout: transposed there first); any other comes
             // down
-            if (keep_buf != NULL && grbgpu_resident_pin (plan->L.obj, &lres))
+            const gg_operand *ops [2] = { &plan->L, &plan->R } ;
+            gg_resident *res [2] = { &lres, &rres } ;
+            bool *in_place [2] = { &l_res, &r_res }, *held_t [2] = { &l_t, &r_t } ;
+            gg_dense *dn [2] = { &L, &R } ;
+            gg_view *vw [2] = { &v0, &v1 } ;
+            const int64_t rows [2] = { plan->m, plan->n } ;
+            for (int q = 0 ; q < 2 && keep_buf != NULL ; q++)
             {
-                l_res = (lres.be == be) && gemm_operand_fits (&lres, &plan->L, t, plan->m, plan->k, &l_t) ;
-                if (!l_res) grbgpu_resident_unpin (plan->L.obj, lres.buf) ;
+                if (!grbgpu_resident_pin (ops [q]->obj, res [q])) continue ;
+                *in_place [q] = (res [q]->be == be)
+                    && gemm_operand_fits (res [q], ops [q], t, rows [q], plan->k, held_t [q]) ;
+                if (!*in_place [q]) grbgpu_resident_unpin (ops [q]->obj, res [q]->buf) ;
             }
-            if (keep_buf != NULL && grbgpu_resident_pin (plan->R.obj, &rres))
+            for (int q = 0 ; q < 2 ; q++)
             {
-                r_res = (rres.be == be) && gemm_operand_fits (&rres, &plan->R, t, plan->n, plan->k, &r_t) ;
-                if (!r_res) grbgpu_resident_unpin (plan->R.obj, rres.buf) ;
-            }
-            if (l_res)
-            {
-                L = (gg_dense) { .nrows = plan->m, .ncols = plan->k,
-                    .x = plan->L.values ? lres.buf : NULL, .cache = NULL } ;
-            }
-            else
-            {
-                HOST (plan->L.obj, "a product's dense operand") ;
-                VIEW (v0, plan->L.obj) ;
-                TRY (get_dense (&plan->L, t, &v0, &L, &held [0])) ;
-            }
-            if (r_res)
-            {
-                R = (gg_dense) { .nrows = plan->n, .ncols = plan->k,
-                    .x = plan->R.values ? rres.buf : NULL, .cache = NULL } ;
-            }
-            else
-            {
-                HOST (plan->R.obj, "a product's dense operand") ;
-                VIEW (v1, plan->R.obj) ;
-                TRY (get_dense (&plan->R, t, &v1, &R, &held [1])) ;
+                if (*in_place [q])
+                {
+                    *dn [q] = (gg_dense) { .nrows = rows [q], .ncols = plan->k,
+                        .x = ops [q]->values ? res [q]->buf : NULL, .cache = NULL } ;
+                    continue ;
+                }
+                HOST (ops [q]->obj, "a product's dense operand") ;
+                VIEW (*vw [q], ops [q]->obj) ;
+                TRY (get_dense (ops [q], t, vw [q], dn [q], &held [q])) ;
             }
             if (plan->op == GG_OP_SDDMM)
             {
