@@ -267,17 +267,9 @@ static bool rows_all_present (const gg_csr *S)
     return true ;
 }
 
-// Can the resident X (res) be read in place as the dense op (X)?
-static bool resident_fits (const gg_resident *res, const gg_operand *o,
-    gg_type t, int64_t k, int64_t n)
-{
-    return res->zt == t && res->nrows * res->ncols == k * n && res->pattern == NULL
-        && (res->is_vector || res->by_col == o->transpose) ;
-}
-
-// Can the resident res be read in place as a GEMM's dense op (o), rows x
-// cols?  *trans: it holds op (o)'s transpose row-major (the backend
-// transposes it on the device first).
+// Can the resident res be read in place as the dense op (o), rows x cols?
+// *trans: it holds op (o)'s transpose row-major (a GEMM's backend transposes
+// it on the device first; SpMM's X must not be so: resident_fits).
 static bool gemm_operand_fits (const gg_resident *res, const gg_operand *o,
     gg_type t, int64_t rows, int64_t cols, bool *trans)
 {
@@ -285,6 +277,14 @@ static bool gemm_operand_fits (const gg_resident *res, const gg_operand *o,
     if (res->zt != t || res->nrows * res->ncols != rows * cols || res->pattern != NULL) return false ;
     *trans = !res->is_vector && res->by_col != o->transpose ;
     return true ;
+}
+
+// Can the resident X (res) be read in place as the dense op (X), as held?
+static bool resident_fits (const gg_resident *res, const gg_operand *o,
+    gg_type t, int64_t k, int64_t n)
+{
+    bool trans ;
+    return gemm_operand_fits (res, o, t, k, n, &trans) && !trans ;
 }
 
 // Returns GG_OK (and *info), GG_ERR_UNSUPPORTED (with *why), or an error.

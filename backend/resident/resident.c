@@ -375,17 +375,23 @@ GrB_Info grbgpu_resident_touch_slow (const void *obj, const char *fn)
     return info ;
 }
 
-void grbgpu_resident_forget (const void *obj)
+// obj's entry removed without a download (what: for the verbose log)
+static void remove_unread (const void *obj, const char *what)
 {
     if (obj == NULL || atomic_load_explicit (&grbgpu_resident_live, memory_order_relaxed) == 0) return ;
     pthread_mutex_lock (&lock) ;
     gg_entry *e = find (obj) ;
     if (e != NULL)
     {
-        if (grbgpu_settings.verbose >= 2) grbgpu_log (2, "resident: %p freed on the device", obj) ;
+        if (grbgpu_settings.verbose >= 2) grbgpu_log (2, "resident: %p %s", obj, what) ;
         remove_entry (e) ;
     }
     pthread_mutex_unlock (&lock) ;
+}
+
+void grbgpu_resident_forget (const void *obj)
+{
+    remove_unread (obj, "freed on the device") ;
 }
 
 //------------------------------------------------------------------------------
@@ -394,19 +400,7 @@ void grbgpu_resident_forget (const void *obj)
 
 void grbgpu_resident_drop (const void *obj)
 {
-    if (obj == NULL || atomic_load_explicit (&grbgpu_resident_live, memory_order_relaxed) == 0) return ;
-    pthread_mutex_lock (&lock) ;
-    gg_entry *e = find (obj) ;
-    if (e != NULL)
-    {
-        if (grbgpu_settings.verbose >= 2)
-        {
-            grbgpu_log (2, "resident: %p dropped unread (a product overwrites all of it on"
-                " the host)", obj) ;
-        }
-        remove_entry (e) ;
-    }
-    pthread_mutex_unlock (&lock) ;
+    remove_unread (obj, "dropped unread (a product overwrites all of it on the host)") ;
 }
 
 GrB_Info grbgpu_resident_materialise (const void *obj, const char *why)
