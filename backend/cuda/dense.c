@@ -436,15 +436,18 @@ int sddmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *M,
     return sddmm_attempt_rows (c, sr, M, A, 0, B, NULL, y) ;
 }
 
-// A resident operand held transposed (src: cols x rows row-major) made
-// rows x cols row-major in a temporary of the call.
-static int untranspose (gg_devcall *c, const void *src, int64_t rows, int64_t cols,
-    size_t elem, void **dst)
+// *d: the call's own device form of the resident operand X (rows x cols):
+// its buffer, or, when it holds X' (trans), X made row-major in a temporary
+// of the call.
+static int resident_view (gg_devcall *c, const gg_dense *X, bool trans, size_t elem,
+    dev_dense *d)
 {
     int rc = GG_OK ;
-    GG_TRY (tmp_alloc (c, dst, (size_t) rows * (size_t) cols * elem)) ;
+    *d = (dev_dense) { .nrows = X->nrows, .ncols = X->ncols, .elem = elem, .x = (void *) X->x } ;
+    if (!trans) return GG_OK ;
+    GG_TRY (tmp_alloc (c, &d->x, (size_t) X->nrows * (size_t) X->ncols * elem)) ;
     FAULT_TRY (GG_FAULT_LAUNCH) ;
-    GG_TRY (gg_cuda_transpose (*dst, src, cols, rows, elem, c->ctx->stream)) ;
+    GG_TRY (gg_cuda_transpose (d->x, X->x, X->ncols, X->nrows, elem, c->ctx->stream)) ;
 done:
     return rc ;
 }
@@ -463,16 +466,12 @@ int gemm_attempt_res (gg_devcall *c, const gg_semiring *sr, const gg_dense *A,
     // value check reads it there)
     if (o.a_dev)
     {
-        o.da = (dev_dense) { .nrows = A->nrows, .ncols = A->ncols, .elem = o.elem,
-            .x = (void *) A->x } ;
-        if (a_t) GG_TRY (untranspose (c, A->x, A->nrows, A->ncols, o.elem, &o.da.x)) ;
+        GG_TRY (resident_view (c, A, a_t, o.elem, &o.da)) ;
         o.fa = &o.da ;
     }
     if (o.b_dev)
     {
-        o.db = (dev_dense) { .nrows = B->nrows, .ncols = B->ncols, .elem = o.elem,
-            .x = (void *) B->x } ;
-        if (b_t) GG_TRY (untranspose (c, B->x, B->nrows, B->ncols, o.elem, &o.db.x)) ;
+        GG_TRY (resident_view (c, B, b_t, o.elem, &o.db)) ;
         o.fb = &o.db ;
     }
     return dense_attempt (&o, gg_gemm_families, Y) ;

@@ -562,6 +562,17 @@ static int host_spmm_res (const gg_semiring *sr, const gg_csr *S,
 
 // (the emulated device memory is host memory: an operand held transposed is
 // transposed into a copy, as the CUDA backend does on the device)
+// X (rows x cols) from a buffer holding X' (cols x rows): a copy (*copy,
+// which the caller frees); false: out of memory
+static bool untransposed (gg_dense *X, size_t size, void **copy)
+{
+    *copy = malloc ((size_t) X->nrows * (size_t) X->ncols * size) ;
+    if (*copy == NULL) return false ;
+    host_transpose (*copy, X->x, X->ncols, X->nrows, size) ;
+    X->x = *copy ;
+    return true ;
+}
+
 static int host_gemm_res (const gg_semiring *sr, const gg_dense *A, bool a_res, bool a_t,
     const gg_dense *B, bool b_res, bool b_t, void *Y)
 {
@@ -569,21 +580,12 @@ static int host_gemm_res (const gg_semiring *sr, const gg_dense *A, bool a_res, 
     const size_t size = gg_type_size (sr->type) ;
     gg_dense At = *A, Bt = *B ;
     void *ta = NULL, *tb = NULL ;
-    if (a_res && a_t && A->x != NULL)
+    int rc = GG_ERR_NOMEM ;
+    if ((!a_res || !a_t || A->x == NULL || untransposed (&At, size, &ta))
+        && (!b_res || !b_t || B->x == NULL || untransposed (&Bt, size, &tb)))
     {
-        ta = malloc ((size_t) A->nrows * (size_t) A->ncols * size) ;
-        if (ta == NULL) return GG_ERR_NOMEM ;
-        host_transpose (ta, A->x, A->ncols, A->nrows, size) ;
-        At.x = ta ;
+        rc = host_gemm (sr, &At, &Bt, Y) ;
     }
-    if (b_res && b_t && B->x != NULL)
-    {
-        tb = malloc ((size_t) B->nrows * (size_t) B->ncols * size) ;
-        if (tb == NULL) { free (ta) ; return GG_ERR_NOMEM ; }
-        host_transpose (tb, B->x, B->ncols, B->nrows, size) ;
-        Bt.x = tb ;
-    }
-    int rc = host_gemm (sr, &At, &Bt, Y) ;
     free (ta) ;
     free (tb) ;
     return rc ;
