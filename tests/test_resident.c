@@ -270,6 +270,36 @@ static void test_mxm_chain (void **state)
 // outputs that held full values: their arrays take the download (the shadow)
 //------------------------------------------------------------------------------
 
+// got (read as a program would; under copy faults when faults, a read
+// answered GrB_OUT_OF_MEMORY being tried again: the object is intact) and
+// ref, the CPU library's twin, hold the same entries with the same values;
+// with n > 0, n of them
+static void assert_twins (GrB_Matrix got, GrB_Matrix ref, bool faults, GrB_Index n)
+{
+    static GrB_Index I [2][NV * KB], J [2][NV * KB] ;
+    static double X [2][NV * KB] ;
+    GrB_Index nn [2] ;
+    for (int d = 0 ; d < 2 ; d++)
+    {
+        GrB_Matrix T = (d == 0) ? got : ref ;
+        nn [d] = NV * KB ;
+        if (d == 0 && faults) set ("FAULT", "copy:0.7") ;
+        GrB_Info info = GrB_Matrix_extractTuples_FP64 (I [d], J [d], X [d], &nn [d], T) ;
+        set ("FAULT", "") ;
+        if (info == GrB_OUT_OF_MEMORY)
+        {
+            nn [d] = NV * KB ;
+            info = GrB_Matrix_extractTuples_FP64 (I [d], J [d], X [d], &nn [d], T) ;
+        }
+        OK (info) ;
+        if (n > 0) assert_int_equal (nn [d], n) ;
+    }
+    assert_int_equal (nn [0], nn [1]) ;
+    assert_memory_equal (I [0], I [1], nn [0] * sizeof (GrB_Index)) ;
+    assert_memory_equal (J [0], J [1], nn [0] * sizeof (GrB_Index)) ;
+    assert_same (X [0], X [1], nn [0]) ;
+}
+
 // C full on the host (by row or by column), then C = A*B, C = A*C (aliased),
 // Y = A*C, C = A*Y, ... with GrB_wait between; read back (under copy faults
 // for half of the rounds): the CPU library's values, and nothing came down
@@ -279,8 +309,6 @@ static void test_shadow (void **state)
     (void) state ;
     GrB_Semiring sr = GrB_PLUS_TIMES_SEMIRING_FP64 ;
     GrB_Matrix B = full_matrix (NV, KB) ;
-    static GrB_Index I [2][NV * KB], J [2][NV * KB] ;
-    static double X [2][NV * KB] ;
     for (int round = 0 ; round < 4 ; round++)
     {
         const bool by_col = (round % 2) ;
@@ -318,29 +346,8 @@ static void test_shadow (void **state)
             expect_kept (kept) ;
             assert_int_equal (stats ( ).materialised, m + 1) ;
         }
-        for (int k = 0 ; k < 2 ; k++)
-        {
-            for (int d = 0 ; d < 2 ; d++)
-            {
-                GrB_Matrix T = (k == 0) ? C [d] : Y [d] ;
-                GrB_Index nn = NV * KB ;
-                GrB_Info info ;
-                if (d == 0 && round >= 2) set ("FAULT", "copy:0.7") ;
-                info = GrB_Matrix_extractTuples_FP64 (I [d], J [d], X [d], &nn, T) ;
-                set ("FAULT", "") ;
-                if (info == GrB_OUT_OF_MEMORY)
-                {
-                    // the object is intact: read it again
-                    nn = NV * KB ;
-                    info = GrB_Matrix_extractTuples_FP64 (I [d], J [d], X [d], &nn, T) ;
-                }
-                OK (info) ;
-                assert_int_equal (nn, NV * KB) ;
-            }
-            assert_memory_equal (I [0], I [1], sizeof (I [0])) ;
-            assert_memory_equal (J [0], J [1], sizeof (J [0])) ;
-            assert_same (X [0], X [1], NV * KB) ;
-        }
+        assert_twins (C [0], C [1], round >= 2, NV * KB) ;
+        assert_twins (Y [0], Y [1], round >= 2, NV * KB) ;
         for (int d = 0 ; d < 2 ; d++) { GrB_Matrix_free (&C [d]) ; GrB_Matrix_free (&Y [d]) ; }
     }
     GrB_Matrix_free (&B) ;
@@ -361,8 +368,6 @@ static void test_output_dropped (void **state)
     OK (GrB_Matrix_dup (&E, A)) ;
     for (GrB_Index j = 0 ; j < NV ; j++) OK (GrB_Matrix_removeElement (E, 0, j)) ;
     OK (GrB_Matrix_wait (E, GrB_MATERIALIZE)) ;
-    static GrB_Index I [2][NV * KB], J [2][NV * KB] ;
-    static double X [2][NV * KB] ;
     for (int how = 0 ; how < 3 ; how++)
     {
         GrB_Matrix C [2] ;
@@ -385,16 +390,7 @@ static void test_output_dropped (void **state)
         }
         device_on ( ) ;
         assert_int_equal (stats ( ).materialised, m + (how == 0 ? 0 : 1)) ;
-        GrB_Index nn [2] ;
-        for (int d = 0 ; d < 2 ; d++)
-        {
-            nn [d] = NV * KB ;
-            OK (GrB_Matrix_extractTuples_FP64 (I [d], J [d], X [d], &nn [d], C [d])) ;
-        }
-        assert_int_equal (nn [0], nn [1]) ;
-        assert_memory_equal (I [0], I [1], nn [0] * sizeof (GrB_Index)) ;
-        assert_memory_equal (J [0], J [1], nn [0] * sizeof (GrB_Index)) ;
-        assert_same (X [0], X [1], nn [0]) ;
+        assert_twins (C [0], C [1], false, 0) ;
         for (int d = 0 ; d < 2 ; d++) GrB_Matrix_free (&C [d]) ;
     }
     GrB_Matrix_free (&E) ;
@@ -442,21 +438,10 @@ static void test_gemm_resident (void **state)
     assert_int_equal (m1, m0) ;
     // D and E: nothing came down
     assert_int_equal (m2, m1) ;
-    static GrB_Index I [2][NV * KB], J [2][NV * KB] ;
-    static double X [2][NV * KB] ;
     GrB_Matrix *all [6] = { C1, G, H, D, E, G2 } ;
     for (int k = 0 ; k < 6 ; k++)
     {
-        GrB_Index nn [2] ;
-        for (int d = 0 ; d < 2 ; d++)
-        {
-            nn [d] = NV * KB ;
-            OK (GrB_Matrix_extractTuples_FP64 (I [d], J [d], X [d], &nn [d], all [k][d])) ;
-        }
-        assert_int_equal (nn [0], nn [1]) ;
-        assert_memory_equal (I [0], I [1], nn [0] * sizeof (GrB_Index)) ;
-        assert_memory_equal (J [0], J [1], nn [0] * sizeof (GrB_Index)) ;
-        assert_same (X [0], X [1], nn [0]) ;
+        assert_twins (all [k][0], all [k][1], false, 0) ;
         for (int d = 0 ; d < 2 ; d++) GrB_Matrix_free (&all [k][d]) ;
     }
     GrB_Matrix_free (&W) ;
