@@ -3,7 +3,8 @@
 # The programs themselves are built by tests/gpu_tests.mk and
 # kernels/kernels.mk (CUDA) and tests/tests.mk (declined-call overhead).
 # (outside any condition: a tarball made without CUDA must still carry them)
-EXTRA_DIST += bench/plot.sh bench/run_bench.sh bench/NOTES.md bench/before_after.py bench/chooser_table.py
+EXTRA_DIST += bench/plot.sh bench/run_bench.sh bench/NOTES.md bench/before_after.py bench/chooser_table.py \
+	bench/bench_median.h
 
 BENCH_OUT = bench-out
 if HAVE_CUDA

@@ -22,6 +22,7 @@
 // the last X of the last chain (max |X - X_saved| <= 1e-4 * max |X_saved|).
 
 #include "../examples/common.h"
+#include "bench_median.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -37,12 +38,6 @@
     free (Xx) ; free (got) ; free (ref) ;                                   \
     free (per_call) ; free (read_s) ;                                       \
     if (fsave != NULL) fclose (fsave) ;                                     \
-}
-
-static int cmp_double (const void *a, const void *b)
-{
-    double x = *(const double *) a, y = *(const double *) b ;
-    return (x < y) ? -1 : (x > y) ? 1 : 0 ;
 }
 
 static void usage (void)
@@ -156,10 +151,8 @@ int main (int argc, char **argv)
     double med = per_call [0], medr = read_s [0] ;
     if (m > 0)
     {
-        qsort (per_call + 1, (size_t) m, sizeof (double), cmp_double) ;
-        qsort (read_s + 1, (size_t) m, sizeof (double), cmp_double) ;
-        med = (m % 2) ? per_call [1 + m / 2] : 0.5 * (per_call [m / 2] + per_call [m / 2 + 1]) ;
-        medr = (m % 2) ? read_s [1 + m / 2] : 0.5 * (read_s [m / 2] + read_s [m / 2 + 1]) ;
+        med = gg_bench_median (per_call + 1, m) ;
+        medr = gg_bench_median (read_s + 1, m) ;
     }
     printf ("summary: example=chain_bench step=product steps=%d per_step_s=%.6f "
         "first_chain_per_step_s=%.6f final_read_s=%.6f\n", chain, med, per_call [0], medr) ;

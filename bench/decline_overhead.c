@@ -23,6 +23,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_median.h"
+
 typedef GrB_Info (*mxm_fn) (GrB_Matrix, const GrB_Matrix, const GrB_BinaryOp,
     const GrB_Semiring, const GrB_Matrix, const GrB_Matrix, const GrB_Descriptor) ;
 typedef GrB_Info (*mxv_fn) (GrB_Vector, const GrB_Vector, const GrB_BinaryOp,
@@ -46,17 +48,7 @@ static double now_ns (void)
     return (double) t.tv_sec * 1e9 + (double) t.tv_nsec ;
 }
 
-static int cmp_double (const void *a, const void *b)
-{
-    double x = *(const double *) a, y = *(const double *) b ;
-    return (x > y) - (x < y) ;
-}
-
-static double median (double *x, int n)
-{
-    qsort (x, n, sizeof (double), cmp_double) ;
-    return (n % 2) ? x [n/2] : 0.5 * (x [n/2 - 1] + x [n/2]) ;
-}
+static double median (double *x, int n) { return gg_bench_median (x, n) ; }
 
 // a small random sparse matrix (not dense: the product is sparse x sparse)
 static GrB_Matrix sparse (GrB_Index m, GrB_Index n, uint64_t seed)

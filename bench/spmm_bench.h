@@ -84,7 +84,6 @@ static inline double rnd_unit (uint64_t *s)    // [-1, 1)
 // bench/spmm_bench_util.c
 void parse_list (const char *s, int *out, int *n) ;
 double now (void) ;
-int cmp_double (const void *a, const void *b) ;
 double median (double *v, int n) ;
 void make_rmat (csr *A, int scale) ;
 bool read_mtx (csr *A, const char *path, const char *name) ;

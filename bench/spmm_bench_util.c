@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "bench/spmm_bench.h"
+#include "bench/bench_median.h"
 
 void parse_list (const char *s, int *out, int *n)
 {
@@ -25,16 +26,9 @@ double now (void)
     return t.tv_sec + 1e-9 * t.tv_nsec ;
 }
 
-int cmp_double (const void *a, const void *b)
-{
-    double x = *(const double *) a, y = *(const double *) b ;
-    return (x > y) - (x < y) ;
-}
-
 double median (double *v, int n)
 {
-    qsort (v, n, sizeof (double), cmp_double) ;
-    return (n % 2) ? v [n/2] : 0.5 * (v [n/2 - 1] + v [n/2]) ;
+    return gg_bench_median (v, n) ;
 }
 
 //------------------------------------------------------------------------------
