@@ -182,6 +182,13 @@ int gg_cuda_vec_reduce (gg_add add, gg_type t, const void *x, int64_t n,
 // z [i] = pb [i] ? x [i] : 0, zb [i] = pb [i] (a resident vector on a pattern)
 int gg_cuda_vec_select (gg_type t, int64_t n, void *z, int8_t *zb,
     const void *x, const int8_t *pb, cudaStream_t stream) ;
+// a resident matrix on a pattern (CSR p, 32-bit, m rows; device memory):
+// out [i] = the monoid over row i's values (from its identity), and
+// z [q] = op (d [i], x [q]) (d_first) or op (x [q], d [i]) for row i's q
+int gg_cuda_csr_row_reduce (gg_add add, gg_type t, int64_t m, const int32_t *p,
+    const void *x, void *out, cudaStream_t stream) ;
+int gg_cuda_csr_row_op (gg_vop op, gg_type t, int64_t m, const int32_t *p,
+    void *z, const void *x, const void *d, bool d_first, cudaStream_t stream) ;
 // dst (cols x rows, row-major) = src' (rows x cols, row-major), 4- or 8-byte
 // values copied exactly (a GEMM operand held in the other layout)
 int gg_cuda_transpose (void *dst, const void *src, int64_t rows, int64_t cols,

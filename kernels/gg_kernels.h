@@ -97,6 +97,10 @@ typedef struct
     // to it (see backend/cache/cache.h) so the next call with the same
     // unchanged matrix finds it on the device.
     void *cache ;
+    // x_dev: x is a buffer of the backend's (the nnz values of a resident
+    // matrix on a pattern, backend/resident/), not host memory; p and i are
+    // host memory as always (the pattern's form, with its cache entry)
+    bool x_dev ;
     // transposed: the arrays (p, i, x) hold the CSR of S' (ncols x nrows,
     // ncols+1 row pointers), not of S: the backend multiplies by their
     // transpose (built on the device, kept with S' own device form; the host
@@ -212,6 +216,29 @@ typedef struct gg_backend
     // is transposed there first; NULL: none
     int (*gemm_res) (const gg_semiring *sr, const gg_dense *A, bool a_res, bool a_t,
                      const gg_dense *B, bool b_res, bool b_t, void *Y) ;
+
+    // A resident matrix on a pattern (backend/resident/): its P->nnz values
+    // x, a buffer of the backend's, in the order of the entries of the CSR
+    // pattern P (host arrays with their cache entry, as spmm's S; P->x is
+    // not read).  NULL: none.
+    // sddmm_res: sddmm with y such a buffer (A, B host memory)
+    int (*sddmm_res) (const gg_semiring *sr, const gg_csr *M, const gg_dense *A,
+                      const gg_dense *B, void *y) ;
+    // csr_row_reduce: out [i] (host memory, P->nrows values of t) = the
+    // monoid (PLUS, TIMES, MIN, MAX; kernels/vec_ops/vec_elem.h's combine,
+    // from its identity) over the values of row i; rows without entries
+    // get the identity (the caller leaves them absent)
+    int (*csr_row_reduce) (gg_add add, gg_type t, const gg_csr *P, const void *x,
+                           void *out) ;
+    // csr_row_op: z [p] = op (d [i], x [p]) (d_first) or op (x [p], d [i])
+    // for every entry p of row i (z may be x); d: host memory, P->nrows
+    // values of t (binary gg_vop only)
+    int (*csr_row_op) (gg_vop op, gg_type t, const gg_csr *P, void *z, const void *x,
+                       const void *d, bool d_first) ;
+    // vec_exp: z [i] = expf (x [i]) for i < n (FP32 only; z may be x; both
+    // buffers of the backend's), bit for bit the host libm's expf, which the
+    // CPU library calls (kernels/vec_ops/vec_exp.h says how)
+    int (*vec_exp) (gg_type t, int64_t n, void *z, const void *x) ;
 }
 gg_backend ;
 

@@ -47,6 +47,17 @@ TESTS += tests/test_decisions
 tests_test_decisions_SOURCES = tests/test_decisions.c
 tests_test_decisions_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_decisions_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
+
+# expf by classification (kernels/vec_ops/vec_exp.h) bit for bit against the
+# host's expf: backend/host/host_exp.c compiled in (its symbols are hidden in
+# libgrbgpu.so)
+check_PROGRAMS += tests/test_exp
+TESTS += tests/test_exp
+tests_test_exp_SOURCES = tests/test_exp.c backend/host/host_exp.c \
+	backend/host/host_vec_ops.h kernels/vec_ops/vec_exp.h
+tests_test_exp_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_exp_LDFLAGS = $(OPENMP_CFLAGS)
+tests_test_exp_LDADD = $(CMOCKA_LIBS) -lm
 endif
 
 # An ordinary GraphBLAS program, three ways: linked with -lgraphblas only (run

@@ -417,6 +417,13 @@ gg_cache_entry *grbgpu_cache_insert (const gg_cache_key *key, void *host,
 // grbgpu_cache_release
 //------------------------------------------------------------------------------
 
+void grbgpu_cache_addref (gg_cache_entry *e)
+{
+    pthread_mutex_lock (&cache_mutex) ;
+    e->refcount++ ;
+    pthread_mutex_unlock (&cache_mutex) ;
+}
+
 void grbgpu_cache_release (gg_cache_entry *e)
 {
     if (e == NULL) return ;

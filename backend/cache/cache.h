@@ -76,6 +76,8 @@ GG_INTERNAL gg_cache_entry *grbgpu_cache_insert (const gg_cache_key *key,
 
 // Give back a reference.
 GG_INTERNAL void grbgpu_cache_release (gg_cache_entry *e) ;
+// One more reference to e, which the caller holds one of already.
+GG_INTERNAL void grbgpu_cache_addref (gg_cache_entry *e) ;
 
 // Drop every entry of this handle (its object changed or was freed).
 GG_INTERNAL void grbgpu_cache_invalidate (const void *handle) ;

@@ -64,8 +64,9 @@ static int attempt (gg_devcall *c, const op_args *a)
     {
         case OP_SPMM  : return spmm_attempt_res (c, a->sr, a->S, a->X, a->x_dev,
                             a->Y, a->y_dev) ;
-        case OP_SDDMM : return sddmm_attempt (c, a->sr, a->S, a->X, a->B,
-                            a->Y) ;
+        case OP_SDDMM : return a->y_dev
+                            ? sddmm_attempt_res (c, a->sr, a->S, a->X, a->B, a->Y)
+                            : sddmm_attempt (c, a->sr, a->S, a->X, a->B, a->Y) ;
         default       : return a->y_dev
                             ? gemm_attempt_res (c, a->sr, a->X, a->x_dev, a->a_t, a->B, a->b_dev,
                                 a->b_t, a->Y)
@@ -128,7 +129,7 @@ static int cuda_spmm (const gg_semiring *sr, const gg_csr *S,
         return GG_ERR_UNSUPPORTED ;
     if (S->nrows == 0 || X->ncols == 0 || S->nnz == 0) return GG_OK ;
     int mrc ;
-    if (multi_spmm (sr, S, X, Y, &mrc)) return mrc ;   // GRBGPU_DEVICES slots
+    if (!S->x_dev && multi_spmm (sr, S, X, Y, &mrc)) return mrc ;   // GRBGPU_DEVICES slots
     op_args a = { .op = OP_SPMM, .sr = sr, .S = S, .X = X, .Y = Y } ;
     return run_op (&a) ;
 }
@@ -157,6 +158,18 @@ static int cuda_sddmm (const gg_semiring *sr, const gg_csr *M,
     int mrc ;
     if (multi_sddmm (sr, M, A, B, y, &mrc)) return mrc ;  // GRBGPU_DEVICES slots
     op_args a = { .op = OP_SDDMM, .sr = sr, .S = M, .X = A, .B = B, .Y = y } ;
+    return run_op (&a) ;
+}
+
+// sddmm with y a resident buffer (a matrix on M's pattern, backend/resident/)
+static int cuda_sddmm_res (const gg_semiring *sr, const gg_csr *M,
+    const gg_dense *A, const gg_dense *B, void *y)
+{
+    if (M->p32 == NULL || M->i32 == NULL) return GG_ERR_UNSUPPORTED ;
+    if (M->nrows > INT32_MAX || M->ncols > INT32_MAX || M->nnz > INT32_MAX ||
+        A->ncols > INT32_MAX) return GG_ERR_UNSUPPORTED ;
+    if (M->nnz == 0) return GG_OK ;
+    op_args a = { .op = OP_SDDMM, .sr = sr, .S = M, .X = A, .B = B, .Y = y, .y_dev = true } ;
     return run_op (&a) ;
 }
 
@@ -196,6 +209,10 @@ static const gg_backend cuda_backend_table =
     .vec_reduce = cuda_vec_reduce,
     .vec_gather = cuda_vec_gather,
     .vec_select = cuda_vec_select,
+    .sddmm_res = cuda_sddmm_res,
+    .csr_row_reduce = cuda_csr_row_reduce,
+    .csr_row_op = cuda_csr_row_op,
+    .vec_exp = cuda_vec_exp,
 } ;
 
 // The module's backend (backend/cuda_module.h): CUDA started in this process,

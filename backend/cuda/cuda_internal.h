@@ -447,9 +447,18 @@ GG_INTERNAL int cuda_vec_reduce (gg_add add, gg_type t, const void *x, int64_t n
     const int8_t *present, void *result) ;
 GG_INTERNAL int cuda_vec_select (gg_type t, int64_t n, void *z, int8_t *zb,
     const void *x, const int8_t *pb) ;
+// row-wise operations on a resident matrix on a pattern (gg_backend)
+GG_INTERNAL int cuda_csr_row_reduce (gg_add add, gg_type t, const gg_csr *P,
+    const void *x, void *out) ;
+GG_INTERNAL int cuda_csr_row_op (gg_vop op, gg_type t, const gg_csr *P, void *z,
+    const void *x, const void *d, bool d_first) ;
+// form_exp.c: expf on a resident buffer, bit for bit the host's (gg_backend.vec_exp)
+GG_INTERNAL int cuda_vec_exp (gg_type t, int64_t n, void *z, const void *x) ;
 
 // dense.c
 GG_INTERNAL int sddmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *M,
+    const gg_dense *A, const gg_dense *B, void *y) ;
+GG_INTERNAL int sddmm_attempt_res (gg_devcall *c, const gg_semiring *sr, const gg_csr *M,
     const gg_dense *A, const gg_dense *B, void *y) ;
 // The same for a row block of M (the split path's): M's row 0 is A's row
 // a_row0 (A whole, its cached form shared), and B's device form given (fb,

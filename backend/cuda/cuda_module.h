@@ -30,10 +30,11 @@
 #include "backend/grbgpu_internal.h"
 #include "backend/cache/cache.h"
 
-#define GG_CUDA_MODULE_ABI 11  // 5: gg_csr.transposed, gg_backend.spmm_transposed; 6: vector operations;
+#define GG_CUDA_MODULE_ABI 12  // 5: gg_csr.transposed, gg_backend.spmm_transposed; 6: vector operations;
                                // 7: device ids in the cache's device accounting, split_workers;
                                // 8: vec_reduce on a pattern, vec_select; 9: gg_vec_args.present_dev;
-                               // 10: gg_vop MIN, MAX, ISEQ ... ISLE; 11: gg_backend.gemm_res
+                               // 10: gg_vop MIN, MAX, ISEQ ... ISLE; 11: gg_backend.gemm_res;
+                               // 12: gg_csr.x_dev, sddmm_res, csr_row_reduce, csr_row_op, vec_exp
 #define GG_CUDA_MODULE_NAME "libgrbgpu-cuda.so"
 #define GG_CUDA_MODULE_ENTRY "grbgpu_cuda_module_open"
 

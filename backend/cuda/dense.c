@@ -436,6 +436,17 @@ int sddmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *M,
     return sddmm_attempt_rows (c, sr, M, A, 0, B, NULL, y) ;
 }
 
+// y a resident buffer (the result stays on the device: a matrix on M's pattern)
+int sddmm_attempt_res (gg_devcall *c, const gg_semiring *sr, const gg_csr *M,
+    const gg_dense *A, const gg_dense *B, void *y)
+{
+    gg_dense_op o = { .c = c, .sr = sr, .M = M, .A = A, .B = B,
+        .m = M->nrows, .n = M->ncols, .k = A->ncols, .nnz = M->nnz, .t = sr->type,
+        .elem = gg_type_size (sr->type), .y_dev = true, .dy = y,
+        .precision = grbgpu_settings_get ()->precision } ;
+    return dense_attempt (&o, gg_sddmm_families, y) ;
+}
+
 // *d: the call's own device form of the resident operand X (rows x cols):
 // its buffer, or, when it holds X' (trans), X made row-major in a temporary
 // of the call.

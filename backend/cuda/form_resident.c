@@ -212,3 +212,60 @@ done:
     res_end (&c, old, &rc) ;
     return rc ;
 }
+
+//------------------------------------------------------------------------------
+// row-wise operations on a resident matrix on a pattern
+//------------------------------------------------------------------------------
+
+// P's device form (its pattern: row pointers and column indices), from its
+// cache entry or uploaded into it
+static int pattern_form (gg_devcall *c, const gg_csr *P, gg_type t, dev_csr **fs)
+{
+    if (P->p32 == NULL || P->i32 == NULL || P->nrows > INT32_MAX || P->nnz > INT32_MAX)
+        return GG_ERR_UNSUPPORTED ;
+    csr_needs nd = { .x = false, .ones = false, .t = t } ;
+    return csr_get (c, P, &nd, fs) ;
+}
+
+int cuda_csr_row_reduce (gg_add add, gg_type t, const gg_csr *P, const void *x, void *out)
+{
+    int old, rc ;
+    gg_devcall c ;
+    dev_csr *fs = NULL ;
+    void *dout = NULL ;
+    const size_t bytes = (size_t) (P->nrows > 0 ? P->nrows : 1) * gg_type_size (t) ;
+    if (!res_begin (&old, &c, &rc)) return GG_ERR_DEVICE ;
+    if (rc != GG_OK) goto done ;
+    rc = pattern_form (&c, P, t, &fs) ;
+    if (rc == GG_OK) rc = tmp_alloc (&c, &dout, bytes) ;
+    if (rc != GG_OK) goto done ;
+    FAULT_TRY (GG_FAULT_LAUNCH) ;
+    rc = gg_cuda_csr_row_reduce (add, t, P->nrows, fs->p, x, dout, c.ctx->stream) ;
+    if (rc == GG_OK && P->nrows > 0) rc = download (&c, out, dout, bytes) ;
+done:
+    res_end (&c, old, &rc) ;
+    csr_unref (fs) ;
+    return rc ;
+}
+
+int cuda_csr_row_op (gg_vop op, gg_type t, const gg_csr *P, void *z, const void *x,
+    const void *d, bool d_first)
+{
+    int old, rc ;
+    gg_devcall c ;
+    dev_csr *fs = NULL ;
+    void *dd = NULL ;
+    const size_t bytes = (size_t) (P->nrows > 0 ? P->nrows : 1) * gg_type_size (t) ;
+    if (!res_begin (&old, &c, &rc)) return GG_ERR_DEVICE ;
+    if (rc != GG_OK) goto done ;
+    rc = pattern_form (&c, P, t, &fs) ;
+    if (rc == GG_OK) rc = tmp_alloc (&c, &dd, bytes) ;
+    if (rc == GG_OK && P->nrows > 0) rc = upload (&c, dd, d, bytes) ;
+    if (rc != GG_OK) goto done ;
+    FAULT_TRY (GG_FAULT_LAUNCH) ;
+    rc = gg_cuda_csr_row_op (op, t, P->nrows, fs->p, z, x, dd, d_first, c.ctx->stream) ;
+done:
+    res_end (&c, old, &rc) ;
+    csr_unref (fs) ;
+    return rc ;
+}

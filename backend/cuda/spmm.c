@@ -175,8 +175,10 @@ static int own_run (gg_spmm_op *o)
 {
     o->rowsum = false ;
     const dev_csr *f = o->fs ;
+    // (S's values: its form's, or a resident buffer of S's own, gg_csr.x_dev)
+    const void *sx = (o->S->x == NULL) ? NULL : o->S->x_dev ? o->S->x : f->x ;
     return gg_cuda_spmm_plan (o->sr, o->m, o->k, o->n, o->S->nnz, f->p, f->i,
-        (o->S->x != NULL) ? f->x : NULL, false, o->dX, o->dY, f->spmv_plan,
+        sx, false, o->dX, o->dY, f->spmv_plan,
         spmm_kernel_name (o->S, o->n), o->c->ctx->stream) ;
 }
 
@@ -271,6 +273,13 @@ static int spmm_core (gg_devcall *c, const gg_semiring *sr, const gg_csr *S,
     const bool use_x = (sr->mul == GG_MUL_TIMES || sr->mul == GG_MUL_FIRST) ;
     csr_needs nd = { .x = (S->x != NULL) || (vendor && use_x),
         .ones = vendor && !use_x, .t = o.t } ;
+    // S's values in a resident buffer (a matrix on a pattern): its form is
+    // the pattern's, and only the own kernels take values from elsewhere
+    if (S->x_dev)
+    {
+        if (S->transposed) return GG_ERR_UNSUPPORTED ;
+        nd.x = false ; nd.ones = false ;
+    }
     gg_csr St ;
     if (S->transposed)
     {
@@ -311,8 +320,8 @@ static int spmm_core (gg_devcall *c, const gg_semiring *sr, const gg_csr *S,
     // forced kernel, the chooser measures; else the static rule
     const bool forced = (set->kernel [0] != '\0') ;
     gg_tune_key key = spmm_key (&o) ;
-    int fam = forced ? -1 : tuned_find (&o.fs->tuned, &o.fs->plan_lock, &key) ;
-    o.exploring = (fam < 0 && S->cache != NULL
+    int fam = (forced || S->x_dev) ? -1 : tuned_find (&o.fs->tuned, &o.fs->plan_lock, &key) ;
+    o.exploring = (fam < 0 && !S->x_dev && S->cache != NULL
         && tune_wanted ((double) S->nnz * (double) n)) ;
     o.remembered = fam ;
 
@@ -322,7 +331,8 @@ static int spmm_core (gg_devcall *c, const gg_semiring *sr, const gg_csr *S,
     int nsup = 0 ;
     for (int f = 0 ; f < GG_SPMM_NFAM ; f++)
     {
-        why [f] = (fam >= 0 && f != fam && f != GG_SPMM_NFAM - 1) ? "not the remembered winner"
+        why [f] = (S->x_dev && f != GG_SPMM_NFAM - 1) ? "values in a resident buffer"
+            : (fam >= 0 && f != fam && f != GG_SPMM_NFAM - 1) ? "not the remembered winner"
             : gg_spmm_families [f].supports (&o) ;
         if (why [f] == NULL) nsup++ ;
     }

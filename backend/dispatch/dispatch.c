@@ -274,7 +274,8 @@ static bool gemm_operand_fits (const gg_resident *res, const gg_operand *o,
     gg_type t, int64_t rows, int64_t cols, bool *trans)
 {
     *trans = false ;
-    if (res->zt != t || res->nrows * res->ncols != rows * cols || res->pattern != NULL) return false ;
+    if (res->zt != t || res->nrows * res->ncols != rows * cols || res->pattern != NULL
+        || res->on_csr) return false ;
     *trans = !res->is_vector && res->by_col != o->transpose ;
     return true ;
 }
@@ -285,6 +286,29 @@ static bool resident_fits (const gg_resident *res, const gg_operand *o,
 {
     bool trans ;
     return gemm_operand_fits (res, o, t, k, n, &trans) && !trans ;
+}
+
+// May an SDDMM's T stay on the device as C's content on the mask's pattern?
+// C<struct(M)> = T without accumulator, C empty or replaced, of T's type, by
+// row, its sparsity control allowing sparse, not an input: then C is T
+// (every mask entry has a value: the operands are dense, k >= 1), as the
+// write-back's direct pack makes it (storage/writeback.c).
+static bool sddmm_can_stay (const gg_plan *plan, const GrB_Matrix *ins, int nins)
+{
+    const gg_output *out = &plan->out ;
+    if (out->C == NULL || out->M == NULL || !out->mask_struct || out->mask_comp
+        || out->accum != NULL || out->is_vector || plan->k < 1) return false ;
+    for (int q = 0 ; q < nins ; q++) if (ins [q] == out->C) return false ;
+    GrB_Type ctype ;
+    GxB_Format_Value fmt = GxB_BY_COL ;
+    int control = 0 ;
+    GrB_Index cnvals = 1 ;
+    if (GxB_Matrix_type (&ctype, out->C) != GrB_SUCCESS || ctype != plan->ztype
+        || grbgpu_grb_type (plan->sr.type) != ctype) return false ;
+    if (GxB_Matrix_Option_get (out->C, GxB_FORMAT, &fmt) != GrB_SUCCESS || fmt != GxB_BY_ROW) return false ;
+    if (GxB_Matrix_Option_get (out->C, GxB_SPARSITY_CONTROL, &control) != GrB_SUCCESS
+        || (control & (GxB_SPARSE | GxB_HYPERSPARSE)) == 0) return false ;
+    return out->replace || (GrB_Matrix_nvals (&cnvals, out->C) == GrB_SUCCESS && cnvals == 0) ;
 }
 
 // Returns GG_OK (and *info), GG_ERR_UNSUPPORTED (with *why), or an error.
@@ -314,6 +338,9 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
     size_t keep_bytes = 0 ;
     gg_resident cres ;      // an accumulation into a resident C (vec_dispatch.c)
     bool acc_res = false ;
+    gg_resident sres ;      // S resident on a pattern, read in place
+    bool s_res = false ;
+    bool sddmm_keep = false ;   // an SDDMM's result kept on the mask's pattern
 
     #define TRY(call) do { rc = (call) ; if (rc != GG_OK) goto done ; } while (0)
     // an operand this path reads through GraphBLAS comes down first
@@ -332,6 +359,24 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
         case GG_OP_SPMM:
         {
             HOST (plan->out.M, "a product's mask") ;
+            // S resident on a pattern (backend/dispatch/mat_pattern.c) is
+            // read in place: its pattern's form and its values' buffer
+            if (res_on && !plan->S.transpose && !plan->flipped
+                && grbgpu_resident_pin (plan->S.obj, &sres))
+            {
+                s_res = sres.on_csr && sres.be == be && sres.zt == t && sres.csr.p32 != NULL ;
+                if (!s_res) grbgpu_resident_unpin (plan->S.obj, sres.buf) ;
+            }
+            if (s_res)
+            {
+                S = sres.csr ;
+                S.x = plan->S.values ? sres.buf : NULL ;
+                S.x_dev = plan->S.values ;
+                S.iso = false ;
+                phase [3] = now () - t_start ;
+            }
+            else
+            {
             HOST (plan->S.obj, "a product's sparse operand") ;
             VIEW (v0, plan->S.obj) ;
             phase [3] = now () - t_start ;
@@ -345,6 +390,7 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
             *flagged = may_flag && transpose_on_backend (be, &plan->S, &v0) ;
             if (*flagged) TRY (get_csr_transposed (&plan->S, t, &v0, &S, &held [0])) ;
             else TRY (get_csr (&plan->S, t, &v0, &S, &held [0])) ;
+            }
             phase [4] = now () - t_start ;
             if (plan->out.is_vector)
             {
@@ -425,12 +471,13 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
                 keep_bytes = (size_t) (r.nrows * r.ncols) * zsz ;
                 keep_buf = grbgpu_resident_alloc (be, keep_bytes) ;
             }
-            if (keep_buf == NULL)
-            {
-                const GrB_Matrix ins [3] = { plan->L.obj, plan->R.obj,
-                    (plan->op == GG_OP_SDDMM) ? plan->P.obj : NULL } ;
-                OUT_HOST (ins, 3) ;
-            }
+            const GrB_Matrix ins [3] = { plan->L.obj, plan->R.obj,
+                (plan->op == GG_OP_SDDMM) ? plan->P.obj : NULL } ;
+            // an SDDMM's T stays on the device on the mask's pattern when it
+            // is all of C's new content (backend/resident/resident_csr.c)
+            sddmm_keep = (plan->op == GG_OP_SDDMM && res_on && be->sddmm_res != NULL
+                && sddmm_can_stay (plan, ins, 3)) ;
+            if (keep_buf == NULL && !sddmm_keep) OUT_HOST (ins, 3) ;
             // then a resident L (m x k) or R (n x k) is read in place (held
             // in the other layout: transposed there first); any other comes
             // down
@@ -472,6 +519,22 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
                 TRY (be->gemm_res (&plan->sr, &L, l_res, l_t, &R, r_res, r_t, keep_buf)) ;
                 break ;
             }
+            if (sddmm_keep && P.p32 != NULL && P.cache != NULL)
+            {
+                keep_bytes = (size_t) (P.nnz > 0 ? P.nnz : 1) * zsz ;
+                keep_buf = grbgpu_resident_alloc (be, keep_bytes) ;
+            }
+            if (keep_buf == NULL && sddmm_keep)
+            {
+                sddmm_keep = false ;
+                OUT_HOST (ins, 3) ;
+            }
+            if (sddmm_keep)
+            {
+                t_compute = now () ;
+                TRY (be->sddmm_res (&plan->sr, &P, &L, &R, keep_buf)) ;
+                break ;
+            }
             if (plan->op == GG_OP_SDDMM)
             {
                 r.x = grbgpu_alloc_result ((size_t) (P.nnz > 0 ? P.nnz : 1) * zsz) ;
@@ -503,6 +566,19 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
         if (rc != GG_OK) goto done ;
         *info = GrB_SUCCESS ;
     }
+    else if (sddmm_keep)
+    {
+        gg_resident kept = { .be = be, .buf = keep_buf, .bytes = keep_bytes, .zt = t,
+            .nrows = plan->m, .ncols = plan->n, .nvals = P.nnz, .on_csr = true, .csr = P } ;
+        kept.csr.x = NULL ;
+        GrB_Info kinfo = grbgpu_resident_keep_csr (plan->out.C, &kept) ;
+        keep_buf = NULL ;       // kept, or freed by keep
+        if (kinfo != GrB_SUCCESS) { rc = GG_ERR_NOMEM ; goto done ; }
+        *info = GrB_SUCCESS ;
+        grbgpu_log (2, "resident: SDDMM result %p kept on %s on its mask's pattern (%lld"
+            " entries, %zu bytes not brought down)", (void *) plan->out.C, be->name,
+            (long long) P.nnz, keep_bytes) ;
+    }
     else if (keep_buf != NULL)
     {
         gg_resident kept = { .be = be, .buf = keep_buf, .bytes = keep_bytes, .zt = t,
@@ -532,6 +608,7 @@ done:
     if (keep_buf != NULL) grbgpu_resident_release (be, keep_buf, keep_bytes) ;
     if (acc_res) grbgpu_resident_unpin (plan->out.C, cres.buf) ;
     if (x_res) grbgpu_resident_unpin (plan->X.obj, xres.buf) ;
+    if (s_res) grbgpu_resident_unpin (plan->S.obj, sres.buf) ;
     if (l_res) grbgpu_resident_unpin (plan->L.obj, lres.buf) ;
     if (r_res) grbgpu_resident_unpin (plan->R.obj, rres.buf) ;
     for (int k = 0 ; k < MAX_HELD ; k++) if (held [k] != NULL) grbgpu_cache_release (held [k]) ;
@@ -606,6 +683,12 @@ bool grbgpu_dispatch (const gg_call *call, GrB_Info *info)
         }
     }
     if (!version_ok ()) { decline ("unsupported GraphBLAS version") ; return false ; }
+    // C = D*S with D diagonal and S resident on a pattern (mat_pattern.c)
+    if (grbgpu_pattern_mxm (call, info))
+    {
+        grbgpu_log (2, "resident: C = D*S on the device (S on a pattern, D diagonal)") ;
+        return true ;
+    }
     gg_plan plan ;
     const char *why = grbgpu_classify (call, &plan) ;
     if (why != NULL) { decline (why) ; return false ; }

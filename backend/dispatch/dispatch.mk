@@ -10,10 +10,12 @@
 #                 accumulation into a resident output (vec_accum.c), a
 #                 resident vector on a pattern (vec_pattern.c: t .* sink);
 #                 vec_private.h: what they share
+#   mat_pattern.c a matrix resident on a pattern (an SDDMM's result): apply
+#                 (EXP among them), row reductions, the product by a diagonal
 libgrbgpu_la_SOURCES += \
 	backend/dispatch/semiring.c backend/dispatch/semiring.h \
 	backend/dispatch/classify.c backend/dispatch/classify.h \
 	backend/dispatch/dispatch.c \
 	backend/dispatch/vec_dispatch.c backend/dispatch/vec_dispatch.h \
 	backend/dispatch/vec_accum.c backend/dispatch/vec_private.h \
-	backend/dispatch/vec_pattern.c
+	backend/dispatch/vec_pattern.c backend/dispatch/mat_pattern.c

@@ -224,7 +224,7 @@ const char *vec_get_input (const gg_backend *be, GrB_Matrix u, gg_type t,
         {
             const bool ok = in->r.be == be && in->r.zt == t && in->r.is_vector == s->is_vector
                 && in->r.nrows == s->nrows && in->r.ncols == s->ncols
-                && (s->is_vector || in->r.by_col == s->by_col) ;
+                && (s->is_vector || in->r.by_col == s->by_col) && !in->r.on_csr ;
             if (ok && (pattern_ok || in->r.pattern == NULL))
             {
                 in->pinned = true ;
@@ -409,8 +409,18 @@ bool grbgpu_dense_apply (bool is_vector, GrB_Matrix C, const GrB_Matrix mask,
     gg_vscalar zero = { .d = 0 } ;
     const char *why = plain_call (mask, accum, desc) ;
     if (why != NULL) DECLINE (why) ;
-    if (!unop (op, &vop, &t)) DECLINE ("dense op: operator not built in") ;
+    const bool is_exp = (op != NULL && (op == GxB_EXP_FP32 || op == GxB_EXP_FP64)) ;
+    if (is_exp) { vop = GG_VOP_IDENTITY ; t = (op == GxB_EXP_FP32) ? GG_FP32 : GG_FP64 ; }
+    else if (!unop (op, &vop, &t)) DECLINE ("dense op: operator not built in") ;
     if (A == NULL) DECLINE ("dense op: no operand") ;
+    if (!is_vector)
+    {
+        // a matrix resident on a pattern (mat_pattern.c)
+        bool applies ;
+        done = grbgpu_pattern_apply (be, C, vop, is_exp, t, A, NULL, false, info, &applies) ;
+        if (applies) goto leave ;
+    }
+    if (is_exp) DECLINE ("dense op: operator not built in") ;
     done = vec_run (be, is_vector, C, vop, t, A, NULL, NULL, &zero, info) ;
 leave:
     LEAVE
@@ -430,6 +440,12 @@ bool grbgpu_dense_apply_bind (bool is_vector, GrB_Matrix C, const GrB_Matrix mas
     if (t != st) DECLINE ("dense op: scalar of another type") ;
     if (A == NULL) DECLINE ("dense op: no operand") ;
     if (t == GG_FP32) sc.f = (float) s ; else sc.d = s ;
+    if (!is_vector)
+    {
+        bool applies ;
+        done = grbgpu_pattern_apply (be, C, vop, false, t, A, &sc, first, info, &applies) ;
+        if (applies) goto leave ;
+    }
     done = first ? vec_run (be, is_vector, C, vop, t, NULL, &sc, A, NULL, info)
                  : vec_run (be, is_vector, C, vop, t, A, NULL, NULL, &sc, info) ;
 leave:
@@ -548,7 +564,11 @@ bool grbgpu_dense_dup (bool is_vector, void *handle, const GrB_Matrix A, GrB_Inf
     if (!vec_shape_of (A, is_vector, &s)) DECLINE ("dup: operand cannot be read") ;
     if (new_like (A, is_vector, type, &s, &C) == GrB_SUCCESS)
     {
-        done = vec_run (be, is_vector, C, GG_VOP_IDENTITY, t, A, NULL, NULL, &zero, info) ;
+        // a matrix on a pattern (mat_pattern.c), else full
+        bool applies = false ;
+        if (!is_vector) done = grbgpu_pattern_apply (be, C, GG_VOP_IDENTITY, false, t, A,
+            NULL, false, info, &applies) ;
+        if (!applies) done = vec_run (be, is_vector, C, GG_VOP_IDENTITY, t, A, NULL, NULL, &zero, info) ;
     }
     else
     {

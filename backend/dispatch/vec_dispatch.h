@@ -54,6 +54,21 @@ GG_INTERNAL bool grbgpu_vec_reduce (void *c, gg_type ct, const GrB_BinaryOp accu
 GG_INTERNAL bool grbgpu_dense_dup (bool is_vector, void *handle, const GrB_Matrix A,
     GrB_Info *info) ;
 
+// A matrix resident on a pattern (mat_pattern.c): C = op (A) (unary; EXP:
+// is_exp), op (s, A) (s_first) or op (A, s); *applies false when A is not
+// such a matrix (nothing done), else the call is answered or declined here
+GG_INTERNAL bool grbgpu_pattern_apply (const gg_backend *be, GrB_Matrix C, gg_vop vop,
+    bool is_exp, gg_type t, GrB_Matrix A, const gg_vscalar *s, bool s_first,
+    GrB_Info *info, bool *applies) ;
+// C = D*S, D diagonal on the host, S resident on a pattern (grbgpu_dispatch
+// asks first; false: not this case, or declined, and the call goes on)
+GG_INTERNAL bool grbgpu_pattern_mxm (const void *call, GrB_Info *info) ;
+// w = reduce (A) by rows, A resident on a pattern (the hook of
+// GrB_Matrix_reduce_Monoid)
+GG_INTERNAL bool grbgpu_pattern_reduce (GrB_Vector w, const GrB_Vector mask,
+    const GrB_BinaryOp accum, const GrB_Monoid monoid, const GrB_Matrix A,
+    const GrB_Descriptor desc, GrB_Info *info) ;
+
 // C (a full vector, or matrix, of type t on the host) uploaded to be and
 // kept there.  True when C is resident on be afterwards.
 GG_INTERNAL bool grbgpu_vec_adopt (const gg_backend *be, GrB_Matrix C, gg_type t,

@@ -2,6 +2,7 @@
 # GEMM) and its test against SuiteSparse:GraphBLAS.
 libgrbgpu_la_SOURCES += backend/host/host_backend.c backend/host/host_kernels.h \
 	backend/host/host_vec_ops.c backend/host/host_vec_ops.h
+libgrbgpu_la_SOURCES += backend/host/host_exp.c kernels/vec_ops/vec_exp.h
 
 if HAVE_CMOCKA
 # The backend's symbols are hidden in libgrbgpu.so, so the test compiles
@@ -13,6 +14,7 @@ tests_test_host_backend_SOURCES = tests/test_host_backend.c \
 	tests/host_backend_test.h tests/host_backend_util.c \
 	backend/host/host_backend.c backend/host/host_kernels.h \
 	backend/host/host_vec_ops.c backend/host/host_vec_ops.h \
+	backend/host/host_exp.c kernels/vec_ops/vec_exp.h \
 	formats/partition.c formats/partition.h formats/csr_t.c \
 	backend/team.c backend/team.h
 tests_test_host_backend_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)

@@ -599,5 +599,7 @@ GG_INTERNAL const gg_backend grbgpu_host_backend =
     .spmm_transposed = true,
     .res_upload = host_res_upload, .vec_op = host_vec_op, .vec_reduce = host_vec_reduce,
     .vec_gather = host_vec_gather, .vec_select = host_vec_select,
-    .gemm_res = host_gemm_res
+    .gemm_res = host_gemm_res, .sddmm_res = host_sddmm,
+    .csr_row_reduce = host_csr_row_reduce, .csr_row_op = host_csr_row_op,
+    .vec_exp = host_vec_exp
 } ;

@@ -102,3 +102,61 @@ int host_vec_select (gg_type t, int64_t n, void *zv, int8_t *zb, const void *xv,
     else return GG_ERR_UNSUPPORTED ;
     return GG_OK ;
 }
+
+//------------------------------------------------------------------------------
+// row-wise operations on a resident matrix on a pattern
+//------------------------------------------------------------------------------
+
+// row i's entries [q0, q1) of P
+#define ROW_RANGE(P, i, q0, q1) \
+    int64_t q0 = (P)->p32 ? (P)->p32 [i] : (P)->p64 [i] ; \
+    int64_t q1 = (P)->p32 ? (P)->p32 [(i)+1] : (P)->p64 [(i)+1] ;
+
+#define ROW_REDUCE(T, SUFFIX)                                                 \
+{                                                                             \
+    const T *x = (const T *) xv ;                                             \
+    T *out = (T *) outv ;                                                     \
+    for (int64_t i = 0 ; i < P->nrows ; i++)                                  \
+    {                                                                         \
+        ROW_RANGE (P, i, q0, q1)                                              \
+        T acc = gg_vec_identity_ ## SUFFIX (add) ;                            \
+        for (int64_t q = q0 ; q < q1 ; q++) acc = gg_vec_combine_ ## SUFFIX (add, acc, x [q]) ; \
+        out [i] = acc ;                                                       \
+    }                                                                         \
+}
+
+int host_csr_row_reduce (gg_add add, gg_type t, const gg_csr *P, const void *xv, void *outv)
+{
+    if (add != GG_ADD_PLUS && add != GG_ADD_TIMES && add != GG_ADD_MIN && add != GG_ADD_MAX)
+    {
+        return GG_ERR_UNSUPPORTED ;
+    }
+    if (t == GG_FP32) ROW_REDUCE (float, fp32)
+    else if (t == GG_FP64) ROW_REDUCE (double, fp64)
+    else return GG_ERR_UNSUPPORTED ;
+    return GG_OK ;
+}
+
+#define ROW_OP(T, SUFFIX)                                                     \
+{                                                                             \
+    const T *x = (const T *) xv, *d = (const T *) dv ;                        \
+    T *z = (T *) zv ;                                                         \
+    for (int64_t i = 0 ; i < P->nrows ; i++)                                  \
+    {                                                                         \
+        ROW_RANGE (P, i, q0, q1)                                              \
+        for (int64_t q = q0 ; q < q1 ; q++)                                   \
+        {                                                                     \
+            z [q] = d_first ? gg_vec_apply_ ## SUFFIX (op, d [i], x [q])      \
+                            : gg_vec_apply_ ## SUFFIX (op, x [q], d [i]) ;    \
+        }                                                                     \
+    }                                                                         \
+}
+
+int host_csr_row_op (gg_vop op, gg_type t, const gg_csr *P, void *zv, const void *xv,
+    const void *dv, bool d_first)
+{
+    if (t == GG_FP32) ROW_OP (float, fp32)
+    else if (t == GG_FP64) ROW_OP (double, fp64)
+    else return GG_ERR_UNSUPPORTED ;
+    return GG_OK ;
+}

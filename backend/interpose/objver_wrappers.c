@@ -6001,6 +6001,12 @@ GG_EXPORT GrB_Info (GxB_Matrix_select) (GrB_Matrix C, const GrB_Matrix Mask, con
 GG_EXPORT GrB_Info (GrB_Matrix_reduce_Monoid) (GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp accum, const GrB_Monoid monoid, const GrB_Matrix A, const GrB_Descriptor desc)
 {
     GG_REAL (GrB_Matrix_reduce_Monoid) ;
+    GrB_Info info ;
+    if (grbgpu_pattern_reduce (w, mask, accum, monoid, A, desc, &info))
+    {
+        grbgpu_objver_bump (w) ;
+        return info ;
+    }
     {
         GrB_Info t = grbgpu_resident_touch (w, "GrB_Matrix_reduce_Monoid") ;
         if (t != GrB_SUCCESS) return t ;
@@ -6013,7 +6019,7 @@ GG_EXPORT GrB_Info (GrB_Matrix_reduce_Monoid) (GrB_Vector w, const GrB_Vector ma
         GrB_Info t = grbgpu_resident_touch (A, "GrB_Matrix_reduce_Monoid") ;
         if (t != GrB_SUCCESS) return t ;
     }
-    GrB_Info info = real (w, mask, accum, monoid, A, desc) ;
+    info = real (w, mask, accum, monoid, A, desc) ;
     grbgpu_objver_bump (w) ;
     return info ;
 }

@@ -26,6 +26,7 @@
 #include "config.h"
 #include "backend/resident/resident_private.h"
 #include "backend/interpose/galloc.h"
+#include "backend/cache/cache.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -63,6 +64,7 @@ typedef struct
     const gg_backend *be ;
     void *buf ;
     int pins ;
+    void *cache ;           // a matrix on a pattern's cache reference, or NULL
 }
 gg_orphan ;
 
@@ -114,6 +116,19 @@ static gg_entry *find (const void *obj)
     return NULL ;
 }
 
+// A buffer (and a cache reference) released at its last unpin
+static void orphan (const gg_backend *be, void *buf, int pins, void *cache)
+{
+    if (norphans == maxorphans)
+    {
+        int n = maxorphans ? 2 * maxorphans : 8 ;
+        gg_orphan *o = realloc (orphans, (size_t) n * sizeof (gg_orphan)) ;
+        if (o == NULL) abort () ;       // cannot happen in practice: tiny
+        orphans = o ; maxorphans = n ;
+    }
+    orphans [norphans++] = (gg_orphan) { be, buf, pins, cache } ;
+}
+
 // Remove e from the registry and release its buffer (or leave it to the
 // last unpin) and its shadow.
 static void remove_entry (gg_entry *e)
@@ -122,18 +137,12 @@ static void remove_entry (gg_entry *e)
     grbgpu_gb_free (e->shadow) ;
     if (e->pins > 0)
     {
-        if (norphans == maxorphans)
-        {
-            int n = maxorphans ? 2 * maxorphans : 8 ;
-            gg_orphan *o = realloc (orphans, (size_t) n * sizeof (gg_orphan)) ;
-            if (o == NULL) abort () ;       // cannot happen in practice: tiny
-            orphans = o ; maxorphans = n ;
-        }
-        orphans [norphans++] = (gg_orphan) { e->r.be, e->r.buf, e->pins } ;
+        orphan (e->r.be, e->r.buf, e->pins, e->r.on_csr ? e->r.csr.cache : NULL) ;
     }
     else
     {
         e->r.be->res_free (e->r.buf) ;
+        if (e->r.on_csr) grbgpu_cache_release (e->r.csr.cache) ;
     }
     *e = entries [--nentries] ;
     atomic_store_explicit (&grbgpu_resident_live, nentries, memory_order_relaxed) ;
@@ -234,7 +243,7 @@ typedef GrB_Info (*viso_fn) (bool *, const GrB_Vector) ;
 static void take_shadow (GrB_Matrix obj, const gg_resident *r, void **x, size_t *xsize)
 {
     *x = NULL ; *xsize = 0 ;
-    if (r->pattern != NULL || r->bytes == 0) return ;
+    if (r->pattern != NULL || r->on_csr || r->bytes == 0) return ;
     int status = 0, format = 0 ;
     bool iso = true ;
     GrB_Info info ;
@@ -331,6 +340,7 @@ static GrB_Info materialise_locked (gg_entry *e, const char *why)
     size_t down = 0 ;
     GrB_Info info = (r.pattern != NULL)
         ? grbgpu_res_fill_pattern ((GrB_Vector) e->obj, &r, &down)
+        : r.on_csr ? grbgpu_res_fill_csr ((GrB_Matrix) e->obj, &r, &down)
         : fill_full (e, &down) ;
     if (info != GrB_SUCCESS)
     {
@@ -344,7 +354,7 @@ static GrB_Info materialise_locked (gg_entry *e, const char *why)
     grbgpu_count (GG_STAT_MATERIALISED, 1) ;
     if (grbgpu_settings.verbose >= 1)
     {
-        if (r.pattern != NULL)
+        if (r.pattern != NULL || r.on_csr)
         {
             grbgpu_log (1, "resident: materialised %p (on a pattern, %lld of %lld entries,"
                 " %zu bytes down) for %s", e->obj, (long long) r.nvals, (long long) r.nrows,
@@ -462,6 +472,7 @@ void grbgpu_resident_unpin (const void *obj, void *buf)
             if (--orphans [k].pins == 0)
             {
                 orphans [k].be->res_free (buf) ;
+                grbgpu_cache_release (orphans [k].cache) ;
                 orphans [k] = orphans [--norphans] ;
             }
             break ;
@@ -576,6 +587,77 @@ GrB_Info grbgpu_resident_keep (GrB_Matrix obj, const gg_resident *r)
     register_locked (obj, r, &opt) ;
     entries [nentries-1].shadow = shadow ;
     entries [nentries-1].shadow_size = shadow_size ;
+    pthread_mutex_unlock (&lock) ;
+    grbgpu_count (GG_STAT_RESIDENT_KEPT, 1) ;
+    return GrB_SUCCESS ;
+}
+
+bool grbgpu_resident_rebuf (const void *obj, void *old_buf, void *buf)
+{
+    pthread_mutex_lock (&lock) ;
+    gg_entry *e = find (obj) ;
+    const bool ok = (e != NULL && e->r.buf == old_buf) ;
+    if (ok)
+    {
+        // the old buffer goes when its last pin does (the caller holds one)
+        if (e->pins > 0)
+        {
+            orphan (e->r.be, old_buf, e->pins, NULL) ;
+        }
+        else
+        {
+            e->r.be->res_free (old_buf) ;
+        }
+        held_bytes -= e->r.bytes ;      // (buf was counted by its alloc)
+        e->pins = 0 ;
+        e->r.buf = buf ;
+        e->stamp = ++clock_stamp ;
+    }
+    pthread_mutex_unlock (&lock) ;
+    return ok ;
+}
+
+GrB_Info grbgpu_resident_keep_csr (GrB_Matrix obj, const gg_resident *r)
+{
+    const size_t zsz = gg_type_size (r->zt) ;
+    GrB_Index *Ap = NULL, *Aj = NULL ;
+    size_t ap_size = 0, aj_size = 0 ;
+    void *p = grbgpu_gb_calloc (1, zsz) ;
+    GrB_Info info = (p == NULL || !r->on_csr || r->csr.cache == NULL || r->nvals != r->csr.nnz)
+        ? GrB_OUT_OF_MEMORY : grbgpu_res_csr_arrays (&r->csr, &Ap, &ap_size, &Aj, &aj_size) ;
+    if (info != GrB_SUCCESS)
+    {
+        grbgpu_gb_free (p) ;
+        grbgpu_resident_release (r->be, r->buf, r->bytes) ;
+        return info ;
+    }
+    pthread_mutex_lock (&lock) ;
+    gg_options opt ;
+    info = grow_locked ( ) ;
+    if (info == GrB_SUCCESS) info = options_get (obj, false, &opt) ;
+    if (info == GrB_SUCCESS)
+    {
+        info = REAL (gg_mpack_csr_fn, "GxB_Matrix_pack_CSR") (obj, &Ap, &Aj, &p,
+            ap_size, aj_size, zsz, true, false, NULL) ;
+    }
+    if (info != GrB_SUCCESS)
+    {
+        grbgpu_gb_free (Ap) ; grbgpu_gb_free (Aj) ; grbgpu_gb_free (p) ;
+        held_bytes -= r->bytes ;
+        r->be->res_free (r->buf) ;
+        pthread_mutex_unlock (&lock) ;
+        return info ;
+    }
+    GrB_Info oinfo = options_restore (obj, false, &opt) ;
+    if (oinfo != GrB_SUCCESS)
+    {
+        grbgpu_log (1, "resident: setting the options of %p back failed (GrB_Info %d)",
+            (void *) obj, (int) oinfo) ;
+    }
+    gg_entry *old = find (obj) ;
+    if (old != NULL) remove_entry (old) ;
+    grbgpu_cache_addref ((gg_cache_entry *) r->csr.cache) ;
+    register_locked (obj, r, &opt) ;
     pthread_mutex_unlock (&lock) ;
     grbgpu_count (GG_STAT_RESIDENT_KEPT, 1) ;
     return GrB_SUCCESS ;

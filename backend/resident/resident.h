@@ -44,6 +44,14 @@ typedef struct
     const void *src ;
     uint64_t src_version ;
     int src_storage ;
+    // A matrix on a pattern (on_csr; backend/resident/resident_csr.c): nvals
+    // values in buf, in the order of the entries of csr, the CSR pattern
+    // (host arrays, values unread) of the matrix whose structure it took
+    // (an SDDMM's mask), a cache entry (csr.cache) that the registry holds a
+    // reference to while the object is resident; the object holds that
+    // structure, by row, with an iso placeholder value
+    bool on_csr ;
+    gg_csr csr ;
 }
 gg_resident ;
 
@@ -93,6 +101,18 @@ GG_INTERNAL GrB_Info grbgpu_resident_keep (GrB_Matrix obj, const gg_resident *r)
 // vec_pattern.c): sparse or bitmap with r->pattern set, or full with
 // r->pattern NULL.  Registers it; packs nothing.
 GG_INTERNAL GrB_Info grbgpu_resident_keep_as_is (GrB_Vector obj, const gg_resident *r) ;
+
+// As grbgpu_resident_keep for a matrix on a pattern (r->on_csr, r->csr with
+// its cache entry, r->nvals == r->csr.nnz values in r->buf): obj (by row)
+// gets csr's structure with an iso placeholder value and is registered
+// (holding a reference to csr's cache entry).  On error buf is freed and obj
+// is unchanged.
+GG_INTERNAL GrB_Info grbgpu_resident_keep_csr (GrB_Matrix obj, const gg_resident *r) ;
+
+// obj's values, pinned by the caller in old_buf, are replaced by buf (from
+// grbgpu_resident_alloc, of the same size): old_buf goes at its last unpin.
+// False (nothing changed) when obj no longer holds old_buf.
+GG_INTERNAL bool grbgpu_resident_rebuf (const void *obj, void *old_buf, void *buf) ;
 
 // Bytes held and objects registered (for tests).
 GG_INTERNAL size_t grbgpu_resident_bytes (void) ;

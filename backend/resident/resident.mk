@@ -2,7 +2,8 @@
 # materialisation, eviction); the wrappers that materialise are generated
 # with the version wrappers (scripts/gen_objver.py).
 libgrbgpu_la_SOURCES += backend/resident/resident.c backend/resident/resident.h \
-	backend/resident/resident_pattern.c backend/resident/resident_private.h
+	backend/resident/resident_pattern.c backend/resident/resident_csr.c \
+	backend/resident/resident_private.h
 
 # tests/test_resident: chains of products kept resident, read and changed in
 # every way, freed, evicted, with faults (the host emulation backend;
@@ -53,4 +54,14 @@ tests_test_vec_pattern_SOURCES = tests/test_vec_pattern.c tests/resident_util.h 
 	tests/vec_pattern_util.h
 tests_test_vec_pattern_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_vec_pattern_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
+endif
+
+# tests/test_mat_pattern: a matrix resident on a pattern (an SDDMM's result,
+# the row softmax and aggregation of graph attention) against the CPU library
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_mat_pattern
+TESTS += tests/test_mat_pattern
+tests_test_mat_pattern_SOURCES = tests/test_mat_pattern.c tests/resident_util.h
+tests_test_mat_pattern_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_mat_pattern_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
 endif

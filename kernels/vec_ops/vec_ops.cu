@@ -233,3 +233,79 @@ extern "C" int gg_cuda_transpose (void *dst, const void *src, int64_t rows, int6
     }
     return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
 }
+
+//------------------------------------------------------------------------------
+// row-wise operations on a resident matrix on a pattern (CSR, 32-bit)
+//------------------------------------------------------------------------------
+
+// one warp per row (grid-stride over rows): out [i] = the monoid over row i's
+// values, from the identity (rows without entries: the identity)
+template <typename T>
+__global__ void csr_row_reduce_kernel (gg_add add, int64_t m, const int32_t *p,
+    const T *x, T *out)
+{
+    const int lane = threadIdx.x & 31 ;
+    const int64_t nwarps = ((int64_t) gridDim.x * blockDim.x) >> 5 ;
+    for (int64_t i = ((int64_t) blockIdx.x * blockDim.x + threadIdx.x) >> 5 ; i < m ; i += nwarps)
+    {
+        T acc = vec_t <T>::identity (add) ;
+        for (int64_t q = p [i] + lane ; q < p [i+1] ; q += 32) acc = vec_t <T>::combine (add, acc, x [q]) ;
+        for (int off = 16 ; off > 0 ; off /= 2)
+        {
+            acc = vec_t <T>::combine (add, acc, __shfl_down_sync (0xffffffffu, acc, off)) ;
+        }
+        if (lane == 0) out [i] = acc ;
+    }
+}
+
+// z [q] = op (d [i], x [q]) (d_first) or op (x [q], d [i]) for the entries q
+// of row i
+template <typename T>
+__global__ void csr_row_op_kernel (gg_vop op, int64_t m, const int32_t *p,
+    T *z, const T *x, const T *d, bool d_first)
+{
+    const int lane = threadIdx.x & 31 ;
+    const int64_t nwarps = ((int64_t) gridDim.x * blockDim.x) >> 5 ;
+    for (int64_t i = ((int64_t) blockIdx.x * blockDim.x + threadIdx.x) >> 5 ; i < m ; i += nwarps)
+    {
+        const T di = d [i] ;
+        for (int64_t q = p [i] + lane ; q < p [i+1] ; q += 32)
+        {
+            z [q] = d_first ? vec_t <T>::apply (op, di, x [q]) : vec_t <T>::apply (op, x [q], di) ;
+        }
+    }
+}
+
+static int warp_blocks_for (int64_t m)
+{
+    int64_t b = (m * 32 + VEC_THREADS - 1) / VEC_THREADS ;
+    return (int) (b < 1 ? 1 : (b > 65535 ? 65535 : b)) ;
+}
+
+extern "C" int gg_cuda_csr_row_reduce (gg_add add, gg_type t, int64_t m, const int32_t *p,
+    const void *x, void *out, cudaStream_t stream)
+{
+    if (m <= 0) return GG_OK ;
+    const int nb = warp_blocks_for (m) ;
+    if (t == GG_FP32)
+        csr_row_reduce_kernel <float> <<<nb, VEC_THREADS, 0, stream>>> (add, m, p, (const float *) x, (float *) out) ;
+    else if (t == GG_FP64)
+        csr_row_reduce_kernel <double> <<<nb, VEC_THREADS, 0, stream>>> (add, m, p, (const double *) x, (double *) out) ;
+    else return GG_ERR_UNSUPPORTED ;
+    return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
+}
+
+extern "C" int gg_cuda_csr_row_op (gg_vop op, gg_type t, int64_t m, const int32_t *p,
+    void *z, const void *x, const void *d, bool d_first, cudaStream_t stream)
+{
+    if (m <= 0) return GG_OK ;
+    const int nb = warp_blocks_for (m) ;
+    if (t == GG_FP32)
+        csr_row_op_kernel <float> <<<nb, VEC_THREADS, 0, stream>>> (op, m, p, (float *) z,
+            (const float *) x, (const float *) d, d_first) ;
+    else if (t == GG_FP64)
+        csr_row_op_kernel <double> <<<nb, VEC_THREADS, 0, stream>>> (op, m, p, (double *) z,
+            (const double *) x, (const double *) d, d_first) ;
+    else return GG_ERR_UNSUPPORTED ;
+    return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
+}

@@ -10,9 +10,12 @@
 # host emulation in make check; the GPU with GRBGPU_TEST_DEVICE=cuda,
 # gpu_round.sh steps res2, sink, mres).
 EXTRA_DIST += kernels/vec_ops/vec_elem.h kernels/vec_ops/vec_ops.cu
+EXTRA_DIST += kernels/vec_ops/vec_exp.h kernels/vec_ops/vec_exp_cuda.h kernels/vec_ops/vec_exp.cu
 
 if HAVE_CUDA
 libgrbgpu_cuda_la_SOURCES += kernels/vec_ops/vec_ops.cu
-GG_VEC_OPS_OBJS = kernels/vec_ops/vec_ops.lo
+libgrbgpu_cuda_la_SOURCES += kernels/vec_ops/vec_exp.cu
+GG_VEC_OPS_OBJS = kernels/vec_ops/vec_ops.lo kernels/vec_ops/vec_exp.lo
 $(GG_VEC_OPS_OBJS): $(GG_CUDA_INCS) $(srcdir)/kernels/vec_ops/vec_elem.h
+$(GG_VEC_OPS_OBJS): $(srcdir)/kernels/vec_ops/vec_exp.h $(srcdir)/kernels/vec_ops/vec_exp_cuda.h
 endif

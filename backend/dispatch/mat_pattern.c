@@ -1,0 +1,365 @@
+//------------------------------------------------------------------------------
+// backend/dispatch/mat_pattern.c: operations on a matrix resident on a pattern
+//------------------------------------------------------------------------------
+
+// A matrix on a pattern (backend/resident/resident_csr.c) is made by an SDDMM
+// whose result is all of C's new content (dispatch.c) and is then, on the
+// device, what a row softmax and an aggregation do with it (graph
+// attention): element-wise operations (grbgpu_pattern_apply: apply of a
+// built-in unary operator, EXP among them, or a bound binary one), row
+// reductions to a vector (grbgpu_pattern_reduce), the product by a diagonal
+// matrix (grbgpu_pattern_mxm: C = D*S, one term per entry, so any monoid:
+// C(i,j) = mul (D(i,i), S(i,j))) and SpMM with S in place (dispatch.c).  The
+// structure never changes on these paths (a product by a diagonal that would
+// drop rows is declined), so the object's host structure stays exact; a
+// result that goes into another object gets a copy of that structure.  The
+// values of the result are new device memory, put in place of the old only
+// once they are complete, so a failure leaves every object as it was and the
+// CPU library answers.  Exact as the dense path is: one IEEE operation per
+// entry, EXP bit for bit the host's expf (kernels/vec_ops/vec_exp.h); the row
+// reductions are equal up to the order of the sum (MIN / MAX: which of -0
+// and +0, as the README's known difference says).
+
+#include "config.h"
+#include "backend/dispatch/vec_private.h"
+#include "backend/dispatch/classify.h"
+#include "backend/resident/resident.h"
+#include "backend/storage/storage.h"
+#include "backend/interpose/galloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+// A pinned on be as a matrix on a pattern of type t (*r), or false (not pinned)
+static bool pin_csr (const gg_backend *be, GrB_Matrix A, gg_type t, gg_resident *r)
+{
+    if (A == NULL || !grbgpu_resident_pin (A, r)) return false ;
+    if (r->on_csr && r->be == be && r->zt == t) return true ;
+    grbgpu_resident_unpin (A, r->buf) ;
+    return false ;
+}
+
+// May C (m x n) take a result of type t on a pattern?  NULL, or why not.
+static const char *output_ok (GrB_Matrix C, gg_type t, int64_t m, int64_t n)
+{
+    GrB_Index nrows = 0, ncols = 0 ;
+    GxB_Format_Value fmt = GxB_BY_COL ;
+    int control = 0 ;
+    if (vec_type (C) != grbgpu_grb_type (t)) return "pattern op: output of another type" ;
+    if (GrB_Matrix_nrows (&nrows, C) != GrB_SUCCESS || GrB_Matrix_ncols (&ncols, C) != GrB_SUCCESS
+        || (int64_t) nrows != m || (int64_t) ncols != n) return "pattern op: output of another size" ;
+    if (GxB_Matrix_Option_get (C, GxB_FORMAT, &fmt) != GrB_SUCCESS || fmt != GxB_BY_ROW)
+        return "pattern op: output held by column" ;
+    if (GxB_Matrix_Option_get (C, GxB_SPARSITY_CONTROL, &control) != GrB_SUCCESS
+        || (control & (GxB_SPARSE | GxB_HYPERSPARSE)) == 0)
+        return "pattern op: output's sparsity control excludes sparse" ;
+    return NULL ;
+}
+
+// z (a buffer of a->bytes from grbgpu_resident_alloc, complete) becomes C's
+// content: in place of A's values (C is A: the structure stays), or C gets
+// A's structure.  z is taken either way.  Unpins A.
+static bool finish (const gg_backend *be, GrB_Matrix C, GrB_Matrix A, gg_resident *a,
+    void *z, GrB_Info *info)
+{
+    bool ok ;
+    if (C == A)
+    {
+        ok = grbgpu_resident_rebuf (A, a->buf, z) ;
+        if (!ok) grbgpu_resident_release (be, z, a->bytes) ;
+        grbgpu_resident_unpin (A, a->buf) ;
+    }
+    else
+    {
+        // (A stays pinned until the keep has taken its own reference to
+        // the pattern's cache entry)
+        gg_resident r = *a ;
+        r.buf = z ;
+        ok = (grbgpu_resident_keep_csr (C, &r) == GrB_SUCCESS) ;
+        grbgpu_resident_unpin (A, a->buf) ;
+    }
+    if (!ok)
+    {
+        grbgpu_count (GG_STAT_FALLBACKS, 1) ;
+        grbgpu_log (1, "fallback to the CPU library: a result on a pattern could not be kept") ;
+        return false ;
+    }
+    grbgpu_count (be == &grbgpu_host_backend ? GG_STAT_OFFLOADED_HOST : GG_STAT_OFFLOADED_CUDA, 1) ;
+    grbgpu_set_last_decision (be->name, NULL) ;
+    *info = GrB_SUCCESS ;
+    return true ;
+}
+
+static bool failed (const gg_backend *be, GrB_Matrix A, gg_resident *a, void *z, int rc)
+{
+    grbgpu_resident_release (be, z, a->bytes) ;
+    grbgpu_resident_unpin (A, a->buf) ;
+    grbgpu_count (GG_STAT_FALLBACKS, 1) ;
+    grbgpu_set_last_decision ("fallback", "pattern op failed") ;
+    grbgpu_log (1, "fallback to the CPU library after a pattern op failed (%d) on %s", rc, be->name) ;
+    return false ;
+}
+
+//------------------------------------------------------------------------------
+// C = op (A), op (s, A), op (A, s)
+//------------------------------------------------------------------------------
+
+bool grbgpu_pattern_apply (const gg_backend *be, GrB_Matrix C, gg_vop vop, bool is_exp,
+    gg_type t, GrB_Matrix A, const gg_vscalar *s, bool s_first, GrB_Info *info,
+    bool *applies)
+{
+    gg_resident a ;
+    *applies = pin_csr (be, A, t, &a) ;
+    if (!*applies) return false ;
+    const char *why = output_ok (C, t, a.nrows, a.ncols) ;
+    if (why == NULL && is_exp && (be->vec_exp == NULL || t != GG_FP32))
+        why = "pattern op: EXP of this type has no exact device kernel" ;
+    void *z = NULL ;
+    if (why == NULL)
+    {
+        z = grbgpu_resident_alloc (be, a.bytes) ;
+        if (z == NULL) why = "pattern op: no device memory for the result" ;
+    }
+    if (why != NULL)
+    {
+        grbgpu_resident_unpin (A, a.buf) ;
+        vec_decline (why) ;
+        return false ;
+    }
+    int rc ;
+    if (grbgpu_fault (GG_FAULT_LAUNCH)) rc = GG_ERR_FAULT ;
+    else if (a.nvals == 0) rc = GG_OK ;
+    else if (is_exp) rc = be->vec_exp (t, a.nvals, z, a.buf) ;
+    else
+    {
+        gg_vec_args args = { .op = vop, .type = t, .n = a.nvals, .z = z, .x = a.buf } ;
+        if (s != NULL)
+        {
+            // op (s, A) or op (A, s); MIN / MAX with the scalar second are
+            // computed as op (s, A), the CPU library's order (vec_dispatch.c)
+            const bool first = s_first || vop == GG_VOP_MIN || vop == GG_VOP_MAX ;
+            if (first) { args.x = NULL ; args.xs = *s ; args.y = a.buf ; }
+            else args.ys = *s ;
+        }
+        rc = be->vec_op (&args) ;
+    }
+    if (rc != GG_OK) return failed (be, A, &a, z, rc) ;
+    return finish (be, C, A, &a, z, info) ;
+}
+
+//------------------------------------------------------------------------------
+// w = reduce (A) by rows
+//------------------------------------------------------------------------------
+
+static bool monoid_of (GrB_Monoid m, gg_add *add, gg_type *t)
+{
+    const GrB_Monoid f32 [4] = { GrB_PLUS_MONOID_FP32, GrB_TIMES_MONOID_FP32,
+        GrB_MIN_MONOID_FP32, GrB_MAX_MONOID_FP32 } ;
+    const GrB_Monoid f64 [4] = { GrB_PLUS_MONOID_FP64, GrB_TIMES_MONOID_FP64,
+        GrB_MIN_MONOID_FP64, GrB_MAX_MONOID_FP64 } ;
+    const gg_add ad [4] = { GG_ADD_PLUS, GG_ADD_TIMES, GG_ADD_MIN, GG_ADD_MAX } ;
+    for (int k = 0 ; m != NULL && k < 4 ; k++)
+    {
+        if (m == f32 [k]) { *add = ad [k] ; *t = GG_FP32 ; return true ; }
+        if (m == f64 [k]) { *add = ad [k] ; *t = GG_FP64 ; return true ; }
+    }
+    return false ;
+}
+
+typedef GrB_Info (*vpack_csc_fn) (GrB_Vector, GrB_Index **, void **, GrB_Index,
+    GrB_Index, bool, GrB_Index, bool, const GrB_Descriptor) ;
+
+// w (size m) = the sparse vector of the values out [i] at the rows i of P
+// with an entry, packed (w's options kept)
+static GrB_Info pack_rows (GrB_Vector w, const gg_csr *P, gg_type t, const void *out)
+{
+    const size_t zsz = gg_type_size (t) ;
+    const int64_t m = P->nrows ;
+    int64_t nv = 0 ;
+    for (int64_t i = 0 ; i < m ; i++) nv += (P->p32 [i+1] > P->p32 [i]) ;
+    const size_t i_size = (size_t) (nv > 0 ? nv : 1) * sizeof (GrB_Index) ;
+    const size_t x_size = (size_t) (nv > 0 ? nv : 1) * zsz ;
+    GrB_Index *I = grbgpu_gb_malloc (i_size) ;
+    char *X = grbgpu_gb_malloc (x_size) ;
+    if (I == NULL || X == NULL) { grbgpu_gb_free (I) ; grbgpu_gb_free (X) ; return GrB_OUT_OF_MEMORY ; }
+    int64_t k = 0 ;
+    for (int64_t i = 0 ; i < m ; i++)
+    {
+        if (P->p32 [i+1] == P->p32 [i]) continue ;
+        I [k] = (GrB_Index) i ;
+        memcpy (X + (size_t) k * zsz, (const char *) out + (size_t) i * zsz, zsz) ;
+        k++ ;
+    }
+    int control = 0 ;
+    double bitmap = 0, hyper = 0 ;
+    GrB_Info info = GxB_Vector_Option_get (w, GxB_SPARSITY_CONTROL, &control) ;
+    if (info == GrB_SUCCESS) info = GxB_Vector_Option_get (w, GxB_BITMAP_SWITCH, &bitmap) ;
+    if (info == GrB_SUCCESS) info = GxB_Matrix_Option_get ((GrB_Matrix) w, GxB_HYPER_SWITCH, &hyper) ;
+    void *Xv = X ;
+    if (info == GrB_SUCCESS)
+    {
+        info = ((vpack_csc_fn) grbgpu_real ("GxB_Vector_pack_CSC")) (w, &I, &Xv, i_size, x_size,
+            false, (GrB_Index) nv, false, NULL) ;
+    }
+    if (info != GrB_SUCCESS) { grbgpu_gb_free (I) ; grbgpu_gb_free (Xv) ; return info ; }
+    // the pack reset w's options: set back (GraphBLAS conforms w to them)
+    info = GxB_Matrix_Option_set ((GrB_Matrix) w, GxB_HYPER_SWITCH, hyper) ;
+    if (info == GrB_SUCCESS) info = GxB_Vector_Option_set (w, GxB_BITMAP_SWITCH, bitmap) ;
+    if (info == GrB_SUCCESS) info = GxB_Vector_Option_set (w, GxB_SPARSITY_CONTROL, control) ;
+    return info ;
+}
+
+bool grbgpu_pattern_reduce (GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp accum,
+    const GrB_Monoid monoid, const GrB_Matrix A, const GrB_Descriptor desc, GrB_Info *info)
+{
+    // only a resident A gains (and only then is the call counted here)
+    if (!grbgpu_resident_has (A)) return false ;
+    const gg_backend *be = vec_backend () ;
+    if (be == NULL) return false ;
+    grbgpu_resident_quiet (1) ;
+    bool done = false ;
+    gg_add add ;
+    gg_type t ;
+    gg_resident a ;
+    GrB_Index n = 0 ;
+    const char *why = NULL ;
+    if (mask != NULL || accum != NULL || desc != NULL) why = "row reduce: mask, accumulator or descriptor" ;
+    else if (!monoid_of (monoid, &add, &t)) why = "row reduce: monoid not built in" ;
+    else if (be->csr_row_reduce == NULL) why = "row reduce: no kernel on the backend" ;
+    else if (!pin_csr (be, A, t, &a)) why = "row reduce: operand not resident on a pattern of the monoid's type" ;
+    if (why != NULL) { vec_decline (why) ; goto leave ; }
+    if (vec_type ((GrB_Matrix) w) != grbgpu_grb_type (t) || !vec_vsize (w, &n) || (int64_t) n != a.nrows
+        || a.csr.p32 == NULL)
+    {
+        grbgpu_resident_unpin (A, a.buf) ;
+        vec_decline ("row reduce: output of another type or size") ;
+        goto leave ;
+    }
+    void *out = malloc ((size_t) (a.nrows > 0 ? a.nrows : 1) * gg_type_size (t)) ;
+    int rc = (out == NULL) ? GG_ERR_NOMEM : grbgpu_fault (GG_FAULT_LAUNCH) ? GG_ERR_FAULT
+        : be->csr_row_reduce (add, t, &a.csr, a.buf, out) ;
+    if (rc == GG_OK)
+    {
+        // w is overwritten whole: a device copy of it is dropped unread
+        grbgpu_resident_drop (w) ;
+        GrB_Info pinfo = pack_rows (w, &a.csr, t, out) ;
+        if (pinfo == GrB_OUT_OF_MEMORY) rc = GG_ERR_NOMEM ;
+        else
+        {
+            *info = pinfo ;
+            done = true ;
+            grbgpu_count (be == &grbgpu_host_backend ? GG_STAT_OFFLOADED_HOST : GG_STAT_OFFLOADED_CUDA, 1) ;
+            grbgpu_set_last_decision (be->name, NULL) ;
+        }
+    }
+    free (out) ;
+    grbgpu_resident_unpin (A, a.buf) ;
+    if (!done)
+    {
+        grbgpu_count (GG_STAT_FALLBACKS, 1) ;
+        grbgpu_log (1, "fallback to the CPU library after a row reduce failed (%d) on %s", rc, be->name) ;
+    }
+leave:
+    grbgpu_resident_quiet (-1) ;
+    return done ;
+}
+
+//------------------------------------------------------------------------------
+// C = D * S, D diagonal, S resident on a pattern
+//------------------------------------------------------------------------------
+
+// the multiply as a binary operator of the vector operations: z = op (d, s)
+// (d_first) or op (s, d)
+static bool scale_op (GrB_BinaryOp mul, gg_vop *vop, gg_type *t, bool *d_first)
+{
+    *d_first = true ;
+    if (grbgpu_vec_binop (mul, vop, t)) return true ;
+    *d_first = false ;
+    if (mul == GxB_RMINUS_FP32) { *vop = GG_VOP_MINUS ; *t = GG_FP32 ; return true ; }
+    if (mul == GxB_RMINUS_FP64) { *vop = GG_VOP_MINUS ; *t = GG_FP64 ; return true ; }
+    if (mul == GxB_RDIV_FP32) { *vop = GG_VOP_DIV ; *t = GG_FP32 ; return true ; }
+    if (mul == GxB_RDIV_FP64) { *vop = GG_VOP_DIV ; *t = GG_FP64 ; return true ; }
+    return false ;
+}
+
+// D (m x m) diagonal: every stored vector holds at most its own diagonal
+// entry; d [i] its value (type t), dp [i] whether it is there
+static const char *diagonal (GrB_Matrix D, int64_t m, gg_type t, void *d, int8_t *dp)
+{
+    gg_view v ;
+    if (grbgpu_view (&v, D) != GrB_SUCCESS) return "scaling: operand cannot be viewed" ;
+    if (v.vlen != m || v.vdim != m) return "scaling: operand of another size" ;
+    if (v.src != (t == GG_FP32 ? GG_SRC_FP32 : GG_SRC_FP64)) return "scaling: diagonal of another type" ;
+    if (v.storage != GG_STORE_SPARSE && v.storage != GG_STORE_HYPER) return "scaling: diagonal not sparse" ;
+    const size_t zsz = gg_type_size (t) ;
+    memset (dp, 0, (size_t) m) ;
+    for (int64_t k = 0 ; k < v.nvec ; k++)
+    {
+        const int64_t j = (v.h != NULL) ? v.h [k] : k ;
+        const int64_t q0 = v.p [k], q1 = v.p [k+1] ;
+        if (q1 == q0) continue ;
+        if (q1 - q0 > 1 || v.i [q0] != j) return "sparse x sparse" ;
+        dp [j] = 1 ;
+        memcpy ((char *) d + (size_t) j * zsz, (const char *) v.x + (v.iso ? 0 : (size_t) q0 * zsz), zsz) ;
+    }
+    return NULL ;
+}
+
+bool grbgpu_pattern_mxm (const void *call_, GrB_Info *info)
+{
+    const gg_call *call = (const gg_call *) call_ ;
+    if (call->kind != GG_CALL_MXM || call->B == NULL || !grbgpu_resident_has (call->B)) return false ;
+    const gg_settings *s = grbgpu_settings_get () ;
+    const gg_backend *be = (s->device == GG_DEVICE_HOST) ? &grbgpu_host_backend : grbgpu_cuda_backend () ;
+    if (be == NULL || be->csr_row_op == NULL || !grbgpu_resident_enabled (be)) return false ;
+    GrB_BinaryOp mul = NULL, addop = NULL ;
+    GrB_Monoid monoid = NULL ;
+    GrB_Type ztype = NULL ;
+    gg_vop vop ;
+    gg_type t ;
+    bool d_first ;
+    if (call->M != NULL || call->accum != NULL || call->desc != NULL || call->A == NULL
+        || call->A == call->B || call->C == call->A || grbgpu_resident_has (call->A)) return false ;
+    if (GxB_Semiring_multiply (&mul, call->semiring) != GrB_SUCCESS
+        || GxB_Semiring_add (&monoid, call->semiring) != GrB_SUCCESS
+        || GxB_Monoid_operator (&addop, monoid) != GrB_SUCCESS
+        || GxB_BinaryOp_ztype (&ztype, addop) != GrB_SUCCESS) return false ;
+    if (!scale_op (mul, &vop, &t, &d_first) || ztype != grbgpu_grb_type (t)) return false ;
+    gg_resident a ;
+    if (!pin_csr (be, call->B, t, &a)) return false ;
+    if (a.csr.p32 == NULL) { grbgpu_resident_unpin (call->B, a.buf) ; return false ; }
+    // from here the call is this path's: answered, or declined with a reason
+    const int64_t m = a.nrows ;
+    const size_t zsz = gg_type_size (t) ;
+    void *d = calloc ((size_t) (m > 0 ? m : 1), zsz) ;
+    int8_t *dp = malloc ((size_t) (m > 0 ? m : 1)) ;
+    void *z = NULL ;
+    const char *why = (d == NULL || dp == NULL) ? "scaling: out of host memory" : NULL ;
+    if (why == NULL) why = output_ok (call->C, t, m, a.ncols) ;
+    if (why == NULL) why = diagonal (call->A, m, t, d, dp) ;
+    for (int64_t i = 0 ; why == NULL && i < m ; i++)
+    {
+        // a row of S without its diagonal entry in D would vanish from C:
+        // the structure would change
+        if (a.csr.p32 [i+1] > a.csr.p32 [i] && !dp [i]) why = "scaling: a row without its diagonal entry" ;
+    }
+    if (why == NULL)
+    {
+        z = grbgpu_resident_alloc (be, a.bytes) ;
+        if (z == NULL) why = "scaling: no device memory for the result" ;
+    }
+    free (dp) ;
+    if (why != NULL)
+    {
+        free (d) ;
+        grbgpu_resident_unpin (call->B, a.buf) ;
+        // (grbgpu_dispatch goes on, and counts its own decline)
+        grbgpu_log (2, "resident: product by a diagonal not taken: %s", why) ;
+        return false ;
+    }
+    int rc = grbgpu_fault (GG_FAULT_LAUNCH) ? GG_ERR_FAULT
+        : (a.nvals == 0) ? GG_OK : be->csr_row_op (vop, t, &a.csr, z, a.buf, d, d_first) ;
+    free (d) ;
+    if (rc != GG_OK) { (void) failed (be, call->B, &a, z, rc) ; return false ; }
+    return finish (be, call->C, call->B, &a, z, info) ;
+}

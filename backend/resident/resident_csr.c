@@ -1,0 +1,100 @@
+//------------------------------------------------------------------------------
+// backend/resident/resident_csr.c: a matrix resident on a pattern
+//------------------------------------------------------------------------------
+
+// A matrix on a pattern (an SDDMM's result C<struct(M)> = A*B', and what
+// element-wise and row-wise operations make of it on the device,
+// backend/dispatch/mat_pattern.c) holds, on the host, M's structure (CSR,
+// by row; GraphBLAS may hold it hypersparse) with one iso placeholder value;
+// its buffer holds its values in the order of the CSR entries.  Its
+// structure is exactly what the CPU library would give it, so nvals and
+// every structural query are right without a download; materialising unpacks
+// the placeholder as sorted CSR (the entries in that order) and packs the
+// values in.
+
+#include "config.h"
+#include "backend/resident/resident_private.h"
+#include "backend/interpose/galloc.h"
+
+#include <string.h>
+
+typedef GrB_Info (*munpack_csr_fn) (GrB_Matrix, GrB_Index **, GrB_Index **, void **,
+    GrB_Index *, GrB_Index *, GrB_Index *, bool *, bool *, const GrB_Descriptor) ;
+
+GrB_Info grbgpu_res_csr_arrays (const gg_csr *csr, GrB_Index **Ap, size_t *ap_size,
+    GrB_Index **Aj, size_t *aj_size)
+{
+    const int64_t m = csr->nrows, nnz = csr->nnz ;
+    *ap_size = (size_t) (m + 1) * sizeof (GrB_Index) ;
+    *aj_size = (size_t) (nnz > 0 ? nnz : 1) * sizeof (GrB_Index) ;
+    *Ap = grbgpu_gb_malloc (*ap_size) ;
+    *Aj = grbgpu_gb_malloc (*aj_size) ;
+    if (*Ap == NULL || *Aj == NULL)
+    {
+        grbgpu_gb_free (*Ap) ; grbgpu_gb_free (*Aj) ;
+        *Ap = NULL ; *Aj = NULL ;
+        return GrB_OUT_OF_MEMORY ;
+    }
+    GrB_Index *p = *Ap, *j = *Aj ;
+    if (csr->p64 != NULL)
+    {
+        memcpy (p, csr->p64, (size_t) (m + 1) * sizeof (int64_t)) ;
+        if (nnz > 0) memcpy (j, csr->i64, (size_t) nnz * sizeof (int64_t)) ;
+    }
+    else
+    {
+        #pragma omp parallel for schedule(static) if (m > 100000)
+        for (int64_t i = 0 ; i <= m ; i++) p [i] = (GrB_Index) csr->p32 [i] ;
+        #pragma omp parallel for schedule(static) if (nnz > 100000)
+        for (int64_t q = 0 ; q < nnz ; q++) j [q] = (GrB_Index) csr->i32 [q] ;
+    }
+    return GrB_SUCCESS ;
+}
+
+GrB_Info grbgpu_res_fill_csr (GrB_Matrix obj, const gg_resident *r, size_t *down)
+{
+    const size_t zsz = gg_type_size (r->zt) ;
+    const int64_t nvals = r->nvals ;
+    const size_t x_size = (size_t) (nvals > 0 ? nvals : 1) * zsz ;
+    *down = 0 ;
+    // the values first: a failed download leaves obj untouched
+    void *x = grbgpu_gb_malloc (x_size) ;
+    if (x == NULL) return GrB_OUT_OF_MEMORY ;
+    if (nvals > 0 && grbgpu_res_fetch (r, x, (size_t) nvals * zsz) != GG_OK)
+    {
+        grbgpu_gb_free (x) ;
+        return GrB_OUT_OF_MEMORY ;
+    }
+    GrB_Index *Ap = NULL, *Aj = NULL, ap_size = 0, aj_size = 0, old_size = 0 ;
+    void *old = NULL ;
+    bool iso = false ;
+    // (jumbled NULL: the entries come back sorted, in the CSR's order)
+    GrB_Info info = REAL (munpack_csr_fn, "GxB_Matrix_unpack_CSR") (obj, &Ap, &Aj, &old,
+        &ap_size, &aj_size, &old_size, &iso, NULL, NULL) ;
+    if (info != GrB_SUCCESS) { grbgpu_gb_free (x) ; return info ; }
+    gg_mpack_csr_fn pack = REAL (gg_mpack_csr_fn, "GxB_Matrix_pack_CSR") ;
+    if ((int64_t) Ap [r->nrows] != nvals)
+    {
+        // (cannot happen: the structure is the registry's)
+        grbgpu_log (1, "resident: %p holds %lld entries, its buffer %lld", (void *) obj,
+            (long long) Ap [r->nrows], (long long) nvals) ;
+        info = GrB_INVALID_OBJECT ;
+    }
+    else
+    {
+        info = pack (obj, &Ap, &Aj, &x, ap_size, aj_size, x_size, false, false, NULL) ;
+    }
+    if (info != GrB_SUCCESS)
+    {
+        // put the placeholder back (obj is empty now)
+        grbgpu_gb_free (x) ;
+        if (pack (obj, &Ap, &Aj, &old, ap_size, aj_size, old_size, iso, false, NULL) != GrB_SUCCESS)
+        {
+            grbgpu_gb_free (Ap) ; grbgpu_gb_free (Aj) ; grbgpu_gb_free (old) ;
+        }
+        return info ;
+    }
+    grbgpu_gb_free (old) ;      // the placeholder
+    *down = (size_t) nvals * zsz ;
+    return GrB_SUCCESS ;
+}
