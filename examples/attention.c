@@ -2,7 +2,7 @@
 // examples/attention.c: one attention-style aggregation over a graph (SDDMM)
 //------------------------------------------------------------------------------
 
-// usage: attention [--scale S] [--dim D] [--reps R] [--seed N]
+// usage: attention [--scale S] [--dim D] [--reps R] [--seed N] [--steps]
 //                  [--save FILE | --compare FILE] [graph.mtx[.gz]]
 //
 // On the edges of a graph A (R-MAT of 2^S vertices, S = 16 by default, or a
@@ -17,7 +17,8 @@
 //
 // and times each step (R repetitions, R = 5 by default; the summary's
 // per-step time is the mean of the repetitions after the first, first_s the
-// first one).  --save FILE writes O (dense, missing entries as 0) and the
+// first one).  --steps also prints the mean time of each GraphBLAS call of the
+// step over the repetitions after the first.  --save FILE writes O (dense, missing entries as 0) and the
 // entry counts of S and O;
 // --compare FILE recomputes them and checks the counts exactly and
 // max |O - O_saved| <= 1e-4 * max |O_saved| ("check: PASS", exit 0, or
@@ -41,6 +42,26 @@
     GrB_free (&v) ; GrB_free (&Dg) ; GrB_free (S) ; GrB_free (O) ;          \
 }
 
+// the calls of one step, timed one by one with --steps
+#define AT_N 14
+static const char *at_name [AT_N] = { "S<A> = H*H'", "wait (S)", "S = S / sqrt (d)", "v = max (S, 2)",
+    "D = diag (v)", "S = D (rminus) S", "S = exp (S)", "v = sum (S, 2)", "v = 1 ./ v",
+    "D = diag (v)", "S = D*S", "wait (S)", "O = S*H", "wait (O)" } ;
+static double at_sum [AT_N] ;
+static double at_t0 ;
+static int at_k ;
+static bool at_on = false ;
+// the time since the last mark goes to the next call in order
+static void at_mark (void)
+{
+    if (!at_on) return ;
+    double t = ex_wtime () ;
+    if (at_k > 0 && at_k <= AT_N) at_sum [at_k - 1] += t - at_t0 ;
+    at_t0 = t ;
+    at_k++ ;
+}
+#define AT(call) do { GrB_Info at_info_ = (call) ; at_mark () ; GRB_TRY (at_info_) ; } while (0)
+
 static GrB_Info attention
 (
     GrB_Matrix *S,          // output: the attention weights P, pattern of A
@@ -50,6 +71,8 @@ static GrB_Info attention
     GrB_Matrix H            // n-by-d features, full
 )
 {
+    at_k = 0 ;
+    at_mark () ;
     GrB_Vector v = NULL ;
     GrB_Matrix Dg = NULL ;
     *S = NULL ; *O = NULL ;
@@ -66,9 +89,9 @@ static GrB_Info attention
 
     double t0 = ex_wtime () ;
     // S<struct(A)> = H*H' (structural mask, second input transposed)
-    GRB_TRY (GrB_mxm (*S, A, NULL, GrB_PLUS_TIMES_SEMIRING_FP32, H, H,
+    AT (GrB_mxm (*S, A, NULL, GrB_PLUS_TIMES_SEMIRING_FP32, H, H,
         GrB_DESC_ST1)) ;
-    GRB_TRY (GrB_Matrix_wait (*S, GrB_MATERIALIZE)) ;
+    AT (GrB_Matrix_wait (*S, GrB_MATERIALIZE)) ;
     double t1 = ex_wtime () ;
 
     //--------------------------------------------------------------------------
@@ -76,27 +99,27 @@ static GrB_Info attention
     //--------------------------------------------------------------------------
 
     // S = S / sqrt (d)
-    GRB_TRY (GrB_Matrix_apply_BinaryOp2nd_FP32 (*S, NULL, NULL, GrB_TIMES_FP32,
+    AT (GrB_Matrix_apply_BinaryOp2nd_FP32 (*S, NULL, NULL, GrB_TIMES_FP32,
         *S, (float) (1 / sqrt ((double) d)), NULL)) ;
     // v = max (S, [], 2): the largest score of each row (no entry if none)
-    GRB_TRY (GrB_Matrix_reduce_Monoid (v, NULL, NULL, GrB_MAX_MONOID_FP32, *S,
+    AT (GrB_Matrix_reduce_Monoid (v, NULL, NULL, GrB_MAX_MONOID_FP32, *S,
         NULL)) ;
     // S = S - v (each row shifted by its max, so exp cannot overflow): S =
     // diag (v) "PLUS_RMINUS" S, where rminus (v(i), s) = s - v(i)
-    GRB_TRY (GrB_Matrix_diag (&Dg, v, 0)) ;
-    GRB_TRY (GrB_mxm (*S, NULL, NULL, GxB_PLUS_RMINUS_FP32, Dg, *S, NULL)) ;
-    GRB_TRY (GrB_free (&Dg)) ;
+    AT (GrB_Matrix_diag (&Dg, v, 0)) ;
+    AT (GrB_mxm (*S, NULL, NULL, GxB_PLUS_RMINUS_FP32, Dg, *S, NULL)) ;
+    GrB_free (&Dg) ;
     // S = exp (S)
-    GRB_TRY (GrB_Matrix_apply (*S, NULL, NULL, GxB_EXP_FP32, *S, NULL)) ;
+    AT (GrB_Matrix_apply (*S, NULL, NULL, GxB_EXP_FP32, *S, NULL)) ;
     // v = 1 ./ sum (S, 2)
-    GRB_TRY (GrB_Matrix_reduce_Monoid (v, NULL, NULL, GrB_PLUS_MONOID_FP32, *S,
+    AT (GrB_Matrix_reduce_Monoid (v, NULL, NULL, GrB_PLUS_MONOID_FP32, *S,
         NULL)) ;
-    GRB_TRY (GrB_Vector_apply (v, NULL, NULL, GrB_MINV_FP32, v, NULL)) ;
+    AT (GrB_Vector_apply (v, NULL, NULL, GrB_MINV_FP32, v, NULL)) ;
     // S = diag (v) * S: each row sums to 1
-    GRB_TRY (GrB_Matrix_diag (&Dg, v, 0)) ;
-    GRB_TRY (GrB_mxm (*S, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP32, Dg, *S,
+    AT (GrB_Matrix_diag (&Dg, v, 0)) ;
+    AT (GrB_mxm (*S, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP32, Dg, *S,
         NULL)) ;
-    GRB_TRY (GrB_Matrix_wait (*S, GrB_MATERIALIZE)) ;
+    AT (GrB_Matrix_wait (*S, GrB_MATERIALIZE)) ;
     double t2 = ex_wtime () ;
 
     //--------------------------------------------------------------------------
@@ -104,9 +127,9 @@ static GrB_Info attention
     //--------------------------------------------------------------------------
 
     // O = S*H
-    GRB_TRY (GrB_mxm (*O, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP32, *S, H,
+    AT (GrB_mxm (*O, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP32, *S, H,
         NULL)) ;
-    GRB_TRY (GrB_Matrix_wait (*O, GrB_MATERIALIZE)) ;
+    AT (GrB_Matrix_wait (*O, GrB_MATERIALIZE)) ;
     double t3 = ex_wtime () ;
     t [0] = t1 - t0 ; t [1] = t2 - t1 ; t [2] = t3 - t2 ;
 
@@ -132,7 +155,7 @@ static GrB_Info attention
 static void usage (void)
 {
     fprintf (stderr, "usage: attention [--scale S] [--dim D] [--reps R] "
-        "[--seed N] [--save FILE | --compare FILE] [graph.mtx[.gz]]\n") ;
+        "[--seed N] [--steps] [--save FILE | --compare FILE] [graph.mtx[.gz]]\n") ;
 }
 
 int main (int argc, char **argv)
@@ -159,6 +182,7 @@ int main (int argc, char **argv)
         else if (!strcmp (a, "--dim") && has) dim = atoi (argv [k+1]) ;
         else if (!strcmp (a, "--reps") && has) reps = atoi (argv [k+1]) ;
         else if (!strcmp (a, "--seed") && has) seed = strtoull (argv [k+1], NULL, 0) ;
+        else if (!strcmp (a, "--steps")) { at_on = true ; k++ ; continue ; }
         else if (a [0] != '-' && file == NULL) { file = a ; k++ ; continue ; }
         else { usage () ; return (2) ; }
         k += 2 ;
@@ -213,6 +237,7 @@ int main (int argc, char **argv)
         double t [3] ;
         GRB_TRY (GrB_free (&S)) ;
         GRB_TRY (GrB_free (&O)) ;
+        if (r == 1) memset (at_sum, 0, sizeof (at_sum)) ;  // (the first apart)
         GRB_TRY (attention (&S, &O, t, A, H)) ;
         for (int k = 0 ; k < 3 ; k++) best [k] = fmin (best [k], t [k]) ;
         sum_total += t [0] + t [1] + t [2] ;
@@ -230,6 +255,11 @@ int main (int argc, char **argv)
         best [0], 1e-9 * sddmm_flops / best [0], best [1], best [2],
         1e-9 * sddmm_flops / best [2], (unsigned long long) nvals_S,
         (unsigned long long) nvals_O) ;
+    for (int k = 0 ; at_on && reps > 1 && k < AT_N ; k++)
+    {
+        printf ("attention: step %-18s %8.4f ms per repetition (after the first)\n",
+            at_name [k], 1e3 * at_sum [k] / (reps - 1)) ;
+    }
     // per step: the repetitions after the first, which alone pays one-time
     // costs (with grbgpu on a GPU: CUDA start-up and the first conversion)
     double per_step = (reps > 1) ? later_total / (reps - 1) : first_total ;

@@ -121,6 +121,15 @@ __attribute__ ((weak)) bool grbgpu_vec_reduce (void *c, gg_type ct,
     return false ;
 }
 
+__attribute__ ((weak)) bool grbgpu_pattern_reduce (GrB_Vector w, const GrB_Vector mask,
+    const GrB_BinaryOp accum, const GrB_Monoid monoid, const GrB_Matrix A,
+    const GrB_Descriptor desc, GrB_Info *info)
+{
+    (void) w ; (void) mask ; (void) accum ; (void) monoid ; (void) A ; (void) desc ;
+    (void) info ;
+    return false ;
+}
+
 __attribute__ ((weak)) bool grbgpu_dense_dup (bool is_vector, void *handle,
     const GrB_Matrix A, GrB_Info *info)
 {
