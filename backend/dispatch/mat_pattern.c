@@ -29,6 +29,14 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+static double now (void)
+{
+    struct timespec t ;
+    clock_gettime (CLOCK_MONOTONIC, &t) ;
+    return (double) t.tv_sec + 1e-9 * (double) t.tv_nsec ;
+}
 
 // A pinned on be as a matrix on a pattern of type t (*r), or false (not pinned)
 static bool pin_csr (const gg_backend *be, GrB_Matrix A, gg_type t, gg_resident *r)
@@ -168,44 +176,67 @@ static bool monoid_of (GrB_Monoid m, gg_add *add, gg_type *t)
 
 typedef GrB_Info (*vpack_csc_fn) (GrB_Vector, GrB_Index **, void **, GrB_Index,
     GrB_Index, bool, GrB_Index, bool, const GrB_Descriptor) ;
+typedef GrB_Info (*vpack_bitmap_fn) (GrB_Vector, int8_t **, void **, GrB_Index,
+    GrB_Index, bool, GrB_Index, const GrB_Descriptor) ;
 
-// w (size m) = the sparse vector of the values out [i] at the rows i of P
-// with an entry, packed (w's options kept)
-static GrB_Info pack_rows (GrB_Vector w, const gg_csr *P, gg_type t, const void *out)
+// w (size m) = the values out [i] (m of them, from GraphBLAS's memory
+// functions; taken) at the rows i of P with an entry: packed as a bitmap
+// when at least an eighth of the rows have one (out is its values array as
+// it is), else sparse; then w's options are set back where the pack changed
+// them, and GraphBLAS conforms w to them as it does the CPU library's result
+static GrB_Info pack_rows (GrB_Vector w, const gg_csr *P, gg_type t, void *out)
 {
     const size_t zsz = gg_type_size (t) ;
     const int64_t m = P->nrows ;
     int64_t nv = 0 ;
     for (int64_t i = 0 ; i < m ; i++) nv += (P->p32 [i+1] > P->p32 [i]) ;
-    const size_t i_size = (size_t) (nv > 0 ? nv : 1) * sizeof (GrB_Index) ;
-    const size_t x_size = (size_t) (nv > 0 ? nv : 1) * zsz ;
-    GrB_Index *I = grbgpu_gb_malloc (i_size) ;
-    char *X = grbgpu_gb_malloc (x_size) ;
-    if (I == NULL || X == NULL) { grbgpu_gb_free (I) ; grbgpu_gb_free (X) ; return GrB_OUT_OF_MEMORY ; }
-    int64_t k = 0 ;
-    for (int64_t i = 0 ; i < m ; i++)
-    {
-        if (P->p32 [i+1] == P->p32 [i]) continue ;
-        I [k] = (GrB_Index) i ;
-        memcpy (X + (size_t) k * zsz, (const char *) out + (size_t) i * zsz, zsz) ;
-        k++ ;
-    }
     int control = 0 ;
     double bitmap = 0, hyper = 0 ;
     GrB_Info info = GxB_Vector_Option_get (w, GxB_SPARSITY_CONTROL, &control) ;
     if (info == GrB_SUCCESS) info = GxB_Vector_Option_get (w, GxB_BITMAP_SWITCH, &bitmap) ;
     if (info == GrB_SUCCESS) info = GxB_Matrix_Option_get ((GrB_Matrix) w, GxB_HYPER_SWITCH, &hyper) ;
-    void *Xv = X ;
-    if (info == GrB_SUCCESS)
+    if (info != GrB_SUCCESS) { grbgpu_gb_free (out) ; return info ; }
+    const size_t out_size = (size_t) (m > 0 ? m : 1) * zsz ;
+    if (nv * 8 >= m && m > 0)
     {
-        info = ((vpack_csc_fn) grbgpu_real ("GxB_Vector_pack_CSC")) (w, &I, &Xv, i_size, x_size,
-            false, (GrB_Index) nv, false, NULL) ;
+        int8_t *b = grbgpu_gb_malloc ((size_t) m) ;
+        if (b == NULL) { grbgpu_gb_free (out) ; return GrB_OUT_OF_MEMORY ; }
+        for (int64_t i = 0 ; i < m ; i++) b [i] = (P->p32 [i+1] > P->p32 [i]) ;
+        void *x = out ;
+        info = ((vpack_bitmap_fn) grbgpu_real ("GxB_Vector_pack_Bitmap")) (w, &b, &x,
+            (GrB_Index) m, (GrB_Index) out_size, false, (GrB_Index) nv, NULL) ;
+        if (info != GrB_SUCCESS) { grbgpu_gb_free (b) ; grbgpu_gb_free (x) ; return info ; }
     }
-    if (info != GrB_SUCCESS) { grbgpu_gb_free (I) ; grbgpu_gb_free (Xv) ; return info ; }
-    // the pack reset w's options: set back (GraphBLAS conforms w to them)
-    info = GxB_Matrix_Option_set ((GrB_Matrix) w, GxB_HYPER_SWITCH, hyper) ;
-    if (info == GrB_SUCCESS) info = GxB_Vector_Option_set (w, GxB_BITMAP_SWITCH, bitmap) ;
-    if (info == GrB_SUCCESS) info = GxB_Vector_Option_set (w, GxB_SPARSITY_CONTROL, control) ;
+    else
+    {
+        const size_t i_size = (size_t) (nv > 0 ? nv : 1) * sizeof (GrB_Index) ;
+        GrB_Index *I = grbgpu_gb_malloc (i_size) ;
+        if (I == NULL) { grbgpu_gb_free (out) ; return GrB_OUT_OF_MEMORY ; }
+        // the values of the rows with entries, moved to the front in order
+        char *X = out ;
+        int64_t k = 0 ;
+        for (int64_t i = 0 ; i < m ; i++)
+        {
+            if (P->p32 [i+1] == P->p32 [i]) continue ;
+            I [k] = (GrB_Index) i ;
+            if (k != i) memcpy (X + (size_t) k * zsz, X + (size_t) i * zsz, zsz) ;
+            k++ ;
+        }
+        void *x = out ;
+        info = ((vpack_csc_fn) grbgpu_real ("GxB_Vector_pack_CSC")) (w, &I, &x,
+            (GrB_Index) i_size, (GrB_Index) out_size, false, (GrB_Index) nv, false, NULL) ;
+        if (info != GrB_SUCCESS) { grbgpu_gb_free (I) ; grbgpu_gb_free (x) ; return info ; }
+    }
+    // the pack may have reset w's options: those that differ are set back
+    int control2 = 0 ;
+    double bitmap2 = 0, hyper2 = 0 ;
+    info = GxB_Vector_Option_get (w, GxB_SPARSITY_CONTROL, &control2) ;
+    if (info == GrB_SUCCESS) info = GxB_Vector_Option_get (w, GxB_BITMAP_SWITCH, &bitmap2) ;
+    if (info == GrB_SUCCESS) info = GxB_Matrix_Option_get ((GrB_Matrix) w, GxB_HYPER_SWITCH, &hyper2) ;
+    if (info == GrB_SUCCESS && hyper2 != hyper)
+        info = GxB_Matrix_Option_set ((GrB_Matrix) w, GxB_HYPER_SWITCH, hyper) ;
+    if (info == GrB_SUCCESS && bitmap2 != bitmap) info = GxB_Vector_Option_set (w, GxB_BITMAP_SWITCH, bitmap) ;
+    if (info == GrB_SUCCESS && control2 != control) info = GxB_Vector_Option_set (w, GxB_SPARSITY_CONTROL, control) ;
     return info ;
 }
 
@@ -235,14 +266,19 @@ bool grbgpu_pattern_reduce (GrB_Vector w, const GrB_Vector mask, const GrB_Binar
         vec_decline ("row reduce: output of another type or size") ;
         goto leave ;
     }
-    void *out = malloc ((size_t) (a.nrows > 0 ? a.nrows : 1) * gg_type_size (t)) ;
+    const double t0 = now () ;
+    void *out = grbgpu_gb_malloc ((size_t) (a.nrows > 0 ? a.nrows : 1) * gg_type_size (t)) ;
     int rc = (out == NULL) ? GG_ERR_NOMEM : grbgpu_fault (GG_FAULT_LAUNCH) ? GG_ERR_FAULT
         : be->csr_row_reduce (add, t, &a.csr, a.buf, out) ;
     if (rc == GG_OK)
     {
         // w is overwritten whole: a device copy of it is dropped unread
         grbgpu_resident_drop (w) ;
-        GrB_Info pinfo = pack_rows (w, &a.csr, t, out) ;
+        const double t1 = now () ;
+        GrB_Info pinfo = pack_rows (w, &a.csr, t, out) ;      // (takes out)
+        out = NULL ;
+        grbgpu_log (2, "resident: row reduce, ms: device %.3f, w packed %.3f", 1e3 * (t1 - t0),
+            1e3 * (now () - t1)) ;
         if (pinfo == GrB_OUT_OF_MEMORY) rc = GG_ERR_NOMEM ;
         else
         {
@@ -252,7 +288,7 @@ bool grbgpu_pattern_reduce (GrB_Vector w, const GrB_Vector mask, const GrB_Binar
             grbgpu_set_last_decision (be->name, NULL) ;
         }
     }
-    free (out) ;
+    grbgpu_gb_free (out) ;
     grbgpu_resident_unpin (A, a.buf) ;
     if (!done)
     {
@@ -329,6 +365,7 @@ bool grbgpu_pattern_mxm (const void *call_, GrB_Info *info)
     if (!pin_csr (be, call->B, t, &a)) return false ;
     if (a.csr.p32 == NULL) { grbgpu_resident_unpin (call->B, a.buf) ; return false ; }
     // from here the call is this path's: answered, or declined with a reason
+    const double t0 = now () ;
     const int64_t m = a.nrows ;
     const size_t zsz = gg_type_size (t) ;
     void *d = calloc ((size_t) (m > 0 ? m : 1), zsz) ;
@@ -336,13 +373,16 @@ bool grbgpu_pattern_mxm (const void *call_, GrB_Info *info)
     void *z = NULL ;
     const char *why = (d == NULL || dp == NULL) ? "scaling: out of host memory" : NULL ;
     if (why == NULL) why = output_ok (call->C, t, m, a.ncols) ;
+    const double tv = now () ;
     if (why == NULL) why = diagonal (call->A, m, t, d, dp) ;
+    grbgpu_log (3, "resident: C = D*S: diagonal read in %.3f ms", 1e3 * (now () - tv)) ;
     for (int64_t i = 0 ; why == NULL && i < m ; i++)
     {
         // a row of S without its diagonal entry in D would vanish from C:
         // the structure would change
         if (a.csr.p32 [i+1] > a.csr.p32 [i] && !dp [i]) why = "scaling: a row without its diagonal entry" ;
     }
+    const double t1 = now () ;
     if (why == NULL)
     {
         z = grbgpu_resident_alloc (be, a.bytes) ;
@@ -361,5 +401,9 @@ bool grbgpu_pattern_mxm (const void *call_, GrB_Info *info)
         : (a.nvals == 0) ? GG_OK : be->csr_row_op (vop, t, &a.csr, z, a.buf, d, d_first) ;
     free (d) ;
     if (rc != GG_OK) { (void) failed (be, call->B, &a, z, rc) ; return false ; }
-    return finish (be, call->C, call->B, &a, z, info) ;
+    const double t2 = now () ;
+    bool done = finish (be, call->C, call->B, &a, z, info) ;
+    grbgpu_log (2, "resident: C = D*S, ms: checks %.3f, device %.3f, keep %.3f", 1e3 * (t1 - t0),
+        1e3 * (t2 - t1), 1e3 * (now () - t2)) ;
+    return done ;
 }
