@@ -120,6 +120,7 @@ HOOKS.update({
     'GrB_Vector_reduce_FP32': 'grbgpu_vec_reduce (c, GG_FP32, accum, monoid, u, desc, &info)',
     'GrB_Vector_reduce_FP64': 'grbgpu_vec_reduce (c, GG_FP64, accum, monoid, u, desc, &info)',
     'GrB_Matrix_reduce_Monoid': 'grbgpu_pattern_reduce (w, mask, accum, monoid, A, desc, &info)',
+    'GrB_Matrix_diag': 'grbgpu_pattern_diag (C, v, k, &info)',
 })
 
 # variadic functions, with hand-written wrappers below

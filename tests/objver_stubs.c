@@ -130,6 +130,13 @@ __attribute__ ((weak)) bool grbgpu_pattern_reduce (GrB_Vector w, const GrB_Vecto
     return false ;
 }
 
+__attribute__ ((weak)) bool grbgpu_pattern_diag (GrB_Matrix *C, const GrB_Vector v,
+    int64_t k, GrB_Info *info)
+{
+    (void) C ; (void) v ; (void) k ; (void) info ;
+    return false ;
+}
+
 __attribute__ ((weak)) bool grbgpu_dense_dup (bool is_vector, void *handle,
     const GrB_Matrix A, GrB_Info *info)
 {

@@ -257,6 +257,63 @@ static void test_declines (void **state)
     GrB_Matrix_free (&A) ; GrB_Matrix_free (&H) ; GrB_Matrix_free (&B) ;
 }
 
+// D = diag (v), made by grbgpu while something is resident, against the
+// CPU library's: vectors held sparse, bitmap, full, iso, empty
+static void test_diag (void **state)
+{
+    (void) state ;
+    uint64_t seed = 61 ;
+    GrB_Matrix A = random_graph (100, 3, &seed) ;
+    GrB_Matrix H = random_features (100, 2, false, &seed) ;
+    GrB_Matrix S ;
+    OK (GrB_Matrix_new (&S, GrB_FP32, 100, 100)) ;
+    device_on ( ) ;
+    OK (GrB_mxm (S, A, NULL, GrB_PLUS_TIMES_SEMIRING_FP32, H, H, GrB_DESC_ST1)) ;   // resident
+    const int64_t n = 777 ;
+    for (int kind = 0 ; kind < 5 ; kind++)
+    {
+        GrB_Vector v ;
+        OK (GrB_Vector_new (&v, kind == 4 ? GrB_FP64 : GrB_FP32, n)) ;
+        for (int64_t i = 0 ; i < n ; i++)
+        {
+            bool put = (kind == 0) ? (xorshift (&seed) % 9 == 0)          // sparse
+                     : (kind == 1) ? (xorshift (&seed) % 3 != 0)          // bitmap
+                     : (kind == 2 || kind == 4) ;                         // full
+            float x = (float) ((double) (xorshift (&seed) % 1000) - 500) ;
+            if (i % 97 == 5) x = -0.0f ;
+            if (kind == 4) x = 2.5f ;                                     // iso
+            if (put) OK (GrB_Vector_setElement_FP32 (v, x, i)) ;
+        }
+        if (kind == 1) OK (GxB_Vector_Option_set (v, GxB_SPARSITY_CONTROL, GxB_BITMAP)) ;
+        OK (GrB_Vector_wait (v, GrB_MATERIALIZE)) ;
+        GrB_Matrix D [2] ;
+        device_cpu ( ) ;
+        OK (GrB_Matrix_diag (&D [0], v, 0)) ;
+        device_on ( ) ;
+        OK (GrB_Matrix_diag (&D [1], v, 0)) ;
+        GrB_Index r0, c0, r1, c1 ;
+        OK (GrB_Matrix_nrows (&r0, D [0])) ; OK (GrB_Matrix_ncols (&c0, D [0])) ;
+        OK (GrB_Matrix_nrows (&r1, D [1])) ; OK (GrB_Matrix_ncols (&c1, D [1])) ;
+        assert_true (r0 == r1 && c0 == c1) ;
+        GrB_Type t0, t1 ;
+        OK (GxB_Matrix_type (&t0, D [0])) ; OK (GxB_Matrix_type (&t1, D [1])) ;
+        assert_ptr_equal (t0, t1) ;
+        if (kind != 4) same_matrix (D [1], D [0], -1) ;
+        else
+        {
+            GrB_Index nv0, nv1 ;
+            double x0, x1 ;
+            OK (GrB_Matrix_nvals (&nv0, D [0])) ; OK (GrB_Matrix_nvals (&nv1, D [1])) ;
+            assert_int_equal (nv0, nv1) ;
+            OK (GrB_Matrix_extractElement_FP64 (&x0, D [0], 7, 7)) ;
+            OK (GrB_Matrix_extractElement_FP64 (&x1, D [1], 7, 7)) ;
+            assert_true (x0 == x1) ;
+        }
+        GrB_Matrix_free (&D [0]) ; GrB_Matrix_free (&D [1]) ; GrB_Vector_free (&v) ;
+    }
+    GrB_Matrix_free (&S) ; GrB_Matrix_free (&A) ; GrB_Matrix_free (&H) ;
+}
+
 // injected faults anywhere on the path: the answer is still the CPU library's
 static void test_faults (void **state)
 {
@@ -278,6 +335,7 @@ int main (void)
         cmocka_unit_test (test_attention),
         cmocka_unit_test (test_reads_mutation_free),
         cmocka_unit_test (test_declines),
+        cmocka_unit_test (test_diag),
         cmocka_unit_test (test_faults),
     } ;
     int rc = cmocka_run_group_tests (tests, NULL, NULL) ;

@@ -174,6 +174,10 @@ static bool monoid_of (GrB_Monoid m, gg_add *add, gg_type *t)
     return false ;
 }
 
+typedef GrB_Info (*gg_pack_csr_fn) (GrB_Matrix, GrB_Index **, GrB_Index **, void **,
+    GrB_Index, GrB_Index, GrB_Index, bool, bool, const GrB_Descriptor) ;
+#define REAL_FN(type, name) ((type) grbgpu_real (name))
+
 typedef GrB_Info (*vpack_csc_fn) (GrB_Vector, GrB_Index **, void **, GrB_Index,
     GrB_Index, bool, GrB_Index, bool, const GrB_Descriptor) ;
 typedef GrB_Info (*vpack_bitmap_fn) (GrB_Vector, int8_t **, void **, GrB_Index,
@@ -405,5 +409,95 @@ bool grbgpu_pattern_mxm (const void *call_, GrB_Info *info)
     bool done = finish (be, call->C, call->B, &a, z, info) ;
     grbgpu_log (2, "resident: C = D*S, ms: checks %.3f, device %.3f, keep %.3f", 1e3 * (t1 - t0),
         1e3 * (t2 - t1), 1e3 * (now () - t2)) ;
+    return done ;
+}
+
+//------------------------------------------------------------------------------
+// D = diag (v): made by grbgpu while results are held on the device
+//------------------------------------------------------------------------------
+
+// The CPU library's GrB_Matrix_diag leaves work pending in D that the first
+// read of D finishes (about 1 + 0.5 ms for 65536 rows on the GPU host, the
+// greater part of a row scaling D*S on the device).  While results are held
+// on the device (a softmax's D = diag (v) before D*S), grbgpu makes D itself:
+// the same n-by-n matrix, D (i,i) = v (i) at v's entries (iso when v is),
+// packed by row as sorted CSR, which GraphBLAS conforms to its sparsity
+// rules.  FP32 / FP64, k = 0, v on the host; anything else is the CPU
+// library's, untouched and uncounted.
+bool grbgpu_pattern_diag (GrB_Matrix *C, const GrB_Vector v, int64_t k, GrB_Info *info)
+{
+    if (atomic_load_explicit (&grbgpu_resident_live, memory_order_relaxed) == 0) return false ;
+    const gg_settings *s = grbgpu_settings_get () ;
+    if (s->disable || !s->resident || s->device == GG_DEVICE_CPU || grbgpu_resident_is_quiet ()) return false ;
+    if (C == NULL || v == NULL || k != 0 || grbgpu_resident_has (v)) return false ;
+    GrB_Type type = vec_type ((GrB_Matrix) v) ;
+    if (type != GrB_FP32 && type != GrB_FP64) return false ;
+    const size_t zsz = (type == GrB_FP32) ? 4 : 8 ;
+    grbgpu_resident_quiet (1) ;
+    bool done = false ;
+    gg_view vw ;
+    GrB_Index *Ap = NULL, *Aj = NULL ;
+    char *Ax = NULL ;
+    GrB_Matrix D = NULL ;
+    if (grbgpu_view (&vw, (GrB_Matrix) v) != GrB_SUCCESS || vw.vdim != 1) goto leave ;
+    const int64_t n = vw.vlen, nv = vw.nvals ;
+    const size_t ap_size = (size_t) (n + 1) * sizeof (GrB_Index) ;
+    const size_t aj_size = (size_t) (nv > 0 ? nv : 1) * sizeof (GrB_Index) ;
+    const size_t ax_size = (vw.iso ? 1 : (size_t) (nv > 0 ? nv : 1)) * zsz ;
+    Ap = grbgpu_gb_malloc (ap_size) ;
+    Aj = grbgpu_gb_malloc (aj_size) ;
+    Ax = grbgpu_gb_malloc (ax_size) ;
+    if (Ap == NULL || Aj == NULL || Ax == NULL) goto leave ;
+    const char *x = vw.x ;
+    if (vw.iso) memcpy (Ax, x, zsz) ;
+    int64_t q = 0 ;
+    Ap [0] = 0 ;
+    if (vw.storage == GG_STORE_SPARSE || vw.storage == GG_STORE_HYPER)
+    {
+        // (a vector: one vector of vlen, its entries' indices in i)
+        int64_t e = 0 ;
+        for (int64_t i = 0 ; i < n ; i++)
+        {
+            if (e < nv && vw.i [e] == i)
+            {
+                Aj [q] = (GrB_Index) i ;
+                if (!vw.iso) memcpy (Ax + (size_t) q * zsz, x + (size_t) e * zsz, zsz) ;
+                q++ ; e++ ;
+            }
+            Ap [i+1] = (GrB_Index) q ;
+        }
+    }
+    else
+    {
+        for (int64_t i = 0 ; i < n ; i++)
+        {
+            if (vw.storage == GG_STORE_FULL || vw.b [i])
+            {
+                Aj [q] = (GrB_Index) i ;
+                if (!vw.iso) memcpy (Ax + (size_t) q * zsz, x + (size_t) i * zsz, zsz) ;
+                q++ ;
+            }
+            Ap [i+1] = (GrB_Index) q ;
+        }
+    }
+    if (q != nv) goto leave ;       // (a jumbled vector: the CPU library's)
+    if (GrB_Matrix_new (&D, type, (GrB_Index) n, (GrB_Index) n) != GrB_SUCCESS) goto leave ;
+    void *xv = Ax ;
+    if (REAL_FN (gg_pack_csr_fn, "GxB_Matrix_pack_CSR") (D, &Ap, &Aj, &xv, ap_size, aj_size,
+        ax_size, vw.iso, false, NULL) != GrB_SUCCESS)
+    {
+        Ax = xv ;
+        goto leave ;
+    }
+    Ax = xv ;
+    *C = D ;
+    D = NULL ;
+    *info = GrB_SUCCESS ;
+    done = true ;
+    grbgpu_log (2, "resident: D = diag (v) made by grbgpu (%lld entries)", (long long) nv) ;
+leave:
+    grbgpu_gb_free (Ap) ; grbgpu_gb_free (Aj) ; grbgpu_gb_free (Ax) ;
+    if (D != NULL) GrB_Matrix_free (&D) ;
+    grbgpu_resident_quiet (-1) ;
     return done ;
 }

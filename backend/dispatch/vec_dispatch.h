@@ -60,6 +60,10 @@ GG_INTERNAL bool grbgpu_dense_dup (bool is_vector, void *handle, const GrB_Matri
 GG_INTERNAL bool grbgpu_pattern_apply (const gg_backend *be, GrB_Matrix C, gg_vop vop,
     bool is_exp, gg_type t, GrB_Matrix A, const gg_vscalar *s, bool s_first,
     GrB_Info *info, bool *applies) ;
+// *C = diag (v) (k = 0, FP32 / FP64) made by grbgpu while results are held
+// on the device (the hook of GrB_Matrix_diag; false: the CPU library's)
+GG_INTERNAL bool grbgpu_pattern_diag (GrB_Matrix *C, const GrB_Vector v, int64_t k,
+    GrB_Info *info) ;
 // C = D*S, D diagonal on the host, S resident on a pattern (grbgpu_dispatch
 // asks first; false: not this case, or declined, and the call goes on)
 GG_INTERNAL bool grbgpu_pattern_mxm (const void *call, GrB_Info *info) ;

@@ -1617,11 +1617,17 @@ GG_EXPORT GrB_Info (GxB_Matrix_split) (GrB_Matrix *Tiles, const GrB_Index m, con
 GG_EXPORT GrB_Info (GrB_Matrix_diag) (GrB_Matrix *C, const GrB_Vector v, int64_t k)
 {
     GG_REAL (GrB_Matrix_diag) ;
+    GrB_Info info ;
+    if (grbgpu_pattern_diag (C, v, k, &info))
+    {
+        if (info == GrB_SUCCESS && C != NULL) grbgpu_objver_bump (*C) ;
+        return info ;
+    }
     {
         GrB_Info t = grbgpu_resident_touch (v, "GrB_Matrix_diag") ;
         if (t != GrB_SUCCESS) return t ;
     }
-    GrB_Info info = real (C, v, k) ;
+    info = real (C, v, k) ;
     if (info == GrB_SUCCESS && C != NULL) grbgpu_objver_bump (*C) ;
     return info ;
 }
