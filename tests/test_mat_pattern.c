@@ -248,6 +248,17 @@ static void test_declines (void **state)
         OK (GrB_mxm (S [w], A, NULL, GrB_PLUS_TIMES_SEMIRING_FP32, H, H, GrB_DESC_ST1)) ;
         // a left operand that is not diagonal: sparse x sparse on the CPU library
         OK (GrB_mxm (S [w], NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP32, B, S [w], NULL)) ;
+        // a diagonal without the entry of a row that S has: that row would
+        // vanish (declined: the CPU library's answer)
+        GrB_Vector v ;
+        GrB_Matrix D ;
+        OK (GrB_Vector_new (&v, GrB_FP32, 150)) ;
+        OK (GrB_Matrix_reduce_Monoid (v, NULL, NULL, GrB_MAX_MONOID_FP32, S [w], NULL)) ;
+        OK (GrB_Vector_assign_FP32 (v, NULL, NULL, 2.0f, GrB_ALL, 150, NULL)) ;
+        OK (GrB_Vector_removeElement (v, 17)) ;
+        OK (GrB_Matrix_diag (&D, v, 0)) ;
+        OK (GrB_mxm (S [w], NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP32, D, S [w], NULL)) ;
+        GrB_Matrix_free (&D) ; GrB_Vector_free (&v) ;
         // with an accumulator: declined, S comes down
         OK (GrB_Matrix_apply (S [w], NULL, GrB_PLUS_FP32, GrB_AINV_FP32, S [w], NULL)) ;
     }
