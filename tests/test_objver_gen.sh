@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/test_objver_gen.sh: scripts/gen_objver.py, run on the installed
-# GraphBLAS.h, reproduces the committed backend/interpose/objver_wrappers.c.
+# GraphBLAS.h, reproduces the committed backend/interpose/objver_wrappers.c,
+# and scripts/gen_resident_calls.py the committed tests/resident_calls_gen.c.
 # Skips (77) without python3, without the header, or for a GraphBLAS other
 # than the one the committed file was generated from.
 srcdir=${top_srcdir:-$(dirname "$0")/..}
@@ -25,4 +26,10 @@ if ! diff -u "$committed" "$tmp"; then
     echo "backend/interpose/objver_wrappers.c differs from the generator's output: run make regen-objver"
     exit 1
 fi
-echo "objver_wrappers.c is up to date ($(grep -c '^GG_EXPORT' "$tmp") wrappers, GraphBLAS $have)"
+nwrap=$(grep -c '^GG_EXPORT' "$tmp")
+python3 "$srcdir/scripts/gen_resident_calls.py" "$header" "$tmp" 2>/dev/null || exit 1
+if ! diff -u "$srcdir/tests/resident_calls_gen.c" "$tmp"; then
+    echo "tests/resident_calls_gen.c differs from the generator's output: run make regen-resident-calls"
+    exit 1
+fi
+echo "objver_wrappers.c and resident_calls_gen.c are up to date ($nwrap wrappers, GraphBLAS $have)"

@@ -228,6 +228,15 @@ static GrB_Info options_restore (GrB_Matrix obj, bool is_vector, const gg_option
     return info ;
 }
 
+// A matrix packed as CSR is held in the storage GraphBLAS conforms it to
+// (sparse, hypersparse or bitmap by its options and size), as the CPU
+// library's result would be: setting the sparsity control (to what it is)
+// conforms it; a pack does not
+static GrB_Info conform (GrB_Matrix obj, const gg_options *o)
+{
+    return REAL (mopt_fn, "GxB_Matrix_Option_set") (obj, GxB_SPARSITY_CONTROL, o->control) ;
+}
+
 //------------------------------------------------------------------------------
 // the shadow: obj's own values array, taken instead of freed
 //------------------------------------------------------------------------------
@@ -351,6 +360,7 @@ static GrB_Info materialise_locked (gg_entry *e, const char *why)
     // the values are in: a failure to set an option back is the call's
     // answer, the object is no longer resident
     GrB_Info opt_info = options_restore ((GrB_Matrix) e->obj, r.is_vector, &e->opt) ;
+    if (opt_info == GrB_SUCCESS && r.on_csr) opt_info = conform ((GrB_Matrix) e->obj, &e->opt) ;
     grbgpu_count (GG_STAT_MATERIALISED, 1) ;
     if (grbgpu_settings.verbose >= 1)
     {
@@ -649,6 +659,7 @@ GrB_Info grbgpu_resident_keep_csr (GrB_Matrix obj, const gg_resident *r)
         return info ;
     }
     GrB_Info oinfo = options_restore (obj, false, &opt) ;
+    if (oinfo == GrB_SUCCESS) oinfo = conform (obj, &opt) ;
     if (oinfo != GrB_SUCCESS)
     {
         grbgpu_log (1, "resident: setting the options of %p back failed (GrB_Info %d)",

@@ -65,3 +65,19 @@ tests_test_mat_pattern_SOURCES = tests/test_mat_pattern.c tests/resident_util.h
 tests_test_mat_pattern_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_mat_pattern_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
 endif
+
+# tests/test_resident_calls: every wrapped GraphBLAS function whose arguments
+# scripts/gen_resident_calls.py can make (tests/resident_calls_gen.c,
+# generated and committed: `make regen-resident-calls`), called on
+# device-held objects and on host twins, compared
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_resident_calls
+TESTS += tests/test_resident_calls
+tests_test_resident_calls_SOURCES = tests/test_resident_calls.c tests/resident_calls.h \
+	tests/resident_calls_gen.c tests/resident_util.h
+tests_test_resident_calls_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_resident_calls_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
+endif
+regen-resident-calls:
+	python3 $(srcdir)/scripts/gen_resident_calls.py $(GRAPHBLAS_H) $(srcdir)/tests/resident_calls_gen.c
+.PHONY: regen-resident-calls
