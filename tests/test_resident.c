@@ -20,6 +20,8 @@
 // The reads of a resident result: tests/resident_reads.c.
 
 #include <pthread.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -587,6 +589,38 @@ static void test_threads (void **state)
     }
 }
 
+// fork while a result is held: the child reads it as the CPU library would
+// (on the GPU the parent brings it down before the fork: a child cannot
+// reach its parent's device memory)
+static void test_fork (void **state)
+{
+    (void) state ;
+    if (getenv ("GRBGPU_TEST_UNDER_SANITIZER") != NULL) { skip ( ) ; return ; }
+    GrB_Vector w = resident ( ) ;
+    uint64_t m = stats ( ).materialised ;
+    fflush (stdout) ;
+    pid_t pid = fork ( ) ;
+    assert_true (pid >= 0) ;
+    if (pid == 0)
+    {
+        double x [NV] ;
+        GrB_Index n = NV, I [NV] ;
+        int bad = (GrB_Vector_extractTuples_FP64 (I, x, &n, w) != GrB_SUCCESS || n != NV) ;
+        for (GrB_Index i = 0 ; !bad && i < NV ; i++) bad = (I [i] != i || x [i] != ref [i]) ;
+        _exit (bad) ;
+    }
+    int status = -1 ;
+    assert_int_equal (waitpid (pid, &status, 0), pid) ;
+    assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0) ;
+    // on the GPU it came down in the parent (the host emulation's buffers
+    // are copied with the process)
+    if (on_cuda ( )) assert_int_equal (stats ( ).materialised, m + 1) ;
+    double x [NV] ;
+    values_of (w, x) ;
+    assert_same (x, ref, NV) ;
+    OK (GrB_Vector_free (&w)) ;
+}
+
 static void test_off (void **state)
 {
     (void) state ;
@@ -624,6 +658,7 @@ int main (void)
         cmocka_unit_test (test_faults),
         cmocka_unit_test (test_options_kept),
         cmocka_unit_test (test_threads),
+        cmocka_unit_test (test_fork),
         cmocka_unit_test (test_off),
     } ;
     int rc = cmocka_run_group_tests (tests, setup, teardown) ;

@@ -541,8 +541,29 @@ static GrB_Info grow_locked (void)
     return GrB_SUCCESS ;
 }
 
+// fork: a child cannot reach its parent's device memory (a CUDA context does
+// not survive fork), so every result held on the device comes down in the
+// parent first, and the child starts with every object on the host.  (An
+// entry pinned by a product running in another thread stays; the child's
+// read of it answers GrB_OUT_OF_MEMORY.)
+static void before_fork (void)
+{
+    pthread_mutex_lock (&lock) ;
+    for (int k = 0 ; k < nentries ; )
+    {
+        if (entries [k].pins > 0 || entries [k].r.be == &grbgpu_host_backend
+            || materialise_locked (&entries [k], "fork") != GrB_SUCCESS) k++ ;
+        // (a materialised entry is removed: entry k is another one now)
+    }
+    pthread_mutex_unlock (&lock) ;
+}
+
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT ;
+static void fork_hook (void) { (void) pthread_atfork (before_fork, NULL, NULL) ; }
+
 static void register_locked (const void *obj, const gg_resident *r, const gg_options *opt)
 {
+    pthread_once (&fork_once, fork_hook) ;
     entries [nentries++] = (gg_entry) { obj, *r, ++clock_stamp, 0, *opt, NULL, 0 } ;
     atomic_store_explicit (&grbgpu_resident_live, nentries, memory_order_relaxed) ;
 }
