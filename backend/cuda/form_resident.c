@@ -7,9 +7,10 @@
 // type), produced by spmm_attempt_res with y_dev and read in place by the next product
 // (x_dev).  It comes down through the pinned staging buffers of a borrowed
 // context (copies.c), counted like every other download.  A buffer belongs
-// to the process that made it: after a fork the child's download fails
-// (GG_ERR_DEVICE), and the object stays resident in the child with the
-// wrapped call answering GrB_OUT_OF_MEMORY.
+// to the process that made it: the registry brings every unpinned result
+// down before a fork (backend/resident/resident.c, before_fork); a child's
+// download of one left pinned by a product in flight fails (GG_ERR_DEVICE),
+// and the wrapped call answers GrB_OUT_OF_MEMORY.
 
 #include "backend/cuda/cuda_internal.h"
 
