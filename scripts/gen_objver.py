@@ -400,13 +400,18 @@ def bump_lines(actions):
     return lines
 
 
+def header_version(raw):
+    """SuiteSparse:GraphBLAS's version, as GraphBLAS.h gives it."""
+    return '.'.join(
+        re.search(r'#define\s+GxB_IMPLEMENTATION_%s\s+(\d+)' % k, raw).group(1)
+        for k in ('MAJOR', 'MINOR', 'SUB'))
+
+
 def main():
     header = sys.argv[1] if len(sys.argv) > 1 else '/usr/include/GraphBLAS.h'
     output = sys.argv[2] if len(sys.argv) > 2 else None
     raw = open(header).read()
-    version = '.'.join(
-        re.search(r'#define\s+GxB_IMPLEMENTATION_%s\s+(\d+)' % k, raw).group(1)
-        for k in ('MAJOR', 'MINOR', 'SUB'))
+    version = header_version(raw)
     wrapped = []
     for ret, name, params in declarations(strip_comments(raw)):
         actions = classify(name, params)

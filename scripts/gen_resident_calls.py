@@ -98,9 +98,7 @@ def main():
     header = sys.argv[1] if len(sys.argv) > 1 else '/usr/include/GraphBLAS.h'
     output = sys.argv[2] if len(sys.argv) > 2 else None
     raw = open(header).read()
-    version = '.'.join(
-        re.search(r'#define\s+GxB_IMPLEMENTATION_%s\s+(\d+)' % k, raw).group(1)
-        for k in ('MAJOR', 'MINOR', 'SUB'))
+    version = gv.header_version(raw)
     funcs = []
     for ret, name, params in gv.declarations(gv.strip_comments(raw)):
         if gv.classify(name, params) is None or SKIP.search(name) or ret != 'GrB_Info':

@@ -436,6 +436,14 @@ GG_INTERNAL int spmm_attempt_res (gg_devcall *c, const gg_semiring *sr,
     const gg_csr *S, const gg_dense *X, bool x_dev, void *Y, bool y_dev) ;
 
 // form_resident.c: buffers of resident results (backend/resident/)
+// Every operation on them runs the same way: the module's device made
+// current, a pooled context of it borrowed (res_begin: false when the
+// device cannot be entered, nothing to undo; else *rc says whether the
+// context was borrowed, and res_end must follow), its work queued on the
+// context's stream, then the stream finished, the call's temporaries freed,
+// the context given back and the caller's device restored (res_end).
+GG_INTERNAL bool res_begin (int *old, gg_devcall *c, int *rc) ;
+GG_INTERNAL void res_end (gg_devcall *c, int old, int *rc) ;
 GG_INTERNAL void *cuda_res_alloc (size_t bytes) ;
 GG_INTERNAL void cuda_res_free (void *buf) ;
 GG_INTERNAL int cuda_res_download (void *host, const void *buf, size_t bytes) ;

@@ -25,7 +25,6 @@
 
 #include <math.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -36,45 +35,7 @@
 // the host's expf goes parallel past this many hard entries
 #define EXP_HOST_PARALLEL 65536
 
-// Make the module's device current; returns the previous one in *old (as
-// form_resident.c's enter).
-static bool enter (int *old)
-{
-    if (!gg_cuda_start () || atomic_load (&gg_cuda_broken)) return false ;
-    if (atomic_load (&gg_cuda_started_pid) != getpid ()) return false ;
-    *old = 0 ;
-    (void) cudaGetDevice (old) ;
-    if (cudaSetDevice (gg_cuda_dev_id) != cudaSuccess)
-    {
-        (void) cudaGetLastError () ;
-        return false ;
-    }
-    return true ;
-}
-
-// A pooled context of the module's device borrowed (res_begin: false when
-// the device cannot be entered, nothing to undo; else *rc says whether the
-// context was borrowed, and res_end must follow), then the stream finished,
-// the temporaries freed, the context given back and the caller's device
-// restored (res_end): as form_resident.c's.
-static bool res_begin (int *old, gg_devcall *c, int *rc)
-{
-    memset (c, 0, sizeof (*c)) ;
-    if (!enter (old)) return false ;
-    *rc = ctx_acquire (&c->ctx) ;
-    return true ;
-}
-
-static void res_end (gg_devcall *c, int old, int *rc)
-{
-    if (c->ctx != NULL)
-    {
-        stream_finish (c, rc) ;
-        call_free_tmp (c) ;
-        ctx_release (c->ctx) ;
-    }
-    (void) cudaSetDevice (old) ;
-}
+// (res_begin / res_end: form_resident.c's, cuda_internal.h)
 
 // One device temporary for a list of cap entries: the counter, cap indices,
 // cap inputs (then answers).

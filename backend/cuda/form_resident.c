@@ -91,7 +91,7 @@ void cuda_res_free (void *buf)
 // res_begin returns false when the device cannot be entered (nothing to
 // undo); otherwise *rc says whether the context was borrowed, and res_end
 // must follow.
-static bool res_begin (int *old, gg_devcall *c, int *rc)
+bool res_begin (int *old, gg_devcall *c, int *rc)
 {
     memset (c, 0, sizeof (*c)) ;
     if (!enter (old)) return false ;
@@ -99,7 +99,7 @@ static bool res_begin (int *old, gg_devcall *c, int *rc)
     return true ;
 }
 
-static void res_end (gg_devcall *c, int old, int *rc)
+void res_end (gg_devcall *c, int old, int *rc)
 {
     if (c->ctx != NULL)
     {

@@ -160,21 +160,6 @@ bool grbgpu_pattern_apply (const gg_backend *be, GrB_Matrix C, gg_vop vop, bool 
 // w = reduce (A) by rows
 //------------------------------------------------------------------------------
 
-static bool monoid_of (GrB_Monoid m, gg_add *add, gg_type *t)
-{
-    const GrB_Monoid f32 [4] = { GrB_PLUS_MONOID_FP32, GrB_TIMES_MONOID_FP32,
-        GrB_MIN_MONOID_FP32, GrB_MAX_MONOID_FP32 } ;
-    const GrB_Monoid f64 [4] = { GrB_PLUS_MONOID_FP64, GrB_TIMES_MONOID_FP64,
-        GrB_MIN_MONOID_FP64, GrB_MAX_MONOID_FP64 } ;
-    const gg_add ad [4] = { GG_ADD_PLUS, GG_ADD_TIMES, GG_ADD_MIN, GG_ADD_MAX } ;
-    for (int k = 0 ; m != NULL && k < 4 ; k++)
-    {
-        if (m == f32 [k]) { *add = ad [k] ; *t = GG_FP32 ; return true ; }
-        if (m == f64 [k]) { *add = ad [k] ; *t = GG_FP64 ; return true ; }
-    }
-    return false ;
-}
-
 typedef GrB_Info (*gg_pack_csr_fn) (GrB_Matrix, GrB_Index **, GrB_Index **, void **,
     GrB_Index, GrB_Index, GrB_Index, bool, bool, const GrB_Descriptor) ;
 #define REAL_FN(type, name) ((type) grbgpu_real (name))
@@ -260,7 +245,7 @@ bool grbgpu_pattern_reduce (GrB_Vector w, const GrB_Vector mask, const GrB_Binar
     GrB_Index n = 0 ;
     const char *why = NULL ;
     if (mask != NULL || accum != NULL || desc != NULL) why = "row reduce: mask, accumulator or descriptor" ;
-    else if (!monoid_of (monoid, &add, &t)) why = "row reduce: monoid not built in" ;
+    else if (!vec_monoid_add (monoid, &add, &t)) why = "row reduce: monoid not built in" ;
     else if (be->csr_row_reduce == NULL) why = "row reduce: no kernel on the backend" ;
     else if (!pin_csr (be, A, t, &a)) why = "row reduce: operand not resident on a pattern of the monoid's type" ;
     if (why != NULL) { vec_decline (why) ; goto leave ; }

@@ -71,7 +71,7 @@ static bool unop (GrB_UnaryOp op, gg_vop *vop, gg_type *t)
     return false ;
 }
 
-static bool monoid_add (GrB_Monoid m, gg_add *add, gg_type *t)
+bool vec_monoid_add (GrB_Monoid m, gg_add *add, gg_type *t)
 {
     const GrB_Monoid f32 [4] = { GrB_PLUS_MONOID_FP32, GrB_TIMES_MONOID_FP32,
         GrB_MIN_MONOID_FP32, GrB_MAX_MONOID_FP32 } ;
@@ -479,7 +479,7 @@ bool grbgpu_vec_reduce (void *c, gg_type ct, const GrB_BinaryOp accum,
     const char *why = plain_call (NULL, accum, desc) ;
     if (why != NULL) DECLINE (why) ;
     if (c == NULL || u == NULL) DECLINE ("vector reduce: no operand") ;
-    if (!monoid_add (monoid, &add, &t)) DECLINE ("vector reduce: monoid not built in") ;
+    if (!vec_monoid_add (monoid, &add, &t)) DECLINE ("vector reduce: monoid not built in") ;
     if (t != ct || vec_type ((GrB_Matrix) u) != grbgpu_grb_type (t)) DECLINE ("vector reduce: another type") ;
     // only a resident u gains: nothing is sent up for a reduction
     if (!grbgpu_resident_has (u)) DECLINE ("vector reduce: operand not resident") ;

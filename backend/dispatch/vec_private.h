@@ -29,6 +29,9 @@ typedef struct
 }
 vec_in ;
 
+// the monoid of a built-in FP32 / FP64 PLUS, TIMES, MIN or MAX monoid, with
+// its type; false for any other
+GG_INTERNAL bool vec_monoid_add (GrB_Monoid m, gg_add *add, gg_type *t) ;
 // a named decline (counted, logged)
 GG_INTERNAL void vec_decline (const char *reason) ;
 // the backend for a dense operation, or NULL (declined, or residency off)

@@ -27,6 +27,7 @@
 #include "backend/resident/resident_private.h"
 #include "backend/interpose/galloc.h"
 #include "backend/cache/cache.h"
+#include "backend/storage/storage.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -655,7 +656,7 @@ GrB_Info grbgpu_resident_keep_csr (GrB_Matrix obj, const gg_resident *r)
     size_t ap_size = 0, aj_size = 0 ;
     void *p = grbgpu_gb_calloc (1, zsz) ;
     GrB_Info info = (p == NULL || !r->on_csr || r->csr.cache == NULL || r->nvals != r->csr.nnz)
-        ? GrB_OUT_OF_MEMORY : grbgpu_res_csr_arrays (&r->csr, &Ap, &ap_size, &Aj, &aj_size) ;
+        ? GrB_OUT_OF_MEMORY : grbgpu_storage_csr_arrays (&r->csr, &Ap, &ap_size, &Aj, &aj_size) ;
     if (info != GrB_SUCCESS)
     {
         grbgpu_gb_free (p) ;

@@ -21,36 +21,6 @@
 typedef GrB_Info (*munpack_csr_fn) (GrB_Matrix, GrB_Index **, GrB_Index **, void **,
     GrB_Index *, GrB_Index *, GrB_Index *, bool *, bool *, const GrB_Descriptor) ;
 
-GrB_Info grbgpu_res_csr_arrays (const gg_csr *csr, GrB_Index **Ap, size_t *ap_size,
-    GrB_Index **Aj, size_t *aj_size)
-{
-    const int64_t m = csr->nrows, nnz = csr->nnz ;
-    *ap_size = (size_t) (m + 1) * sizeof (GrB_Index) ;
-    *aj_size = (size_t) (nnz > 0 ? nnz : 1) * sizeof (GrB_Index) ;
-    *Ap = grbgpu_gb_malloc (*ap_size) ;
-    *Aj = grbgpu_gb_malloc (*aj_size) ;
-    if (*Ap == NULL || *Aj == NULL)
-    {
-        grbgpu_gb_free (*Ap) ; grbgpu_gb_free (*Aj) ;
-        *Ap = NULL ; *Aj = NULL ;
-        return GrB_OUT_OF_MEMORY ;
-    }
-    GrB_Index *p = *Ap, *j = *Aj ;
-    if (csr->p64 != NULL)
-    {
-        memcpy (p, csr->p64, (size_t) (m + 1) * sizeof (int64_t)) ;
-        if (nnz > 0) memcpy (j, csr->i64, (size_t) nnz * sizeof (int64_t)) ;
-    }
-    else
-    {
-        #pragma omp parallel for schedule(static) if (m > 100000)
-        for (int64_t i = 0 ; i <= m ; i++) p [i] = (GrB_Index) csr->p32 [i] ;
-        #pragma omp parallel for schedule(static) if (nnz > 100000)
-        for (int64_t q = 0 ; q < nnz ; q++) j [q] = (GrB_Index) csr->i32 [q] ;
-    }
-    return GrB_SUCCESS ;
-}
-
 GrB_Info grbgpu_res_fill_csr (GrB_Matrix obj, const gg_resident *r, size_t *down)
 {
     const size_t zsz = gg_type_size (r->zt) ;

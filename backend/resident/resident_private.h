@@ -31,10 +31,6 @@ GG_INTERNAL GrB_Info grbgpu_res_fill_pattern (GrB_Vector obj, const gg_resident 
 // again with the values of r's buffer.  As grbgpu_res_fill_pattern.
 GG_INTERNAL GrB_Info grbgpu_res_fill_csr (GrB_Matrix obj, const gg_resident *r, size_t *down) ;
 
-// csr's structure as GraphBLAS's CSR arrays (from its memory functions):
-// *Ap (nrows+1) and *Aj (nnz, at least one), their sizes in bytes
-GG_INTERNAL GrB_Info grbgpu_res_csr_arrays (const gg_csr *csr, GrB_Index **Ap,
-    size_t *ap_size, GrB_Index **Aj, size_t *aj_size) ;
 
 typedef GrB_Info (*gg_mpack_csr_fn) (GrB_Matrix, GrB_Index **, GrB_Index **, void **,
     GrB_Index, GrB_Index, GrB_Index, bool, bool, const GrB_Descriptor) ;

@@ -24,6 +24,12 @@ GG_INTERNAL GrB_Type grbgpu_grb_type (gg_type t) ;
 // cast to GrB_Matrix.  Returns GrB_SUCCESS or the iterator's error.
 GG_INTERNAL GrB_Info grbgpu_view (gg_view *v, GrB_Matrix A) ;
 
+// A CSR's structure as GraphBLAS's CSR arrays (from its memory functions,
+// 64-bit): *Ap (nrows+1) and *Aj (nnz, at least one), their sizes in bytes
+// (writeback.c; an SDDMM's result packed on the host, or kept on the device)
+GG_INTERNAL GrB_Info grbgpu_storage_csr_arrays (const gg_csr *csr, GrB_Index **Ap,
+    size_t *ap_size, GrB_Index **Aj, size_t *aj_size) ;
+
 // A buffer for a result that GraphBLAS will own, from the memory functions
 // GraphBLAS was given (backend/interpose/galloc.h; free it with
 // grbgpu_gb_free).  With the C library's functions, large ones are 2 MiB

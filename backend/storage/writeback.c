@@ -144,6 +144,28 @@ GrB_Info grbgpu_storage_unpack_bitmap (GrB_Matrix X, bool is_vector, bool by_col
     return GxB_Matrix_unpack_BitmapR (X, b, x, bsize, xsize, iso, nvals, NULL) ;
 }
 
+GrB_Info grbgpu_storage_csr_arrays (const gg_csr *csr, GrB_Index **Ap, size_t *ap_size,
+    GrB_Index **Aj, size_t *aj_size)
+{
+    const int64_t m = csr->nrows, nnz = csr->nnz ;
+    *ap_size = (size_t) (m + 1) * sizeof (GrB_Index) ;
+    *aj_size = (size_t) (nnz > 0 ? nnz : 1) * sizeof (GrB_Index) ;
+    *Ap = grbgpu_gb_malloc (*ap_size) ;
+    *Aj = grbgpu_gb_malloc (*aj_size) ;
+    if (*Ap == NULL || *Aj == NULL)
+    {
+        grbgpu_gb_free (*Ap) ; grbgpu_gb_free (*Aj) ;
+        *Ap = NULL ; *Aj = NULL ;
+        return GrB_OUT_OF_MEMORY ;
+    }
+    GrB_Index *p = *Ap, *j = *Aj ;
+    #pragma omp parallel for schedule(static) if (m > 100000)
+    for (int64_t k = 0 ; k <= m ; k++) p [k] = csr->p32 ? (GrB_Index) csr->p32 [k] : (GrB_Index) csr->p64 [k] ;
+    #pragma omp parallel for schedule(static) if (nnz > 100000)
+    for (int64_t k = 0 ; k < nnz ; k++) j [k] = csr->i32 ? (GrB_Index) csr->i32 [k] : (GrB_Index) csr->i64 [k] ;
+    return GrB_SUCCESS ;
+}
+
 // Pack the result into X (a new temporary, or C itself when plain).
 static GrB_Info pack_result (GrB_Matrix X, bool is_vector, gg_result *r,
     bool allow_full)
@@ -155,22 +177,13 @@ static GrB_Info pack_result (GrB_Matrix X, bool is_vector, gg_result *r,
     {
         // SDDMM: T has the mask's pattern (CSR by row) with values r->x
         const gg_csr *P = r->pattern ;
-        const int64_t m = P->nrows, nnz = P->nnz ;
-        GrB_Index *Tp = grbgpu_gb_malloc ((size_t) (m + 1) * sizeof (GrB_Index)) ;
-        GrB_Index *Tj = grbgpu_gb_malloc ((size_t) (nnz > 0 ? nnz : 1) * sizeof (GrB_Index)) ;
-        if (Tp == NULL || Tj == NULL)
-        {
-            grbgpu_gb_free (Tp) ; grbgpu_gb_free (Tj) ;
-            return GrB_OUT_OF_MEMORY ;
-        }
-        #pragma omp parallel for schedule(static) if (m > 100000)
-        for (int64_t k = 0 ; k <= m ; k++) Tp [k] = P->p32 ? (GrB_Index) P->p32 [k] : (GrB_Index) P->p64 [k] ;
-        #pragma omp parallel for schedule(static) if (nnz > 100000)
-        for (int64_t k = 0 ; k < nnz ; k++) Tj [k] = P->i32 ? (GrB_Index) P->i32 [k] : (GrB_Index) P->i64 [k] ;
+        const int64_t nnz = P->nnz ;
+        GrB_Index *Tp, *Tj ;
+        size_t tp_size, tj_size ;
+        info = grbgpu_storage_csr_arrays (P, &Tp, &tp_size, &Tj, &tj_size) ;
+        if (info != GrB_SUCCESS) return info ;
         void *Tx = r->x ;
-        info = GxB_Matrix_pack_CSR (X, &Tp, &Tj, &Tx,
-            (GrB_Index) ((m + 1) * sizeof (GrB_Index)),
-            (GrB_Index) ((nnz > 0 ? nnz : 1) * sizeof (GrB_Index)),
+        info = GxB_Matrix_pack_CSR (X, &Tp, &Tj, &Tx, (GrB_Index) tp_size, (GrB_Index) tj_size,
             (GrB_Index) ((nnz > 0 ? nnz : 1) * zsz), false, false, NULL) ;
         // what the pack took is NULL now (GraphBLAS owns it, and frees it
         // even if the pack then fails); the rest is still ours
