@@ -347,6 +347,10 @@ static void test_faults (void **state)
 {
     (void) state ;
     setenv ("GRBGPU_FAULT_SEED", "7", 1) ;
+    // (results written back: a result kept on the device whose download
+    // fails three times answers the read with GrB_OUT_OF_MEMORY, as designed;
+    // residency under faults is test_resident's and test_mat_pattern's)
+    assert_int_equal (grbgpu_set ("RESIDENT", "0"), 0) ;
     assert_int_equal (grbgpu_set ("FAULT", "alloc:0.2,convert:0.2,launch:0.2,copy:0.2"), 0) ;
     assert_int_equal (grbgpu_set ("FAULT", "alloc:2"), -1) ;     // refused
     grbgpu_stats s0, s1 ;
@@ -371,6 +375,7 @@ static void test_faults (void **state)
     assert_true (offloads > 0) ;
     assert_int_equal (s1.fallbacks - s0.fallbacks, (uint64_t) fallbacks) ;
     assert_int_equal (grbgpu_set ("FAULT", "off"), 0) ;
+    assert_int_equal (grbgpu_set ("RESIDENT", "1"), 0) ;
     unsetenv ("GRBGPU_FAULT_SEED") ;
     check_product (A, B, "faults off again") ;
     OK (GrB_Matrix_free (&A)) ;

@@ -4,9 +4,10 @@
 
 // For each function of tests/resident_calls_gen.c (generated from
 // GraphBLAS.h: the functions grbgpu wraps whose arguments the generator can
-// make), three runs on fresh objects: the first matrix and vector argument
+// make), runs on fresh objects: the first matrix and vector argument
 // held on the device (residency on; in the second run the matrix is held on
-// a pattern, an SDDMM's result), and their twins on the host with the same
+// a pattern, an SDDMM's result, in the third it is an SpMM's result with
+// rows absent, held as a bitmap of rows), and their twins on the host with the same
 // values (the CPU library alone).  The calls must return the same GrB_Info,
 // write the same outputs and leave every object with the same type, size,
 // entries and values: a wrapper that let the CPU library see a placeholder,
@@ -53,20 +54,24 @@ static GrB_Vector full_vector (int kind)
     return v ;
 }
 
-// the first matrix: full, or (pattern) the SDDMM C<struct(P)> = X*Y' on a
-// pattern with an empty row; made on the device (kept there) or on the host
-static GrB_Matrix first_matrix (bool device, bool pattern)
+// the first matrix: full (kind 0); the SDDMM C<struct(P)> = X*Y' on a
+// pattern P with an empty row (kind 1: a matrix on a pattern); the SpMM
+// C = P*X (kind 2: full and absent rows); made on the device (kept there) or
+// on the host
+enum { FULL = 0, PATTERN, ROWS } ;
+static GrB_Matrix first_matrix (bool device, int kind)
 {
     GrB_Matrix C, X = full_matrix (1), Y = full_matrix (2), P ;
     OK (GrB_Matrix_new (&C, GrB_FP64, N, N)) ;
     if (device) device_on ( ) ; else device_cpu ( ) ;
-    if (pattern)
+    if (kind != FULL)
     {
-        OK (GrB_Matrix_new (&P, GrB_BOOL, N, N)) ;
+        OK (GrB_Matrix_new (&P, GrB_FP64, N, N)) ;
         for (int64_t i = 0 ; i < N ; i++)
             for (int64_t j = 0 ; j < N ; j++)
-                if (i != 2 && (i + 2 * j) % 3 != 0) OK (GrB_Matrix_setElement_BOOL (P, true, i, j)) ;
-        OK (GrB_mxm (C, P, NULL, GrB_PLUS_TIMES_SEMIRING_FP64, X, Y, GrB_DESC_ST1)) ;
+                if (i != 2 && (i + 2 * j) % 3 != 0) OK (GrB_Matrix_setElement_FP64 (P, (double) (i - j), i, j)) ;
+        if (kind == PATTERN) OK (GrB_mxm (C, P, NULL, GrB_PLUS_TIMES_SEMIRING_FP64, X, Y, GrB_DESC_ST1)) ;
+        else OK (GrB_mxm (C, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP64, P, X, NULL)) ;
         GrB_Matrix_free (&P) ;
     }
     else
@@ -87,10 +92,10 @@ static GrB_Vector first_vector (bool device)
     return w ;
 }
 
-static void make_args (gg_call_args *c, bool device, bool pattern)
+static void make_args (gg_call_args *c, bool device, int kind)
 {
     memset (c, 0, sizeof (*c)) ;
-    c->m [0] = first_matrix (device, pattern) ;
+    c->m [0] = first_matrix (device, kind) ;
     c->v [0] = first_vector (device) ;
     device_cpu ( ) ;
     for (int k = 1 ; k < 3 ; k++) { c->m [k] = full_matrix (3 + k) ; c->v [k] = full_vector (5 + k) ; }
@@ -169,7 +174,7 @@ static bool same_object (GrB_Matrix a, GrB_Matrix b, bool is_vector, const char 
     return ok ;
 }
 
-static int run_all (bool pattern)
+static int run_all (int kind)
 {
     int bad = 0 ;
     const grbgpu_stats s0 = stats ( ) ;
@@ -180,7 +185,7 @@ static int run_all (bool pattern)
         // side 0: device-held objects, residency on; side 1: the twins
         for (int side = 0 ; side < 2 ; side++)
         {
-            make_args (&c [side], side == 0, pattern) ;
+            make_args (&c [side], side == 0, kind) ;
             if (side == 0) device_on ( ) ; else device_cpu ( ) ;
             info [side] = gg_calls [f].call (&c [side]) ;
             device_cpu ( ) ;
@@ -215,7 +220,8 @@ static int run_all (bool pattern)
     }
     const grbgpu_stats s1 = stats ( ) ;
     printf ("test_resident_calls (%s): %d functions, %d differ; %llu results kept, %llu "
-        "materialised\n", pattern ? "matrix on a pattern" : "full", gg_ncalls, bad,
+        "materialised\n", kind == PATTERN ? "matrix on a pattern" : kind == ROWS ?
+        "full and absent rows" : "full", gg_ncalls, bad,
         (unsigned long long) (s1.resident_kept - s0.resident_kept),
         (unsigned long long) (s1.materialised - s0.materialised)) ;
     // every function ran on device-held objects: one of each per function
@@ -226,13 +232,19 @@ static int run_all (bool pattern)
 static void test_full (void **state)
 {
     (void) state ;
-    assert_int_equal (run_all (false), 0) ;
+    assert_int_equal (run_all (FULL), 0) ;
 }
 
 static void test_pattern (void **state)
 {
     (void) state ;
-    assert_int_equal (run_all (true), 0) ;
+    assert_int_equal (run_all (PATTERN), 0) ;
+}
+
+static void test_rows (void **state)
+{
+    (void) state ;
+    assert_int_equal (run_all (ROWS), 0) ;
 }
 
 int main (void)
@@ -243,6 +255,7 @@ int main (void)
     {
         cmocka_unit_test (test_full),
         cmocka_unit_test (test_pattern),
+        cmocka_unit_test (test_rows),
     } ;
     int rc = cmocka_run_group_tests (tests, NULL, NULL) ;
     GrB_finalize ( ) ;

@@ -275,7 +275,7 @@ static bool gemm_operand_fits (const gg_resident *res, const gg_operand *o,
 {
     *trans = false ;
     if (res->zt != t || res->nrows * res->ncols != rows * cols || res->pattern != NULL
-        || res->on_csr) return false ;
+        || res->on_csr || res->on_rows) return false ;
     *trans = !res->is_vector && res->by_col != o->transpose ;
     return true ;
 }
@@ -341,6 +341,7 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
     gg_resident sres ;      // S resident on a pattern, read in place
     bool s_res = false ;
     bool sddmm_keep = false ;   // an SDDMM's result kept on the mask's pattern
+    bool keep_rows = false ;    // an SpMM's result kept as full and absent rows
 
     #define TRY(call) do { rc = (call) ; if (rc != GG_OK) goto done ; } while (0)
     // an operand this path reads through GraphBLAS comes down first
@@ -412,6 +413,16 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
             {
                 keep_bytes = (size_t) (r.nrows * r.ncols) * zsz ;
                 keep_buf = grbgpu_resident_alloc (be, keep_bytes) ;
+            }
+            else if (res_on && !plan->flipped && !S.transposed && S.p32 != NULL && S.cache != NULL
+                && grbgpu_result_can_stay_rows (&plan->out, &r, inputs, 2))
+            {
+                // rows of S without entries: T's rows are full or absent, and
+                // it stays as a bitmap of rows (backend/resident/resident_csr.c)
+                keep_rows = true ;
+                keep_bytes = (size_t) (r.nrows * r.ncols) * zsz ;
+                keep_buf = grbgpu_resident_alloc (be, keep_bytes) ;
+                if (keep_buf == NULL) keep_rows = false ;
             }
             else if (res_on && plan->out.accum != NULL && !plan->flipped)
             {
@@ -578,6 +589,19 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
         grbgpu_log (2, "resident: SDDMM result %p kept on %s on its mask's pattern (%lld"
             " entries, %zu bytes not brought down)", (void *) plan->out.C, be->name,
             (long long) P.nnz, keep_bytes) ;
+    }
+    else if (keep_rows)
+    {
+        gg_resident kept = { .be = be, .buf = keep_buf, .bytes = keep_bytes, .zt = t,
+            .nrows = r.nrows, .ncols = r.ncols, .on_rows = true, .csr = S } ;
+        kept.csr.x = NULL ;
+        kept.csr.x_dev = false ;
+        GrB_Info kinfo = grbgpu_resident_keep_csr (plan->out.C, &kept) ;
+        keep_buf = NULL ;       // kept, or freed by keep
+        if (kinfo != GrB_SUCCESS) { rc = GG_ERR_NOMEM ; goto done ; }
+        *info = GrB_SUCCESS ;
+        grbgpu_log (2, "resident: result %p kept on %s as full and absent rows (%zu bytes not"
+            " brought down)", (void *) plan->out.C, be->name, keep_bytes) ;
     }
     else if (keep_buf != NULL)
     {

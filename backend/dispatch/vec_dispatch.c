@@ -224,7 +224,7 @@ const char *vec_get_input (const gg_backend *be, GrB_Matrix u, gg_type t,
         {
             const bool ok = in->r.be == be && in->r.zt == t && in->r.is_vector == s->is_vector
                 && in->r.nrows == s->nrows && in->r.ncols == s->ncols
-                && (s->is_vector || in->r.by_col == s->by_col) && !in->r.on_csr ;
+                && (s->is_vector || in->r.by_col == s->by_col) && !in->r.on_csr && !in->r.on_rows ;
             if (ok && (pattern_ok || in->r.pattern == NULL))
             {
                 in->pinned = true ;

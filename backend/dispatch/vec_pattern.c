@@ -123,7 +123,7 @@ bool vec_pattern_path (const gg_backend *be, GrB_Vector w, GrB_BinaryOp op, gg_v
     gg_resident fr ;
     if (!grbgpu_resident_pin (f, &fr)) return false ;
     if (fr.be != be || fr.zt != t || fr.nrows != (int64_t) n || fr.pattern != NULL
-        || fr.on_csr)
+        || fr.on_csr || fr.on_rows)
     {
         // (eWise declines it with its reason)
         grbgpu_resident_unpin (f, fr.buf) ;

@@ -138,12 +138,12 @@ static void remove_entry (gg_entry *e)
     grbgpu_gb_free (e->shadow) ;
     if (e->pins > 0)
     {
-        orphan (e->r.be, e->r.buf, e->pins, e->r.on_csr ? e->r.csr.cache : NULL) ;
+        orphan (e->r.be, e->r.buf, e->pins, grbgpu_resident_cache_ref (&e->r)) ;
     }
     else
     {
         e->r.be->res_free (e->r.buf) ;
-        if (e->r.on_csr) grbgpu_cache_release (e->r.csr.cache) ;
+        grbgpu_cache_release (grbgpu_resident_cache_ref (&e->r)) ;
     }
     *e = entries [--nentries] ;
     atomic_store_explicit (&grbgpu_resident_live, nentries, memory_order_relaxed) ;
@@ -253,7 +253,7 @@ typedef GrB_Info (*viso_fn) (bool *, const GrB_Vector) ;
 static void take_shadow (GrB_Matrix obj, const gg_resident *r, void **x, size_t *xsize)
 {
     *x = NULL ; *xsize = 0 ;
-    if (r->pattern != NULL || r->on_csr || r->bytes == 0) return ;
+    if (r->pattern != NULL || r->on_csr || r->on_rows || r->bytes == 0) return ;
     int status = 0, format = 0 ;
     bool iso = true ;
     GrB_Info info ;
@@ -351,6 +351,7 @@ static GrB_Info materialise_locked (gg_entry *e, const char *why)
     GrB_Info info = (r.pattern != NULL)
         ? grbgpu_res_fill_pattern ((GrB_Vector) e->obj, &r, &down)
         : r.on_csr ? grbgpu_res_fill_csr ((GrB_Matrix) e->obj, &r, &down)
+        : r.on_rows ? grbgpu_res_fill_rows ((GrB_Matrix) e->obj, &r, &down)
         : fill_full (e, &down) ;
     if (info != GrB_SUCCESS)
     {
@@ -361,7 +362,7 @@ static GrB_Info materialise_locked (gg_entry *e, const char *why)
     // the values are in: a failure to set an option back is the call's
     // answer, the object is no longer resident
     GrB_Info opt_info = options_restore ((GrB_Matrix) e->obj, r.is_vector, &e->opt) ;
-    if (opt_info == GrB_SUCCESS && r.on_csr) opt_info = conform ((GrB_Matrix) e->obj, &e->opt) ;
+    if (opt_info == GrB_SUCCESS && (r.on_csr || r.on_rows)) opt_info = conform ((GrB_Matrix) e->obj, &e->opt) ;
     grbgpu_count (GG_STAT_MATERIALISED, 1) ;
     if (grbgpu_settings.verbose >= 1)
     {
@@ -654,9 +655,20 @@ GrB_Info grbgpu_resident_keep_csr (GrB_Matrix obj, const gg_resident *r)
     const size_t zsz = gg_type_size (r->zt) ;
     GrB_Index *Ap = NULL, *Aj = NULL ;
     size_t ap_size = 0, aj_size = 0 ;
+    int8_t *b = NULL ;
+    int64_t bnvals = 0 ;
     void *p = grbgpu_gb_calloc (1, zsz) ;
-    GrB_Info info = (p == NULL || !r->on_csr || r->csr.cache == NULL || r->nvals != r->csr.nnz)
-        ? GrB_OUT_OF_MEMORY : grbgpu_storage_csr_arrays (&r->csr, &Ap, &ap_size, &Aj, &aj_size) ;
+    GrB_Info info = (p == NULL || r->csr.cache == NULL || r->on_csr == r->on_rows
+        || (r->on_csr && r->nvals != r->csr.nnz)) ? GrB_OUT_OF_MEMORY : GrB_SUCCESS ;
+    if (info == GrB_SUCCESS && r->on_csr)
+    {
+        info = grbgpu_storage_csr_arrays (&r->csr, &Ap, &ap_size, &Aj, &aj_size) ;
+    }
+    else if (info == GrB_SUCCESS)
+    {
+        b = grbgpu_res_rows_bitmap (&r->csr, r->ncols, &bnvals) ;
+        if (b == NULL) info = GrB_OUT_OF_MEMORY ;
+    }
     if (info != GrB_SUCCESS)
     {
         grbgpu_gb_free (p) ;
@@ -667,14 +679,20 @@ GrB_Info grbgpu_resident_keep_csr (GrB_Matrix obj, const gg_resident *r)
     gg_options opt ;
     info = grow_locked ( ) ;
     if (info == GrB_SUCCESS) info = options_get (obj, false, &opt) ;
-    if (info == GrB_SUCCESS)
+    if (info == GrB_SUCCESS && r->on_csr)
     {
         info = REAL (gg_mpack_csr_fn, "GxB_Matrix_pack_CSR") (obj, &Ap, &Aj, &p,
             ap_size, aj_size, zsz, true, false, NULL) ;
     }
+    else if (info == GrB_SUCCESS)
+    {
+        const GrB_Index b_size = (GrB_Index) (r->nrows * r->ncols > 0 ? r->nrows * r->ncols : 1) ;
+        info = REAL (gg_mpack_bitmap_fn, "GxB_Matrix_pack_BitmapR") (obj, &b, &p, b_size, zsz,
+            true, (GrB_Index) bnvals, NULL) ;
+    }
     if (info != GrB_SUCCESS)
     {
-        grbgpu_gb_free (Ap) ; grbgpu_gb_free (Aj) ; grbgpu_gb_free (p) ;
+        grbgpu_gb_free (Ap) ; grbgpu_gb_free (Aj) ; grbgpu_gb_free (p) ; grbgpu_gb_free (b) ;
         held_bytes -= r->bytes ;
         r->be->res_free (r->buf) ;
         pthread_mutex_unlock (&lock) ;

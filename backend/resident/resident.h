@@ -52,8 +52,21 @@ typedef struct
     // structure, by row, with an iso placeholder value
     bool on_csr ;
     gg_csr csr ;
+    // A matrix of full and absent rows (on_rows; an SpMM's result whose
+    // sparse operand, csr, has rows without entries): nrows*ncols values in
+    // buf, row-major, the absent rows' unread; the rows present are those
+    // where csr (a cache entry referenced as for on_csr) has entries; the
+    // object holds that structure (a bitmap by row, as GraphBLAS conforms
+    // it) with an iso placeholder value
+    bool on_rows ;
 }
 gg_resident ;
+
+// the cache entry a resident object references (on_csr, on_rows), or NULL
+static inline void *grbgpu_resident_cache_ref (const gg_resident *r)
+{
+    return (r->on_csr || r->on_rows) ? r->csr.cache : NULL ;
+}
 
 // Is residency on, and does this backend support it?
 GG_INTERNAL bool grbgpu_resident_enabled (const gg_backend *be) ;
@@ -103,10 +116,11 @@ GG_INTERNAL GrB_Info grbgpu_resident_keep (GrB_Matrix obj, const gg_resident *r)
 GG_INTERNAL GrB_Info grbgpu_resident_keep_as_is (GrB_Vector obj, const gg_resident *r) ;
 
 // As grbgpu_resident_keep for a matrix on a pattern (r->on_csr, r->csr with
-// its cache entry, r->nvals == r->csr.nnz values in r->buf): obj (by row)
-// gets csr's structure with an iso placeholder value and is registered
-// (holding a reference to csr's cache entry).  On error buf is freed and obj
-// is unchanged.
+// its cache entry, r->nvals == r->csr.nnz values in r->buf: obj (by row)
+// gets csr's structure) or of full and absent rows (r->on_rows: obj gets
+// the bitmap of csr's rows with entries): an iso placeholder value, then
+// registered (holding a reference to csr's cache entry).  On error buf is
+// freed and obj is unchanged.
 GG_INTERNAL GrB_Info grbgpu_resident_keep_csr (GrB_Matrix obj, const gg_resident *r) ;
 
 // obj's values, pinned by the caller in old_buf, are replaced by buf (from

@@ -68,3 +68,63 @@ GrB_Info grbgpu_res_fill_csr (GrB_Matrix obj, const gg_resident *r, size_t *down
     *down = (size_t) nvals * zsz ;
     return GrB_SUCCESS ;
 }
+
+//------------------------------------------------------------------------------
+// a matrix of full and absent rows
+//------------------------------------------------------------------------------
+
+typedef GrB_Info (*munpack_bitmap_fn) (GrB_Matrix, int8_t **, void **, GrB_Index *,
+    GrB_Index *, bool *, GrB_Index *, const GrB_Descriptor) ;
+
+int8_t *grbgpu_res_rows_bitmap (const gg_csr *csr, int64_t ncols, int64_t *nvals)
+{
+    const int64_t m = csr->nrows ;
+    int8_t *b = grbgpu_gb_malloc ((size_t) (m * ncols > 0 ? m * ncols : 1)) ;
+    if (b == NULL) return NULL ;
+    int64_t rows = 0 ;
+    #pragma omp parallel for schedule(static) reduction(+:rows) if (m * ncols > 1000000)
+    for (int64_t i = 0 ; i < m ; i++)
+    {
+        const bool has = csr->p32 [i+1] > csr->p32 [i] ;
+        memset (b + i * ncols, has, (size_t) ncols) ;
+        rows += has ;
+    }
+    *nvals = rows * ncols ;
+    return b ;
+}
+
+GrB_Info grbgpu_res_fill_rows (GrB_Matrix obj, const gg_resident *r, size_t *down)
+{
+    const size_t zsz = gg_type_size (r->zt) ;
+    const int64_t n = r->nrows * r->ncols ;
+    const size_t x_size = (size_t) (n > 0 ? n : 1) * zsz ;
+    *down = 0 ;
+    void *x = grbgpu_gb_malloc (x_size) ;
+    if (x == NULL) return GrB_OUT_OF_MEMORY ;
+    if (n > 0 && grbgpu_res_fetch (r, x, (size_t) n * zsz) != GG_OK)
+    {
+        grbgpu_gb_free (x) ;
+        return GrB_OUT_OF_MEMORY ;
+    }
+    int8_t *b = NULL ;
+    void *old = NULL ;
+    GrB_Index b_size = 0, old_size = 0, nvals = 0 ;
+    bool iso = false ;
+    GrB_Info info = REAL (munpack_bitmap_fn, "GxB_Matrix_unpack_BitmapR") (obj, &b, &old,
+        &b_size, &old_size, &iso, &nvals, NULL) ;
+    if (info != GrB_SUCCESS) { grbgpu_gb_free (x) ; return info ; }
+    gg_mpack_bitmap_fn pack = REAL (gg_mpack_bitmap_fn, "GxB_Matrix_pack_BitmapR") ;
+    info = pack (obj, &b, &x, b_size, x_size, false, nvals, NULL) ;
+    if (info != GrB_SUCCESS)
+    {
+        grbgpu_gb_free (x) ;
+        if (pack (obj, &b, &old, b_size, old_size, iso, nvals, NULL) != GrB_SUCCESS)
+        {
+            grbgpu_gb_free (b) ; grbgpu_gb_free (old) ;
+        }
+        return info ;
+    }
+    grbgpu_gb_free (old) ;
+    *down = (size_t) n * zsz ;
+    return GrB_SUCCESS ;
+}

@@ -26,6 +26,17 @@ GG_INTERNAL int grbgpu_res_fetch (const gg_resident *r, void *host, size_t bytes
 GG_INTERNAL GrB_Info grbgpu_res_fill_pattern (GrB_Vector obj, const gg_resident *r,
     size_t *down) ;
 
+// A matrix of full and absent rows (r->on_rows) gets its values: obj, which
+// holds the bitmap with a placeholder value, is unpacked as a bitmap by row
+// and packed again with r's buffer's values.  As grbgpu_res_fill_pattern.
+GG_INTERNAL GrB_Info grbgpu_res_fill_rows (GrB_Matrix obj, const gg_resident *r, size_t *down) ;
+// The bitmap (by row, nrows*ncols bytes, from GraphBLAS's memory functions)
+// of csr's rows with entries, full across ncols, and its entries (*nvals)
+GG_INTERNAL int8_t *grbgpu_res_rows_bitmap (const gg_csr *csr, int64_t ncols, int64_t *nvals) ;
+
+typedef GrB_Info (*gg_mpack_bitmap_fn) (GrB_Matrix, int8_t **, void **, GrB_Index,
+    GrB_Index, bool, GrB_Index, const GrB_Descriptor) ;
+
 // A matrix on a pattern (r->on_csr) gets its values: obj, which holds the
 // pattern with a placeholder value, is unpacked (CSR, sorted) and packed
 // again with the values of r's buffer.  As grbgpu_res_fill_pattern.

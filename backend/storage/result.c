@@ -116,8 +116,8 @@ void grbgpu_result_discard (gg_result *r)
 // plain (no mask, no accumulator, C of T's type and orientation), C may be
 // held full (its sparsity control allows it), and C is none of the inputs.
 // (The caller checks that T has every entry.)
-bool grbgpu_result_can_stay (const gg_output *out, const gg_result *r,
-    const GrB_Matrix *inputs, int ninputs)
+static bool can_stay_as (const gg_output *out, const gg_result *r,
+    const GrB_Matrix *inputs, int ninputs, int sparsity)
 {
     if (out->C == NULL || out->M != NULL || out->accum != NULL || r->by_col) return false ;
     for (int k = 0 ; k < ninputs ; k++) if (inputs [k] == out->C) return false ;
@@ -127,7 +127,19 @@ bool grbgpu_result_can_stay (const gg_output *out, const gg_result *r,
     if (grbgpu_storage_plain_write (out, r, ctype, &plain) != GrB_SUCCESS || !plain) return false ;
     gg_c_options opt ;
     if (grbgpu_storage_options_get (out->C, out->is_vector, &opt) != GrB_SUCCESS) return false ;
-    return (opt.control & GxB_FULL) != 0 ;
+    return (opt.control & sparsity) != 0 ;
+}
+
+bool grbgpu_result_can_stay (const gg_output *out, const gg_result *r,
+    const GrB_Matrix *inputs, int ninputs)
+{
+    return can_stay_as (out, r, inputs, ninputs, GxB_FULL) ;
+}
+
+bool grbgpu_result_can_stay_rows (const gg_output *out, const gg_result *r,
+    const GrB_Matrix *inputs, int ninputs)
+{
+    return !out->is_vector && can_stay_as (out, r, inputs, ninputs, GxB_BITMAP) ;
 }
 
 // Before a product's result is written into C on the host: C's values are

@@ -99,6 +99,10 @@ GG_INTERNAL GrB_Info grbgpu_result_to_host (const gg_output *out, const GrB_Matr
     int nins) ;
 GG_INTERNAL bool grbgpu_result_can_stay (const gg_output *out,
     const gg_result *r, const GrB_Matrix *inputs, int ninputs) ;
+// The same for a matrix T whose rows are full or absent (an SpMM whose
+// sparse operand has rows without entries): C held as a bitmap instead
+GG_INTERNAL bool grbgpu_result_can_stay_rows (const gg_output *out,
+    const gg_result *r, const GrB_Matrix *inputs, int ninputs) ;
 
 // Free what grbgpu_result_prepare gave (the call failed before the write).
 GG_INTERNAL void grbgpu_result_discard (gg_result *r) ;
