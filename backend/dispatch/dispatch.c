@@ -415,7 +415,7 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
                 keep_buf = grbgpu_resident_alloc (be, keep_bytes) ;
             }
             else if (res_on && !plan->flipped && !S.transposed && S.p32 != NULL && S.cache != NULL
-                && grbgpu_result_can_stay_rows (&plan->out, &r, inputs, 2))
+                && S.nnz > 0 && grbgpu_result_can_stay_rows (&plan->out, &r, inputs, 2))
             {
                 // rows of S without entries: T's rows are full or absent, and
                 // it stays as a bitmap of rows (backend/resident/resident_csr.c)
