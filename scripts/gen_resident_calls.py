@@ -12,8 +12,8 @@
 # calls return: the GrB_Info, every output value, every object afterwards.
 #
 # Arguments: a GrB_Matrix (GrB_Vector) parameter gets the call's k-th matrix
-# (vector), k counted over the call's matrix (vector) parameters; the first is
-# the one held on the device.  A GrB_Matrix * (GrB_Vector *) that receives a
+# (vector), k counted over the call's matrix (vector) parameters (four at
+# most); on the device side every one of them is held on the device.  A GrB_Matrix * (GrB_Vector *) that receives a
 # new object gets a handle the harness compares and frees.  A GrB_Scalar gets
 # a scalar holding 1.5.  Scalars by value are 1 (or true); const index arrays
 # are {0, 1}; pointers to numbers are output buffers, GrB_Index ones filled
@@ -62,7 +62,7 @@ def argument(p, name, counts, lines):
         kind = 'm' if base == 'GrB_Matrix' else 'v'
         k = counts[kind]
         counts[kind] += 1
-        return 'c->%s [%d]' % (kind, k) if k < 3 else None
+        return 'c->%s [%d]' % (kind, k) if k < 4 else None
     if base in ('GrB_Matrix *', 'GrB_Vector *'):
         if counts['out'] > 0:
             return None

@@ -20,8 +20,8 @@ enum { GG_BUF_NONE = 0, GG_BUF_INDEX, GG_BUF_FP, GG_BUF_OTHER } ;
 
 typedef struct
 {
-    GrB_Matrix m [3] ;              // m [0] is held on the device (one side)
-    GrB_Vector v [3] ;              // v [0] likewise
+    GrB_Matrix m [4] ;              // held on the device (one side): m [0]
+    GrB_Vector v [4] ;              // as the kind says, the others full
     GrB_Scalar s ;
     GrB_Matrix out_m ;              // a new object the call makes
     GrB_Vector out_v ;

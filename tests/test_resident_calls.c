@@ -4,11 +4,11 @@
 
 // For each function of tests/resident_calls_gen.c (generated from
 // GraphBLAS.h: the functions grbgpu wraps whose arguments the generator can
-// make), runs on fresh objects: the first matrix and vector argument
-// held on the device (residency on; in the second run the matrix is held on
-// a pattern, an SDDMM's result, in the third it is an SpMM's result with
-// rows absent, held as a bitmap of rows), and their twins on the host with the same
-// values (the CPU library alone).  The calls must return the same GrB_Info,
+// make), runs on fresh objects: every matrix and vector argument held on the
+// device (residency on; full, but the first matrix in the second run is held
+// on a pattern, an SDDMM's result, and in the third it is an SpMM's result
+// with rows absent, held as a bitmap of rows), and their twins on the host
+// with the same values (the CPU library alone).  The calls must return the same GrB_Info,
 // write the same outputs and leave every object with the same type, size,
 // entries and values: a wrapper that let the CPU library see a placeholder,
 // or a device answer that differs, shows up here.  The values are small
@@ -82,9 +82,20 @@ static GrB_Matrix first_matrix (bool device, int kind)
     return C ;
 }
 
-static GrB_Vector first_vector (bool device)
+// a full matrix made on the device (kept there) or on the host
+static GrB_Matrix held_matrix (bool device, int kind)
 {
-    GrB_Vector w, u = full_vector (3) ;
+    GrB_Matrix C, X = full_matrix (kind) ;
+    OK (GrB_Matrix_new (&C, GrB_FP64, N, N)) ;
+    if (device) device_on ( ) ; else device_cpu ( ) ;
+    OK (GrB_Matrix_apply (C, NULL, NULL, GrB_IDENTITY_FP64, X, NULL)) ;
+    GrB_Matrix_free (&X) ;
+    return C ;
+}
+
+static GrB_Vector held_vector (bool device, int kind)
+{
+    GrB_Vector w, u = full_vector (kind) ;
     OK (GrB_Vector_new (&w, GrB_FP64, N)) ;
     if (device) device_on ( ) ; else device_cpu ( ) ;
     OK (GrB_Vector_apply (w, NULL, NULL, GrB_IDENTITY_FP64, u, NULL)) ;
@@ -96,9 +107,12 @@ static void make_args (gg_call_args *c, bool device, int kind)
 {
     memset (c, 0, sizeof (*c)) ;
     c->m [0] = first_matrix (device, kind) ;
-    c->v [0] = first_vector (device) ;
+    for (int k = 0 ; k < 4 ; k++)
+    {
+        if (k > 0) c->m [k] = held_matrix (device, 3 + k) ;
+        c->v [k] = held_vector (device, 7 + k) ;
+    }
     device_cpu ( ) ;
-    for (int k = 1 ; k < 3 ; k++) { c->m [k] = full_matrix (3 + k) ; c->v [k] = full_vector (5 + k) ; }
     OK (GrB_Scalar_new (&c->s, GrB_FP64)) ;
     OK (GrB_Scalar_setElement_FP64 (c->s, 1.5)) ;
     for (int k = 0 ; k < 4 ; k++)
@@ -112,7 +126,7 @@ static void make_args (gg_call_args *c, bool device, int kind)
 
 static void free_args (gg_call_args *c)
 {
-    for (int k = 0 ; k < 3 ; k++) { GrB_Matrix_free (&c->m [k]) ; GrB_Vector_free (&c->v [k]) ; }
+    for (int k = 0 ; k < 4 ; k++) { GrB_Matrix_free (&c->m [k]) ; GrB_Vector_free (&c->v [k]) ; }
     GrB_Scalar_free (&c->s) ;
     GrB_Matrix_free (&c->out_m) ;
     GrB_Vector_free (&c->out_v) ;
@@ -201,9 +215,9 @@ static int run_all (int kind)
                 ok = false ;
             }
         }
-        static const char *mname [3] = { "matrix 0", "matrix 1", "matrix 2" } ;
-        static const char *vname [3] = { "vector 0", "vector 1", "vector 2" } ;
-        for (int k = 0 ; k < 3 ; k++)
+        static const char *mname [4] = { "matrix 0", "matrix 1", "matrix 2", "matrix 3" } ;
+        static const char *vname [4] = { "vector 0", "vector 1", "vector 2", "vector 3" } ;
+        for (int k = 0 ; k < 4 ; k++)
         {
             ok = same_object (c [0].m [k], c [1].m [k], false, mname [k], fn) && ok ;
             ok = same_object ((GrB_Matrix) c [0].v [k], (GrB_Matrix) c [1].v [k], true, vname [k], fn) && ok ;
