@@ -325,6 +325,57 @@ static void test_diag (void **state)
     GrB_Matrix_free (&S) ; GrB_Matrix_free (&A) ; GrB_Matrix_free (&H) ;
 }
 
+// MIN / MAX row reductions of a matrix on a pattern, bit for bit the CPU
+// library's: of equal values (-0 and +0) the first in the row, NaNs omitted
+// (all NaN: NaN); scores of one term from features among -0, +0, +-1, NaN
+static void test_reduce_ties (void **state)
+{
+    (void) state ;
+    uint64_t seed = 71 ;
+    const int64_t n = 300 ;
+    const float pick [6] = { -0.0f, 0.0f, 1.0f, -1.0f, NAN, 2.0f } ;
+    GrB_Matrix A = random_graph (n, 5, &seed), H ;
+    OK (GrB_Matrix_new (&H, GrB_FP32, n, 1)) ;
+    for (int64_t i = 0 ; i < n ; i++)
+    {
+        OK (GrB_Matrix_setElement_FP32 (H, pick [xorshift (&seed) % (i % 7 == 0 ? 6 : 2)], i, 0)) ;
+    }
+    const GrB_Monoid mon [2] = { GrB_MAX_MONOID_FP32, GrB_MIN_MONOID_FP32 } ;
+    for (int k = 0 ; k < 2 ; k++)
+    {
+        GrB_Vector v [2] ;
+        for (int w = 0 ; w < 2 ; w++)
+        {
+            GrB_Matrix S ;
+            if (w == 0) device_cpu ( ) ; else device_on ( ) ;
+            OK (GrB_Matrix_new (&S, GrB_FP32, n, n)) ;
+            OK (GrB_Vector_new (&v [w], GrB_FP32, n)) ;
+            OK (GrB_mxm (S, A, NULL, GrB_PLUS_TIMES_SEMIRING_FP32, H, H, GrB_DESC_ST1)) ;
+            OK (GrB_Matrix_reduce_Monoid (v [w], NULL, NULL, mon [k], S, NULL)) ;
+            GrB_Matrix_free (&S) ;
+        }
+        GrB_Index n0, n1 ;
+        OK (GrB_Vector_nvals (&n0, v [0])) ;
+        OK (GrB_Vector_nvals (&n1, v [1])) ;
+        assert_int_equal (n0, n1) ;
+        int zeros = 0 ;
+        for (int64_t i = 0 ; i < n ; i++)
+        {
+            float a = 7, b = 7 ;
+            GrB_Info ia = GrB_Vector_extractElement_FP32 (&a, v [0], i) ;
+            GrB_Info ib = GrB_Vector_extractElement_FP32 (&b, v [1], i) ;
+            assert_int_equal (ia, ib) ;
+            if (ia != GrB_SUCCESS) continue ;
+            zeros += (a == 0) ;
+            if (isnan (a) || isnan (b)) assert_true (isnan (a) && isnan (b)) ;
+            else assert_memory_equal (&a, &b, sizeof (float)) ;
+        }
+        assert_true (zeros > 10) ;      // (the ties are there to be decided)
+        GrB_Vector_free (&v [0]) ; GrB_Vector_free (&v [1]) ;
+    }
+    GrB_Matrix_free (&A) ; GrB_Matrix_free (&H) ;
+}
+
 // injected faults anywhere on the path: the answer is still the CPU library's
 static void test_faults (void **state)
 {
@@ -347,6 +398,7 @@ int main (void)
         cmocka_unit_test (test_reads_mutation_free),
         cmocka_unit_test (test_declines),
         cmocka_unit_test (test_diag),
+        cmocka_unit_test (test_reduce_ties),
         cmocka_unit_test (test_faults),
     } ;
     int rc = cmocka_run_group_tests (tests, NULL, NULL) ;

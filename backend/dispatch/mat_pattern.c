@@ -17,8 +17,8 @@
 // once they are complete, so a failure leaves every object as it was and the
 // CPU library answers.  Exact as the dense path is: one IEEE operation per
 // entry, EXP bit for bit the host's expf (kernels/vec_ops/vec_exp.h); the row
-// reductions are equal up to the order of the sum (MIN / MAX: which of -0
-// and +0, as the README's known difference says).
+// reductions PLUS / TIMES are equal up to the order of the sum, MIN / MAX bit
+// for bit (the entry the CPU library's in-order reduction keeps, vec_elem.h).
 
 #include "config.h"
 #include "backend/dispatch/vec_private.h"

@@ -120,7 +120,12 @@ int host_vec_select (gg_type t, int64_t n, void *zv, int8_t *zb, const void *xv,
     {                                                                         \
         ROW_RANGE (P, i, q0, q1)                                              \
         T acc = gg_vec_identity_ ## SUFFIX (add) ;                            \
-        for (int64_t q = q0 ; q < q1 ; q++) acc = gg_vec_combine_ ## SUFFIX (add, acc, x [q]) ; \
+        int64_t at = INT64_MAX ;                                              \
+        for (int64_t q = q0 ; q < q1 ; q++)                                   \
+        {                                                                     \
+            if (!minmax) acc = gg_vec_combine_ ## SUFFIX (add, acc, x [q]) ;  \
+            else if (!gg_vec_keep_ ## SUFFIX (add, acc, at, x [q], q)) { acc = x [q] ; at = q ; } \
+        }                                                                     \
         out [i] = acc ;                                                       \
     }                                                                         \
 }
@@ -131,6 +136,9 @@ int host_csr_row_reduce (gg_add add, gg_type t, const gg_csr *P, const void *xv,
     {
         return GG_ERR_UNSUPPORTED ;
     }
+    // MIN / MAX: the entry the CPU library's in-order reduction keeps
+    // (vec_elem.h, keep); PLUS / TIMES from the identity
+    const bool minmax = (add == GG_ADD_MIN || add == GG_ADD_MAX) ;
     if (t == GG_FP32) ROW_REDUCE (float, fp32)
     else if (t == GG_FP64) ROW_REDUCE (double, fp64)
     else return GG_ERR_UNSUPPORTED ;

@@ -23,6 +23,8 @@
 #define GG_VEC_ELEM_H
 
 #include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include "kernels/gg_kernels.h"
 
 #ifdef __CUDACC__
@@ -72,6 +74,18 @@ GG_VEC_HD T gg_vec_combine_ ## SUFFIX (gg_add add, T a, T b)                  \
         case GG_ADD_TIMES: return a * b ;                                     \
         default:         return a + b ;                                       \
     }                                                                         \
+}                                                                             \
+/* MIN / MAX of a matrix's row as the CPU library reduces one: in order,  */\
+/* z = op (z, a) keeping z on a tie (of equal values, -0 and +0 among      */\
+/* them, the first wins) and omitting NaNs (all NaN: the first NaN).  Free  */\
+/* of order with the entries' positions: of (x, i) and (y, j), true when    */\
+/* the in-order reduction keeps (x, i).                                     */\
+GG_VEC_HD bool gg_vec_keep_ ## SUFFIX (gg_add add, T x, int64_t i, T y, int64_t j) \
+{                                                                             \
+    const bool xn = (x != x), yn = (y != y) ;                                 \
+    if (xn || yn) return (xn && yn) ? (i <= j) : yn ;                         \
+    if (x == y) return i <= j ;                                               \
+    return (add == GG_ADD_MIN) ? (x < y) : (x > y) ;                          \
 }                                                                             \
 GG_VEC_HD T gg_vec_identity_ ## SUFFIX (gg_add add)                           \
 {                                                                             \

@@ -23,12 +23,14 @@ template <> struct vec_t <float>
     __device__ static float apply (gg_vop op, float x, float y) { return gg_vec_apply_fp32 (op, x, y) ; }
     __device__ static float combine (gg_add a, float x, float y) { return gg_vec_combine_fp32 (a, x, y) ; }
     __device__ static float identity (gg_add a) { return gg_vec_identity_fp32 (a) ; }
+    __device__ static bool keep (gg_add a, float x, int64_t i, float y, int64_t j) { return gg_vec_keep_fp32 (a, x, i, y, j) ; }
 } ;
 template <> struct vec_t <double>
 {
     __device__ static double apply (gg_vop op, double x, double y) { return gg_vec_apply_fp64 (op, x, y) ; }
     __device__ static double combine (gg_add a, double x, double y) { return gg_vec_combine_fp64 (a, x, y) ; }
     __device__ static double identity (gg_add a) { return gg_vec_identity_fp64 (a) ; }
+    __device__ static bool keep (gg_add a, double x, int64_t i, double y, int64_t j) { return gg_vec_keep_fp64 (a, x, i, y, j) ; }
 } ;
 
 template <typename T>
@@ -239,20 +241,42 @@ extern "C" int gg_cuda_transpose (void *dst, const void *src, int64_t rows, int6
 //------------------------------------------------------------------------------
 
 // one warp per row (grid-stride over rows): out [i] = the monoid over row i's
-// values, from the identity (rows without entries: the identity)
+// values, from the identity (rows without entries: the identity); MIN / MAX
+// give the entry the CPU library's in-order reduction gives (the first of
+// equal values, NaNs omitted), PLUS / TIMES sum in the warp's order
 template <typename T>
 __global__ void csr_row_reduce_kernel (gg_add add, int64_t m, const int32_t *p,
     const T *x, T *out)
 {
     const int lane = threadIdx.x & 31 ;
     const int64_t nwarps = ((int64_t) gridDim.x * blockDim.x) >> 5 ;
+    const bool minmax = (add == GG_ADD_MIN || add == GG_ADD_MAX) ;
     for (int64_t i = ((int64_t) blockIdx.x * blockDim.x + threadIdx.x) >> 5 ; i < m ; i += nwarps)
     {
         T acc = vec_t <T>::identity (add) ;
-        for (int64_t q = p [i] + lane ; q < p [i+1] ; q += 32) acc = vec_t <T>::combine (add, acc, x [q]) ;
-        for (int off = 16 ; off > 0 ; off /= 2)
+        if (minmax)
         {
-            acc = vec_t <T>::combine (add, acc, __shfl_down_sync (0xffffffffu, acc, off)) ;
+            // the entry the CPU library's in-order reduction keeps: with its
+            // position, whatever the order here (vec_elem.h, keep)
+            long long at = INT64_MAX ;
+            for (int64_t q = p [i] + lane ; q < p [i+1] ; q += 32)
+            {
+                if (!vec_t <T>::keep (add, acc, at, x [q], q)) { acc = x [q] ; at = q ; }
+            }
+            for (int off = 16 ; off > 0 ; off /= 2)
+            {
+                const T y = __shfl_down_sync (0xffffffffu, acc, off) ;
+                const long long j = __shfl_down_sync (0xffffffffu, at, off) ;
+                if (!vec_t <T>::keep (add, acc, at, y, j)) { acc = y ; at = j ; }
+            }
+        }
+        else
+        {
+            for (int64_t q = p [i] + lane ; q < p [i+1] ; q += 32) acc = vec_t <T>::combine (add, acc, x [q]) ;
+            for (int off = 16 ; off > 0 ; off /= 2)
+            {
+                acc = vec_t <T>::combine (add, acc, __shfl_down_sync (0xffffffffu, acc, off)) ;
+            }
         }
         if (lane == 0) out [i] = acc ;
     }
