@@ -289,26 +289,21 @@ static bool resident_fits (const gg_resident *res, const gg_operand *o,
 }
 
 // May an SDDMM's T stay on the device as C's content on the mask's pattern?
-// C<struct(M)> = T without accumulator, C empty or replaced, of T's type, by
-// row, its sparsity control allowing sparse, not an input: then C is T
-// (every mask entry has a value: the operands are dense, k >= 1), as the
-// write-back's direct pack makes it (storage/writeback.c).
+// When the write-back would pack it into C whole (storage's
+// grbgpu_storage_pattern_is_all), C is not an input, T is of the semiring's
+// type and C's sparsity control allows sparse: then C is T (every mask entry
+// has a value: the operands are dense, k >= 1).
 static bool sddmm_can_stay (const gg_plan *plan, const GrB_Matrix *ins, int nins)
 {
     const gg_output *out = &plan->out ;
-    if (out->C == NULL || out->M == NULL || !out->mask_struct || out->mask_comp
-        || out->accum != NULL || out->is_vector || plan->k < 1) return false ;
+    if (out->C == NULL || plan->k < 1 || grbgpu_grb_type (plan->sr.type) != plan->ztype) return false ;
     for (int q = 0 ; q < nins ; q++) if (ins [q] == out->C) return false ;
     GrB_Type ctype ;
-    GxB_Format_Value fmt = GxB_BY_COL ;
     int control = 0 ;
-    GrB_Index cnvals = 1 ;
-    if (GxB_Matrix_type (&ctype, out->C) != GrB_SUCCESS || ctype != plan->ztype
-        || grbgpu_grb_type (plan->sr.type) != ctype) return false ;
-    if (GxB_Matrix_Option_get (out->C, GxB_FORMAT, &fmt) != GrB_SUCCESS || fmt != GxB_BY_ROW) return false ;
-    if (GxB_Matrix_Option_get (out->C, GxB_SPARSITY_CONTROL, &control) != GrB_SUCCESS
-        || (control & (GxB_SPARSE | GxB_HYPERSPARSE)) == 0) return false ;
-    return out->replace || (GrB_Matrix_nvals (&cnvals, out->C) == GrB_SUCCESS && cnvals == 0) ;
+    return GxB_Matrix_type (&ctype, out->C) == GrB_SUCCESS
+        && grbgpu_storage_pattern_is_all (out, ctype, plan->ztype)
+        && GxB_Matrix_Option_get (out->C, GxB_SPARSITY_CONTROL, &control) == GrB_SUCCESS
+        && (control & (GxB_SPARSE | GxB_HYPERSPARSE)) != 0 ;
 }
 
 // Returns GG_OK (and *info), GG_ERR_UNSUPPORTED (with *why), or an error.
@@ -577,31 +572,25 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
         if (rc != GG_OK) goto done ;
         *info = GrB_SUCCESS ;
     }
-    else if (sddmm_keep)
+    else if (sddmm_keep || keep_rows)
     {
+        // on the mask's pattern (P), or as full and absent rows (S's)
         gg_resident kept = { .be = be, .buf = keep_buf, .bytes = keep_bytes, .zt = t,
             .nrows = plan->m, .ncols = plan->n, .nvals = P.nnz, .on_csr = true, .csr = P } ;
-        kept.csr.x = NULL ;
-        GrB_Info kinfo = grbgpu_resident_keep_csr (plan->out.C, &kept) ;
-        keep_buf = NULL ;       // kept, or freed by keep
-        if (kinfo != GrB_SUCCESS) { rc = GG_ERR_NOMEM ; goto done ; }
-        *info = GrB_SUCCESS ;
-        grbgpu_log (2, "resident: SDDMM result %p kept on %s on its mask's pattern (%lld"
-            " entries, %zu bytes not brought down)", (void *) plan->out.C, be->name,
-            (long long) P.nnz, keep_bytes) ;
-    }
-    else if (keep_rows)
-    {
-        gg_resident kept = { .be = be, .buf = keep_buf, .bytes = keep_bytes, .zt = t,
-            .nrows = r.nrows, .ncols = r.ncols, .on_rows = true, .csr = S } ;
+        if (keep_rows)
+        {
+            kept = (gg_resident) { .be = be, .buf = keep_buf, .bytes = keep_bytes, .zt = t,
+                .nrows = r.nrows, .ncols = r.ncols, .on_rows = true, .csr = S } ;
+        }
         kept.csr.x = NULL ;
         kept.csr.x_dev = false ;
         GrB_Info kinfo = grbgpu_resident_keep_csr (plan->out.C, &kept) ;
         keep_buf = NULL ;       // kept, or freed by keep
         if (kinfo != GrB_SUCCESS) { rc = GG_ERR_NOMEM ; goto done ; }
         *info = GrB_SUCCESS ;
-        grbgpu_log (2, "resident: result %p kept on %s as full and absent rows (%zu bytes not"
-            " brought down)", (void *) plan->out.C, be->name, keep_bytes) ;
+        grbgpu_log (2, "resident: result %p kept on %s %s (%zu bytes not brought down)",
+            (void *) plan->out.C, be->name, keep_rows ? "as full and absent rows"
+            : "on its mask's pattern", keep_bytes) ;
     }
     else if (keep_buf != NULL)
     {

@@ -27,7 +27,6 @@
 #include "backend/resident/resident_private.h"
 #include "backend/interpose/galloc.h"
 #include "backend/cache/cache.h"
-#include "backend/storage/storage.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -570,6 +569,44 @@ static void register_locked (const void *obj, const gg_resident *r, const gg_opt
     atomic_store_explicit (&grbgpu_resident_live, nentries, memory_order_relaxed) ;
 }
 
+// A keep that failed: r's buffer is freed (its bytes no longer held), the
+// lock given back; returns info
+static GrB_Info refused_locked (const gg_resident *r, GrB_Info info)
+{
+    held_bytes -= r->bytes ;
+    r->be->res_free (r->buf) ;
+    pthread_mutex_unlock (&lock) ;
+    return info ;
+}
+
+// A keep that succeeded: obj's previous device copy (if any) is replaced by
+// r (with its shadow, or none), the lock given back, the keep counted
+static GrB_Info installed_locked (const void *obj, const gg_resident *r, const gg_options *opt,
+    void *shadow, size_t shadow_size)
+{
+    gg_entry *old = find (obj) ;
+    if (old != NULL) remove_entry (old) ;
+    register_locked (obj, r, opt) ;
+    entries [nentries-1].shadow = shadow ;
+    entries [nentries-1].shadow_size = shadow_size ;
+    pthread_mutex_unlock (&lock) ;
+    grbgpu_count (GG_STAT_RESIDENT_KEPT, 1) ;
+    return GrB_SUCCESS ;
+}
+
+// a failure to set obj's options back after its pack is logged, not answered
+// (obj's value is right; only its storage choice may differ)
+static void options_back (GrB_Matrix obj, bool is_vector, const gg_options *opt, bool conformed)
+{
+    GrB_Info info = options_restore (obj, is_vector, opt) ;
+    if (info == GrB_SUCCESS && conformed) info = conform (obj, opt) ;
+    if (info != GrB_SUCCESS)
+    {
+        grbgpu_log (1, "resident: setting the options of %p back failed (GrB_Info %d)",
+            (void *) obj, (int) info) ;
+    }
+}
+
 GrB_Info grbgpu_resident_keep (GrB_Matrix obj, const gg_resident *r)
 {
     const size_t zsz = gg_type_size (r->zt) ;
@@ -583,27 +620,7 @@ GrB_Info grbgpu_resident_keep (GrB_Matrix obj, const gg_resident *r)
     if (info == GrB_SUCCESS) info = options_get (obj, r->is_vector, &opt) ;
     if (info == GrB_SUCCESS) take_shadow (obj, r, &shadow, &shadow_size) ;
     if (info == GrB_SUCCESS) info = pack_full (obj, r, &p, zsz, true) ;
-    if (info == GrB_SUCCESS)
-    {
-        // the pack reset C's options; C is full, which they allow
-        // (grbgpu_result_can_stay), so setting them back changes no storage
-        GrB_Info oinfo = options_restore (obj, r->is_vector, &opt) ;
-        if (oinfo != GrB_SUCCESS)
-        {
-            grbgpu_log (1, "resident: setting the options of %p back failed (GrB_Info %d)",
-                (void *) obj, (int) oinfo) ;
-        }
-        // the old device copy of obj (if any) is replaced; its shadow (the
-        // array obj had before it first became resident) serves the new one
-        gg_entry *old = find (obj) ;
-        if (old != NULL && shadow == NULL && old->shadow != NULL && old->shadow_size >= r->bytes)
-        {
-            shadow = old->shadow ; shadow_size = old->shadow_size ;
-            old->shadow = NULL ;
-        }
-        if (old != NULL) remove_entry (old) ;
-    }
-    else
+    if (info != GrB_SUCCESS)
     {
         // obj's own values go back (a product C = A*C falls back to the CPU
         // library, which reads them)
@@ -612,17 +629,20 @@ GrB_Info grbgpu_resident_keep (GrB_Matrix obj, const gg_resident *r)
             grbgpu_gb_free (shadow) ;
         }
         grbgpu_gb_free (p) ;
-        held_bytes -= r->bytes ;
-        r->be->res_free (r->buf) ;
-        pthread_mutex_unlock (&lock) ;
-        return info ;
+        return refused_locked (r, info) ;
     }
-    register_locked (obj, r, &opt) ;
-    entries [nentries-1].shadow = shadow ;
-    entries [nentries-1].shadow_size = shadow_size ;
-    pthread_mutex_unlock (&lock) ;
-    grbgpu_count (GG_STAT_RESIDENT_KEPT, 1) ;
-    return GrB_SUCCESS ;
+    // the pack reset C's options; C is full, which they allow
+    // (grbgpu_result_can_stay), so setting them back changes no storage
+    options_back (obj, r->is_vector, &opt, false) ;
+    // the old device copy of obj (if any) is replaced; its shadow (the array
+    // obj had before it first became resident) serves the new one
+    gg_entry *old = find (obj) ;
+    if (old != NULL && shadow == NULL && old->shadow != NULL && old->shadow_size >= r->bytes)
+    {
+        shadow = old->shadow ; shadow_size = old->shadow_size ;
+        old->shadow = NULL ;
+    }
+    return installed_locked (obj, r, &opt, shadow, shadow_size) ;
 }
 
 bool grbgpu_resident_rebuf (const void *obj, void *old_buf, void *buf)
@@ -652,66 +672,22 @@ bool grbgpu_resident_rebuf (const void *obj, void *old_buf, void *buf)
 
 GrB_Info grbgpu_resident_keep_csr (GrB_Matrix obj, const gg_resident *r)
 {
-    const size_t zsz = gg_type_size (r->zt) ;
-    GrB_Index *Ap = NULL, *Aj = NULL ;
-    size_t ap_size = 0, aj_size = 0 ;
-    int8_t *b = NULL ;
-    int64_t bnvals = 0 ;
-    void *p = grbgpu_gb_calloc (1, zsz) ;
-    GrB_Info info = (p == NULL || r->csr.cache == NULL || r->on_csr == r->on_rows
-        || (r->on_csr && r->nvals != r->csr.nnz)) ? GrB_OUT_OF_MEMORY : GrB_SUCCESS ;
-    if (info == GrB_SUCCESS && r->on_csr)
+    if (r->csr.cache == NULL || r->on_csr == r->on_rows || (r->on_csr && r->nvals != r->csr.nnz))
     {
-        info = grbgpu_storage_csr_arrays (&r->csr, &Ap, &ap_size, &Aj, &aj_size) ;
-    }
-    else if (info == GrB_SUCCESS)
-    {
-        b = grbgpu_res_rows_bitmap (&r->csr, r->ncols, &bnvals) ;
-        if (b == NULL) info = GrB_OUT_OF_MEMORY ;
-    }
-    if (info != GrB_SUCCESS)
-    {
-        grbgpu_gb_free (p) ;
         grbgpu_resident_release (r->be, r->buf, r->bytes) ;
-        return info ;
+        return GrB_OUT_OF_MEMORY ;
     }
     pthread_mutex_lock (&lock) ;
     gg_options opt ;
-    info = grow_locked ( ) ;
+    GrB_Info info = grow_locked ( ) ;
     if (info == GrB_SUCCESS) info = options_get (obj, false, &opt) ;
-    if (info == GrB_SUCCESS && r->on_csr)
-    {
-        info = REAL (gg_mpack_csr_fn, "GxB_Matrix_pack_CSR") (obj, &Ap, &Aj, &p,
-            ap_size, aj_size, zsz, true, false, NULL) ;
-    }
-    else if (info == GrB_SUCCESS)
-    {
-        const GrB_Index b_size = (GrB_Index) (r->nrows * r->ncols > 0 ? r->nrows * r->ncols : 1) ;
-        info = REAL (gg_mpack_bitmap_fn, "GxB_Matrix_pack_BitmapR") (obj, &b, &p, b_size, zsz,
-            true, (GrB_Index) bnvals, NULL) ;
-    }
-    if (info != GrB_SUCCESS)
-    {
-        grbgpu_gb_free (Ap) ; grbgpu_gb_free (Aj) ; grbgpu_gb_free (p) ; grbgpu_gb_free (b) ;
-        held_bytes -= r->bytes ;
-        r->be->res_free (r->buf) ;
-        pthread_mutex_unlock (&lock) ;
-        return info ;
-    }
-    GrB_Info oinfo = options_restore (obj, false, &opt) ;
-    if (oinfo == GrB_SUCCESS) oinfo = conform (obj, &opt) ;
-    if (oinfo != GrB_SUCCESS)
-    {
-        grbgpu_log (1, "resident: setting the options of %p back failed (GrB_Info %d)",
-            (void *) obj, (int) oinfo) ;
-    }
-    gg_entry *old = find (obj) ;
-    if (old != NULL) remove_entry (old) ;
+    if (info == GrB_SUCCESS) info = grbgpu_res_pack_placeholder (obj, r) ;
+    if (info != GrB_SUCCESS) return refused_locked (r, info) ;
+    options_back (obj, false, &opt, true) ;
+    // (the reference is taken before an old entry of obj, which may hold one
+    // to the same form, lets go of its own)
     grbgpu_cache_addref ((gg_cache_entry *) r->csr.cache) ;
-    register_locked (obj, r, &opt) ;
-    pthread_mutex_unlock (&lock) ;
-    grbgpu_count (GG_STAT_RESIDENT_KEPT, 1) ;
-    return GrB_SUCCESS ;
+    return installed_locked (obj, r, &opt, NULL, 0) ;
 }
 
 GrB_Info grbgpu_resident_keep_as_is (GrB_Vector obj, const gg_resident *r)
@@ -720,19 +696,8 @@ GrB_Info grbgpu_resident_keep_as_is (GrB_Vector obj, const gg_resident *r)
     gg_options opt ;
     GrB_Info info = grow_locked ( ) ;
     if (info == GrB_SUCCESS) info = options_get ((GrB_Matrix) obj, true, &opt) ;
-    if (info != GrB_SUCCESS)
-    {
-        held_bytes -= r->bytes ;
-        r->be->res_free (r->buf) ;
-        pthread_mutex_unlock (&lock) ;
-        return info ;
-    }
-    gg_entry *old = find (obj) ;
-    if (old != NULL) remove_entry (old) ;
-    register_locked (obj, r, &opt) ;
-    pthread_mutex_unlock (&lock) ;
-    grbgpu_count (GG_STAT_RESIDENT_KEPT, 1) ;
-    return GrB_SUCCESS ;
+    if (info != GrB_SUCCESS) return refused_locked (r, info) ;
+    return installed_locked (obj, r, &opt, NULL, 0) ;
 }
 
 size_t grbgpu_resident_bytes (void)

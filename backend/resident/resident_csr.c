@@ -15,11 +15,44 @@
 #include "config.h"
 #include "backend/resident/resident_private.h"
 #include "backend/interpose/galloc.h"
+#include "backend/storage/storage.h"
 
 #include <string.h>
 
 typedef GrB_Info (*munpack_csr_fn) (GrB_Matrix, GrB_Index **, GrB_Index **, void **,
     GrB_Index *, GrB_Index *, GrB_Index *, bool *, bool *, const GrB_Descriptor) ;
+
+GrB_Info grbgpu_res_pack_placeholder (GrB_Matrix obj, const gg_resident *r)
+{
+    const size_t zsz = gg_type_size (r->zt) ;
+    void *p = grbgpu_gb_calloc (1, zsz) ;
+    if (p == NULL) return GrB_OUT_OF_MEMORY ;
+    GrB_Info info ;
+    if (r->on_csr)
+    {
+        GrB_Index *Ap = NULL, *Aj = NULL ;
+        size_t ap_size = 0, aj_size = 0 ;
+        info = grbgpu_storage_csr_arrays (&r->csr, &Ap, &ap_size, &Aj, &aj_size) ;
+        if (info == GrB_SUCCESS)
+        {
+            info = REAL (gg_mpack_csr_fn, "GxB_Matrix_pack_CSR") (obj, &Ap, &Aj, &p,
+                ap_size, aj_size, zsz, true, false, NULL) ;
+        }
+        grbgpu_gb_free (Ap) ; grbgpu_gb_free (Aj) ;     // (NULL once packed)
+    }
+    else
+    {
+        int64_t bnvals = 0 ;
+        int8_t *b = grbgpu_res_rows_bitmap (&r->csr, r->ncols, &bnvals) ;
+        const GrB_Index b_size = (GrB_Index) (r->nrows * r->ncols > 0 ? r->nrows * r->ncols : 1) ;
+        info = (b == NULL) ? GrB_OUT_OF_MEMORY
+            : REAL (gg_mpack_bitmap_fn, "GxB_Matrix_pack_BitmapR") (obj, &b, &p, b_size, zsz,
+                true, (GrB_Index) bnvals, NULL) ;
+        grbgpu_gb_free (b) ;
+    }
+    grbgpu_gb_free (p) ;
+    return info ;
+}
 
 GrB_Info grbgpu_res_fill_csr (GrB_Matrix obj, const gg_resident *r, size_t *down)
 {

@@ -26,6 +26,14 @@ GG_INTERNAL int grbgpu_res_fetch (const gg_resident *r, void *host, size_t bytes
 GG_INTERNAL GrB_Info grbgpu_res_fill_pattern (GrB_Vector obj, const gg_resident *r,
     size_t *down) ;
 
+// obj (by row) gets the structure of r, a matrix on a pattern (r->on_csr:
+// csr's, packed as CSR) or of full and absent rows (r->on_rows: the bitmap
+// of csr's rows with entries), with an iso placeholder value; the real
+// GraphBLAS functions only.  On error what the pack did not take is freed
+// (obj's previous content was not going to be read: the caller's result
+// replaces all of it, or the CPU library's does).
+GG_INTERNAL GrB_Info grbgpu_res_pack_placeholder (GrB_Matrix obj, const gg_resident *r) ;
+
 // A matrix of full and absent rows (r->on_rows) gets its values: obj, which
 // holds the bitmap with a placeholder value, is unpacked as a bitmap by row
 // and packed again with r's buffer's values.  As grbgpu_res_fill_pattern.

@@ -104,6 +104,13 @@ GG_INTERNAL bool grbgpu_result_can_stay (const gg_output *out,
 GG_INTERNAL bool grbgpu_result_can_stay_rows (const gg_output *out,
     const gg_result *r, const GrB_Matrix *inputs, int ninputs) ;
 
+// An SDDMM's T, on the pattern of C's structural mask M (C of ctype, T of
+// ztype): is C<struct(M)> = T all of C's new content (no accumulator, C by
+// row and empty or replaced, the types equal)?  (writeback.c; the write-back
+// then packs T into C, and the device path may keep it there instead)
+GG_INTERNAL bool grbgpu_storage_pattern_is_all (const gg_output *out, GrB_Type ctype,
+    GrB_Type ztype) ;
+
 // Free what grbgpu_result_prepare gave (the call failed before the write).
 GG_INTERNAL void grbgpu_result_discard (gg_result *r) ;
 

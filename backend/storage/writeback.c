@@ -144,6 +144,18 @@ GrB_Info grbgpu_storage_unpack_bitmap (GrB_Matrix X, bool is_vector, bool by_col
     return GxB_Matrix_unpack_BitmapR (X, b, x, bsize, xsize, iso, nvals, NULL) ;
 }
 
+// T has exactly the mask's entries, so C<struct(M)> = T leaves C equal to T
+// when C held nothing outside M (empty, or replace)
+bool grbgpu_storage_pattern_is_all (const gg_output *out, GrB_Type ctype, GrB_Type ztype)
+{
+    if (out->M == NULL || !out->mask_struct || out->mask_comp || out->accum != NULL
+        || ctype != ztype || out->is_vector) return false ;
+    GxB_Format_Value fmt = GxB_BY_COL ;
+    GrB_Index cnvals = 1 ;
+    return (GxB_Matrix_Option_get (out->C, GxB_FORMAT, &fmt) == GrB_SUCCESS) && fmt == GxB_BY_ROW
+        && (out->replace || (GrB_Matrix_nvals (&cnvals, out->C) == GrB_SUCCESS && cnvals == 0)) ;
+}
+
 GrB_Info grbgpu_storage_csr_arrays (const gg_csr *csr, GrB_Index **Ap, size_t *ap_size,
     GrB_Index **Aj, size_t *aj_size)
 {
@@ -530,17 +542,9 @@ static GrB_Info write_result (const gg_output *out, gg_result *r)
     // SDDMM under a structural mask into an empty C (or with replace): C = T
     //--------------------------------------------------------------------------
 
-    // T has exactly the mask's entries, so C<struct(M)> = T leaves C equal
-    // to T when C held nothing outside M (empty, or replace)
-    if (r->pattern != NULL && out->M != NULL && out->mask_struct && !out->mask_comp
-        && out->accum == NULL && ctype == r->ztype && !out->is_vector)
+    if (r->pattern != NULL && grbgpu_storage_pattern_is_all (out, ctype, r->ztype))
     {
-        GxB_Format_Value fmt = GxB_BY_COL ;
-        GrB_Index cnvals = 1 ;
-        bool direct = (GxB_Matrix_Option_get (out->C, GxB_FORMAT, &fmt) == GrB_SUCCESS)
-            && fmt == GxB_BY_ROW
-            && (out->replace || (GrB_Matrix_nvals (&cnvals, out->C) == GrB_SUCCESS && cnvals == 0)) ;
-        if (direct) return pack_into_c (out, r) ;
+        return pack_into_c (out, r) ;
     }
 
     //--------------------------------------------------------------------------
