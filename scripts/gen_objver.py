@@ -407,6 +407,15 @@ def header_version(raw):
         for k in ('MAJOR', 'MINOR', 'SUB'))
 
 
+def write_output(text, output):
+    """text into the file output, or to standard output when it is None."""
+    if output:
+        with open(output, 'w') as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+
+
 def main():
     header = sys.argv[1] if len(sys.argv) > 1 else '/usr/include/GraphBLAS.h'
     output = sys.argv[2] if len(sys.argv) > 2 else None
@@ -422,11 +431,7 @@ def main():
     for w in wrapped:
         body.append(emit_wrapper(*w))
     text = '\n'.join(body)
-    if output:
-        with open(output, 'w') as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
+    write_output(text, output)
     sys.stderr.write('gen_objver: %d wrappers (GraphBLAS %s)\n' % (len(wrapped), version))
 
 

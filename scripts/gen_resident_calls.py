@@ -138,11 +138,7 @@ static const GrB_Index gg_index_in [2] = { 0, 1 } ;
         out.append('    { "%s", call_%d },' % (name, k))
     out.append('} ;\nconst int gg_ncalls = %d ;' % len(funcs))
     text = '\n'.join(out) + '\n'
-    if output:
-        with open(output, 'w') as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
+    gv.write_output(text, output)
     sys.stderr.write('gen_resident_calls: %d functions (GraphBLAS %s)\n' % (len(funcs), version))
 
 
