@@ -160,15 +160,6 @@ bool grbgpu_pattern_apply (const gg_backend *be, GrB_Matrix C, gg_vop vop, bool 
 // w = reduce (A) by rows
 //------------------------------------------------------------------------------
 
-typedef GrB_Info (*gg_pack_csr_fn) (GrB_Matrix, GrB_Index **, GrB_Index **, void **,
-    GrB_Index, GrB_Index, GrB_Index, bool, bool, const GrB_Descriptor) ;
-#define REAL_FN(type, name) ((type) grbgpu_real (name))
-
-typedef GrB_Info (*vpack_csc_fn) (GrB_Vector, GrB_Index **, void **, GrB_Index,
-    GrB_Index, bool, GrB_Index, bool, const GrB_Descriptor) ;
-typedef GrB_Info (*vpack_bitmap_fn) (GrB_Vector, int8_t **, void **, GrB_Index,
-    GrB_Index, bool, GrB_Index, const GrB_Descriptor) ;
-
 // w (size m) = the values out [i] (m of them, from GraphBLAS's memory
 // functions; taken) at the rows i of P with an entry: packed as a bitmap
 // when at least an eighth of the rows have one (out is its values array as
@@ -180,11 +171,8 @@ static GrB_Info pack_rows (GrB_Vector w, const gg_csr *P, gg_type t, void *out)
     const int64_t m = P->nrows ;
     int64_t nv = 0 ;
     for (int64_t i = 0 ; i < m ; i++) nv += (P->p32 [i+1] > P->p32 [i]) ;
-    int control = 0 ;
-    double bitmap = 0, hyper = 0 ;
-    GrB_Info info = GxB_Vector_Option_get (w, GxB_SPARSITY_CONTROL, &control) ;
-    if (info == GrB_SUCCESS) info = GxB_Vector_Option_get (w, GxB_BITMAP_SWITCH, &bitmap) ;
-    if (info == GrB_SUCCESS) info = GxB_Matrix_Option_get ((GrB_Matrix) w, GxB_HYPER_SWITCH, &hyper) ;
+    gg_c_options opt ;
+    GrB_Info info = grbgpu_storage_options_get ((GrB_Matrix) w, true, &opt) ;
     if (info != GrB_SUCCESS) { grbgpu_gb_free (out) ; return info ; }
     const size_t out_size = (size_t) (m > 0 ? m : 1) * zsz ;
     if (nv * 8 >= m && m > 0)
@@ -193,7 +181,7 @@ static GrB_Info pack_rows (GrB_Vector w, const gg_csr *P, gg_type t, void *out)
         if (b == NULL) { grbgpu_gb_free (out) ; return GrB_OUT_OF_MEMORY ; }
         for (int64_t i = 0 ; i < m ; i++) b [i] = (P->p32 [i+1] > P->p32 [i]) ;
         void *x = out ;
-        info = ((vpack_bitmap_fn) grbgpu_real ("GxB_Vector_pack_Bitmap")) (w, &b, &x,
+        info = GxB_Vector_pack_Bitmap (w, &b, &x,
             (GrB_Index) m, (GrB_Index) out_size, false, (GrB_Index) nv, NULL) ;
         if (info != GrB_SUCCESS) { grbgpu_gb_free (b) ; grbgpu_gb_free (x) ; return info ; }
     }
@@ -213,21 +201,12 @@ static GrB_Info pack_rows (GrB_Vector w, const gg_csr *P, gg_type t, void *out)
             k++ ;
         }
         void *x = out ;
-        info = ((vpack_csc_fn) grbgpu_real ("GxB_Vector_pack_CSC")) (w, &I, &x,
+        info = GxB_Vector_pack_CSC (w, &I, &x,
             (GrB_Index) i_size, (GrB_Index) out_size, false, (GrB_Index) nv, false, NULL) ;
         if (info != GrB_SUCCESS) { grbgpu_gb_free (I) ; grbgpu_gb_free (x) ; return info ; }
     }
     // the pack may have reset w's options: those that differ are set back
-    int control2 = 0 ;
-    double bitmap2 = 0, hyper2 = 0 ;
-    info = GxB_Vector_Option_get (w, GxB_SPARSITY_CONTROL, &control2) ;
-    if (info == GrB_SUCCESS) info = GxB_Vector_Option_get (w, GxB_BITMAP_SWITCH, &bitmap2) ;
-    if (info == GrB_SUCCESS) info = GxB_Matrix_Option_get ((GrB_Matrix) w, GxB_HYPER_SWITCH, &hyper2) ;
-    if (info == GrB_SUCCESS && hyper2 != hyper)
-        info = GxB_Matrix_Option_set ((GrB_Matrix) w, GxB_HYPER_SWITCH, hyper) ;
-    if (info == GrB_SUCCESS && bitmap2 != bitmap) info = GxB_Vector_Option_set (w, GxB_BITMAP_SWITCH, bitmap) ;
-    if (info == GrB_SUCCESS && control2 != control) info = GxB_Vector_Option_set (w, GxB_SPARSITY_CONTROL, control) ;
-    return info ;
+    return grbgpu_storage_options_restore ((GrB_Matrix) w, true, &opt) ;
 }
 
 bool grbgpu_pattern_reduce (GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp accum,
@@ -475,7 +454,7 @@ bool grbgpu_pattern_diag (GrB_Matrix *C, const GrB_Vector v, int64_t k, GrB_Info
     if (q != nv) goto leave ;       // (a jumbled vector: the CPU library's)
     if (GrB_Matrix_new (&D, type, (GrB_Index) n, (GrB_Index) n) != GrB_SUCCESS) goto leave ;
     void *xv = Ax ;
-    if (REAL_FN (gg_pack_csr_fn, "GxB_Matrix_pack_CSR") (D, &Ap, &Aj, &xv, ap_size, aj_size,
+    if (GxB_Matrix_pack_CSR (D, &Ap, &Aj, &xv, ap_size, aj_size,
         ax_size, vw.iso, false, NULL) != GrB_SUCCESS)
     {
         Ax = xv ;

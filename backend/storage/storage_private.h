@@ -19,6 +19,10 @@ typedef struct { int control ; double hyper, bitmap ; } gg_c_options ;
 
 GG_INTERNAL GrB_Info grbgpu_storage_options_get (GrB_Matrix C, bool is_vector,
     gg_c_options *o) ;
+// Setting an option makes GraphBLAS conform C to it (a conversion of the
+// whole matrix): set back only what a pack changed
+GG_INTERNAL GrB_Info grbgpu_storage_options_restore (GrB_Matrix C, bool is_vector,
+    const gg_c_options *o) ;
 
 // Will T be packed straight into C (*plain)?  No mask, no accumulator, C of
 // T's type and held in T's orientation.

@@ -238,8 +238,11 @@ GrB_Info grbgpu_storage_options_get (GrB_Matrix C, bool is_vector,
     o->control = GxB_AUTO_SPARSITY ; o->hyper = 0 ; o->bitmap = 0 ;
     if (is_vector)
     {
+        // (a vector's hyper switch through the matrix function: a pack
+        // resets it, and GrB_Vector_dup copies it)
         info = GxB_Vector_Option_get ((GrB_Vector) C, GxB_SPARSITY_CONTROL, &o->control) ;
         if (info == GrB_SUCCESS) info = GxB_Vector_Option_get ((GrB_Vector) C, GxB_BITMAP_SWITCH, &o->bitmap) ;
+        if (info == GrB_SUCCESS) info = GxB_Matrix_Option_get (C, GxB_HYPER_SWITCH, &o->hyper) ;
         return info ;
     }
     info = GxB_Matrix_Option_get (C, GxB_SPARSITY_CONTROL, &o->control) ;
@@ -248,9 +251,7 @@ GrB_Info grbgpu_storage_options_get (GrB_Matrix C, bool is_vector,
     return info ;
 }
 
-// Setting an option makes GraphBLAS conform C to it (a conversion of the
-// whole matrix): restore only what the pack actually changed.
-static GrB_Info options_restore (GrB_Matrix C, bool is_vector, const gg_c_options *o)
+GrB_Info grbgpu_storage_options_restore (GrB_Matrix C, bool is_vector, const gg_c_options *o)
 {
     gg_c_options now ;
     GrB_Info info = grbgpu_storage_options_get (C, is_vector, &now) ;
@@ -258,8 +259,9 @@ static GrB_Info options_restore (GrB_Matrix C, bool is_vector, const gg_c_option
     if (is_vector)
     {
         GrB_Vector w = (GrB_Vector) C ;
-        if (now.control != o->control) info = GxB_Vector_Option_set (w, GxB_SPARSITY_CONTROL, o->control) ;
+        if (now.hyper != o->hyper) info = GxB_Matrix_Option_set (C, GxB_HYPER_SWITCH, o->hyper) ;
         if (info == GrB_SUCCESS && now.bitmap != o->bitmap) info = GxB_Vector_Option_set (w, GxB_BITMAP_SWITCH, o->bitmap) ;
+        if (info == GrB_SUCCESS && now.control != o->control) info = GxB_Vector_Option_set (w, GxB_SPARSITY_CONTROL, o->control) ;
         return info ;
     }
     if (now.control != o->control) info = GxB_Matrix_Option_set (C, GxB_SPARSITY_CONTROL, o->control) ;
@@ -290,7 +292,7 @@ static GrB_Info pack_into_c (const gg_output *out, gg_result *r)
     gg_c_options opt = { r->opt_control, r->opt_hyper, r->opt_bitmap } ;
     GrB_Info info = r->opt_saved ? GrB_SUCCESS : grbgpu_storage_options_get (out->C, out->is_vector, &opt) ;
     if (info == GrB_SUCCESS) info = pack_result (out->C, out->is_vector, r, true) ;
-    if (info == GrB_SUCCESS) info = options_restore (out->C, out->is_vector, &opt) ;
+    if (info == GrB_SUCCESS) info = grbgpu_storage_options_restore (out->C, out->is_vector, &opt) ;
     result_free_x (r) ;
     return info ;
 }
@@ -490,7 +492,7 @@ static bool accumulate_in_place (const gg_output *out, gg_result *r,
     }
     GrB_Info pinfo = pack_full (out->C, out->is_vector, r->by_col, &cx, cx_size, c_iso) ;
     if (pinfo != GrB_SUCCESS) { grbgpu_gb_free (cx) ; *info = pinfo ; }   // (NULL if taken)
-    if (*info == GrB_SUCCESS) *info = options_restore (out->C, out->is_vector, &opt) ;
+    if (*info == GrB_SUCCESS) *info = grbgpu_storage_options_restore (out->C, out->is_vector, &opt) ;
     result_free_x (r) ;
     return true ;
 }
