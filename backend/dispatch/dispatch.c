@@ -288,24 +288,6 @@ static bool resident_fits (const gg_resident *res, const gg_operand *o,
     return gemm_operand_fits (res, o, t, k, n, &trans) && !trans ;
 }
 
-// May an SDDMM's T stay on the device as C's content on the mask's pattern?
-// When the write-back would pack it into C whole (storage's
-// grbgpu_storage_pattern_is_all), C is not an input, T is of the semiring's
-// type and C's sparsity control allows sparse: then C is T (every mask entry
-// has a value: the operands are dense, k >= 1).
-static bool sddmm_can_stay (const gg_plan *plan, const GrB_Matrix *ins, int nins)
-{
-    const gg_output *out = &plan->out ;
-    if (out->C == NULL || plan->k < 1 || grbgpu_grb_type (plan->sr.type) != plan->ztype) return false ;
-    for (int q = 0 ; q < nins ; q++) if (ins [q] == out->C) return false ;
-    GrB_Type ctype ;
-    int control = 0 ;
-    return GxB_Matrix_type (&ctype, out->C) == GrB_SUCCESS
-        && grbgpu_storage_pattern_is_all (out, ctype, plan->ztype)
-        && GxB_Matrix_Option_get (out->C, GxB_SPARSITY_CONTROL, &control) == GrB_SUCCESS
-        && (control & (GxB_SPARSE | GxB_HYPERSPARSE)) != 0 ;
-}
-
 // Returns GG_OK (and *info), GG_ERR_UNSUPPORTED (with *why), or an error.
 // may_flag: S may go to the backend with `transposed` set (*flagged says
 // whether it did).
@@ -482,7 +464,8 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
             // an SDDMM's T stays on the device on the mask's pattern when it
             // is all of C's new content (backend/resident/resident_csr.c)
             sddmm_keep = (plan->op == GG_OP_SDDMM && res_on && be->sddmm_res != NULL
-                && sddmm_can_stay (plan, ins, 3)) ;
+                && plan->k >= 1 && grbgpu_grb_type (plan->sr.type) == plan->ztype
+                && grbgpu_result_can_stay_pattern (&plan->out, plan->ztype, ins, 3)) ;
             if (keep_buf == NULL && !sddmm_keep) OUT_HOST (ins, 3) ;
             // then a resident L (m x k) or R (n x k) is read in place (held
             // in the other layout: transposed there first); any other comes

@@ -136,6 +136,19 @@ bool grbgpu_result_can_stay (const gg_output *out, const gg_result *r,
     return can_stay_as (out, r, inputs, ninputs, GxB_FULL) ;
 }
 
+bool grbgpu_result_can_stay_pattern (const gg_output *out, GrB_Type ztype,
+    const GrB_Matrix *inputs, int ninputs)
+{
+    if (out->C == NULL) return false ;
+    for (int k = 0 ; k < ninputs ; k++) if (inputs [k] == out->C) return false ;
+    GrB_Type ctype ;
+    int control = 0 ;
+    return GxB_Matrix_type (&ctype, out->C) == GrB_SUCCESS
+        && grbgpu_storage_pattern_is_all (out, ctype, ztype)
+        && GxB_Matrix_Option_get (out->C, GxB_SPARSITY_CONTROL, &control) == GrB_SUCCESS
+        && (control & (GxB_SPARSE | GxB_HYPERSPARSE)) != 0 ;
+}
+
 bool grbgpu_result_can_stay_rows (const gg_output *out, const gg_result *r,
     const GrB_Matrix *inputs, int ninputs)
 {

@@ -104,6 +104,13 @@ GG_INTERNAL bool grbgpu_result_can_stay (const gg_output *out,
 GG_INTERNAL bool grbgpu_result_can_stay_rows (const gg_output *out,
     const gg_result *r, const GrB_Matrix *inputs, int ninputs) ;
 
+// The same for an SDDMM's T on the pattern of C's structural mask: when the
+// write-back would pack it into C whole (grbgpu_storage_pattern_is_all), C is
+// none of the inputs and may be held sparse; the caller checks that T has
+// every mask entry (dense operands, k >= 1) and is of ztype
+GG_INTERNAL bool grbgpu_result_can_stay_pattern (const gg_output *out, GrB_Type ztype,
+    const GrB_Matrix *inputs, int ninputs) ;
+
 // An SDDMM's T, on the pattern of C's structural mask M (C of ctype, T of
 // ztype): is C<struct(M)> = T all of C's new content (no accumulator, C by
 // row and empty or replaced, the types equal)?  (writeback.c; the write-back
