@@ -36,6 +36,7 @@ extern "C" {
 #include "formats/nm_layout.h"
 }
 #include "kernels/nm_spmm/nm_spmm.h"
+#include "kernels/tc_spmm/tc_spmm.h"
 #include "tests/nm_gen.h"
 
 #include "tests/cuda_check.h"
@@ -75,6 +76,84 @@ static double median_ms (F run)
     return 0.5 * (t [(REPS - 1) / 2] + t [REPS / 2]) ;
 }
 
+// Error of Y' (n x B, k-major, on the device) against an FP64 reference on
+// sampled elements: |y - ref| / sum |x w| (the scale of FP32 summation's
+// error bound), median and maximum over the samples.
+struct err_stat { double med, max ; } ;
+static err_stat sample_error (const float *dYt, const std::vector<float> &X,
+    const std::vector<float> &Wd, int64_t B, int64_t k, int64_t n, uint64_t *seed)
+{
+    const int NS = 2048 ;
+    std::vector<double> e ;
+    for (int q = 0 ; q < NS ; q++)
+    {
+        const int64_t b = (int64_t) (nm_gen_unif (seed) * B) % B ;
+        const int64_t c = (int64_t) (nm_gen_unif (seed) * n) % n ;
+        double ref = 0, mag = 0 ;
+        for (int64_t kk = 0 ; kk < k ; kk++)
+        {
+            const double t = (double) X [b * k + kk] * Wd [kk * n + c] ;
+            ref += t ;
+            mag += fabs (t) ;
+        }
+        float y ;
+        CHECK_CUDA (cudaMemcpy (&y, dYt + c * B + b, sizeof (float),
+            cudaMemcpyDeviceToHost)) ;
+        e.push_back (mag > 0 ? fabs ((double) y - ref) / mag : fabs ((double) y - ref)) ;
+    }
+    std::sort (e.begin (), e.end ()) ;
+    return { e [NS / 2], e [NS - 1] } ;
+}
+
+// The tensor-core kernel (nm_spmm_tc.cu) on a vector-wise layout, each mode,
+// X' k-major; errors against FP64 next to the CUDA-core FMA kernel's.
+static void tc_rows (const gg_nm_spmm_op *op, int64_t B, int64_t k, int64_t n,
+    const float *dXt, float *dY, const std::vector<float> &X,
+    const std::vector<float> &Wd, double t_sgemm, double t_tf32, double ideal,
+    int pn, int pm, uint64_t *seed)
+{
+    const double flops = 2.0 * B * k * n ;
+    if (!gg_nm_spmm_tc_fits (op, B))
+    {
+        printf ("  tensor cores: layout not vector-wise by 32 columns\n") ;
+        return ;
+    }
+    if (gg_cuda_nm_spmm (op, B, dXt, dY, true, GG_NM_SPMM_FMA, 0) != GG_OK)
+    {
+        printf ("gg_cuda_nm_spmm failed\n") ;
+        exit (1) ;
+    }
+    CHECK_CUDA (cudaDeviceSynchronize ()) ;
+    uint64_t s0 = *seed ;
+    const err_stat ef = sample_error (dY, X, Wd, B, k, n, &s0) ;
+    const struct { int mode ; const char *name ; } modes [] = {
+        { GG_TC_EXACT3, "exact (2-part TF32)" }, { GG_TC_EXACT, "exact6 (3-part)" },
+        { GG_TC_TF32, "tf32 (opt-in)" } } ;
+    for (const auto &md : modes)
+    {
+        auto run = [&] () {
+            if (gg_cuda_nm_spmm_tc (op, B, dXt, dY, md.mode, 0) != GG_OK)
+            {
+                printf ("gg_cuda_nm_spmm_tc failed\n") ;
+                exit (1) ;
+            }
+        } ;
+        const double t = median_ms (run) ;
+        CHECK_CUDA (cudaDeviceSynchronize ()) ;
+        uint64_t s1 = *seed ;
+        const err_stat et = sample_error (dY, X, Wd, B, k, n, &s1) ;
+        const double sp = t_sgemm / t ;
+        printf ("%6lld x %5lld x %5lld  nm %2d:%-2d v=32 tc %-19s %8.3f ms %6.1f "
+            "TFLOP/s  %5.2fx SGEMM, %5.1f %% of ideal %.0fx; %5.2fx cuBLAS TF32; "
+            "err/sum|xw| med %.2e max %.2e (fma kernel med %.2e max %.2e)\n",
+            (long long) B, (long long) k, (long long) n, pn, pm, md.name, t,
+            flops / t * 1e-9, sp, 100 * sp / ideal, ideal, t_tf32 / t,
+            et.med, et.max, ef.med, ef.max) ;
+        fflush (stdout) ;
+    }
+    *seed = s0 ;
+}
+
 static void bench_shape (cublasHandle_t h, int64_t B, int64_t k, int64_t n,
     bool elementwise, uint64_t *seed)
 {
@@ -104,7 +183,7 @@ static void bench_shape (cublasHandle_t h, int64_t B, int64_t k, int64_t n,
     struct pat { int n, m, v ; } pats [] = {
         { 16, 32, 32 }, { 8, 32, 32 }, { 4, 32, 32 },
         { 2, 4, 1 }, { 1, 4, 1 }, { 1, 8, 1 } } ;
-    double t_sgemm = 0 ;
+    double t_sgemm = 0, t_tf32 = 0 ;
     bool first = true ;
     for (const pat &pt : pats)
     {
@@ -133,6 +212,14 @@ static void bench_shape (cublasHandle_t h, int64_t B, int64_t k, int64_t n,
         if (first)
         {
             t_sgemm = tb ;
+            // cuBLAS with TF32 inputs (one TF32 product: less accurate than
+            // FP32), for scale only
+            CHECK_BLAS (cublasSetMathMode (h, CUBLAS_TF32_TENSOR_OP_MATH)) ;
+            t_tf32 = median_ms (sgemm) ;
+            CHECK_BLAS (cublasSetMathMode (h, CUBLAS_PEDANTIC_MATH)) ;
+            printf ("%6lld x %5lld x %5lld  cuBLAS SGEMM TF32 tensor ops     "
+                "%8.3f ms %6.1f TFLOP/s\n", (long long) B, (long long) k,
+                (long long) n, t_tf32, flops / t_tf32 * 1e-9) ;
             printf ("%6lld x %5lld x %5lld  cuBLAS SGEMM (fp32 FFMA)     "
                 "%8.3f ms %6.1f TFLOP/s\n", (long long) B, (long long) k,
                 (long long) n, tb, flops / tb * 1e-9) ;
@@ -235,6 +322,11 @@ static void bench_shape (cublasHandle_t h, int64_t B, int64_t k, int64_t n,
             flops / tf * 1e-9, t_sgemm / tf, 100 * t_sgemm / tf / ideal, ideal,
             ttf, tpf) ;
         fflush (stdout) ;
+        if (pt.v == 32)
+        {
+            tc_rows (&L->op, B, k, n, dXt, dY, X, Wd, t_sgemm, t_tf32, ideal,
+                pt.n, pt.m, seed) ;
+        }
         CHECK_CUDA (cudaFree (dW)) ;
         gg_nm_layout_free (L) ;
     }

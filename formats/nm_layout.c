@@ -76,6 +76,38 @@ static void pack_positions (gg_nm_layout *L, uint8_t *idx, uint8_t *cols,
     }
 }
 
+// Whether every aligned tile of 32 columns (32 / ib indices) has one
+// position per slot among those of its indices that are not the zero
+// column: vector-wise N:M, which the tensor-core kernel needs (it reads the
+// smallest of a tile's indices; absent entries there hold -0 values).
+static bool tiles_share (const uint8_t *idx, int64_t U, int64_t ldd, int ib,
+    int zero_col)
+{
+    const int per = 32 / ib ;
+    int differ = 0 ;
+    #pragma omp parallel for schedule(static) if (U * ldd >= GG_NM_PAR_MIN)
+    for (int64_t u = 0 ; u < U ; u++)
+    {
+        if (__atomic_load_n (&differ, __ATOMIC_RELAXED)) continue ;
+        const uint8_t *row = idx + u * ldd ;
+        for (int64_t e = 0 ; e + per <= ldd ; e += per)
+        {
+            int pos = zero_col ;
+            for (int q = 0 ; q < per ; q++)
+            {
+                if (row [e + q] == zero_col) continue ;
+                if (pos != zero_col && row [e + q] != pos)
+                {
+                    __atomic_store_n (&differ, 1, __ATOMIC_RELAXED) ;
+                    break ;
+                }
+                pos = row [e + q] ;
+            }
+        }
+    }
+    return !differ ;
+}
+
 int gg_nm_layout_build (gg_nm_layout **out, const gg_nm_form *f, bool pack_x)
 {
     *out = NULL ;
@@ -182,6 +214,7 @@ int gg_nm_layout_build (gg_nm_layout **out, const gg_nm_form *f, bool pack_x)
             }
         }
     }
+    L->op.tc32 = (f->esz == 4) && tiles_share (idx, U, ldd, ib, zero_col) ;
     if (packed)
     {
         pack_positions (L, idx, idx + L->idx_bytes, ib) ;

@@ -143,9 +143,9 @@ void test_tc_family (void **state)
 // every 7th row); extra > 0 fills every group of row 1 and puts one more
 // entry into its second group (a near-miss: with N = M/2 no supported pair
 // holds, at any group size).
-// extra < 0: vector-wise, blocks of 8 rows share their positions (all
+// extra < 0: vector-wise, blocks of 32 rows share their positions (all
 // groups full, no empty rows): the kernel's shared-index layout, and its
-// packed X tiles from 75 % sparsity.
+// packed X tiles from 75 % sparsity; the tensor-core row nmtc's operand.
 static test_csr make_nm_csr (int64_t m, int64_t k, int N, int M, gg_type t,
     int extra)
 {
@@ -162,7 +162,7 @@ static test_csr make_nm_csr (int64_t m, int64_t k, int N, int M, gg_type t,
         {
             // (vector-wise: the block's own stream of positions)
             uint64_t keep = rng_state ;
-            if (extra < 0) rng_state = 0x9e3779b97f4a7c15ull ^ (uint64_t) ((r / 8) * k + g0 + 1) ;
+            if (extra < 0) rng_state = 0x9e3779b97f4a7c15ull ^ (uint64_t) ((r / 32) * k + g0 + 1) ;
             int take = (extra == 0 && rng () % 8 == 0) ? N - 1 : N ;
             if (extra > 0 && r == 1 && g0 == M) take = N + 1 ;
             char pick [32] = { 0 } ;
@@ -202,14 +202,15 @@ static test_csr transpose_test_csr (const test_csr *S, gg_type t)
     return T ;
 }
 
-// The N:M row (backend/cuda/family_nm.c): forced (GRBGPU_KERNEL=nm) on 2:4,
+// The N:M rows (backend/cuda/family_nm.c): nm forced (GRBGPU_KERNEL=nm) on 2:4,
 // 1:4 and 1:8 matrices, FP32 and FP64, it runs and gives the reference's
 // values (an Inf and a NaN in X included; an iso S too; a vector-wise S,
 // which takes the shared-index layout; S given by its transpose's arrays,
 // as GrB_mxm (Y, X, W) with W held by row arrives); a near-miss (M/2:M
 // with one group holding one entry too many) and a semiring it does not take go
 // elsewhere, still right; with the chooser measuring (a cached S, enough
-// work) the product is right whichever row wins (printed).
+// work) the product is right whichever row wins (printed).  nmtc (tensor
+// cores, FP32) forced on the vector-wise S: below.
 void test_nm_family (void **state)
 {
     (void) state ;
@@ -275,6 +276,36 @@ void test_nm_family (void **state)
                 assert_string_not_equal (gg_spmm_last_family (), "nm") ;
                 assert_int_equal (check_spmm (&mp, &S, false, Xv, n, Y), 0) ;
                 set_kernel ("") ;
+                free (X) ; free (Xv) ; free (Y) ;
+            }
+            // the tensor-core row (FP32): forced, it runs on the vector-wise
+            // S with X's columns a multiple of 4 and plain values, and
+            // declines an element-wise S, 5 columns, and an X holding an Inf
+            for (int ni = 0 ; t == GG_FP32 && ni < 4 ; ni++)
+            {
+                const int64_t n = (ni == 1) ? 5 : (ni == 2) ? 132 : 64 ;
+                const bool elementwise = (ni == 3) ;
+                double *Xv ;
+                void *X = make_dense (W.k, n, t, &Xv) ;
+                void *Y = malloc ((size_t) (W.m * n) * 8) ;
+                gg_dense Xd = { .nrows = W.k, .ncols = n, .x = X } ;
+                for (int inf = 0 ; inf < 2 ; inf++)
+                {
+                    if (inf) { put (X, 7 * n + 3, t, INFINITY) ; Xv [7 * n + 3] = INFINITY ; }
+                    set_kernel ("nmtc") ;
+                    memset (Y, 0x7f, (size_t) (W.m * n) * 8) ;
+                    assert_int_equal (be->spmm (&sr, elementwise ? &Sv : &Wv, &Xd, Y), GG_OK) ;
+                    set_kernel ("") ;
+                    const char *fam = gg_spmm_last_family () ;
+                    const bool want = nm_on && !inf && !elementwise && n % 4 == 0 ;
+                    int bad = check_spmm (&sr, elementwise ? &S : &W, false, Xv, n, Y) ;
+                    print_message ("  nmtc %d:%d n %ld%s%s: ran %s, %d wrong\n", N, M,
+                        (long) n, inf ? " (Inf in X)" : "", elementwise ? " (element-wise S)" : "",
+                        fam, bad) ;
+                    assert_int_equal (bad, 0) ;
+                    if (want) assert_string_equal (fam, "nmtc") ;
+                    else assert_string_not_equal (fam, "nmtc") ;
+                }
                 free (X) ; free (Xv) ; free (Y) ;
             }
             grbgpu_cache_release ((gg_cache_entry *) Sv.cache) ;

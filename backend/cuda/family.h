@@ -95,6 +95,7 @@ GG_INTERNAL int gg_tc3f_run (gg_spmm_op *o) ;
 GG_INTERNAL int gg_tc4f_run (gg_spmm_op *o) ;
 GG_INTERNAL const char *gg_tc3r_supports (gg_spmm_op *o) ;
 GG_INTERNAL int gg_tc3r_run (gg_spmm_op *o) ;
+GG_INTERNAL const char *gg_tc_operands_plain (gg_spmm_op *o) ;
 // dense x N:M (backend/cuda/family_nm.c)
 // spmm.c: NULL when the values the product reads hold no Inf, NaN or
 // subnormal (checked once per product), else why not
@@ -102,13 +103,16 @@ GG_INTERNAL const char *spmm_values_plain (gg_spmm_op *o) ;
 GG_INTERNAL const char *gg_nm_supports (gg_spmm_op *o) ;
 GG_INTERNAL bool gg_nm_prefer (const gg_spmm_op *o) ;
 GG_INTERNAL int gg_nm_run (gg_spmm_op *o) ;
+GG_INTERNAL const char *gg_nmtc_supports (gg_spmm_op *o) ;
+GG_INTERNAL bool gg_nmtc_prefer (const gg_spmm_op *o) ;
+GG_INTERNAL int gg_nmtc_run (gg_spmm_op *o) ;
 
 // The name of the family that ran this thread's last SpMM ("none" before
 // one): for tests, which link the module's objects.
 GG_INTERNAL const char *gg_spmm_last_family (void) ;
 
 // The families, in order of the static choice (backend/cuda/spmm.c).
-#define GG_SPMM_NFAM 13             // rows in the SpMM table (<= GG_FAM_MAX)
+#define GG_SPMM_NFAM 14             // rows in the SpMM table (<= GG_FAM_MAX)
 GG_INTERNAL extern const gg_spmm_family gg_spmm_families [] ;
 GG_INTERNAL extern const int gg_spmm_nfamilies ;
 

@@ -29,13 +29,15 @@
 #include "backend/cuda/family.h"
 #include "backend/cuda/form_nm.h"
 #include "kernels/nm_spmm/nm_spmm.h"
+#include "kernels/tc_spmm/tc_spmm.h"
 
 // GRBGPU_NM=0 withdraws the row.  (The GPU run of 2026-11-25 found it wrong
 // on 1:4 / 1:8 operands through GraphBLAS: S given by its transpose's arrays,
 // gg_csr.transposed, was packed as if they were S's; form_nm.c now packs
 // them down their columns.)
 
-const char *gg_nm_supports (gg_spmm_op *o)
+// What rows nm and nmtc (`name`) both need: S N:M and its form made (o->nm)
+static const char *nm_supports_as (gg_spmm_op *o, const char *name)
 {
     if (!grbgpu_settings_get ()->nm)
     {
@@ -44,7 +46,7 @@ const char *gg_nm_supports (gg_spmm_op *o)
     }
     const char *forced = grbgpu_settings_get ()->kernel ;
     const bool is_forced = (forced [0] != '\0') ;
-    if (is_forced && strcmp (forced, "nm") != 0) return "another kernel is forced" ;
+    if (is_forced && strcmp (forced, name) != 0) return "another kernel is forced" ;
     const gg_semiring *sr = o->sr ;
     if (sr->add != GG_ADD_PLUS || sr->mul != GG_MUL_TIMES
         || (o->t != GG_FP32 && o->t != GG_FP64))
@@ -61,6 +63,8 @@ const char *gg_nm_supports (gg_spmm_op *o)
     o->nm = d ;
     return (d != NULL) ? NULL : why ;
 }
+
+const char *gg_nm_supports (gg_spmm_op *o) { return nm_supports_as (o, "nm") ; }
 
 bool gg_nm_prefer (const gg_spmm_op *o)
 {
@@ -81,4 +85,50 @@ int gg_nm_run (gg_spmm_op *o)
     // X (k x n, row-major) is the kernel's X' (k-major), Y (m x n) its Y'
     return gg_cuda_nm_spmm (&o->nm->op, o->n, o->dX, o->dY, true, flags,
         o->c->ctx->stream) ;
+}
+
+//------------------------------------------------------------------------------
+// row "nmtc": the same form on tensor cores (kernels/nm_spmm/nm_spmm_tc.cu)
+//------------------------------------------------------------------------------
+
+// Vector-wise N:M only (every aligned tile of 32 rows of S uses one position
+// per slot: the layout's tc32), FP32, X's column count a multiple of 4.
+// Precision "exact" (the default): each operand split in two TF32 parts and
+// three MMAs per product, each MMA group's sum added in FP32 (GG_TC_EXACT3;
+// its error against FP64 is measured next to the CUDA-core kernel's by
+// tests/test_nm_spmm and bench/nm_gpu_bench); "tf32": one TF32 product, only
+// when asked.  Like the hybrid rows (family_tc.c) it pads with zeros and
+// starts sums at +0, so it takes a product only where S's values and X hold
+// finite normal numbers (gg_tc_operands_plain): then every real product is a
+// nonzero finite number and the padding cannot change a sum or its sign.
+// Chosen only by measurement (or GRBGPU_KERNEL=nmtc).
+
+#define NM_TC_EXACT_MODE GG_TC_EXACT3
+
+const char *gg_nmtc_supports (gg_spmm_op *o)
+{
+    if (o->t != GG_FP32) return "not FP32" ;
+    if (o->precision != GG_PRECISION_EXACT && o->precision != GG_PRECISION_TF32)
+        return "no FP16 / BF16 kernel" ;
+    const char *why = nm_supports_as (o, "nmtc") ;
+    if (why != NULL) return why ;
+    if (!gg_nm_spmm_tc_fits (&o->nm->op, o->n))
+        return "S is not vector-wise N:M by 32 rows, or X's columns are not a multiple of 4" ;
+    if ((uintptr_t) o->dX % 16 != 0 || (uintptr_t) o->dY % 8 != 0)
+        return "X or Y not aligned" ;
+    return gg_tc_operands_plain (o) ;
+}
+
+bool gg_nmtc_prefer (const gg_spmm_op *o)
+{
+    (void) o ;
+    return strcmp (grbgpu_settings_get ()->kernel, "nmtc") == 0 ;
+}
+
+int gg_nmtc_run (gg_spmm_op *o)
+{
+    o->rowsum = false ;
+    if (o->nm == NULL) return GG_ERR_UNSUPPORTED ;
+    const int mode = (o->precision == GG_PRECISION_TF32) ? GG_TC_TF32 : NM_TC_EXACT_MODE ;
+    return gg_cuda_nm_spmm_tc (&o->nm->op, o->n, o->dX, o->dY, mode, o->c->ctx->stream) ;
 }

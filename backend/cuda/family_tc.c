@@ -135,6 +135,26 @@ static int plain_check (gg_type t, const void *x, int64_t count, int *flag, cuda
     return gg_tc_values_plain (x, count, t, (int32_t *) flag, s) ;
 }
 
+// NULL when S's values (its CSR form's) and X hold finite normal numbers
+// only (each operand checked once per version, the answer kept in its
+// form), else why not: the condition of every tensor-core row (this file's
+// and family_nm.c's nmtc)
+const char *gg_tc_operands_plain (gg_spmm_op *o)
+{
+    bool flagged = false ;
+    dev_csr *f = o->fs ;
+    if (values_flagged (o->c, plain_check, o->t, f->x, (size_t) o->S->nnz, &f->x_plain,
+        &flagged) != GG_OK)
+        return "its value check failed" ;
+    if (flagged) return "S holds a zero, subnormal or non-finite value" ;
+    if (o->fx == NULL) return "no device copy of X" ;
+    if (values_flagged (o->c, plain_check, o->t, o->fx->x,
+        (size_t) o->X->nrows * (size_t) o->X->ncols, &o->fx->x_plain, &flagged) != GG_OK)
+        return "its value check failed" ;
+    if (flagged) return "X holds a zero, subnormal or non-finite value" ;
+    return NULL ;
+}
+
 static const char *tc_supports (gg_spmm_op *o, int slot, const char *name)
 {
     const char *forced = grbgpu_settings_get ()->kernel ;
@@ -155,16 +175,8 @@ static const char *tc_supports (gg_spmm_op *o, int slot, const char *name)
     if (!is_forced && !o->exploring && f->tc [slot] == NULL)
         return "chosen only by measurement (GRBGPU_TUNE)" ;
 
-    bool flagged = false ;
-    if (values_flagged (o->c, plain_check, o->t, f->x, (size_t) o->S->nnz, &f->x_plain,
-        &flagged) != GG_OK)
-        return "its value check failed" ;
-    if (flagged) return "S holds a zero, subnormal or non-finite value" ;
-    if (o->fx == NULL) return "no device copy of X" ;
-    if (values_flagged (o->c, plain_check, o->t, o->fx->x,
-        (size_t) o->X->nrows * (size_t) o->X->ncols, &o->fx->x_plain, &flagged) != GG_OK)
-        return "its value check failed" ;
-    if (flagged) return "X holds a zero, subnormal or non-finite value" ;
+    const char *why = gg_tc_operands_plain (o) ;
+    if (why != NULL) return why ;
 
     if (slot == TC_REORDERED && !grbgpu_settings_get ()->reorder && !is_forced)
         return "row reordering is off (GRBGPU_REORDER=0)" ;

@@ -77,6 +77,9 @@ typedef struct
     int64_t stages ;            // ceil (groups / gs)
     bool shared ;               // ib = tn (else 1)
     bool packed ;               // X tiles packed (col_info): see below
+    bool tc32 ;                 // FP32, and each aligned tile of 32 columns
+                                // has one position per slot where its
+                                // columns have one (nm_spmm_tc.cu)
     const void *val ;           // stages*ws x n_pad values
     const uint8_t *idx ;        // stages*ws x n_pad/ib
     const uint8_t *cols ;       // packed: (n_pad/bn) x stages x ks, or NULL

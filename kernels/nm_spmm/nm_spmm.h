@@ -38,6 +38,17 @@ extern "C" {
 int gg_cuda_nm_spmm (const gg_nm_spmm_op *W, int64_t B, const void *X,
     void *Y, bool trans, unsigned flags, cudaStream_t stream) ;
 
+// The same product (X' and Y' k-major, trans above) on tensor cores
+// (nm_spmm_tc.cu), FP32 only, for a layout whose 32-column tiles share their
+// positions (op.tc32: vector-wise N:M) and B a multiple of 4, X' on 16
+// bytes.  mode: GG_TC_EXACT3 (two TF32 parts, as accurate as FP32 CUDA-core
+// sums: the default), GG_TC_EXACT (three parts) or GG_TC_TF32 (one TF32
+// product, opt-in), the modes of kernels/tc_spmm/tc_spmm.h.  Exact only
+// where W's entries and X are finite normal numbers (the caller checks).
+bool gg_nm_spmm_tc_fits (const gg_nm_spmm_op *W, int64_t B) ;
+int gg_cuda_nm_spmm_tc (const gg_nm_spmm_op *W, int64_t B, const void *Xt,
+    void *Yt, int mode, cudaStream_t stream) ;
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,283 @@
+//------------------------------------------------------------------------------
+// kernels/nm_spmm/nm_spmm_tc.cu: dense X times vector-wise N:M W on tensor cores
+//------------------------------------------------------------------------------
+
+// Y' (n x B) = W' (n x k) X' (k x B), X' and Y' row-major (the SpMM family's
+// orientation, nm_spmm.h's trans), W in the layout of nm_geom.h (shared or
+// per-column indices, X tiles packed or not) where every aligned tile of 32
+// output columns uses one position per slot (op.tc32:
+// vector-wise N:M, NM-SpMM's own format).  Then a tile of 32 columns is a
+// dense product of its slot values (32 x slots) with the X' rows its slots
+// point at, which is what mma.sync does: the sparse operand is the MMA's A
+// operand (16 output columns x 8 slots), the gathered X' rows its B operand
+// (8 slots x 8 columns of X'), and D is a 16 x 8 tile of Y' (swap and
+// transpose, as in kernels/tc_spmm).
+//
+// Schedule.  A block of 4 warps owns 32 output columns x 256 columns of X';
+// warp w the 64 columns 64w.., i.e. 2 x 8 MMA tiles.  The slots are taken 16
+// at a time (a pipe stage: one or two stages of the layout); a stage's X'
+// rows (16 x 256 floats, zeros where a slot has no entry in the tile or the
+// row is past B) and values (16 x 32) come in by cp.async into a ring of
+// three buffers, two stages ahead of the MMAs.  Shared-memory rows are
+// padded to 8 mod 32 words, so the fragment loads are free of bank
+// conflicts.
+//
+// Arithmetic (mode, kernels/tc_spmm/tc_spmm.h's modes):
+//   GG_TC_EXACT3  both operands split in two TF32 parts; per 8 slots the two
+//                 cross products, then the leading product, in one chained
+//                 MMA sum started at +0, which is added to the FP32
+//                 accumulator by a rounded add (the tensor core's own
+//                 accumulation is not round-to-nearest: chaining the whole
+//                 reduction in it would bias long sums)
+//   GG_TC_EXACT   the same with three parts and six products
+//   GG_TC_TF32    one TF32 product per entry, chained (opt-in precision)
+// The padding and the +0 starts are exact only where every real product is
+// a nonzero finite number: the caller gives W's entries and X as finite
+// normal numbers only (backend/cuda/family_nm.c checks).  Errors against an
+// FP64 reference: bench/nm_gpu_bench, tests/test_nm_spmm.
+
+#include "kernels/nm_spmm/nm_spmm.h"
+#include "kernels/tc_spmm/tc_device.cuh"
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+namespace {
+
+constexpr int BC = 32 ;                 // output columns per block (a tile)
+constexpr int BB = 256 ;                // columns of X' per block
+constexpr int WARPS = 4 ;
+constexpr int NT = 32 * WARPS ;
+constexpr int PS = 16 ;                 // slots per pipe stage
+constexpr int NBUF = 3 ;                // ring of pipe stages
+constexpr int LDX = BB + 8 ;            // padded rows (8 mod 32 words)
+constexpr int LDW = BC + 8 ;
+constexpr size_t STAGE_FLOATS = (size_t) PS * (LDX + LDW) ;
+constexpr size_t SMEM = NBUF * STAGE_FLOATS * sizeof (float) ;
+
+// The X' row that slot u of the tile at column c0 reads, or -1 (no entry in
+// any of the tile's columns).  The layout keeps one index per column, or
+// (SHARED) one per 8 columns; the tile's agree wherever they have one
+// (op.tc32), and an absent slot is ks, so the smallest is the tile's.
+template <bool SHARED>
+__device__ __forceinline__ int64_t slot_row (const gg_nm_spmm_op &W,
+    int64_t u, int64_t c0, int64_t ldd)
+{
+    const int ks = W.geom.ks ;
+    uint32_t w4 ;
+    if (SHARED)
+    {
+        w4 = __ldg ((const unsigned int *) (W.idx + u * ldd + c0 / 8)) ;
+    }
+    else
+    {
+        const uint4 *q = (const uint4 *) (W.idx + u * ldd + c0) ;
+        const uint4 lo = __ldg (q), hi = __ldg (q + 1) ;
+        w4 = __vminu4 (__vminu4 (__vminu4 (lo.x, lo.y), __vminu4 (lo.z, lo.w)),
+                       __vminu4 (__vminu4 (hi.x, hi.y), __vminu4 (hi.z, hi.w))) ;
+    }
+    int e = min (min ((int) (w4 & 0xff), (int) ((w4 >> 8) & 0xff)),
+                 min ((int) ((w4 >> 16) & 0xff), (int) (w4 >> 24))) ;
+    if (e >= ks) return -1 ;
+    const int64_t st = u / W.geom.ws ;
+    if (W.packed)
+    {
+        // col_info: e is a rank among the positions of the 128-column tile
+        e = __ldg (W.cols + ((c0 / W.geom.bn) * W.stages + st) * ks + e) ;
+        if (e >= ks) return -1 ;
+    }
+    const int64_t row = st * ks + e ;
+    return (row < W.k) ? row : -1 ;
+}
+
+template <bool SHARED>
+__device__ __forceinline__ void load_stage (float *sm, const gg_nm_spmm_op &W,
+    const float *__restrict__ Xt, int64_t B, int64_t p, int64_t U, int64_t c0,
+    int64_t b0, int64_t ldd, int tid)
+{
+    float *Xs = sm ;
+    float *Ws = sm + PS * LDX ;
+    // X': 16 rows x 64 chunks of 16 bytes, 8 per thread
+    const int ch = tid % (BB / 4) ;
+    const int64_t b = b0 + 4 * ch ;
+#pragma unroll
+    for (int j = 0 ; j < PS * (BB / 4) / NT ; j++)
+    {
+        const int r = tid / (BB / 4) + j * (NT / (BB / 4)) ;
+        const int64_t u = p * PS + r ;
+        const int64_t row = (u < U) ? slot_row<SHARED> (W, u, c0, ldd) : -1 ;
+        const bool in = (row >= 0 && b < B) ;
+        tc_cp_async16 (Xs + r * LDX + 4 * ch, in ? Xt + row * B + b : Xt, in) ;
+    }
+    // values: 16 slots x 8 chunks, one per thread
+    {
+        const int r = tid / (BC / 4), cc = tid % (BC / 4) ;
+        const int64_t u = p * PS + r ;
+        const float *v = (const float *) W.val ;
+        const bool in = (u < U) ;
+        tc_cp_async16 (Ws + r * LDW + 4 * cc, in ? v + u * W.n_pad + c0 + 4 * cc : v, in) ;
+    }
+}
+
+template <int MODE>
+__device__ __forceinline__ void tile_product (float (&acc) [4],
+    const uint32_t (&a) [4][3], const uint32_t (&b) [2][3])
+{
+    if (MODE == GG_TC_TF32)
+    {
+        tc_mma (acc, a [0][0], a [1][0], a [2][0], a [3][0], b [0][0], b [1][0], acc) ;
+        return ;
+    }
+    float d [4] = { 0, 0, 0, 0 } ;
+    // small products first, smallest first, then the leading one
+    if (MODE == GG_TC_EXACT)
+    {
+        tc_mma (d, a [0][2], a [1][2], a [2][2], a [3][2], b [0][0], b [1][0], d) ;
+        tc_mma (d, a [0][0], a [1][0], a [2][0], a [3][0], b [0][2], b [1][2], d) ;
+        tc_mma (d, a [0][1], a [1][1], a [2][1], a [3][1], b [0][1], b [1][1], d) ;
+    }
+    tc_mma (d, a [0][1], a [1][1], a [2][1], a [3][1], b [0][0], b [1][0], d) ;
+    tc_mma (d, a [0][0], a [1][0], a [2][0], a [3][0], b [0][1], b [1][1], d) ;
+    tc_mma (d, a [0][0], a [1][0], a [2][0], a [3][0], b [0][0], b [1][0], d) ;
+#pragma unroll
+    for (int q = 0 ; q < 4 ; q++) acc [q] += d [q] ;
+}
+
+template <int MODE, bool SHARED>
+__global__ void __launch_bounds__ (NT)
+nm_tc_kernel (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
+    const gg_nm_spmm_op W)
+{
+    constexpr int NS = tc_prec<MODE>::NS ;
+    extern __shared__ float4 smem4 [] ;
+    float *smem = (float *) smem4 ;
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5 ;
+    const int g = lane >> 2, t = lane & 3 ;
+    const int64_t c0 = (int64_t) blockIdx.x * BC ;
+    const int64_t b0 = (int64_t) blockIdx.y * BB ;
+    const int64_t ldd = SHARED ? W.n_pad / W.geom.tn : W.n_pad ;
+    const int64_t U = W.stages * W.geom.ws ;
+    const int64_t npipe = (U + PS - 1) / PS ;
+
+    float acc [2][8][4] ;
+#pragma unroll
+    for (int mi = 0 ; mi < 2 ; mi++)
+#pragma unroll
+        for (int ni = 0 ; ni < 8 ; ni++)
+#pragma unroll
+            for (int q = 0 ; q < 4 ; q++) acc [mi][ni][q] = 0 ;
+
+#pragma unroll
+    for (int s = 0 ; s < NBUF - 1 ; s++)
+    {
+        if (s < npipe) load_stage<SHARED> (smem + s * STAGE_FLOATS, W, Xt, B, s, U, c0, b0, ldd, tid) ;
+        tc_cp_commit () ;
+    }
+    for (int64_t p = 0 ; p < npipe ; p++)
+    {
+        tc_cp_wait<NBUF - 2> () ;
+        __syncthreads () ;
+        const int64_t pn = p + NBUF - 1 ;
+        if (pn < npipe)
+            load_stage<SHARED> (smem + (pn % NBUF) * STAGE_FLOATS, W, Xt, B, pn, U, c0, b0, ldd, tid) ;
+        tc_cp_commit () ;
+        const float *Xs = smem + (p % NBUF) * STAGE_FLOATS ;
+        const float *Ws = Xs + PS * LDX ;
+#pragma unroll
+        for (int k8 = 0 ; k8 < PS / 8 ; k8++)
+        {
+            const float *xr0 = Xs + (k8 * 8 + t) * LDX + warp * 64 + g ;
+            const float *xr1 = xr0 + 4 * LDX ;
+            const float *wr0 = Ws + (k8 * 8 + t) * LDW + g ;
+            const float *wr1 = wr0 + 4 * LDW ;
+            uint32_t a [2][4][3] ;
+#pragma unroll
+            for (int mi = 0 ; mi < 2 ; mi++)
+            {
+                tc_split<NS> (wr0 [mi * 16], a [mi][0]) ;
+                tc_split<NS> (wr0 [mi * 16 + 8], a [mi][1]) ;
+                tc_split<NS> (wr1 [mi * 16], a [mi][2]) ;
+                tc_split<NS> (wr1 [mi * 16 + 8], a [mi][3]) ;
+            }
+#pragma unroll
+            for (int ni = 0 ; ni < 8 ; ni++)
+            {
+                uint32_t b [2][3] ;
+                tc_split<NS> (xr0 [ni * 8], b [0]) ;
+                tc_split<NS> (xr1 [ni * 8], b [1]) ;
+#pragma unroll
+                for (int mi = 0 ; mi < 2 ; mi++)
+                    tile_product<MODE> (acc [mi][ni], a [mi], b) ;
+            }
+        }
+    }
+    // D (16 x 8): rows g and g + 8 (output columns), columns 2t, 2t + 1
+#pragma unroll
+    for (int mi = 0 ; mi < 2 ; mi++)
+    {
+#pragma unroll
+        for (int h = 0 ; h < 2 ; h++)
+        {
+            const int64_t c = c0 + mi * 16 + g + 8 * h ;
+            if (c >= W.ncols) continue ;
+#pragma unroll
+            for (int ni = 0 ; ni < 8 ; ni++)
+            {
+                const int64_t b = b0 + warp * 64 + ni * 8 + 2 * t ;
+                if (b < B)
+                {
+                    *(float2 *) (Yt + c * B + b) =
+                        make_float2 (acc [mi][ni][2 * h], acc [mi][ni][2 * h + 1]) ;
+                }
+            }
+        }
+    }
+}
+
+template <int MODE, bool SHARED>
+int launch (const gg_nm_spmm_op *W, int64_t B, const float *Xt, float *Yt,
+    cudaStream_t stream)
+{
+    auto kern = nm_tc_kernel<MODE, SHARED> ;
+    if (cudaFuncSetAttribute (kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
+        (int) SMEM) != cudaSuccess)
+    {
+        return GG_ERR_DEVICE ;
+    }
+    dim3 grid ((unsigned) (W->n_pad / BC), (unsigned) ((B + BB - 1) / BB)) ;
+    kern<<<grid, NT, SMEM, stream>>> (Xt, Yt, B, *W) ;
+    return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
+}
+
+} // namespace
+
+extern "C" bool gg_nm_spmm_tc_fits (const gg_nm_spmm_op *W, int64_t B)
+{
+    return W != NULL && W->esz == 4 && W->tc32 && W->geom.tn == 8 && W->geom.bn % BC == 0 && W->n_pad % W->geom.bn == 0
+        && W->k > 0 && B >= 0 && B % 4 == 0 && (B + BB - 1) / BB <= 65535
+        && W->n_pad / BC <= (int64_t) INT32_MAX ;
+}
+
+extern "C" int gg_cuda_nm_spmm_tc (const gg_nm_spmm_op *W, int64_t B,
+    const void *Xt, void *Yt, int mode, cudaStream_t stream)
+{
+    if (!gg_nm_spmm_tc_fits (W, B) || (uintptr_t) Xt % 16 != 0
+        || (uintptr_t) Yt % 8 != 0)
+    {
+        return GG_ERR_UNSUPPORTED ;
+    }
+    if (B == 0 || W->ncols == 0) return GG_OK ;
+    const float *X = (const float *) Xt ;
+    float *Y = (float *) Yt ;
+    const bool sh = W->shared ;
+    switch (mode)
+    {
+        case GG_TC_EXACT3 : return sh ? launch<GG_TC_EXACT3, true> (W, B, X, Y, stream)
+                                      : launch<GG_TC_EXACT3, false> (W, B, X, Y, stream) ;
+        case GG_TC_EXACT  : return sh ? launch<GG_TC_EXACT, true> (W, B, X, Y, stream)
+                                      : launch<GG_TC_EXACT, false> (W, B, X, Y, stream) ;
+        case GG_TC_TF32   : return sh ? launch<GG_TC_TF32, true> (W, B, X, Y, stream)
+                                      : launch<GG_TC_TF32, false> (W, B, X, Y, stream) ;
+        default           : return GG_ERR_UNSUPPORTED ;
+    }
+}
