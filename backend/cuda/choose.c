@@ -73,9 +73,10 @@ bool spmv_use_band (const gg_semiring *sr, const gg_csr *S, int64_t n)
 const char *spmm_kernel_name (const gg_csr *S, int64_t n)
 {
     const char *k = own_kernel_name () ;
-    // (hot, band, the tensor-core rows tc3 / tc4 and nm are families, not variants)
+    // (hot, band, the tensor-core rows tc3 / tc4, nm and nmtc are families,
+    // not variants)
     return (k != NULL && strcmp (k, "hot") != 0 && strcmp (k, "band") != 0
-        && strncmp (k, "tc", 2) != 0 && strcmp (k, "nm") != 0) ? k
+        && strncmp (k, "tc", 2) != 0 && strncmp (k, "nm", 2) != 0) ? k
         : gg_cuda_spmm_choose_plan (S->nrows, n, S->nnz, S->max_row) ;
 }
 

@@ -18,7 +18,10 @@
 // at a time (a pipe stage: one or two stages of the layout); a stage's X'
 // rows (16 x 256 floats, zeros where a slot has no entry in the tile or the
 // row is past B) and values (16 x 32) come in by cp.async into a ring of
-// three buffers, two stages ahead of the MMAs.  Shared-memory rows are
+// four buffers, three stages ahead of the MMAs; the X' rows a stage's slots
+// read are found by 16 threads one iteration before its copies are issued
+// (a ring of 8 x 16 ints in shared memory), so that issuing the copies waits
+// on no global load.  Shared-memory rows are
 // padded to 8 mod 32 words, so the fragment loads are free of bank
 // conflicts.
 //
@@ -49,7 +52,8 @@ constexpr int BB = 256 ;                // columns of X' per block
 constexpr int WARPS = 4 ;
 constexpr int NT = 32 * WARPS ;
 constexpr int PS = 16 ;                 // slots per pipe stage
-constexpr int NBUF = 3 ;                // ring of pipe stages
+constexpr int NBUF = 4 ;                // ring of pipe stages
+constexpr int RING = 8 ;                // ring of the stages' X' rows (> NBUF)
 constexpr int LDX = BB + 8 ;            // padded rows (8 mod 32 words)
 constexpr int LDW = BC + 8 ;
 constexpr size_t STAGE_FLOATS = (size_t) PS * (LDX + LDW) ;
@@ -60,8 +64,8 @@ constexpr size_t SMEM = NBUF * STAGE_FLOATS * sizeof (float) ;
 // (SHARED) one per 8 columns; the tile's agree wherever they have one
 // (op.tc32), and an absent slot is ks, so the smallest is the tile's.
 template <bool SHARED>
-__device__ __forceinline__ int64_t slot_row (const gg_nm_spmm_op &W,
-    int64_t u, int64_t c0, int64_t ldd)
+__device__ __forceinline__ int slot_row (const gg_nm_spmm_op &W,
+    int u, int64_t c0, int64_t ldd)
 {
     const int ks = W.geom.ks ;
     uint32_t w4 ;
@@ -79,21 +83,33 @@ __device__ __forceinline__ int64_t slot_row (const gg_nm_spmm_op &W,
     int e = min (min ((int) (w4 & 0xff), (int) ((w4 >> 8) & 0xff)),
                  min ((int) ((w4 >> 16) & 0xff), (int) (w4 >> 24))) ;
     if (e >= ks) return -1 ;
-    const int64_t st = u / W.geom.ws ;
+    const int st = u / W.geom.ws ;
     if (W.packed)
     {
         // col_info: e is a rank among the positions of the 128-column tile
         e = __ldg (W.cols + ((c0 / W.geom.bn) * W.stages + st) * ks + e) ;
         if (e >= ks) return -1 ;
     }
-    const int64_t row = st * ks + e ;
-    return (row < W.k) ? row : -1 ;
+    const int64_t row = (int64_t) st * ks + e ;
+    return (row < W.k) ? (int) row : -1 ;
 }
 
+// the X' rows of stage q's slots into rows [q % RING] (threads 0 .. PS-1)
 template <bool SHARED>
-__device__ __forceinline__ void load_stage (float *sm, const gg_nm_spmm_op &W,
-    const float *__restrict__ Xt, int64_t B, int64_t p, int64_t U, int64_t c0,
-    int64_t b0, int64_t ldd, int tid)
+__device__ __forceinline__ void find_rows (int (*rows) [PS], const gg_nm_spmm_op &W,
+    int q, int U, int64_t c0, int64_t ldd, int tid)
+{
+    if (tid < PS)
+    {
+        const int u = q * PS + tid ;
+        rows [q % RING][tid] = (u < U) ? slot_row<SHARED> (W, u, c0, ldd) : -1 ;
+    }
+}
+
+// stage q's X' rows and values into the buffer at sm
+__device__ __forceinline__ void load_stage (float *sm, const int *rows,
+    const gg_nm_spmm_op &W, const float *__restrict__ Xt, int64_t B, int q,
+    int U, int64_t c0, int64_t b0, int tid)
 {
     float *Xs = sm ;
     float *Ws = sm + PS * LDX ;
@@ -104,18 +120,17 @@ __device__ __forceinline__ void load_stage (float *sm, const gg_nm_spmm_op &W,
     for (int j = 0 ; j < PS * (BB / 4) / NT ; j++)
     {
         const int r = tid / (BB / 4) + j * (NT / (BB / 4)) ;
-        const int64_t u = p * PS + r ;
-        const int64_t row = (u < U) ? slot_row<SHARED> (W, u, c0, ldd) : -1 ;
+        const int row = rows [r] ;
         const bool in = (row >= 0 && b < B) ;
-        tc_cp_async16 (Xs + r * LDX + 4 * ch, in ? Xt + row * B + b : Xt, in) ;
+        tc_cp_async16 (Xs + r * LDX + 4 * ch, in ? Xt + (int64_t) row * B + b : Xt, in) ;
     }
     // values: 16 slots x 8 chunks, one per thread
     {
         const int r = tid / (BC / 4), cc = tid % (BC / 4) ;
-        const int64_t u = p * PS + r ;
+        const int u = q * PS + r ;
         const float *v = (const float *) W.val ;
         const bool in = (u < U) ;
-        tc_cp_async16 (Ws + r * LDW + 4 * cc, in ? v + u * W.n_pad + c0 + 4 * cc : v, in) ;
+        tc_cp_async16 (Ws + r * LDW + 4 * cc, in ? v + (int64_t) u * W.n_pad + c0 + 4 * cc : v, in) ;
     }
 }
 
@@ -156,8 +171,9 @@ nm_tc_kernel (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
     const int64_t c0 = (int64_t) blockIdx.x * BC ;
     const int64_t b0 = (int64_t) blockIdx.y * BB ;
     const int64_t ldd = SHARED ? W.n_pad / W.geom.tn : W.n_pad ;
-    const int64_t U = W.stages * W.geom.ws ;
-    const int64_t npipe = (U + PS - 1) / PS ;
+    const int U = (int) (W.stages * W.geom.ws) ;
+    const int npipe = (U + PS - 1) / PS ;
+    __shared__ int rows [RING][PS] ;
 
     float acc [2][8][4] ;
 #pragma unroll
@@ -167,20 +183,28 @@ nm_tc_kernel (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
 #pragma unroll
             for (int q = 0 ; q < 4 ; q++) acc [mi][ni][q] = 0 ;
 
+    for (int q = 0 ; q < NBUF && q < npipe ; q++)
+        find_rows<SHARED> (rows, W, q, U, c0, ldd, tid) ;
+    __syncthreads () ;
 #pragma unroll
-    for (int s = 0 ; s < NBUF - 1 ; s++)
+    for (int q = 0 ; q < NBUF - 1 ; q++)
     {
-        if (s < npipe) load_stage<SHARED> (smem + s * STAGE_FLOATS, W, Xt, B, s, U, c0, b0, ldd, tid) ;
+        if (q < npipe)
+            load_stage (smem + q * STAGE_FLOATS, rows [q % RING], W, Xt, B, q, U, c0, b0, tid) ;
         tc_cp_commit () ;
     }
-    for (int64_t p = 0 ; p < npipe ; p++)
+    for (int p = 0 ; p < npipe ; p++)
     {
         tc_cp_wait<NBUF - 2> () ;
         __syncthreads () ;
-        const int64_t pn = p + NBUF - 1 ;
+        // stage p + NBUF - 1 into the buffer stage p - 1 used (all threads
+        // are past it); its rows were found at the last iteration
+        const int pn = p + NBUF - 1 ;
         if (pn < npipe)
-            load_stage<SHARED> (smem + (pn % NBUF) * STAGE_FLOATS, W, Xt, B, pn, U, c0, b0, ldd, tid) ;
+            load_stage (smem + (pn % NBUF) * STAGE_FLOATS, rows [pn % RING], W, Xt,
+                B, pn, U, c0, b0, tid) ;
         tc_cp_commit () ;
+        if (pn + 1 < npipe) find_rows<SHARED> (rows, W, pn + 1, U, c0, ldd, tid) ;
         const float *Xs = smem + (p % NBUF) * STAGE_FLOATS ;
         const float *Ws = Xs + PS * LDX ;
 #pragma unroll
@@ -253,7 +277,8 @@ int launch (const gg_nm_spmm_op *W, int64_t B, const float *Xt, float *Yt,
 
 extern "C" bool gg_nm_spmm_tc_fits (const gg_nm_spmm_op *W, int64_t B)
 {
-    return W != NULL && W->esz == 4 && W->tc32 && W->geom.tn == 8 && W->geom.bn % BC == 0 && W->n_pad % W->geom.bn == 0
+    return W != NULL && W->esz == 4 && W->tc32 && W->geom.tn == 8
+        && W->stages * W->geom.ws < (int64_t) INT32_MAX - PS && W->k < (int64_t) INT32_MAX && W->geom.bn % BC == 0 && W->n_pad % W->geom.bn == 0
         && W->k > 0 && B >= 0 && B % 4 == 0 && (B + BB - 1) / BB <= 65535
         && W->n_pad / BC <= (int64_t) INT32_MAX ;
 }
