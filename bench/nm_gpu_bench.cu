@@ -151,6 +151,29 @@ static void tc_rows (const gg_nm_spmm_op *op, int64_t B, int64_t k, int64_t n,
             et.med, et.max, ef.med, ef.max) ;
         fflush (stdout) ;
     }
+    // the kernel's two schedules (nm_spmm_tc.cu's cfg; the rows above use
+    // its rule)
+    for (int cfg = 0 ; cfg < 2 ; cfg++)
+    {
+        double tm [2] ;
+        const int cm [2] = { GG_TC_EXACT3, GG_TC_TF32 } ;
+        for (int q = 0 ; q < 2 ; q++)
+        {
+            auto run = [&] () {
+                if (gg_cuda_nm_spmm_tc_cfg (op, B, dXt, dY, cm [q], cfg, 0) != GG_OK)
+                {
+                    printf ("gg_cuda_nm_spmm_tc_cfg failed\n") ;
+                    exit (1) ;
+                }
+            } ;
+            tm [q] = median_ms (run) ;
+        }
+        printf ("%6lld x %5lld x %5lld  nm %2d:%-2d v=32 tc schedule %d: exact %.3f ms "
+            "(%5.1f %% of ideal), tf32 %.3f ms (%5.1f %%)\n", (long long) B,
+            (long long) k, (long long) n, pn, pm, cfg, tm [0],
+            100 * t_sgemm / tm [0] / ideal, tm [1], 100 * t_sgemm / tm [1] / ideal) ;
+        fflush (stdout) ;
+    }
     *seed = s0 ;
 }
 

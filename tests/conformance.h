@@ -72,6 +72,8 @@ struct spec
                                 // the chooser)
     int nm_n, nm_m ;            // nm_m > 0: op(B) is N:M down its columns
     bool nm_extra ;             // (nm_matrix) with one entry too many
+    int nm_v ;                  // > 1: blocks of nm_v columns share their
+                                // positions (vector-wise N:M)
 } ;
 
 #define MAX_SPECS 8192

@@ -216,6 +216,7 @@ static const struct { const char *name ; int shapes ; } nf_kernels [ ] =
     { "warp_t8", NF_SPMMS }, { "g4", NF_SDD }, { "g8", NF_SDD }, { "g16", NF_SDD },
     { "g32", NF_SDD }, { "tc3", NF_SPMMS }, { "tc4", NF_SPMMS },
     { "tc3f", NF_SPMMS }, { "tc4f", NF_SPMMS }, { "tc3r", NF_SPMMS }, { "nm", NF_SPMMS },
+    { "nmtc", NF_SPMMS },
 } ;
 
 // Every variant meets the special values: on the GPU run all of them, on
@@ -284,6 +285,42 @@ void group_nonfinite_kernels (void)
 // a near-miss (M/2:M with one group holding one entry too many).  The offload
 // side forces GRBGPU_KERNEL=nm (the host backend ignores the name; on the
 // GPU the row runs, or declines the near-miss to the other rows).
+// The tensor-core row nmtc (FP32): W vector-wise by 32 columns (nm_v), X with
+// a multiple of 4 rows (the product's columns of X'), real values (no zero:
+// the row takes finite normal values only) within 1e-5 of sum |terms|; the
+// same paths as the nm cases; declined to the other rows with an odd row
+// count, with special values, and with element-wise W.
+static void group_nmtc (const spec *base, const char *tag)
+{
+    spec b = *base ;
+    b.kernel = "nmtc" ; b.nm_v = 32 ; b.m = 36 ; b.k = 96 ; b.n = 70 ;
+    b.gA.vals = b.gB.vals = CU_V_REAL ; b.mag = true ; b.rtol = 1e-5 ;
+    spec s = b ;
+    add_spec (&s, "nmtc/%s/plain", tag) ;
+    for (int mk = MASK_VALUED ; mk < MASK_NKINDS ; mk++)
+    {
+        s = b ; s.mask = mk ; s.dM = 0.4 ; s.replace = (mk % 2) ; s.dC = 0.5 ;
+        s.tM = (mk == MASK_VALUED) ? CU_FP32 : CU_BOOL ;
+        add_spec (&s, "nmtc/%s/mask_%s%s", tag, mask_name [mk], s.replace ? "_replace" : "") ;
+    }
+    s = b ; s.acc = CU_ACC_PLUS ; s.dC = 0.5 ; s.gC.vals = CU_V_REAL ;
+    add_spec (&s, "nmtc/%s/accum_PLUS", tag) ;
+    s = b ; s.dC = 1 ; s.fC = GxB_BY_COL ;
+    add_spec (&s, "nmtc/%s/C_full_bycol_replaced", tag) ;
+    s = b ; s.trB = true ;
+    add_spec (&s, "nmtc/%s/W_transposed", tag) ;
+    s = b ; s.fB = GxB_BY_COL ;
+    add_spec (&s, "nmtc/%s/W_bycol", tag) ;
+    s = b ; s.m = 260 ; s.k = 300 ; s.n = 200 ;
+    add_spec (&s, "nmtc/%s/larger", tag) ;
+    s = b ; s.m = 9 ;
+    add_spec (&s, "nmtc/%s/odd_rows_declined", tag) ;
+    s = b ; nf_values (&s, CU_V_NONFINITE) ; s.gB.zeros = 0 ; s.mag = false ; s.rtol = 0 ;
+    add_spec (&s, "nmtc/%s/nonfinite_declined", tag) ;
+    s = b ; s.nm_v = 0 ;
+    add_spec (&s, "nmtc/%s/elementwise_declined", tag) ;
+}
+
 void group_nm (void)
 {
     static const int pairs [3][2] = { { 2, 4 }, { 1, 4 }, { 1, 8 } } ;
@@ -339,6 +376,7 @@ void group_nm (void)
             add_spec (&s, "nm/%s/real", tag) ;
             s = b ; s.nm_n = M / 2 ; s.nm_extra = true ;
             add_spec (&s, "nm/%s/near_miss", tag) ;
+            if (t == CU_FP32) group_nmtc (&b, tag) ;
         }
     }
 }

@@ -144,10 +144,11 @@ static GrB_Descriptor make_desc (bool replace, int mask, bool tr0, bool tr1)
 // A random k x n matrix of type t that is N:M down its columns (each group
 // of M consecutive rows of a column holds N entries, N - 1 in about one group
 // in 8), every 5th column empty, values from g; extra: column 1 holds all
-// its N and one more in its second group.  tr: returned as its transpose
-// (n x k).
+// its N and one more in its second group; V > 1: the columns of each block
+// of V share their positions (vector-wise; the first column of the block
+// draws them).  tr: returned as its transpose (n x k).
 static GrB_Matrix nm_matrix (cu_rng *r, int t, uint64_t k, uint64_t n, int N,
-    int M, bool extra, bool tr, const cu_gen *g)
+    int M, bool extra, int V, bool tr, const cu_gen *g)
 {
     GrB_Matrix full = cu_matrix (r, t, k, n, 1, g) ;
     GrB_Matrix P = NULL, W = NULL, Wt = NULL ;
@@ -156,30 +157,35 @@ static GrB_Matrix nm_matrix (cu_rng *r, int t, uint64_t k, uint64_t n, int N,
     GrB_Index *J = malloc (cap * sizeof (GrB_Index)) ;
     bool *X = malloc (cap) ;
     if (I == NULL || J == NULL || X == NULL) cu_die (__FILE__, __LINE__, "malloc", -1) ;
+    bool *blk = calloc ((size_t) k + 1, 1) ;   // the block's positions
+    if (blk == NULL) cu_die (__FILE__, __LINE__, "calloc", -1) ;
     GrB_Index nz = 0 ;
     for (uint64_t j = 0 ; j < n ; j++)
     {
-        if (j % 5 == 4) continue ;
-        for (uint64_t g0 = 0 ; g0 < k ; g0 += (uint64_t) M)
+        const bool draw = (V <= 1) ? (j % 5 != 4) : (j % (uint64_t) V == 0) ;
+        for (uint64_t g0 = 0 ; draw && g0 < k ; g0 += (uint64_t) M)
         {
             const int width = (int) ((k - g0 < (uint64_t) M) ? k - g0 : (uint64_t) M) ;
             const bool full_col = extra && j == 1 ;
             int take = (!full_col && cu_int (r, 0, 7) == 0) ? N - 1 : N ;
             if (full_col && g0 == (uint64_t) M) take = N + 1 ;
             if (take > width) take = width ;
-            bool pick [32] = { false } ;
+            bool *pick = blk + g0 ;
+            memset (pick, 0, (size_t) width) ;
             for (int have = 0 ; have < take ; )
             {
                 int q = (int) cu_int (r, 0, width - 1) ;
                 if (!pick [q]) { pick [q] = true ; have++ ; }
             }
-            for (int q = 0 ; q < width ; q++)
-            {
-                if (!pick [q]) continue ;
-                I [nz] = g0 + (uint64_t) q ; J [nz] = j ; X [nz] = true ; nz++ ;
-            }
+        }
+        if (j % 5 == 4) continue ;
+        for (uint64_t q = 0 ; q < k ; q++)
+        {
+            if (!blk [q]) continue ;
+            I [nz] = q ; J [nz] = j ; X [nz] = true ; nz++ ;
         }
     }
+    free (blk) ;
     CU_OK (GrB_Matrix_new (&P, GrB_BOOL, k, n)) ;
     CU_OK (GrB_Matrix_build_BOOL (P, I, J, X, nz, GrB_LOR)) ;
     CU_OK (GrB_Matrix_new (&W, cu_type (t), k, n)) ;
@@ -245,7 +251,7 @@ static int run_spec (const spec *s)
             int e = g.empty_rows ; g.empty_rows = g.empty_cols ; g.empty_cols = e ;
         }
         if (s->nm_m > 0)
-            B = nm_matrix (&r, tB, s->k, s->n, s->nm_n, s->nm_m, s->nm_extra, s->trB, &s->gB) ;
+            B = nm_matrix (&r, tB, s->k, s->n, s->nm_n, s->nm_m, s->nm_extra, s->nm_v, s->trB, &s->gB) ;
         else
             B = s->trB ? cu_matrix (&r, tB, s->n, s->k, s->dB, &g)
                        : cu_matrix (&r, tB, s->k, s->n, s->dB, &g) ;

@@ -18,20 +18,26 @@
 // at a time (a pipe stage: one or two stages of the layout); a stage's X'
 // rows (16 x 256 floats, zeros where a slot has no entry in the tile or the
 // row is past B) and values (16 x 32) come in by cp.async into a ring of
-// four buffers, three stages ahead of the MMAs; the X' rows a stage's slots
-// read are found by 16 threads one iteration before its copies are issued
-// (a ring of 8 x 16 ints in shared memory), so that issuing the copies waits
-// on no global load.  Shared-memory rows are
+// four buffers, three stages ahead of the MMAs (or three buffers, two ahead,
+// with three blocks per SM: the schedule for large grids, below); the X'
+// rows a stage's slots read are found by 16 threads one iteration before
+// its copies are issued (a ring of 8 x 16 ints in shared memory), so that
+// issuing the copies waits on no global load.  Shared-memory rows are
 // padded to 8 mod 32 words, so the fragment loads are free of bank
-// conflicts.
+// conflicts.  Measured (bench/NOTES.md): the tf32 mode at 82-117 % of the
+// ideal speedup over SGEMM is at the L2 bandwidth these gathers reach; the
+// exact modes add the split and the MMAs.
 //
 // Arithmetic (mode, kernels/tc_spmm/tc_spmm.h's modes):
-//   GG_TC_EXACT3  both operands split in two TF32 parts; per 8 slots the two
-//                 cross products, then the leading product, in one chained
-//                 MMA sum started at +0, which is added to the FP32
+//   GG_TC_EXACT3  both operands split in two TF32 parts; per 16 slots the
+//                 two cross products, then the leading product, in one
+//                 chained MMA sum started at +0, which is added to the FP32
 //                 accumulator by a rounded add (the tensor core's own
 //                 accumulation is not round-to-nearest: chaining the whole
-//                 reduction in it would bias long sums)
+//                 reduction in it would bias long sums).  Its error against
+//                 FP64, relative to sum |x w|, measured at about 0.35-0.6x
+//                 the CUDA-core FP32 fused multiply-add kernel's (median and
+//                 maximum) at k = 4096
 //   GG_TC_EXACT   the same with three parts and six products
 //   GG_TC_TF32    one TF32 product per entry, chained (opt-in precision)
 // The padding and the +0 starts are exact only where every real product is
@@ -48,16 +54,24 @@
 namespace {
 
 constexpr int BC = 32 ;                 // output columns per block (a tile)
-constexpr int BB = 256 ;                // columns of X' per block
 constexpr int WARPS = 4 ;
 constexpr int NT = 32 * WARPS ;
 constexpr int PS = 16 ;                 // slots per pipe stage
-constexpr int NBUF = 4 ;                // ring of pipe stages
 constexpr int RING = 8 ;                // ring of the stages' X' rows (> NBUF)
-constexpr int LDX = BB + 8 ;            // padded rows (8 mod 32 words)
-constexpr int LDW = BC + 8 ;
-constexpr size_t STAGE_FLOATS = (size_t) PS * (LDX + LDW) ;
-constexpr size_t SMEM = NBUF * STAGE_FLOATS * sizeof (float) ;
+constexpr int LDW = BC + 8 ;            // padded rows (8 mod 32 words)
+
+// A schedule: BB columns of X' per block (a warp's BB / 4), NBUF pipe
+// buffers, MINB blocks per SM asked of the register allocator, CH steps of
+// 8 slots summed on the tensor cores before each rounded FP32 add (exact
+// modes).
+template <int BB_, int NBUF_, int MINB_, int CH_> struct tc_cfg
+{
+    static constexpr int BB = BB_, NBUF = NBUF_, MINB = MINB_, CH = CH_ ;
+    static constexpr int NI = BB / WARPS / 8 ;          // MMA tiles along X'
+    static constexpr int LDX = BB + 8 ;                 // 8 mod 32 words
+    static constexpr size_t STAGE_FLOATS = (size_t) PS * (LDX + LDW) ;
+    static constexpr size_t SMEM = NBUF * STAGE_FLOATS * sizeof (float) ;
+} ;
 
 // The X' row that slot u of the tile at column c0 reads, or -1 (no entry in
 // any of the tile's columns).  The layout keeps one index per column, or
@@ -107,13 +121,15 @@ __device__ __forceinline__ void find_rows (int (*rows) [PS], const gg_nm_spmm_op
 }
 
 // stage q's X' rows and values into the buffer at sm
+template <class C>
 __device__ __forceinline__ void load_stage (float *sm, const int *rows,
     const gg_nm_spmm_op &W, const float *__restrict__ Xt, int64_t B, int q,
     int U, int64_t c0, int64_t b0, int tid)
 {
+    constexpr int BB = C::BB ;
     float *Xs = sm ;
-    float *Ws = sm + PS * LDX ;
-    // X': 16 rows x 64 chunks of 16 bytes, 8 per thread
+    float *Ws = sm + PS * C::LDX ;
+    // X': 16 rows x BB/4 chunks of 16 bytes
     const int ch = tid % (BB / 4) ;
     const int64_t b = b0 + 4 * ch ;
 #pragma unroll
@@ -122,7 +138,7 @@ __device__ __forceinline__ void load_stage (float *sm, const int *rows,
         const int r = tid / (BB / 4) + j * (NT / (BB / 4)) ;
         const int row = rows [r] ;
         const bool in = (row >= 0 && b < B) ;
-        tc_cp_async16 (Xs + r * LDX + 4 * ch, in ? Xt + (int64_t) row * B + b : Xt, in) ;
+        tc_cp_async16 (Xs + r * C::LDX + 4 * ch, in ? Xt + (int64_t) row * B + b : Xt, in) ;
     }
     // values: 16 slots x 8 chunks, one per thread
     {
@@ -134,16 +150,16 @@ __device__ __forceinline__ void load_stage (float *sm, const int *rows,
     }
 }
 
+// d += one 8-slot step of a tile: A (16 x 8, a [frag][part]) times B (8 x 8)
 template <int MODE>
-__device__ __forceinline__ void tile_product (float (&acc) [4],
+__device__ __forceinline__ void step_product (float (&d) [4],
     const uint32_t (&a) [4][3], const uint32_t (&b) [2][3])
 {
     if (MODE == GG_TC_TF32)
     {
-        tc_mma (acc, a [0][0], a [1][0], a [2][0], a [3][0], b [0][0], b [1][0], acc) ;
+        tc_mma (d, a [0][0], a [1][0], a [2][0], a [3][0], b [0][0], b [1][0], d) ;
         return ;
     }
-    float d [4] = { 0, 0, 0, 0 } ;
     // small products first, smallest first, then the leading one
     if (MODE == GG_TC_EXACT)
     {
@@ -154,16 +170,17 @@ __device__ __forceinline__ void tile_product (float (&acc) [4],
     tc_mma (d, a [0][1], a [1][1], a [2][1], a [3][1], b [0][0], b [1][0], d) ;
     tc_mma (d, a [0][0], a [1][0], a [2][0], a [3][0], b [0][1], b [1][1], d) ;
     tc_mma (d, a [0][0], a [1][0], a [2][0], a [3][0], b [0][0], b [1][0], d) ;
-#pragma unroll
-    for (int q = 0 ; q < 4 ; q++) acc [q] += d [q] ;
 }
 
-template <int MODE, bool SHARED>
-__global__ void __launch_bounds__ (NT)
+template <int MODE, bool SHARED, class C>
+__global__ void __launch_bounds__ (NT, C::MINB)
 nm_tc_kernel (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
     const gg_nm_spmm_op W)
 {
     constexpr int NS = tc_prec<MODE>::NS ;
+    constexpr int NBUF = C::NBUF, BB = C::BB, NI = C::NI, LDX = C::LDX, CH = C::CH ;
+    constexpr int K8 = PS / 8 ;
+    constexpr size_t STAGE_FLOATS = C::STAGE_FLOATS ;
     extern __shared__ float4 smem4 [] ;
     float *smem = (float *) smem4 ;
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5 ;
@@ -175,11 +192,11 @@ nm_tc_kernel (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
     const int npipe = (U + PS - 1) / PS ;
     __shared__ int rows [RING][PS] ;
 
-    float acc [2][8][4] ;
+    float acc [2][NI][4] ;
 #pragma unroll
     for (int mi = 0 ; mi < 2 ; mi++)
 #pragma unroll
-        for (int ni = 0 ; ni < 8 ; ni++)
+        for (int ni = 0 ; ni < NI ; ni++)
 #pragma unroll
             for (int q = 0 ; q < 4 ; q++) acc [mi][ni][q] = 0 ;
 
@@ -190,7 +207,7 @@ nm_tc_kernel (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
     for (int q = 0 ; q < NBUF - 1 ; q++)
     {
         if (q < npipe)
-            load_stage (smem + q * STAGE_FLOATS, rows [q % RING], W, Xt, B, q, U, c0, b0, tid) ;
+            load_stage<C> (smem + q * STAGE_FLOATS, rows [q % RING], W, Xt, B, q, U, c0, b0, tid) ;
         tc_cp_commit () ;
     }
     for (int p = 0 ; p < npipe ; p++)
@@ -201,37 +218,60 @@ nm_tc_kernel (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
         // are past it); its rows were found at the last iteration
         const int pn = p + NBUF - 1 ;
         if (pn < npipe)
-            load_stage (smem + (pn % NBUF) * STAGE_FLOATS, rows [pn % RING], W, Xt,
+            load_stage<C> (smem + (pn % NBUF) * STAGE_FLOATS, rows [pn % RING], W, Xt,
                 B, pn, U, c0, b0, tid) ;
         tc_cp_commit () ;
         if (pn + 1 < npipe) find_rows<SHARED> (rows, W, pn + 1, U, c0, ldd, tid) ;
         const float *Xs = smem + (p % NBUF) * STAGE_FLOATS ;
         const float *Ws = Xs + PS * LDX ;
+        // the stage's A fragments (values), split once per warp
+        uint32_t a [K8][2][4][3] ;
 #pragma unroll
-        for (int k8 = 0 ; k8 < PS / 8 ; k8++)
+        for (int k8 = 0 ; k8 < K8 ; k8++)
         {
-            const float *xr0 = Xs + (k8 * 8 + t) * LDX + warp * 64 + g ;
-            const float *xr1 = xr0 + 4 * LDX ;
             const float *wr0 = Ws + (k8 * 8 + t) * LDW + g ;
             const float *wr1 = wr0 + 4 * LDW ;
-            uint32_t a [2][4][3] ;
 #pragma unroll
             for (int mi = 0 ; mi < 2 ; mi++)
             {
-                tc_split<NS> (wr0 [mi * 16], a [mi][0]) ;
-                tc_split<NS> (wr0 [mi * 16 + 8], a [mi][1]) ;
-                tc_split<NS> (wr1 [mi * 16], a [mi][2]) ;
-                tc_split<NS> (wr1 [mi * 16 + 8], a [mi][3]) ;
+                tc_split<NS> (wr0 [mi * 16], a [k8][mi][0]) ;
+                tc_split<NS> (wr0 [mi * 16 + 8], a [k8][mi][1]) ;
+                tc_split<NS> (wr1 [mi * 16], a [k8][mi][2]) ;
+                tc_split<NS> (wr1 [mi * 16 + 8], a [k8][mi][3]) ;
+            }
+        }
+#pragma unroll
+        for (int ni = 0 ; ni < NI ; ni++)
+        {
+            uint32_t b [K8][2][3] ;
+#pragma unroll
+            for (int k8 = 0 ; k8 < K8 ; k8++)
+            {
+                const float *xr0 = Xs + (k8 * 8 + t) * LDX + warp * (BB / WARPS) + g ;
+                tc_split<NS> (xr0 [ni * 8], b [k8][0]) ;
+                tc_split<NS> (xr0 [4 * LDX + ni * 8], b [k8][1]) ;
             }
 #pragma unroll
-            for (int ni = 0 ; ni < 8 ; ni++)
+            for (int mi = 0 ; mi < 2 ; mi++)
             {
-                uint32_t b [2][3] ;
-                tc_split<NS> (xr0 [ni * 8], b [0]) ;
-                tc_split<NS> (xr1 [ni * 8], b [1]) ;
+                // exact: CH steps summed on the tensor cores from +0, then
+                // one rounded add into the FP32 accumulator; tf32: every
+                // step chained in the accumulator
+                constexpr int G = (MODE == GG_TC_TF32) ? K8 : CH ;
 #pragma unroll
-                for (int mi = 0 ; mi < 2 ; mi++)
-                    tile_product<MODE> (acc [mi][ni], a [mi], b) ;
+                for (int kg = 0 ; kg < K8 ; kg += G)
+                {
+                    float d [4] = { 0, 0, 0, 0 } ;
+                    float (&dst) [4] = (MODE == GG_TC_TF32) ? acc [mi][ni] : d ;
+#pragma unroll
+                    for (int k8 = kg ; k8 < kg + G ; k8++)
+                        step_product<MODE> (dst, a [k8][mi], b [k8]) ;
+                    if (MODE != GG_TC_TF32)
+                    {
+#pragma unroll
+                        for (int q = 0 ; q < 4 ; q++) acc [mi][ni][q] += d [q] ;
+                    }
+                }
             }
         }
     }
@@ -245,9 +285,9 @@ nm_tc_kernel (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
             const int64_t c = c0 + mi * 16 + g + 8 * h ;
             if (c >= W.ncols) continue ;
 #pragma unroll
-            for (int ni = 0 ; ni < 8 ; ni++)
+            for (int ni = 0 ; ni < NI ; ni++)
             {
-                const int64_t b = b0 + warp * 64 + ni * 8 + 2 * t ;
+                const int64_t b = b0 + warp * (BB / WARPS) + ni * 8 + 2 * t ;
                 if (b < B)
                 {
                     *(float2 *) (Yt + c * B + b) =
@@ -258,19 +298,38 @@ nm_tc_kernel (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
     }
 }
 
-template <int MODE, bool SHARED>
+template <int MODE, bool SHARED, class C>
 int launch (const gg_nm_spmm_op *W, int64_t B, const float *Xt, float *Yt,
     cudaStream_t stream)
 {
-    auto kern = nm_tc_kernel<MODE, SHARED> ;
+    auto kern = nm_tc_kernel<MODE, SHARED, C> ;
     if (cudaFuncSetAttribute (kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
-        (int) SMEM) != cudaSuccess)
+        (int) C::SMEM) != cudaSuccess)
     {
         return GG_ERR_DEVICE ;
     }
-    dim3 grid ((unsigned) (W->n_pad / BC), (unsigned) ((B + BB - 1) / BB)) ;
-    kern<<<grid, NT, SMEM, stream>>> (Xt, Yt, B, *W) ;
+    const int64_t gy = (B + C::BB - 1) / C::BB ;
+    if (gy > 65535) return GG_ERR_UNSUPPORTED ;
+    dim3 grid ((unsigned) (W->n_pad / BC), (unsigned) gy) ;
+    kern<<<grid, NT, C::SMEM, stream>>> (Xt, Yt, B, *W) ;
     return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
+}
+
+template <class C>
+int launch_mode (const gg_nm_spmm_op *W, int64_t B, const float *X, float *Y,
+    int mode, cudaStream_t stream)
+{
+    const bool sh = W->shared ;
+    switch (mode)
+    {
+        case GG_TC_EXACT3 : return sh ? launch<GG_TC_EXACT3, true, C> (W, B, X, Y, stream)
+                                      : launch<GG_TC_EXACT3, false, C> (W, B, X, Y, stream) ;
+        case GG_TC_EXACT  : return sh ? launch<GG_TC_EXACT, true, C> (W, B, X, Y, stream)
+                                      : launch<GG_TC_EXACT, false, C> (W, B, X, Y, stream) ;
+        case GG_TC_TF32   : return sh ? launch<GG_TC_TF32, true, C> (W, B, X, Y, stream)
+                                      : launch<GG_TC_TF32, false, C> (W, B, X, Y, stream) ;
+        default           : return GG_ERR_UNSUPPORTED ;
+    }
 }
 
 } // namespace
@@ -278,13 +337,22 @@ int launch (const gg_nm_spmm_op *W, int64_t B, const float *Xt, float *Yt,
 extern "C" bool gg_nm_spmm_tc_fits (const gg_nm_spmm_op *W, int64_t B)
 {
     return W != NULL && W->esz == 4 && W->tc32 && W->geom.tn == 8
-        && W->stages * W->geom.ws < (int64_t) INT32_MAX - PS && W->k < (int64_t) INT32_MAX && W->geom.bn % BC == 0 && W->n_pad % W->geom.bn == 0
-        && W->k > 0 && B >= 0 && B % 4 == 0 && (B + BB - 1) / BB <= 65535
+        && W->stages * W->geom.ws < (int64_t) INT32_MAX - PS && W->k < (int64_t) INT32_MAX
+        && W->geom.bn % BC == 0 && W->n_pad % W->geom.bn == 0
+        && W->k > 0 && B >= 0 && B % 4 == 0 && (B + 255) / 256 <= 65535
         && W->n_pad / BC <= (int64_t) INT32_MAX ;
 }
 
-extern "C" int gg_cuda_nm_spmm_tc (const gg_nm_spmm_op *W, int64_t B,
-    const void *Xt, void *Yt, int mode, cudaStream_t stream)
+// Schedules (bench/NOTES.md, 2026-11-27: five measured on an H100, these
+// two kept): 0 = 256 columns of X' per block, four buffers, CH = 2; 1 = the
+// same with three buffers and three blocks per SM (fewer registers), which
+// won where the grid is several waves (4096 x 4096 x 4096: exact 69.5 ->
+// 77.0 % of the ideal speedup at 16:32) and lost where it is about one
+// (256 x 4096 x 16384: 70.8 -> 60.1 %).
+#define NM_TC_MANY_BLOCKS 1024
+
+extern "C" int gg_cuda_nm_spmm_tc_cfg (const gg_nm_spmm_op *W, int64_t B,
+    const void *Xt, void *Yt, int mode, int cfg, cudaStream_t stream)
 {
     if (!gg_nm_spmm_tc_fits (W, B) || (uintptr_t) Xt % 16 != 0
         || (uintptr_t) Yt % 8 != 0)
@@ -294,15 +362,21 @@ extern "C" int gg_cuda_nm_spmm_tc (const gg_nm_spmm_op *W, int64_t B,
     if (B == 0 || W->ncols == 0) return GG_OK ;
     const float *X = (const float *) Xt ;
     float *Y = (float *) Yt ;
-    const bool sh = W->shared ;
-    switch (mode)
+    if (cfg < 0)
     {
-        case GG_TC_EXACT3 : return sh ? launch<GG_TC_EXACT3, true> (W, B, X, Y, stream)
-                                      : launch<GG_TC_EXACT3, false> (W, B, X, Y, stream) ;
-        case GG_TC_EXACT  : return sh ? launch<GG_TC_EXACT, true> (W, B, X, Y, stream)
-                                      : launch<GG_TC_EXACT, false> (W, B, X, Y, stream) ;
-        case GG_TC_TF32   : return sh ? launch<GG_TC_TF32, true> (W, B, X, Y, stream)
-                                      : launch<GG_TC_TF32, false> (W, B, X, Y, stream) ;
-        default           : return GG_ERR_UNSUPPORTED ;
+        const int64_t blocks = (W->n_pad / BC) * ((B + 255) / 256) ;
+        cfg = (blocks >= NM_TC_MANY_BLOCKS) ? 1 : 0 ;
     }
+    switch (cfg)
+    {
+        case 0 : return launch_mode<tc_cfg<256, 4, 1, 2>> (W, B, X, Y, mode, stream) ;
+        case 1 : return launch_mode<tc_cfg<256, 3, 3, 2>> (W, B, X, Y, mode, stream) ;
+        default : return GG_ERR_UNSUPPORTED ;
+    }
+}
+
+extern "C" int gg_cuda_nm_spmm_tc (const gg_nm_spmm_op *W, int64_t B,
+    const void *Xt, void *Yt, int mode, cudaStream_t stream)
+{
+    return gg_cuda_nm_spmm_tc_cfg (W, B, Xt, Yt, mode, -1, stream) ;
 }
