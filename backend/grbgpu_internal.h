@@ -61,6 +61,8 @@ typedef struct
     bool reorder ;              // GRBGPU_REORDER: offer the tensor-core row
                                 // of the RSH-reordered S (tc3r) to the chooser
     bool nm ;                   // GRBGPU_NM: offer the dense x N:M row (nm)
+    bool nm_host_pack ;         // GRBGPU_NM_PACK=host: lay the N:M form out
+                                // on the host (default device)
     bool tune ;                 // GRBGPU_TUNE: time the candidate kernel
                                 // families once per operand and shape
     // GRBGPU_DEVICES: "" (default: one device, GRBGPU_DEVICE_ID), "all", or

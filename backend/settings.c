@@ -25,7 +25,7 @@ gg_settings grbgpu_settings =
     .disable = false, .device = GG_DEVICE_AUTO, .min_work = -1,
     .verbose = 0, .stats = false, .cache_bytes = 0,
     .precision = GG_PRECISION_EXACT, .kernel = "", .device_id = 0,
-    .device_memory = 0, .fault = "", .tune = true, .reorder = false, .nm = true, .devices = "",
+    .device_memory = 0, .fault = "", .tune = true, .reorder = false, .nm = true, .nm_host_pack = false, .devices = "",
     .devices_all = false, .ndevices = 0, .resident = true, .test_fake_devices = 0
 } ;
 
@@ -161,6 +161,13 @@ static int set_one (const char *name, const char *v)
     if (!strcasecmp (name, "TUNE"))     return parse_bool (v, &s->tune) ;
     if (!strcasecmp (name, "REORDER"))  return parse_bool (v, &s->reorder) ;
     if (!strcasecmp (name, "NM"))       return parse_bool (v, &s->nm) ;
+    if (!strcasecmp (name, "NM_PACK"))
+    {
+        if (!strcasecmp (v, "device")) s->nm_host_pack = false ;
+        else if (!strcasecmp (v, "host")) s->nm_host_pack = true ;
+        else return -1 ;
+        return 0 ;
+    }
     if (!strcasecmp (name, "RESIDENT")) return parse_bool (v, &s->resident) ;
     if (!strcasecmp (name, "TEST_FAKE_DEVICES"))
     {
@@ -204,7 +211,7 @@ static int set_one (const char *name, const char *v)
 static const char *setting_names [] =
 {
     "DISABLE", "DEVICE", "MIN_WORK", "VERBOSE", "STATS", "CACHE_BYTES",
-    "PRECISION", "KERNEL", "DEVICE_ID", "DEVICE_MEMORY", "FAULT", "TUNE", "REORDER", "NM", "DEVICES",
+    "PRECISION", "KERNEL", "DEVICE_ID", "DEVICE_MEMORY", "FAULT", "TUNE", "REORDER", "NM", "NM_PACK", "DEVICES",
     "RESIDENT", "TEST_FAKE_DEVICES"
 } ;
 #define NSETTINGS ((int) (sizeof (setting_names) / sizeof (setting_names [0])))
@@ -271,6 +278,7 @@ GG_EXPORT int grbgpu_get (const char *name, char *buf, size_t len)
     else if (!strcasecmp (name, "TUNE")) snprintf (buf, len, "%d", s->tune) ;
     else if (!strcasecmp (name, "REORDER")) snprintf (buf, len, "%d", s->reorder) ;
     else if (!strcasecmp (name, "NM")) snprintf (buf, len, "%d", s->nm) ;
+    else if (!strcasecmp (name, "NM_PACK")) snprintf (buf, len, "%s", s->nm_host_pack ? "host" : "device") ;
     else if (!strcasecmp (name, "RESIDENT")) snprintf (buf, len, "%d", s->resident) ;
     else if (!strcasecmp (name, "TEST_FAKE_DEVICES")) snprintf (buf, len, "%d", s->test_fake_devices) ;
     else if (!strcasecmp (name, "MIN_WORK"))

@@ -37,6 +37,7 @@ extern "C" {
 #include "formats/nm.h"
 #include "formats/nm_layout.h"
 }
+#include "formats/nm_layout_dev.h"
 #include "kernels/nm_spmm/nm_spmm.h"
 #include "kernels/tc_spmm/tc_spmm.h"
 #include "tests/nm_gen.h"
@@ -454,6 +455,80 @@ static void run_tc_case (int n_, int m_, int v, double keep, int64_t B,
     gg_nm_layout_free (L) ;
 }
 
+// The layout made on the device from S's CSR (formats/nm_layout_dev.cu)
+// against the host's (gg_nm_pack with vector length 1, then
+// gg_nm_layout_build with packed X tiles allowed): the same geometry and
+// flags (shared, packed, tc32), and the same bytes.
+template <typename T>
+static void run_dev_layout_case (int n_, int m_, int v, double keep, int64_t rows,
+    int64_t k, uint64_t seed)
+{
+    char name [160] ;
+    snprintf (name, sizeof name, "device layout %s %d:%d v=%d keep=%.1f rows=%lld k=%lld",
+        sizeof (T) == 4 ? "fp32" : "fp64", n_, m_, v, keep, (long long) rows, (long long) k) ;
+    nm_gen_csr S = nm_gen_pattern (rows, k, n_, m_, v, keep, &seed) ;
+    const int64_t nnz = (int64_t) S.i.size () ;
+    std::vector<T> sx ((size_t) nnz) ;
+    for (auto &w : sx) w = special_value<T> (&seed, 0.02) ;
+    gg_csr A ;
+    memset (&A, 0, sizeof A) ;
+    A.nrows = rows ; A.ncols = k ; A.nnz = nnz ;
+    A.p32 = S.p.data () ; A.i32 = S.i.data () ; A.x = sx.data () ;
+    A.max_row = -1 ;
+    gg_nm_form *f = NULL ;
+    gg_nm_layout *L = NULL ;
+    if (gg_nm_pack (&f, &A, sizeof (T), n_, m_, 1, GG_NM_ROWS) != GG_OK
+        || gg_nm_layout_build (&L, f, true) != GG_OK)
+    {
+        printf ("FAIL %s: host packing or layout failed\n", name) ;
+        failures++ ;
+        gg_nm_form_free (f) ;
+        return ;
+    }
+    gg_nm_form_free (f) ;
+    size_t bb = 0, sb = 0, used = 0 ;
+    int rc = gg_nm_layout_dev_size (rows, k, sizeof (T), n_, m_, &bb, &sb) ;
+    void *dbuf = NULL, *dscr = NULL, *dp = NULL, *di = NULL, *dx = NULL ;
+    gg_nm_spmm_op op ;
+    memset (&op, 0, sizeof op) ;
+    if (rc == GG_OK)
+    {
+        CHECK_CUDA (cudaMalloc (&dbuf, bb)) ;
+        CHECK_CUDA (cudaMalloc (&dscr, sb)) ;
+        CHECK_CUDA (cudaMalloc (&dp, (rows + 1) * sizeof (int32_t))) ;
+        CHECK_CUDA (cudaMalloc (&di, (nnz + 1) * sizeof (int32_t))) ;
+        CHECK_CUDA (cudaMalloc (&dx, (nnz + 1) * sizeof (T))) ;
+        // poison: the build must write every byte it reports
+        CHECK_CUDA (cudaMemset (dbuf, 0x5a, bb)) ;
+        CHECK_CUDA (cudaMemcpy (dp, S.p.data (), (rows + 1) * sizeof (int32_t), cudaMemcpyHostToDevice)) ;
+        CHECK_CUDA (cudaMemcpy (di, S.i.data (), nnz * sizeof (int32_t), cudaMemcpyHostToDevice)) ;
+        CHECK_CUDA (cudaMemcpy (dx, sx.data (), nnz * sizeof (T), cudaMemcpyHostToDevice)) ;
+        rc = gg_nm_layout_dev_build (&op, &used, dbuf, dscr, rows, k, nnz,
+            (const int32_t *) dp, (const int32_t *) di, dx, sizeof (T), n_, m_, true, 0) ;
+    }
+    checks++ ;
+    bool ok = (rc == GG_OK && used == L->bytes && used <= bb
+        && op.shared == L->op.shared && op.packed == L->op.packed && op.tc32 == L->op.tc32
+        && op.n_pad == L->op.n_pad && op.stages == L->op.stages
+        && op.geom.ks == L->op.geom.ks && op.geom.ws == L->op.geom.ws
+        && (char *) op.idx - (char *) dbuf == (ptrdiff_t) L->val_bytes) ;
+    int64_t differ = -1 ;
+    if (ok)
+    {
+        std::vector<uint8_t> got (used) ;
+        CHECK_CUDA (cudaMemcpy (got.data (), dbuf, used, cudaMemcpyDeviceToHost)) ;
+        for (size_t q = 0 ; q < used && differ < 0 ; q++)
+            if (got [q] != ((const uint8_t *) L->buf) [q]) differ = (int64_t) q ;
+        ok = (differ < 0) ;
+    }
+    if (!ok) failures++ ;
+    printf ("%s %s: rc %d, %zu bytes (host %zu), %s%s%s, first differing byte %lld\n",
+        ok ? "ok  " : "FAIL", name, rc, used, L->bytes, L->op.shared ? "shared" : "per-column",
+        L->op.packed ? ", packed X" : "", L->op.tc32 ? ", tc32" : "", (long long) differ) ;
+    cudaFree (dbuf) ; cudaFree (dscr) ; cudaFree (dp) ; cudaFree (di) ; cudaFree (dx) ;
+    gg_nm_layout_free (L) ;
+}
+
 int main (void)
 {
     int ndev = 0 ;
@@ -524,6 +599,22 @@ int main (void)
             { 8, 32, 32, 0.8, 64, 512, 128 }, { 8, 32, 32, 1.0, 66, 512, 64 } } ;
         for (const auto &c : tcs)
             run_tc_case (c.n, c.m, c.v, c.keep, c.B, c.k, c.n_, nm_gen_next (&seed)) ;
+    }
+    if (have_gpu)
+    {
+        // the layout made on the device: element-wise and vector-wise (the
+        // shared and packed layouts, tc32), rows that differ, shapes off
+        // the tiles, both types
+        const struct { int n, m, v ; double keep ; int64_t rows, k ; } dls [] = {
+            { 2, 4, 1, 1.0, 300, 517 }, { 1, 4, 1, 0.8, 129, 256 }, { 1, 8, 8, 1.0, 260, 1000 },
+            { 16, 32, 32, 1.0, 256, 1024 }, { 8, 32, 32, 1.0, 200, 1000 },
+            { 4, 32, 32, 1.0, 97, 2048 }, { 8, 32, 32, 0.8, 128, 512 }, { 4, 8, 64, 1.0, 130, 520 },
+            { 2, 4, 1, 1.0, 1, 3 }, { 1, 2, 1, 1.0, 2048, 2048 } } ;
+        for (const auto &c : dls)
+        {
+            run_dev_layout_case<float> (c.n, c.m, c.v, c.keep, c.rows, c.k, nm_gen_next (&seed)) ;
+            run_dev_layout_case<double> (c.n, c.m, c.v, c.keep, c.rows, c.k, nm_gen_next (&seed)) ;
+        }
     }
     printf ("test_nm_spmm: %ld checks, %d failing cases%s\n", checks,
         failures, have_gpu ? "" : " (host emulation only)") ;

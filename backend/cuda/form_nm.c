@@ -23,6 +23,7 @@
 #include "backend/cuda/form_nm.h"
 #include "formats/nm.h"
 #include "formats/nm_layout.h"
+#include "formats/nm_layout_dev.h"
 
 void nm_form_release (dev_csr *f, cudaStream_t fs)
 {
@@ -39,7 +40,7 @@ void nm_form_release (dev_csr *f, cudaStream_t fs)
 // the groups run down the columns of those arrays (GG_NM_COLS), and the
 // packer transposes them into S's rows.
 static int nm_layout_of (const gg_csr *S, size_t elem, gg_nm_layout **L,
-    gg_nm_info *info, const char **why)
+    gg_nm_info *info, const char **why, bool detect_only)
 {
     int rc = GG_OK ;
     gg_nm_form *form = NULL ;
@@ -64,6 +65,7 @@ static int nm_layout_of (const gg_csr *S, size_t elem, gg_nm_layout **L,
     if (rc == GG_ERR_UNSUPPORTED) { rc = GG_OK ; *why = "S has 64-bit indices" ; goto done ; }
     GG_TRY (rc) ;
     if (!info->is_nm) { *why = "S is not N:M along its columns" ; goto done ; }
+    if (detect_only) goto done ;
     if (S->iso)
     {
         // the layout holds one value per slot: expand the iso value
@@ -86,7 +88,47 @@ done:
     return rc ;
 }
 
-// Make f's N:M form (f->nm, or f->nm_why); under f->plan_lock.
+// The layout made on the device from f's CSR (formats/nm_layout_dev.cu): the
+// bytes the host path would upload (tests/test_nm_spmm compares them), into
+// d->buf.  GG_ERR_UNSUPPORTED: not here (the host path answers).
+static int nm_build_dev (gg_devcall *c, const gg_csr *S, dev_csr *f, size_t elem,
+    const gg_nm_info *info, struct gg_nm_dev *d)
+{
+    if (f->x == NULL || gg_type_size (f->xtype) != elem || f->p == NULL || f->i == NULL)
+        return GG_ERR_UNSUPPORTED ;
+    size_t bb = 0, sb = 0, used = 0 ;
+    int rc = gg_nm_layout_dev_size (S->nrows, S->ncols, elem, info->n, info->m, &bb, &sb) ;
+    if (rc != GG_OK) return rc ;
+    void *buf = NULL, *scratch = NULL ;
+    rc = dev_alloc (c, &buf, bb) ;
+    if (rc == GG_OK) rc = dev_alloc (c, &scratch, sb) ;
+    if (rc == GG_OK)
+    {
+        rc = gg_nm_layout_dev_build (&d->op, &used, buf, scratch, S->nrows, S->ncols,
+            f->nnz, f->p, f->i, f->x, elem, info->n, info->m, true, c->ctx->stream) ;
+    }
+    if (scratch != NULL) CU_LOG (cudaFreeAsync (scratch, c->ctx->stream)) ;
+    if (rc != GG_OK)
+    {
+        if (buf != NULL) CU_LOG (cudaFreeAsync (buf, c->ctx->stream)) ;
+        return rc ;
+    }
+    // other threads' streams read the form as soon as it is published
+    if (cudaStreamSynchronize (c->ctx->stream) != cudaSuccess)
+    {
+        CU_LOG (cudaFreeAsync (buf, c->ctx->stream)) ;
+        return GG_ERR_DEVICE ;
+    }
+    d->buf = buf ;
+    d->bytes = bb ;
+    (void) used ;
+    return GG_OK ;
+}
+
+// Make f's N:M form (f->nm, or f->nm_why); under f->plan_lock.  S is checked
+// for N:M on the host (early exit); the layout is made on the device from f's
+// CSR, or on the host (GRBGPU_NM_PACK=host, or where the device path does not
+// apply) and uploaded.
 static int nm_build (gg_devcall *c, const gg_csr *S, dev_csr *f, size_t elem)
 {
     int rc = GG_OK ;
@@ -97,8 +139,9 @@ static int nm_build (gg_devcall *c, const gg_csr *S, dev_csr *f, size_t elem)
     const char *why = NULL ;
     memset (&info, 0, sizeof (info)) ;
     const double t0 = now_seconds () ;
-    GG_TRY (nm_layout_of (S, elem, &L, &info, &why)) ;
-    if (L == NULL)
+    const bool on_device = !grbgpu_settings_get ()->nm_host_pack ;
+    GG_TRY (nm_layout_of (S, elem, &L, &info, &why, on_device)) ;
+    if (why != NULL)
     {
         f->nm_why = why ;
         grbgpu_log (2, "cuda: N:M form of %lldx%lld (%lld entries): none (%s%s%s)",
@@ -108,26 +151,43 @@ static int nm_build (gg_devcall *c, const gg_csr *S, dev_csr *f, size_t elem)
     }
     d = calloc (1, sizeof (*d)) ;
     if (d == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
-    GG_TRY (dev_alloc (c, &buf, L->bytes)) ;
-    GG_TRY (upload (c, buf, L->buf, L->bytes)) ;
-    // other threads' streams read the form as soon as it is published
-    CU_TRY (cudaStreamSynchronize (c->ctx->stream)) ;
-    gg_nm_layout_bind (L, buf) ;
-    d->op = L->op ;
-    d->buf = buf ;
-    d->bytes = L->bytes ;
+    rc = on_device ? nm_build_dev (c, S, f, elem, &info, d) : GG_OK ;
+    if (on_device && rc == GG_ERR_UNSUPPORTED)
+    {
+        // the host path after all
+        rc = GG_OK ;
+        GG_TRY (nm_layout_of (S, elem, &L, &info, &why, false)) ;
+        if (L == NULL)
+        {
+            f->nm_why = why ;
+            goto done ;
+        }
+    }
+    GG_TRY (rc) ;
+    if (L != NULL)
+    {
+        GG_TRY (dev_alloc (c, &buf, L->bytes)) ;
+        GG_TRY (upload (c, buf, L->buf, L->bytes)) ;
+        // other threads' streams read the form as soon as it is published
+        CU_TRY (cudaStreamSynchronize (c->ctx->stream)) ;
+        gg_nm_layout_bind (L, buf) ;
+        d->op = L->op ;
+        d->buf = buf ;
+        d->bytes = L->bytes ;
+        buf = NULL ;
+    }
     d->n = info.n ;
     d->m = info.m ;
     d->fill = info.fill ;
-    buf = NULL ;
     f->nm = d ;
-    d = NULL ;
-    form_grow (S, f, L->bytes) ;
+    form_grow (S, f, d->bytes) ;
     grbgpu_log (2, "cuda: N:M form of %lldx%lld (%lld entries): %d:%d, fill %.2f, "
-        "%s indices%s, %.2f MB, made in %.3f ms", (long long) S->nrows,
+        "%s indices%s%s, %.2f MB, made on the %s in %.3f ms", (long long) S->nrows,
         (long long) S->ncols, (long long) S->nnz, info.n, info.m, info.fill,
-        L->op.shared ? "shared" : "per-column", L->op.packed ? ", X tiles packed" : "",
-        (double) L->bytes / 1e6, 1e3 * (now_seconds () - t0)) ;
+        d->op.shared ? "shared" : "per-column", d->op.packed ? ", X tiles packed" : "",
+        d->op.tc32 ? ", 32-column tiles" : "", (double) d->bytes / 1e6,
+        (L != NULL) ? "host" : "device", 1e3 * (now_seconds () - t0)) ;
+    d = NULL ;
 done:
     if (buf != NULL) cudaFreeAsync (buf, c->ctx->stream) ;
     free (d) ;
