@@ -7,8 +7,9 @@
 // the same layout comes from S's device CSR in five launches and one wait:
 //  1. values -0 and indices "absent" (ks) everywhere;
 //  2. one thread per entry: its row (a binary search of p), its group and
-//     offset, its slot (its rank among the row's entries of that group: at
-//     most N - 1 entries back), then its value and its position into a
+//     offset, its slot (the rank of its offset among the row's offsets in
+//     that group, padded to N with the lowest unused ones, as the host's
+//     packer numbers them), then its value and its position into a
 //     per-column index array (the non-shared layout's);
 //  3. one thread per slot and 32 columns: whether every tn columns agree on
 //     the slot (the shared layout) and whether the 32 agree where they have
@@ -52,8 +53,14 @@ __global__ void scatter_kernel (int64_t rows, int64_t nnz, const int32_t *__rest
     const int64_t r = lo ;
     const int32_t col = ci [q] ;
     const int grp = col / m, off = col % m ;
-    int s = 0 ;
-    while (s < n - 1 && q - s - 1 >= p [r] && ci [q - s - 1] / m == grp) s++ ;
+    // the group's positions in this row (at most n entries), padded with the
+    // lowest unused ones to n (formats/nm_pack.c's group_slots); the entry's
+    // slot is the rank of its position among them
+    uint32_t used = 1u << off ;
+    for (int64_t j = q - 1 ; j >= p [r] && ci [j] / m == grp ; j--) used |= 1u << (ci [j] % m) ;
+    for (int64_t j = q + 1 ; j < p [r + 1] && ci [j] / m == grp ; j++) used |= 1u << (ci [j] % m) ;
+    for (int have = __popc (used) ; have < n ; have++) used |= ~used & (used + 1) ;
+    const int s = __popc (used & ((1u << off) - 1)) ;
     const int64_t u = (int64_t) grp * n + s ;
     val [u * n_pad + r] = x [q] ;
     idxc [u * n_pad + r] = (uint8_t) ((grp % gs) * m + off) ;
