@@ -251,11 +251,7 @@ static void bench_shape (cublasHandle_t h, int64_t B, int64_t k, int64_t n,
         CHECK_CUDA (cudaMemcpy (yb.data (), dYb, yb.size () * sizeof (float),
             cudaMemcpyDeviceToHost)) ;
 
-        gg_csr A ;
-        memset (&A, 0, sizeof A) ;
-        A.nrows = n ; A.ncols = k ; A.nnz = (int64_t) S.i.size () ;
-        A.p32 = S.p.data () ; A.i32 = S.i.data () ; A.x = sx.data () ;
-        A.max_row = -1 ;
+        gg_csr A = nm_gen_view (S, sx.data ()) ;
         gg_nm_form *f = NULL ;
         gg_nm_layout *L = NULL ;
         if (gg_nm_pack (&f, &A, sizeof (float), pt.n, pt.m, pt.v, GG_NM_ROWS)

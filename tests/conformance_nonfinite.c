@@ -285,6 +285,33 @@ void group_nonfinite_kernels (void)
 // a near-miss (M/2:M with one group holding one entry too many).  The offload
 // side forces GRBGPU_KERNEL=nm (the host backend ignores the name; on the
 // GPU the row runs, or declines the near-miss to the other rows).
+// The paths every N:M group takes (prefix pre: "nm" or "nmtc"): each mask
+// kind with and without replace, C full by column replaced, W transposed, W
+// by column, and a larger product (lm x lk x ln).
+static void add_nm_paths (const spec *b, const char *pre, const char *tag,
+    int lm, int lk, int ln)
+{
+    spec s ;
+    for (int mk = MASK_VALUED ; mk < MASK_NKINDS ; mk++)
+    {
+        for (int rep = 0 ; rep < 2 ; rep++)
+        {
+            s = *b ; s.mask = mk ; s.dM = 0.4 ; s.replace = rep ; s.dC = 0.5 ;
+            s.tM = (mk == MASK_VALUED) ? CU_FP32 : CU_BOOL ;
+            s.gM.zeros = 0.3 ;
+            add_spec (&s, "%s/%s/mask_%s%s", pre, tag, mask_name [mk], rep ? "_replace" : "") ;
+        }
+    }
+    s = *b ; s.dC = 1 ; s.fC = GxB_BY_COL ;
+    add_spec (&s, "%s/%s/C_full_bycol_replaced", pre, tag) ;
+    s = *b ; s.trB = true ;
+    add_spec (&s, "%s/%s/W_transposed", pre, tag) ;
+    s = *b ; s.fB = GxB_BY_COL ;
+    add_spec (&s, "%s/%s/W_bycol", pre, tag) ;
+    s = *b ; s.m = lm ; s.k = lk ; s.n = ln ;
+    add_spec (&s, "%s/%s/larger", pre, tag) ;
+}
+
 // The tensor-core row nmtc (FP32): W vector-wise by 32 columns (nm_v), X with
 // a multiple of 4 rows (the product's columns of X'), real values (no zero:
 // the row takes finite normal values only) within 1e-5 of sum |terms|; the
@@ -297,22 +324,9 @@ static void group_nmtc (const spec *base, const char *tag)
     b.gA.vals = b.gB.vals = CU_V_REAL ; b.mag = true ; b.rtol = 1e-5 ;
     spec s = b ;
     add_spec (&s, "nmtc/%s/plain", tag) ;
-    for (int mk = MASK_VALUED ; mk < MASK_NKINDS ; mk++)
-    {
-        s = b ; s.mask = mk ; s.dM = 0.4 ; s.replace = (mk % 2) ; s.dC = 0.5 ;
-        s.tM = (mk == MASK_VALUED) ? CU_FP32 : CU_BOOL ;
-        add_spec (&s, "nmtc/%s/mask_%s%s", tag, mask_name [mk], s.replace ? "_replace" : "") ;
-    }
+    add_nm_paths (&b, "nmtc", tag, 260, 300, 200) ;
     s = b ; s.acc = CU_ACC_PLUS ; s.dC = 0.5 ; s.gC.vals = CU_V_REAL ;
     add_spec (&s, "nmtc/%s/accum_PLUS", tag) ;
-    s = b ; s.dC = 1 ; s.fC = GxB_BY_COL ;
-    add_spec (&s, "nmtc/%s/C_full_bycol_replaced", tag) ;
-    s = b ; s.trB = true ;
-    add_spec (&s, "nmtc/%s/W_transposed", tag) ;
-    s = b ; s.fB = GxB_BY_COL ;
-    add_spec (&s, "nmtc/%s/W_bycol", tag) ;
-    s = b ; s.m = 260 ; s.k = 300 ; s.n = 200 ;
-    add_spec (&s, "nmtc/%s/larger", tag) ;
     s = b ; s.m = 9 ;
     add_spec (&s, "nmtc/%s/odd_rows_declined", tag) ;
     s = b ; nf_values (&s, CU_V_NONFINITE) ; s.gB.zeros = 0 ; s.mag = false ; s.rtol = 0 ;
@@ -341,16 +355,7 @@ void group_nm (void)
             b.gA.vals = b.gB.vals = CU_V_INT ;
             spec s = b ;
             add_spec (&s, "nm/%s/plain", tag) ;
-            for (int mk = MASK_VALUED ; mk < MASK_NKINDS ; mk++)
-            {
-                for (int rep = 0 ; rep < 2 ; rep++)
-                {
-                    s = b ; s.mask = mk ; s.dM = 0.4 ; s.replace = rep ; s.dC = 0.5 ;
-                    s.tM = (mk == MASK_VALUED) ? CU_FP32 : CU_BOOL ;
-                    s.gM.zeros = 0.3 ;
-                    add_spec (&s, "nm/%s/mask_%s%s", tag, mask_name [mk], rep ? "_replace" : "") ;
-                }
-            }
+            add_nm_paths (&b, "nm", tag, 300, 256, 70) ;
             for (int a = 0 ; a < 4 ; a++)
             {
                 s = b ; s.acc = accs [a] ; s.dC = 0.5 ;
@@ -361,14 +366,6 @@ void group_nm (void)
             }
             s = b ; s.acc = CU_ACC_PLUS ; s.dC = 1 ;
             add_spec (&s, "nm/%s/accum_PLUS_C_full", tag) ;
-            s = b ; s.dC = 1 ; s.fC = GxB_BY_COL ;
-            add_spec (&s, "nm/%s/C_full_bycol_replaced", tag) ;
-            s = b ; s.trB = true ;
-            add_spec (&s, "nm/%s/W_transposed", tag) ;
-            s = b ; s.fB = GxB_BY_COL ;
-            add_spec (&s, "nm/%s/W_bycol", tag) ;
-            s = b ; s.m = 300 ; s.k = 256 ; s.n = 70 ;
-            add_spec (&s, "nm/%s/larger", tag) ;
             s = b ; nf_values (&s, CU_V_NONFINITE) ; s.gB.zeros = 0 ;
             add_spec (&s, "nm/%s/nonfinite", tag) ;
             s = b ; s.gA.vals = s.gB.vals = CU_V_REAL ; s.mag = true ;

@@ -11,13 +11,26 @@
 #define GG_NM_GEN_H
 
 #include <cstdint>
+#include <cstring>
 #include <vector>
+#include "kernels/gg_kernels.h"
 
 struct nm_gen_csr
 {
     int64_t nrows, ncols ;
     std::vector<int32_t> p, i ;
 } ;
+
+// S as a gg_csr (the packer's input), with values x (S.i.size () of them)
+static inline gg_csr nm_gen_view (const nm_gen_csr &S, const void *x)
+{
+    gg_csr A ;
+    memset (&A, 0, sizeof A) ;
+    A.nrows = S.nrows ; A.ncols = S.ncols ; A.nnz = (int64_t) S.i.size () ;
+    A.p32 = S.p.data () ; A.i32 = S.i.data () ; A.x = x ;
+    A.max_row = -1 ;
+    return A ;
+}
 
 static inline uint64_t nm_gen_next (uint64_t *s)
 {

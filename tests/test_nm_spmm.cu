@@ -321,11 +321,7 @@ static void run_tc_case (int n_, int m_, int v, double keep, int64_t B,
     for (auto &x : X) x = special_value<float> (&seed, 0) ;
     for (int64_t b = 0 ; b < B ; b++)
         for (int64_t kk = 0 ; kk < k ; kk++) Xt [kk * B + b] = X [b * k + kk] ;
-    gg_csr A ;
-    memset (&A, 0, sizeof A) ;
-    A.nrows = n ; A.ncols = k ; A.nnz = (int64_t) S.i.size () ;
-    A.p32 = S.p.data () ; A.i32 = S.i.data () ; A.x = sx.data () ;
-    A.max_row = -1 ;
+    gg_csr A = nm_gen_view (S, sx.data ()) ;
     gg_nm_form *f = NULL ;
     gg_nm_layout *L = NULL ;
     if (gg_nm_pack (&f, &A, sizeof (float), n_, m_, v, GG_NM_ROWS) != GG_OK
@@ -470,11 +466,7 @@ static void run_dev_layout_case (int n_, int m_, int v, double keep, int64_t row
     const int64_t nnz = (int64_t) S.i.size () ;
     std::vector<T> sx ((size_t) nnz) ;
     for (auto &w : sx) w = special_value<T> (&seed, 0.02) ;
-    gg_csr A ;
-    memset (&A, 0, sizeof A) ;
-    A.nrows = rows ; A.ncols = k ; A.nnz = nnz ;
-    A.p32 = S.p.data () ; A.i32 = S.i.data () ; A.x = sx.data () ;
-    A.max_row = -1 ;
+    gg_csr A = nm_gen_view (S, sx.data ()) ;
     gg_nm_form *f = NULL ;
     gg_nm_layout *L = NULL ;
     if (gg_nm_pack (&f, &A, sizeof (T), n_, m_, 1, GG_NM_ROWS) != GG_OK
