@@ -313,10 +313,10 @@ static void add_nm_paths (const spec *b, const char *pre, const char *tag,
 }
 
 // The tensor-core row nmtc (FP32): W vector-wise by 32 columns (nm_v), X with
-// a multiple of 4 rows (the product's columns of X'), real values (no zero:
-// the row takes finite normal values only) within 1e-5 of sum |terms|; the
-// same paths as the nm cases; declined to the other rows with an odd row
-// count, with special values, and with element-wise W.
+// a multiple of 4 rows (the product's columns of X'), real values within 1e-5
+// of sum |terms| and small integers (with zeros) exactly; the same paths as
+// the nm cases; declined to the other rows with an odd row count, with
+// special values, and with element-wise W.
 static void group_nmtc (const spec *base, const char *tag)
 {
     spec b = *base ;
@@ -327,6 +327,15 @@ static void group_nmtc (const spec *base, const char *tag)
     add_nm_paths (&b, "nmtc", tag, 260, 300, 200) ;
     s = b ; s.acc = CU_ACC_PLUS ; s.dC = 0.5 ; s.gC.vals = CU_V_REAL ;
     add_spec (&s, "nmtc/%s/accum_PLUS", tag) ;
+    // small integers with zeros, exact: the sums are exact in any order,
+    // and a zero result's sign is the CPU library's (-0 where every product
+    // is -0)
+    s = b ; s.gA.vals = s.gB.vals = CU_V_INT ; s.mag = false ; s.rtol = 0 ;
+    add_spec (&s, "nmtc/%s/int_values_exact", tag) ;
+    s.acc = CU_ACC_PLUS ; s.dC = 0.5 ; s.gC.vals = CU_V_INT ;
+    add_spec (&s, "nmtc/%s/int_values_accum_PLUS", tag) ;
+    s = b ; s.gA.zeros = 0.5 ;
+    add_spec (&s, "nmtc/%s/zeros_in_X", tag) ;
     s = b ; s.m = 9 ;
     add_spec (&s, "nmtc/%s/odd_rows_declined", tag) ;
     s = b ; nf_values (&s, CU_V_NONFINITE) ; s.gB.zeros = 0 ; s.mag = false ; s.rtol = 0 ;

@@ -279,14 +279,37 @@ void test_nm_family (void **state)
                 free (X) ; free (Xv) ; free (Y) ;
             }
             // the tensor-core row (FP32): forced, it runs on the vector-wise
-            // S with X's columns a multiple of 4 and plain values, and
-            // declines an element-wise S, 5 columns, and an X holding an Inf
+            // S with X's columns a multiple of 4 and values neither
+            // subnormal nor Inf / NaN, and declines an element-wise S, 5
+            // columns, and an X holding an Inf.  X holds zeros: a column of
+            // +0, one of -0, and a zero in one entry of 3; rows of S with
+            // every value negative (1 in 3) then have -0 in the +0 column
+            // and +0 in the -0 one, which the row must give as the CPU does
+            if (t == GG_FP32)
+            {
+                for (int64_t r = 0 ; r < W.m ; r += 3)
+                    for (int64_t q = W.p [r] ; q < W.p [r+1] ; q++)
+                    {
+                        put (W.x, (size_t) q, t, -fabs (W.v [q])) ;
+                        W.v [q] = get (W.x, (size_t) q, t) ;
+                    }
+                // (W's cached form holds the old values: a new entry)
+                grbgpu_cache_release ((gg_cache_entry *) Wv.cache) ;
+                Wv.cache = make_entry () ;
+            }
             for (int ni = 0 ; t == GG_FP32 && ni < 4 ; ni++)
             {
                 const int64_t n = (ni == 1) ? 5 : (ni == 2) ? 132 : 64 ;
                 const bool elementwise = (ni == 3) ;
                 double *Xv ;
                 void *X = make_dense (W.k, n, t, &Xv) ;
+                for (int64_t q = 0 ; q < W.k * n ; q++)
+                {
+                    const int64_t col = q % n ;
+                    const double z = (col == 1) ? 0.0 : (col == 2) ? -0.0 : (q % 3 == 0) ? 0.0 : Xv [q] ;
+                    put (X, (size_t) q, t, z) ;
+                    Xv [q] = get (X, (size_t) q, t) ;
+                }
                 void *Y = malloc ((size_t) (W.m * n) * 8) ;
                 gg_dense Xd = { .nrows = W.k, .ncols = n, .x = X } ;
                 for (int inf = 0 ; inf < 2 ; inf++)
@@ -298,10 +321,32 @@ void test_nm_family (void **state)
                     set_kernel ("") ;
                     const char *fam = gg_spmm_last_family () ;
                     const bool want = nm_on && !inf && !elementwise && n % 4 == 0 ;
-                    int bad = check_spmm (&sr, elementwise ? &S : &W, false, Xv, n, Y) ;
-                    print_message ("  nmtc %d:%d n %ld%s%s: ran %s, %d wrong\n", N, M,
-                        (long) n, inf ? " (Inf in X)" : "", elementwise ? " (element-wise S)" : "",
-                        fam, bad) ;
+                    const test_csr *R = elementwise ? &S : &W ;
+                    int bad = check_spmm (&sr, R, false, Xv, n, Y) ;
+                    // the sign of each zero: -0 exactly where every product is -0
+                    int bad_sign = 0, neg = 0 ;
+                    for (int64_t r = 0 ; !inf && r < R->m ; r++)
+                    {
+                        if (R->p [r] == R->p [r+1]) continue ;
+                        for (int64_t j = 0 ; j < n ; j++)
+                        {
+                            const float y = ((const float *) Y) [r * n + j] ;
+                            if (y != 0) continue ;
+                            bool all_neg0 = true ;
+                            for (int32_t q = R->p [r] ; q < R->p [r+1] ; q++)
+                            {
+                                const float prod = (float) R->v [q] * (float) Xv [R->i [q] * n + j] ;
+                                all_neg0 = all_neg0 && prod == 0 && signbit (prod) ;
+                            }
+                            neg += all_neg0 ;
+                            bad_sign += (signbit (y) != 0) != all_neg0 ;
+                        }
+                    }
+                    print_message ("  nmtc %d:%d n %ld%s%s: ran %s, %d wrong, %d zero signs wrong "
+                        "(%d -0 expected)\n", N, M, (long) n, inf ? " (Inf in X)" : "",
+                        elementwise ? " (element-wise S)" : "", fam, bad, bad_sign, neg) ;
+                    assert_int_equal (bad_sign, 0) ;
+                    if (!inf && !elementwise) assert_true (neg > 0) ;
                     assert_int_equal (bad, 0) ;
                     if (want) assert_string_equal (fam, "nmtc") ;
                     else assert_string_not_equal (fam, "nmtc") ;

@@ -95,7 +95,6 @@ GG_INTERNAL int gg_tc3f_run (gg_spmm_op *o) ;
 GG_INTERNAL int gg_tc4f_run (gg_spmm_op *o) ;
 GG_INTERNAL const char *gg_tc3r_supports (gg_spmm_op *o) ;
 GG_INTERNAL int gg_tc3r_run (gg_spmm_op *o) ;
-GG_INTERNAL const char *gg_tc_operands_plain (gg_spmm_op *o) ;
 // dense x N:M (backend/cuda/family_nm.c)
 // spmm.c: NULL when the values the product reads hold no Inf, NaN or
 // subnormal (checked once per product), else why not

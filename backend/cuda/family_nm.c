@@ -97,11 +97,12 @@ int gg_nm_run (gg_spmm_op *o)
 // three MMAs per product, each MMA group's sum added in FP32 (GG_TC_EXACT3;
 // its error against FP64 is measured next to the CUDA-core kernel's by
 // tests/test_nm_spmm and bench/nm_gpu_bench); "tf32": one TF32 product, only
-// when asked.  Like the hybrid rows (family_tc.c) it pads with zeros and
-// starts sums at +0, so it takes a product only where S's values and X hold
-// finite normal numbers (gg_tc_operands_plain): then every real product is a
-// nonzero finite number and the padding cannot change a sum or its sign.
-// Chosen only by measurement (or GRBGPU_KERNEL=nmtc).
+// when asked.  It pads with zeros and starts sums at +0, which is exact for
+// values that are finite and not subnormal (the vendor rows' check,
+// spmm_values_plain) but for the sign of a zero result: where every product
+// is -0 the IEEE sum is -0, and a second pass over Y sets those from S's CSR
+// (gg_cuda_nm_zero_signs).  So X may hold zeros, as activations after a ReLU
+// do.  Chosen only by measurement (or GRBGPU_KERNEL=nmtc).
 
 #define NM_TC_EXACT_MODE GG_TC_EXACT3
 
@@ -116,7 +117,8 @@ const char *gg_nmtc_supports (gg_spmm_op *o)
         return "S is not vector-wise N:M by 32 rows, or X's columns are not a multiple of 4" ;
     if ((uintptr_t) o->dX % 16 != 0 || (uintptr_t) o->dY % 8 != 0)
         return "X or Y not aligned" ;
-    return gg_tc_operands_plain (o) ;
+    if (o->fs->x == NULL || o->S->x_dev) return "no values of S in its CSR form" ;
+    return spmm_values_plain (o) ;
 }
 
 bool gg_nmtc_prefer (const gg_spmm_op *o)
@@ -130,5 +132,9 @@ int gg_nmtc_run (gg_spmm_op *o)
     o->rowsum = false ;
     if (o->nm == NULL) return GG_ERR_UNSUPPORTED ;
     const int mode = (o->precision == GG_PRECISION_TF32) ? GG_TC_TF32 : NM_TC_EXACT_MODE ;
-    return gg_cuda_nm_spmm_tc (&o->nm->op, o->n, o->dX, o->dY, mode, o->c->ctx->stream) ;
+    const dev_csr *f = o->fs ;
+    int rc = gg_cuda_nm_spmm_tc (&o->nm->op, o->n, o->dX, o->dY, mode, o->c->ctx->stream) ;
+    if (rc != GG_OK) return rc ;
+    return gg_cuda_nm_zero_signs (o->m, o->n, f->p, f->i, f->x, o->dX, o->dY,
+        o->c->ctx->stream) ;
 }

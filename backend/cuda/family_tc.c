@@ -137,9 +137,8 @@ static int plain_check (gg_type t, const void *x, int64_t count, int *flag, cuda
 
 // NULL when S's values (its CSR form's) and X hold finite normal numbers
 // only (each operand checked once per version, the answer kept in its
-// form), else why not: the condition of every tensor-core row (this file's
-// and family_nm.c's nmtc)
-const char *gg_tc_operands_plain (gg_spmm_op *o)
+// form), else why not: the condition of every row of this file
+static const char *tc_operands_plain (gg_spmm_op *o)
 {
     bool flagged = false ;
     dev_csr *f = o->fs ;
@@ -175,7 +174,7 @@ static const char *tc_supports (gg_spmm_op *o, int slot, const char *name)
     if (!is_forced && !o->exploring && f->tc [slot] == NULL)
         return "chosen only by measurement (GRBGPU_TUNE)" ;
 
-    const char *why = gg_tc_operands_plain (o) ;
+    const char *why = tc_operands_plain (o) ;
     if (why != NULL) return why ;
 
     if (slot == TC_REORDERED && !grbgpu_settings_get ()->reorder && !is_forced)

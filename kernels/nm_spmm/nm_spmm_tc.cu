@@ -40,9 +40,11 @@
 //                 maximum) at k = 4096
 //   GG_TC_EXACT   the same with three parts and six products
 //   GG_TC_TF32    one TF32 product per entry, chained (opt-in precision)
-// The padding and the +0 starts are exact only where every real product is
-// a nonzero finite number: the caller gives W's entries and X as finite
-// normal numbers only (backend/cuda/family_nm.c checks).  Errors against an
+// The padding and the +0 starts are exact for finite values that are not
+// subnormal (TF32 conversion and the tensor cores are not documented to keep
+// those; the caller checks, backend/cuda/family_nm.c) except in one case: a
+// result whose every product is -0 must be -0, and comes out +0.
+// gg_cuda_nm_zero_signs sets those, from S's CSR.  Errors against an
 // FP64 reference: bench/nm_gpu_bench, tests/test_nm_spmm.
 
 #include "kernels/nm_spmm/nm_spmm.h"
@@ -373,6 +375,38 @@ extern "C" int gg_cuda_nm_spmm_tc_cfg (const gg_nm_spmm_op *W, int64_t B,
         case 1 : return launch_mode<tc_cfg<256, 3, 3, 2>> (W, B, X, Y, mode, stream) ;
         default : return GG_ERR_UNSUPPORTED ;
     }
+}
+
+// Y (m x n) = S X with every zero of Y that should be -0 made -0: where every
+// product of the row of S and the column of X is -0 (the IEEE sum of any
+// other set of terms that is zero is +0).  One thread per element of Y;
+// only zeros read S's row.
+__global__ void zero_signs_kernel (int64_t m, int64_t n, const int32_t *__restrict__ p,
+    const int32_t *__restrict__ ci, const float *__restrict__ sx,
+    const float *__restrict__ X, float *__restrict__ Y)
+{
+    const int64_t e = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ;
+    if (e >= m * n) return ;
+    if (Y [e] != 0.0f) return ;
+    const int64_t r = e / n, b = e % n ;
+    if (p [r] == p [r + 1]) return ;
+    for (int64_t q = p [r] ; q < p [r + 1] ; q++)
+    {
+        const float t = sx [q] * X [(int64_t) ci [q] * n + b] ;
+        if (!(t == 0.0f && signbit (t))) return ;
+    }
+    Y [e] = -0.0f ;
+}
+
+extern "C" int gg_cuda_nm_zero_signs (int64_t m, int64_t n, const int32_t *p,
+    const int32_t *i, const void *sx, const void *X, void *Y, cudaStream_t stream)
+{
+    if (m < 0 || n < 0 || sx == NULL) return GG_ERR_UNSUPPORTED ;
+    if (m == 0 || n == 0) return GG_OK ;
+    const int64_t cells = m * n ;
+    zero_signs_kernel<<<(unsigned) ((cells + 255) / 256), 256, 0, stream>>> (m, n, p, i,
+        (const float *) sx, (const float *) X, (float *) Y) ;
+    return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
 }
 
 extern "C" int gg_cuda_nm_spmm_tc (const gg_nm_spmm_op *W, int64_t B,
