@@ -34,38 +34,53 @@ void nm_form_release (dev_csr *f, cudaStream_t fs)
     f->nm = NULL ;
 }
 
-// The host layout of S (values of elem bytes), or a reason there is none.
-// S may come by its transpose's arrays (S->transposed: the CSR of S' = W,
-// k x m, which is how GrB_mxm (Y, X, W) with W held by row arrives): then
-// the groups run down the columns of those arrays (GG_NM_COLS), and the
-// packer transposes them into S's rows.
-static int nm_layout_of (const gg_csr *S, size_t elem, gg_nm_layout **L,
-    gg_nm_info *info, const char **why, bool detect_only)
+// S as the N:M code reads it.  S may come by its transpose's arrays
+// (S->transposed: the CSR of S' = W, k x m, which is how GrB_mxm (Y, X, W)
+// with W held by row arrives): then the groups run down the columns of those
+// arrays (GG_NM_COLS), and the packer transposes them into S's rows.
+static void nm_view (const gg_csr *S, gg_csr *V, gg_nm_orient *orient)
+{
+    *V = *S ;
+    *orient = GG_NM_ROWS ;
+    if (S->transposed)
+    {
+        V->nrows = S->ncols ;
+        V->ncols = S->nrows ;
+        V->transposed = false ;
+        V->max_row = -1 ;
+        V->present = NULL ;
+        V->nonempty = -1 ;
+        V->no_empty_rows = false ;
+        *orient = GG_NM_COLS ;
+    }
+}
+
+// Whether S is N:M along its columns (info), or a reason it is not (*why).
+static int nm_detect_of (const gg_csr *S, gg_nm_info *info, const char **why)
+{
+    if (S->p32 == NULL || S->i32 == NULL) { *why = "S has 64-bit indices" ; return GG_OK ; }
+    gg_csr V ;
+    gg_nm_opts opts ;
+    gg_nm_opts_default (&opts) ;
+    nm_view (S, &V, &opts.orient) ;
+    int rc = gg_nm_detect (info, &V, &opts) ;
+    if (rc == GG_ERR_UNSUPPORTED) { *why = "S has 64-bit indices" ; return GG_OK ; }
+    if (rc == GG_OK && !info->is_nm) *why = "S is not N:M along its columns" ;
+    return rc ;
+}
+
+// The host layout of S (values of elem bytes), S detected N:M (info), or a
+// reason there is none.
+static int nm_layout_host (const gg_csr *S, size_t elem, const gg_nm_info *info,
+    gg_nm_layout **L, const char **why)
 {
     int rc = GG_OK ;
     gg_nm_form *form = NULL ;
     void *expanded = NULL ;
     *L = NULL ;
-    gg_nm_opts opts ;
-    gg_nm_opts_default (&opts) ;
-    if (S->p32 == NULL || S->i32 == NULL) { *why = "S has 64-bit indices" ; goto done ; }
-    gg_csr V = *S ;
-    if (S->transposed)
-    {
-        V.nrows = S->ncols ;
-        V.ncols = S->nrows ;
-        V.transposed = false ;
-        V.max_row = -1 ;
-        V.present = NULL ;
-        V.nonempty = -1 ;
-        V.no_empty_rows = false ;
-        opts.orient = GG_NM_COLS ;
-    }
-    rc = gg_nm_detect (info, &V, &opts) ;
-    if (rc == GG_ERR_UNSUPPORTED) { rc = GG_OK ; *why = "S has 64-bit indices" ; goto done ; }
-    GG_TRY (rc) ;
-    if (!info->is_nm) { *why = "S is not N:M along its columns" ; goto done ; }
-    if (detect_only) goto done ;
+    gg_csr V ;
+    gg_nm_orient orient ;
+    nm_view (S, &V, &orient) ;
     if (S->iso)
     {
         // the layout holds one value per slot: expand the iso value
@@ -76,7 +91,7 @@ static int nm_layout_of (const gg_csr *S, size_t elem, gg_nm_layout **L,
         V.x = expanded ;
         V.iso = false ;
     }
-    rc = gg_nm_pack (&form, &V, elem, info->n, info->m, 1, opts.orient) ;
+    rc = gg_nm_pack (&form, &V, elem, info->n, info->m, 1, orient) ;
     if (rc == GG_ERR_UNSUPPORTED) { rc = GG_OK ; *why = "S could not be packed" ; goto done ; }
     GG_TRY (rc) ;
     rc = gg_nm_layout_build (L, form, true) ;
@@ -139,8 +154,7 @@ static int nm_build (gg_devcall *c, const gg_csr *S, dev_csr *f, size_t elem)
     const char *why = NULL ;
     memset (&info, 0, sizeof (info)) ;
     const double t0 = now_seconds () ;
-    const bool on_device = !grbgpu_settings_get ()->nm_host_pack ;
-    GG_TRY (nm_layout_of (S, elem, &L, &info, &why, on_device)) ;
+    GG_TRY (nm_detect_of (S, &info, &why)) ;
     if (why != NULL)
     {
         f->nm_why = why ;
@@ -151,12 +165,12 @@ static int nm_build (gg_devcall *c, const gg_csr *S, dev_csr *f, size_t elem)
     }
     d = calloc (1, sizeof (*d)) ;
     if (d == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
-    rc = on_device ? nm_build_dev (c, S, f, elem, &info, d) : GG_OK ;
-    if (on_device && rc == GG_ERR_UNSUPPORTED)
+    rc = grbgpu_settings_get ()->nm_host_pack ? GG_ERR_UNSUPPORTED
+        : nm_build_dev (c, S, f, elem, &info, d) ;
+    if (rc == GG_ERR_UNSUPPORTED)
     {
-        // the host path after all
-        rc = GG_OK ;
-        GG_TRY (nm_layout_of (S, elem, &L, &info, &why, false)) ;
+        // the host path (asked for, or where the device's does not apply)
+        GG_TRY (nm_layout_host (S, elem, &info, &L, &why)) ;
         if (L == NULL)
         {
             f->nm_why = why ;
