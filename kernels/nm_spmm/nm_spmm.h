@@ -49,15 +49,15 @@ int gg_cuda_nm_spmm (const gg_nm_spmm_op *W, int64_t B, const void *X,
 bool gg_nm_spmm_tc_fits (const gg_nm_spmm_op *W, int64_t B) ;
 int gg_cuda_nm_spmm_tc (const gg_nm_spmm_op *W, int64_t B, const void *Xt,
     void *Yt, int mode, cudaStream_t stream) ;
+// (the same with one of the kernel's schedules, 0 or 1, or -1: the rule
+// gg_cuda_nm_spmm_tc uses; for bench/nm_gpu_bench)
+int gg_cuda_nm_spmm_tc_cfg (const gg_nm_spmm_op *W, int64_t B, const void *Xt,
+    void *Yt, int mode, int cfg, cudaStream_t stream) ;
 // Y (m x n, the family's orientation: Y' above) = S X (S m x k in CSR, FP32
 // values sx, X k x n row-major): each zero of Y that should be -0 (every
 // product -0) made -0; the other values are not touched.
 int gg_cuda_nm_zero_signs (int64_t m, int64_t n, const int32_t *p,
     const int32_t *i, const void *sx, const void *X, void *Y, cudaStream_t stream) ;
-// (the same with one of the kernel's schedules, 0 or 1, or -1: the rule
-// gg_cuda_nm_spmm_tc uses; for bench/nm_gpu_bench)
-int gg_cuda_nm_spmm_tc_cfg (const gg_nm_spmm_op *W, int64_t B, const void *Xt,
-    void *Yt, int mode, int cfg, cudaStream_t stream) ;
 
 #ifdef __cplusplus
 }
