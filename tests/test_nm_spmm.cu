@@ -364,6 +364,7 @@ static void run_tc_case (int n_, int m_, int v, double keep, int64_t B,
     const bool fits = L->op.tc32 && B % 4 == 0 ;
     const int modes [3] = { GG_TC_EXACT3, GG_TC_EXACT, GG_TC_TF32 } ;
     const char *mname [3] = { "exact3", "exact6", "tf32" } ;
+    std::vector<float> first [3] ;      // the first kernel's results
     for (int mi = 0 ; mi < 3 ; mi++)
     {
         CHECK_CUDA (cudaMemset (dY, 0xff, (size_t) (B * n) * sizeof (float))) ;
@@ -389,6 +390,7 @@ static void run_tc_case (int n_, int m_, int v, double keep, int64_t B,
         std::vector<float> Y ((size_t) (B * n)) ;
         CHECK_CUDA (cudaMemcpy (Y.data (), dY, Y.size () * sizeof (float),
             cudaMemcpyDeviceToHost)) ;
+        first [mi] = Y ;
         std::vector<double> et, ef ;
         int bad = 0 ;
         for (int64_t c = 0 ; c < n ; c++)
@@ -444,6 +446,63 @@ static void run_tc_case (int n_, int m_, int v, double keep, int64_t B,
             "%.2e max %.2e (FP32 fma in order: %.2e, %.2e)\n",
             (bad || !stat_ok) ? "FAIL" : "ok  ", name, mname [mi], bad, med, mx,
             fmed, fmx) ;
+    }
+    // the second kernel (W split ahead of time, op.wtc): the same arithmetic,
+    // so bit for bit the first kernel's result, in each of its schedules
+    const size_t pb = gg_nm_spmm_tc_prep_bytes (&L->op) ;
+    checks++ ;
+    if ((pb > 0) != L->op.tc32)
+    {
+        printf ("FAIL %s: prep bytes %zu for tc32 = %d\n", name, pb, (int) L->op.tc32) ;
+        failures++ ;
+    }
+    if (fits && pb > 0)
+    {
+        void *dP = NULL ;
+        CHECK_CUDA (cudaMalloc (&dP, pb)) ;
+        checks++ ;
+        if (gg_cuda_nm_spmm_tc_prep (&L->op, dP, 0) != GG_OK || L->op.wtc != dP)
+        {
+            printf ("FAIL %s: gg_cuda_nm_spmm_tc_prep\n", name) ;
+            failures++ ;
+        }
+        const int cfgs [4] = { -1, 2, 3, 4 } ;
+        int wrong = 0 ;
+        for (int mi = 0 ; mi < 3 ; mi += 2)
+        {
+            for (int ci = 0 ; ci < 4 ; ci++)
+            {
+                CHECK_CUDA (cudaMemset (dY, 0xff, (size_t) (B * n) * sizeof (float))) ;
+                const int rc = gg_cuda_nm_spmm_tc_cfg (&L->op, B, dX, dY, modes [mi],
+                    cfgs [ci], 0) ;
+                CHECK_CUDA (cudaDeviceSynchronize ()) ;
+                std::vector<float> Y ((size_t) (B * n)) ;
+                CHECK_CUDA (cudaMemcpy (Y.data (), dY, Y.size () * sizeof (float),
+                    cudaMemcpyDeviceToHost)) ;
+                int64_t differ = 0 ;
+                for (size_t q = 0 ; q < Y.size () ; q++)
+                    differ += (memcmp (&Y [q], &first [mi][q], sizeof (float)) != 0) ;
+                checks++ ;
+                if (rc != GG_OK || differ != 0)
+                {
+                    printf ("FAIL %s %s second kernel, schedule %d: rc %d, %lld of %zu "
+                        "elements differ from the first kernel's\n", name, mname [mi],
+                        cfgs [ci], rc, (long long) differ, Y.size ()) ;
+                    failures++ ;
+                    wrong++ ;
+                }
+            }
+        }
+        printf ("%s %s: second kernel bit for bit against the first, 2 modes x 4 "
+            "schedules, %d wrong\n", wrong ? "FAIL" : "ok  ", name, wrong) ;
+        // GG_TC_EXACT (six MMAs) stays on the first kernel
+        checks++ ;
+        if (gg_cuda_nm_spmm_tc_cfg (&L->op, B, dX, dY, GG_TC_EXACT, 2, 0) != GG_ERR_UNSUPPORTED)
+        {
+            printf ("FAIL %s: exact6 on the second kernel\n", name) ;
+            failures++ ;
+        }
+        CHECK_CUDA (cudaFree (dP)) ;
     }
     CHECK_CUDA (cudaFree (dW)) ;
     CHECK_CUDA (cudaFree (dX)) ;

@@ -24,12 +24,14 @@
 #include "formats/nm.h"
 #include "formats/nm_layout.h"
 #include "formats/nm_layout_dev.h"
+#include "kernels/nm_spmm/nm_spmm.h"
 
 void nm_form_release (dev_csr *f, cudaStream_t fs)
 {
     struct gg_nm_dev *d = f->nm ;
     if (d == NULL) return ;
     if (fs != NULL && d->buf != NULL) CU_LOG (cudaFreeAsync (d->buf, fs)) ;
+    if (fs != NULL && d->tcbuf != NULL) CU_LOG (cudaFreeAsync (d->tcbuf, fs)) ;
     free (d) ;
     f->nm = NULL ;
 }
@@ -140,6 +142,33 @@ static int nm_build_dev (gg_devcall *c, const gg_csr *S, dev_csr *f, size_t elem
     return GG_OK ;
 }
 
+// For the tensor-core kernel (row nmtc), a layout whose 32-column tiles share
+// their positions (op.tc32, FP32) also gets its values split in two TF32
+// parts in the MMA's fragment order (op.wtc: twice the values' bytes), made
+// on the device from op.val.  A failure leaves op.wtc NULL: the kernel then
+// splits as it goes.
+static int nm_build_tc (gg_devcall *c, struct gg_nm_dev *d)
+{
+    const size_t pb = gg_nm_spmm_tc_prep_bytes (&d->op) ;
+    if (pb == 0) return GG_OK ;
+    void *tb = NULL ;
+    int rc = dev_alloc (c, &tb, pb) ;
+    if (rc == GG_OK) rc = gg_cuda_nm_spmm_tc_prep (&d->op, tb, c->ctx->stream) ;
+    // other threads' streams read the form as soon as it is published
+    if (rc == GG_OK && cudaStreamSynchronize (c->ctx->stream) != cudaSuccess) rc = GG_ERR_DEVICE ;
+    if (rc != GG_OK)
+    {
+        (void) cudaGetLastError () ;
+        d->op.wtc = NULL ;
+        if (tb != NULL) CU_LOG (cudaFreeAsync (tb, c->ctx->stream)) ;
+        grbgpu_log (1, "cuda: N:M form's split values not made (error %d): nmtc splits as it goes", rc) ;
+        return GG_OK ;
+    }
+    d->tcbuf = tb ;
+    d->bytes += pb ;
+    return GG_OK ;
+}
+
 // Make f's N:M form (f->nm, or f->nm_why); under f->plan_lock.  S is checked
 // for N:M on the host (early exit); the layout is made on the device from f's
 // CSR, or on the host (GRBGPU_NM_PACK=host, or where the device path does not
@@ -190,6 +219,7 @@ static int nm_build (gg_devcall *c, const gg_csr *S, dev_csr *f, size_t elem)
         d->bytes = L->bytes ;
         buf = NULL ;
     }
+    GG_TRY (nm_build_tc (c, d)) ;
     d->n = info.n ;
     d->m = info.m ;
     d->fill = info.fill ;

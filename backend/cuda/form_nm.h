@@ -14,7 +14,8 @@ struct gg_nm_dev
 {
     gg_nm_spmm_op op ;
     void *buf ;                 // device: values, indices, packed positions
-    size_t bytes ;
+    void *tcbuf ;               // device: op.wtc (tc32 FP32 layouts), or NULL
+    size_t bytes ;              // of both
     int n, m ;                  // the N:M pair found
     double fill ;
 } ;

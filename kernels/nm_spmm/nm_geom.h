@@ -83,6 +83,9 @@ typedef struct
     const void *val ;           // stages*ws x n_pad values
     const uint8_t *idx ;        // stages*ws x n_pad/ib
     const uint8_t *cols ;       // packed: (n_pad/bn) x stages x ks, or NULL
+    const void *wtc ;           // tc32: the values split in two TF32 parts in
+                                // the MMA's fragment order (nm_spmm_tc.cu,
+                                // gg_cuda_nm_spmm_tc_prep), or NULL
 }
 gg_nm_spmm_op ;
 

@@ -300,6 +300,274 @@ nm_tc_kernel (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
     }
 }
 
+//------------------------------------------------------------------------------
+// the second kernel: values split ahead of time, 16-byte fragment loads
+//------------------------------------------------------------------------------
+
+// The same product and the same arithmetic (bit for bit: the same parts and
+// the same MMAs in the same order), with fewer instructions per MMA: W's
+// values come split in two TF32 parts, in the order of the MMA's A fragments
+// (op.wtc, made once per form by gg_cuda_nm_spmm_tc_prep: each lane reads its
+// four values of a part in one 16-byte load, where the first kernel has each
+// of the four warps load and split the same values), and each lane reads its
+// B fragments of four MMA tiles in one 16-byte load: tile ni's column j is
+// X' column 32 (ni / 4) + 4 j + ni % 4 of the warp's 64, so that lane (g, t)
+// reads columns 4g .. 4g+3 of a slot row (rows padded to 8 mod 32 words:
+// the eight lanes of a load phase hit distinct banks) and holds Y' columns
+// 8t .. 8t+7 of each half, stored as 16-byte vectors.  Y' on 16 bytes.
+constexpr int WTC_STAGE = 2 * 2 * 2 * 32 ;     // float4 per (tile, stage): k8, mi, part, lane
+
+template <class C> struct tc2
+{
+    static constexpr size_t STAGE_FLOATS = (size_t) PS * C::LDX + 4 * WTC_STAGE ;
+    static constexpr size_t SMEM = C::NBUF * STAGE_FLOATS * sizeof (float) ;
+} ;
+
+template <class C>
+__device__ __forceinline__ void load_stage2 (float *sm, const int *rows,
+    const gg_nm_spmm_op &W, const float *__restrict__ Xt, int64_t B, int q,
+    int64_t npipe, int64_t c0, int64_t b0, int tid)
+{
+    constexpr int BB = C::BB ;
+    float *Xs = sm ;
+    float4 *Ws = (float4 *) (sm + PS * C::LDX) ;
+    const int ch = tid % (BB / 4) ;
+    const int64_t b = b0 + 4 * ch ;
+#pragma unroll
+    for (int j = 0 ; j < PS * (BB / 4) / NT ; j++)
+    {
+        const int r = tid / (BB / 4) + j * (NT / (BB / 4)) ;
+        const int row = rows [r] ;
+        const bool in = (row >= 0 && b < B) ;
+        tc_cp_async16 (Xs + r * C::LDX + 4 * ch, in ? Xt + (int64_t) row * B + b : Xt, in) ;
+    }
+    const float4 *w = (const float4 *) W.wtc + ((c0 / BC) * npipe + q) * WTC_STAGE ;
+#pragma unroll
+    for (int j = 0 ; j < WTC_STAGE / NT ; j++)
+        tc_cp_async16 (Ws + tid + j * NT, w + tid + j * NT, true) ;
+}
+
+// d += one 8-slot step: A (16 x 8, a [frag][part]) times B (8 x 8, b [half][part])
+template <int MODE, int NP>
+__device__ __forceinline__ void step2 (float (&d) [4], const uint32_t (&a) [4][NP],
+    const uint32_t (&b) [2][NP])
+{
+    if (MODE == GG_TC_TF32)
+    {
+        tc_mma (d, a [0][0], a [1][0], a [2][0], a [3][0], b [0][0], b [1][0], d) ;
+        return ;
+    }
+    // GG_TC_EXACT3: as step_product, small products first
+    tc_mma (d, a [0][NP-1], a [1][NP-1], a [2][NP-1], a [3][NP-1], b [0][0], b [1][0], d) ;
+    tc_mma (d, a [0][0], a [1][0], a [2][0], a [3][0], b [0][NP-1], b [1][NP-1], d) ;
+    tc_mma (d, a [0][0], a [1][0], a [2][0], a [3][0], b [0][0], b [1][0], d) ;
+}
+
+template <int MODE, bool SHARED, class C>
+__global__ void __launch_bounds__ (NT, C::MINB)
+nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
+    const gg_nm_spmm_op W)
+{
+    constexpr int NP = (MODE == GG_TC_TF32) ? 1 : 2 ;
+    constexpr int NBUF = C::NBUF, BB = C::BB, NI = C::NI, LDX = C::LDX, CH = C::CH ;
+    constexpr int K8 = PS / 8 ;
+    constexpr int NH = NI / 4 ;                 // halves of 4 MMA tiles
+    static_assert (NI % 4 == 0, "four MMA tiles per 16-byte load") ;
+    constexpr size_t STAGE_FLOATS = tc2<C>::STAGE_FLOATS ;
+    extern __shared__ float4 smem4 [] ;
+    float *smem = (float *) smem4 ;
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5 ;
+    const int g = lane >> 2, t = lane & 3 ;
+    const int64_t c0 = (int64_t) blockIdx.x * BC ;
+    const int64_t b0 = (int64_t) blockIdx.y * BB ;
+    const int64_t ldd = SHARED ? W.n_pad / W.geom.tn : W.n_pad ;
+    const int U = (int) (W.stages * W.geom.ws) ;
+    const int npipe = (U + PS - 1) / PS ;
+    __shared__ int rows [RING][PS] ;
+
+    float acc [2][NI][4] ;
+#pragma unroll
+    for (int mi = 0 ; mi < 2 ; mi++)
+#pragma unroll
+        for (int ni = 0 ; ni < NI ; ni++)
+#pragma unroll
+            for (int q = 0 ; q < 4 ; q++) acc [mi][ni][q] = 0 ;
+
+    for (int q = 0 ; q < NBUF && q < npipe ; q++)
+        find_rows<SHARED> (rows, W, q, U, c0, ldd, tid) ;
+    __syncthreads () ;
+#pragma unroll
+    for (int q = 0 ; q < NBUF - 1 ; q++)
+    {
+        if (q < npipe)
+            load_stage2<C> (smem + q * STAGE_FLOATS, rows [q % RING], W, Xt, B, q, npipe, c0, b0, tid) ;
+        tc_cp_commit () ;
+    }
+    for (int p = 0 ; p < npipe ; p++)
+    {
+        tc_cp_wait<NBUF - 2> () ;
+        __syncthreads () ;
+        const int pn = p + NBUF - 1 ;
+        if (pn < npipe)
+            load_stage2<C> (smem + (pn % NBUF) * STAGE_FLOATS, rows [pn % RING], W, Xt,
+                B, pn, npipe, c0, b0, tid) ;
+        tc_cp_commit () ;
+        if (pn + 1 < npipe) find_rows<SHARED> (rows, W, pn + 1, U, c0, ldd, tid) ;
+        const float *Xs = smem + (p % NBUF) * STAGE_FLOATS ;
+        const float4 *Ws = (const float4 *) (Xs + PS * LDX) ;
+#pragma unroll
+        for (int hf = 0 ; hf < NH ; hf++)
+        {
+            // B fragments of MMA tiles 4 hf .. 4 hf + 3: one 16-byte load per
+            // (step, row half)
+            uint32_t b [K8][4][2][NP] ;
+#pragma unroll
+            for (int k8 = 0 ; k8 < K8 ; k8++)
+            {
+                const float *xr = Xs + (k8 * 8 + t) * LDX + warp * (BB / WARPS) + 32 * hf + 4 * g ;
+                const float4 r0 = *(const float4 *) xr ;
+                const float4 r1 = *(const float4 *) (xr + 4 * LDX) ;
+                const float v0 [4] = { r0.x, r0.y, r0.z, r0.w } ;
+                const float v1 [4] = { r1.x, r1.y, r1.z, r1.w } ;
+#pragma unroll
+                for (int q = 0 ; q < 4 ; q++)
+                {
+                    uint32_t s0 [3], s1 [3] ;
+                    tc_split<NP> (v0 [q], s0) ;
+                    tc_split<NP> (v1 [q], s1) ;
+#pragma unroll
+                    for (int h = 0 ; h < NP ; h++)
+                    {
+                        b [k8][q][0][h] = s0 [h] ;
+                        b [k8][q][1][h] = s1 [h] ;
+                    }
+                }
+            }
+#pragma unroll
+            for (int mi = 0 ; mi < 2 ; mi++)
+            {
+                // A fragments of tile row mi: one 16-byte load per (step, part)
+                uint32_t a [K8][4][NP] ;
+#pragma unroll
+                for (int k8 = 0 ; k8 < K8 ; k8++)
+#pragma unroll
+                    for (int h = 0 ; h < NP ; h++)
+                    {
+                        const float4 v = Ws [((k8 * 2 + mi) * 2 + h) * 32 + lane] ;
+                        a [k8][0][h] = __float_as_uint (v.x) ;
+                        a [k8][1][h] = __float_as_uint (v.y) ;
+                        a [k8][2][h] = __float_as_uint (v.z) ;
+                        a [k8][3][h] = __float_as_uint (v.w) ;
+                    }
+#pragma unroll
+                for (int q = 0 ; q < 4 ; q++)
+                {
+                    const int ni = 4 * hf + q ;
+                    constexpr int G = (MODE == GG_TC_TF32) ? K8 : CH ;
+#pragma unroll
+                    for (int kg = 0 ; kg < K8 ; kg += G)
+                    {
+                        float d [4] = { 0, 0, 0, 0 } ;
+                        float (&dst) [4] = (MODE == GG_TC_TF32) ? acc [mi][ni] : d ;
+#pragma unroll
+                        for (int k8 = kg ; k8 < kg + G ; k8++)
+                            step2<MODE, NP> (dst, a [k8], b [k8][q]) ;
+                        if (MODE != GG_TC_TF32)
+                        {
+#pragma unroll
+                            for (int e = 0 ; e < 4 ; e++) acc [mi][ni][e] += d [e] ;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // lane (g, t) holds, per tile row mi and half h, Y' columns 8t .. 8t+7
+    // of each 32-column half hf of the warp's columns
+#pragma unroll
+    for (int mi = 0 ; mi < 2 ; mi++)
+    {
+#pragma unroll
+        for (int h = 0 ; h < 2 ; h++)
+        {
+            const int64_t c = c0 + mi * 16 + g + 8 * h ;
+            if (c >= W.ncols) continue ;
+#pragma unroll
+            for (int hf = 0 ; hf < NH ; hf++)
+            {
+                const int64_t b = b0 + warp * (BB / WARPS) + 32 * hf + 8 * t ;
+                float *y = Yt + c * B + b ;
+                if (b < B)
+                    *(float4 *) y = make_float4 (acc [mi][4*hf][2*h], acc [mi][4*hf+1][2*h],
+                        acc [mi][4*hf+2][2*h], acc [mi][4*hf+3][2*h]) ;
+                if (b + 4 < B)
+                    *(float4 *) (y + 4) = make_float4 (acc [mi][4*hf][2*h+1],
+                        acc [mi][4*hf+1][2*h+1], acc [mi][4*hf+2][2*h+1], acc [mi][4*hf+3][2*h+1]) ;
+            }
+        }
+    }
+}
+
+template <int MODE, bool SHARED, class C>
+int launch2 (const gg_nm_spmm_op *W, int64_t B, const float *Xt, float *Yt,
+    cudaStream_t stream)
+{
+    auto kern = nm_tc_kernel2<MODE, SHARED, C> ;
+    if (cudaFuncSetAttribute (kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
+        (int) tc2<C>::SMEM) != cudaSuccess)
+    {
+        return GG_ERR_DEVICE ;
+    }
+    const int64_t gy = (B + C::BB - 1) / C::BB ;
+    if (gy > 65535) return GG_ERR_UNSUPPORTED ;
+    dim3 grid ((unsigned) (W->n_pad / BC), (unsigned) gy) ;
+    kern<<<grid, NT, tc2<C>::SMEM, stream>>> (Xt, Yt, B, *W) ;
+    return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
+}
+
+template <class C>
+int launch_mode2 (const gg_nm_spmm_op *W, int64_t B, const float *X, float *Y,
+    int mode, cudaStream_t stream)
+{
+    const bool sh = W->shared ;
+    switch (mode)
+    {
+        case GG_TC_EXACT3 : return sh ? launch2<GG_TC_EXACT3, true, C> (W, B, X, Y, stream)
+                                      : launch2<GG_TC_EXACT3, false, C> (W, B, X, Y, stream) ;
+        case GG_TC_TF32   : return sh ? launch2<GG_TC_TF32, true, C> (W, B, X, Y, stream)
+                                      : launch2<GG_TC_TF32, false, C> (W, B, X, Y, stream) ;
+        default           : return GG_ERR_UNSUPPORTED ;
+    }
+}
+
+// W's values split and in fragment order: thread e = ((tile, stage) * 2 + k8)
+// * 2 + mi) * 32 + lane writes its hi and lo float4
+__global__ void tc_prep_kernel (const gg_nm_spmm_op W, float4 *__restrict__ out,
+    int64_t npipe, int64_t total)
+{
+    const int64_t e = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ;
+    if (e >= total) return ;
+    const int lane = (int) (e & 31), mi = (int) ((e >> 5) & 1), k8 = (int) ((e >> 6) & 1) ;
+    const int64_t tp = e >> 7 ;
+    const int64_t p = tp % npipe, tile = tp / npipe ;
+    const int g = lane >> 2, t = lane & 3 ;
+    const int64_t U = W.stages * W.geom.ws, ld = W.n_pad ;
+    const int64_t c = tile * BC + mi * 16 + g ;
+    const int64_t u0 = p * PS + k8 * 8 + t, u1 = u0 + 4 ;
+    const float *v = (const float *) W.val ;
+    const float x [4] = {
+        (u0 < U) ? v [u0 * ld + c] : 0.0f, (u0 < U) ? v [u0 * ld + c + 8] : 0.0f,
+        (u1 < U) ? v [u1 * ld + c] : 0.0f, (u1 < U) ? v [u1 * ld + c + 8] : 0.0f } ;
+    uint32_t s [4][3] ;
+#pragma unroll
+    for (int q = 0 ; q < 4 ; q++) tc_split<2> (x [q], s [q]) ;
+    float4 *o = out + (((tp * 2 + k8) * 2 + mi) * 2) * 32 + lane ;
+    o [0] = make_float4 (__uint_as_float (s [0][0]), __uint_as_float (s [1][0]),
+        __uint_as_float (s [2][0]), __uint_as_float (s [3][0])) ;
+    o [32] = make_float4 (__uint_as_float (s [0][1]), __uint_as_float (s [1][1]),
+        __uint_as_float (s [2][1]), __uint_as_float (s [3][1])) ;
+}
+
 template <int MODE, bool SHARED, class C>
 int launch (const gg_nm_spmm_op *W, int64_t B, const float *Xt, float *Yt,
     cudaStream_t stream)
@@ -345,6 +613,26 @@ extern "C" bool gg_nm_spmm_tc_fits (const gg_nm_spmm_op *W, int64_t B)
         && W->n_pad / BC <= (int64_t) INT32_MAX ;
 }
 
+extern "C" size_t gg_nm_spmm_tc_prep_bytes (const gg_nm_spmm_op *W)
+{
+    if (W == NULL || !W->tc32 || W->esz != 4 || W->n_pad % BC != 0) return 0 ;
+    const int64_t npipe = (W->stages * W->geom.ws + PS - 1) / PS ;
+    return (size_t) (W->n_pad / BC) * (size_t) npipe * WTC_STAGE * sizeof (float4) ;
+}
+
+extern "C" int gg_cuda_nm_spmm_tc_prep (gg_nm_spmm_op *W, void *buf, cudaStream_t stream)
+{
+    const size_t bytes = gg_nm_spmm_tc_prep_bytes (W) ;
+    if (bytes == 0 || buf == NULL || (uintptr_t) buf % 16 != 0) return GG_ERR_UNSUPPORTED ;
+    const int64_t npipe = (W->stages * W->geom.ws + PS - 1) / PS ;
+    const int64_t total = (W->n_pad / BC) * npipe * 128 ;
+    tc_prep_kernel<<<(unsigned) ((total + 255) / 256), 256, 0, stream>>> (*W,
+        (float4 *) buf, npipe, total) ;
+    if (cudaGetLastError () != cudaSuccess) return GG_ERR_DEVICE ;
+    W->wtc = buf ;
+    return GG_OK ;
+}
+
 // Schedules (bench/NOTES.md, 2026-11-27: five measured on an H100, these
 // two kept): 0 = 256 columns of X' per block, four buffers, CH = 2; 1 = the
 // same with three buffers and three blocks per SM (fewer registers), which
@@ -364,15 +652,21 @@ extern "C" int gg_cuda_nm_spmm_tc_cfg (const gg_nm_spmm_op *W, int64_t B,
     if (B == 0 || W->ncols == 0) return GG_OK ;
     const float *X = (const float *) Xt ;
     float *Y = (float *) Yt ;
+    const bool second = W->wtc != NULL && (uintptr_t) Yt % 16 == 0 && mode != GG_TC_EXACT ;
     if (cfg < 0)
     {
         const int64_t blocks = (W->n_pad / BC) * ((B + 255) / 256) ;
         cfg = (blocks >= NM_TC_MANY_BLOCKS) ? 1 : 0 ;
+        if (second) cfg += 2 ;
     }
+    if (cfg >= 2 && !second) return GG_ERR_UNSUPPORTED ;
     switch (cfg)
     {
         case 0 : return launch_mode<tc_cfg<256, 4, 1, 2>> (W, B, X, Y, mode, stream) ;
         case 1 : return launch_mode<tc_cfg<256, 3, 3, 2>> (W, B, X, Y, mode, stream) ;
+        case 2 : return launch_mode2<tc_cfg<256, 4, 1, 2>> (W, B, X, Y, mode, stream) ;
+        case 3 : return launch_mode2<tc_cfg<256, 3, 3, 2>> (W, B, X, Y, mode, stream) ;
+        case 4 : return launch_mode2<tc_cfg<128, 4, 4, 2>> (W, B, X, Y, mode, stream) ;
         default : return GG_ERR_UNSUPPORTED ;
     }
 }
