@@ -66,10 +66,11 @@ constexpr int LDW = BC + 8 ;            // padded rows (8 mod 32 words)
 // buffers, MINB blocks per SM asked of the register allocator, CH steps of
 // 8 slots summed on the tensor cores before each rounded FP32 add (exact
 // modes).
-template <int BB_, int NBUF_, int MINB_, int CH_> struct tc_cfg
+template <int BB_, int NBUF_, int MINB_, int CH_, int WARPS_ = WARPS> struct tc_cfg
 {
     static constexpr int BB = BB_, NBUF = NBUF_, MINB = MINB_, CH = CH_ ;
-    static constexpr int NI = BB / WARPS / 8 ;          // MMA tiles along X'
+    static constexpr int W = WARPS_, NT = 32 * WARPS_ ;    // (the second kernel's; the first has 4)
+    static constexpr int NI = BB / W / 8 ;              // MMA tiles along X'
     static constexpr int LDX = BB + 8 ;                 // 8 mod 32 words
     static constexpr size_t STAGE_FLOATS = (size_t) PS * (LDX + LDW) ;
     static constexpr size_t SMEM = NBUF * STAGE_FLOATS * sizeof (float) ;
@@ -334,17 +335,17 @@ __device__ __forceinline__ void load_stage2 (float *sm, const int *rows,
     const int ch = tid % (BB / 4) ;
     const int64_t b = b0 + 4 * ch ;
 #pragma unroll
-    for (int j = 0 ; j < PS * (BB / 4) / NT ; j++)
+    for (int j = 0 ; j < PS * (BB / 4) / C::NT ; j++)
     {
-        const int r = tid / (BB / 4) + j * (NT / (BB / 4)) ;
+        const int r = tid / (BB / 4) + j * (C::NT / (BB / 4)) ;
         const int row = rows [r] ;
         const bool in = (row >= 0 && b < B) ;
         tc_cp_async16 (Xs + r * C::LDX + 4 * ch, in ? Xt + (int64_t) row * B + b : Xt, in) ;
     }
     const float4 *w = (const float4 *) W.wtc + ((c0 / BC) * npipe + q) * WTC_STAGE ;
 #pragma unroll
-    for (int j = 0 ; j < WTC_STAGE / NT ; j++)
-        tc_cp_async16 (Ws + tid + j * NT, w + tid + j * NT, true) ;
+    for (int j = 0 ; j < WTC_STAGE / C::NT ; j++)
+        tc_cp_async16 (Ws + tid + j * C::NT, w + tid + j * C::NT, true) ;
 }
 
 // d += one 8-slot step: A (16 x 8, a [frag][part]) times B (8 x 8, b [half][part])
@@ -364,7 +365,7 @@ __device__ __forceinline__ void step2 (float (&d) [4], const uint32_t (&a) [4][N
 }
 
 template <int MODE, bool SHARED, class C>
-__global__ void __launch_bounds__ (NT, C::MINB)
+__global__ void __launch_bounds__ (C::NT, C::MINB)
 nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
     const gg_nm_spmm_op W)
 {
@@ -424,7 +425,7 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
 #pragma unroll
             for (int k8 = 0 ; k8 < K8 ; k8++)
             {
-                const float *xr = Xs + (k8 * 8 + t) * LDX + warp * (BB / WARPS) + 32 * hf + 4 * g ;
+                const float *xr = Xs + (k8 * 8 + t) * LDX + warp * (BB / C::W) + 32 * hf + 4 * g ;
                 const float4 r0 = *(const float4 *) xr ;
                 const float4 r1 = *(const float4 *) (xr + 4 * LDX) ;
                 const float v0 [4] = { r0.x, r0.y, r0.z, r0.w } ;
@@ -495,7 +496,7 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
 #pragma unroll
             for (int hf = 0 ; hf < NH ; hf++)
             {
-                const int64_t b = b0 + warp * (BB / WARPS) + 32 * hf + 8 * t ;
+                const int64_t b = b0 + warp * (BB / C::W) + 32 * hf + 8 * t ;
                 float *y = Yt + c * B + b ;
                 if (b < B)
                     *(float4 *) y = make_float4 (acc [mi][4*hf][2*h], acc [mi][4*hf+1][2*h],
@@ -521,7 +522,7 @@ int launch2 (const gg_nm_spmm_op *W, int64_t B, const float *Xt, float *Yt,
     const int64_t gy = (B + C::BB - 1) / C::BB ;
     if (gy > 65535) return GG_ERR_UNSUPPORTED ;
     dim3 grid ((unsigned) (W->n_pad / BC), (unsigned) gy) ;
-    kern<<<grid, NT, tc2<C>::SMEM, stream>>> (Xt, Yt, B, *W) ;
+    kern<<<grid, C::NT, tc2<C>::SMEM, stream>>> (Xt, Yt, B, *W) ;
     return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
 }
 
@@ -656,8 +657,7 @@ extern "C" int gg_cuda_nm_spmm_tc_cfg (const gg_nm_spmm_op *W, int64_t B,
     if (cfg < 0)
     {
         const int64_t blocks = (W->n_pad / BC) * ((B + 255) / 256) ;
-        cfg = (blocks >= NM_TC_MANY_BLOCKS) ? 1 : 0 ;
-        if (second) cfg += 2 ;
+        cfg = second ? 4 : (blocks >= NM_TC_MANY_BLOCKS) ? 1 : 0 ;
     }
     if (cfg >= 2 && !second) return GG_ERR_UNSUPPORTED ;
     switch (cfg)
@@ -667,6 +667,9 @@ extern "C" int gg_cuda_nm_spmm_tc_cfg (const gg_nm_spmm_op *W, int64_t B,
         case 2 : return launch_mode2<tc_cfg<256, 4, 1, 2>> (W, B, X, Y, mode, stream) ;
         case 3 : return launch_mode2<tc_cfg<256, 3, 3, 2>> (W, B, X, Y, mode, stream) ;
         case 4 : return launch_mode2<tc_cfg<128, 4, 4, 2>> (W, B, X, Y, mode, stream) ;
+        case 5 : return launch_mode2<tc_cfg<256, 4, 2, 2, 8>> (W, B, X, Y, mode, stream) ;
+        case 6 : return launch_mode2<tc_cfg<128, 3, 5, 2>> (W, B, X, Y, mode, stream) ;
+        case 7 : return launch_mode2<tc_cfg<256, 3, 2, 2, 8>> (W, B, X, Y, mode, stream) ;
         default : return GG_ERR_UNSUPPORTED ;
     }
 }
