@@ -381,10 +381,15 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
     const int g = lane >> 2, t = lane & 3 ;
     const int64_t c0 = (int64_t) blockIdx.x * BC ;
     const int64_t b0 = (int64_t) blockIdx.y * BB ;
-    const int64_t ldd = SHARED ? W.n_pad / W.geom.tn : W.n_pad ;
     const int U = (int) (W.stages * W.geom.ws) ;
     const int npipe = (U + PS - 1) / PS ;
-    __shared__ int rows [RING][PS] ;
+    // the X' rows of this tile's stages (made with op.wtc), RING stages of
+    // them in shared memory: those of stage s arrive by cp.async with stage
+    // s - (NBUF-1)'s data, so they are there when s's copies are issued
+    static_assert (RING >= 2 * NBUF - 1, "the ring of rows holds 2 NBUF - 1 stages") ;
+    __shared__ __align__ (16) int rows [RING][PS] ;
+    const int *grows = (const int *) ((const float4 *) W.wtc
+        + (W.n_pad / BC) * (int64_t) npipe * WTC_STAGE) + (c0 / BC) * (int64_t) npipe * PS ;
 
     float acc [2][NI][4] ;
 #pragma unroll
@@ -394,8 +399,9 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
 #pragma unroll
             for (int q = 0 ; q < 4 ; q++) acc [mi][ni][q] = 0 ;
 
-    for (int q = 0 ; q < NBUF && q < npipe ; q++)
-        find_rows<SHARED> (rows, W, q, U, c0, ldd, tid) ;
+    // the rows of the first 2 (NBUF-1) stages directly
+    for (int e = tid ; e < 2 * (NBUF - 1) * PS && e < npipe * PS ; e += C::NT)
+        rows [e / PS][e % PS] = __ldg (grows + e) ;
     __syncthreads () ;
 #pragma unroll
     for (int q = 0 ; q < NBUF - 1 ; q++)
@@ -408,12 +414,17 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
     {
         tc_cp_wait<NBUF - 2> () ;
         __syncthreads () ;
+        // stage pn's data (its rows came with stage p's group), and the rows
+        // of stage pr = pn + NBUF - 1 (its ring slot was last read for stage
+        // pr - RING, at least two iterations ago: every thread is past it)
         const int pn = p + NBUF - 1 ;
         if (pn < npipe)
             load_stage2<C> (smem + (pn % NBUF) * STAGE_FLOATS, rows [pn % RING], W, Xt,
                 B, pn, npipe, c0, b0, tid) ;
+        const int pr = pn + NBUF - 1 ;
+        if (pr < npipe && tid < PS / 4)
+            tc_cp_async16 (&rows [pr % RING][4 * tid], grows + (int64_t) pr * PS + 4 * tid, true) ;
         tc_cp_commit () ;
-        if (pn + 1 < npipe) find_rows<SHARED> (rows, W, pn + 1, U, c0, ldd, tid) ;
         const float *Xs = smem + (p % NBUF) * STAGE_FLOATS ;
         const float4 *Ws = (const float4 *) (Xs + PS * LDX) ;
 #pragma unroll
@@ -569,6 +580,20 @@ __global__ void tc_prep_kernel (const gg_nm_spmm_op W, float4 *__restrict__ out,
         __uint_as_float (s [2][1]), __uint_as_float (s [3][1])) ;
 }
 
+// the X' row of each (tile, pipe stage, slot): slot_row, once per form
+template <bool SHARED>
+__global__ void tc_rows_kernel (const gg_nm_spmm_op W, int *__restrict__ rows,
+    int64_t npipe, int64_t total)
+{
+    const int64_t e = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ;
+    if (e >= total) return ;
+    const int64_t tile = e / (npipe * PS) ;
+    const int u = (int) (e % (npipe * PS)) ;
+    const int U = (int) (W.stages * W.geom.ws) ;
+    const int64_t ldd = SHARED ? W.n_pad / W.geom.tn : W.n_pad ;
+    rows [e] = (u < U) ? slot_row<SHARED> (W, u, tile * BC, ldd) : -1 ;
+}
+
 template <int MODE, bool SHARED, class C>
 int launch (const gg_nm_spmm_op *W, int64_t B, const float *Xt, float *Yt,
     cudaStream_t stream)
@@ -614,11 +639,14 @@ extern "C" bool gg_nm_spmm_tc_fits (const gg_nm_spmm_op *W, int64_t B)
         && W->n_pad / BC <= (int64_t) INT32_MAX ;
 }
 
+// op.wtc: per (tile, pipe stage), the split values (WTC_STAGE float4), then
+// per (tile, pipe stage) the X' rows of its PS slots (int, -1: none)
 extern "C" size_t gg_nm_spmm_tc_prep_bytes (const gg_nm_spmm_op *W)
 {
     if (W == NULL || !W->tc32 || W->esz != 4 || W->n_pad % BC != 0) return 0 ;
     const int64_t npipe = (W->stages * W->geom.ws + PS - 1) / PS ;
-    return (size_t) (W->n_pad / BC) * (size_t) npipe * WTC_STAGE * sizeof (float4) ;
+    return (size_t) (W->n_pad / BC) * (size_t) npipe
+        * (WTC_STAGE * sizeof (float4) + PS * sizeof (int)) ;
 }
 
 extern "C" int gg_cuda_nm_spmm_tc_prep (gg_nm_spmm_op *W, void *buf, cudaStream_t stream)
@@ -629,6 +657,12 @@ extern "C" int gg_cuda_nm_spmm_tc_prep (gg_nm_spmm_op *W, void *buf, cudaStream_
     const int64_t total = (W->n_pad / BC) * npipe * 128 ;
     tc_prep_kernel<<<(unsigned) ((total + 255) / 256), 256, 0, stream>>> (*W,
         (float4 *) buf, npipe, total) ;
+    int *rows = (int *) ((float4 *) buf + (W->n_pad / BC) * npipe * WTC_STAGE) ;
+    const int64_t nr = (W->n_pad / BC) * npipe * PS ;
+    if (W->shared)
+        tc_rows_kernel<true><<<(unsigned) ((nr + 255) / 256), 256, 0, stream>>> (*W, rows, npipe, nr) ;
+    else
+        tc_rows_kernel<false><<<(unsigned) ((nr + 255) / 256), 256, 0, stream>>> (*W, rows, npipe, nr) ;
     if (cudaGetLastError () != cudaSuccess) return GG_ERR_DEVICE ;
     W->wtc = buf ;
     return GG_OK ;
