@@ -164,7 +164,7 @@ static void tc_rows (const gg_nm_spmm_op *op0, int64_t B, int64_t k, int64_t n,
     }
     // the kernel's two schedules (nm_spmm_tc.cu's cfg; the rows above use
     // its rule)
-    for (int cfg = 0 ; cfg < 8 ; cfg++)
+    for (int cfg = 0 ; cfg < 9 ; cfg++)
     {
         double tm [2] ;
         const int cm [2] = { GG_TC_EXACT3, GG_TC_TF32 } ;

@@ -316,6 +316,7 @@ nm_tc_kernel (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
 // reads columns 4g .. 4g+3 of a slot row (rows padded to 8 mod 32 words:
 // the eight lanes of a load phase hit distinct banks) and holds Y' columns
 // 8t .. 8t+7 of each half, stored as 16-byte vectors.  Y' on 16 bytes.
+#define NM_TC_SWAP_GY 4
 constexpr int WTC_STAGE = 2 * 2 * 2 * 32 ;     // float4 per (tile, stage): k8, mi, part, lane
 
 template <class C> struct tc2
@@ -367,7 +368,7 @@ __device__ __forceinline__ void step2 (float (&d) [4], const uint32_t (&a) [4][N
 template <int MODE, bool SHARED, class C>
 __global__ void __launch_bounds__ (C::NT, C::MINB)
 nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
-    const gg_nm_spmm_op W)
+    const gg_nm_spmm_op W, bool swap)
 {
     constexpr int NP = (MODE == GG_TC_TF32) ? 1 : 2 ;
     constexpr int NBUF = C::NBUF, BB = C::BB, NI = C::NI, LDX = C::LDX, CH = C::CH ;
@@ -379,8 +380,10 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
     float *smem = (float *) smem4 ;
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5 ;
     const int g = lane >> 2, t = lane & 3 ;
-    const int64_t c0 = (int64_t) blockIdx.x * BC ;
-    const int64_t b0 = (int64_t) blockIdx.y * BB ;
+    // (swap: the blocks of one tile are neighbours in launch order, so that
+    // they read its values from L2 and not from memory one after the other)
+    const int64_t c0 = (int64_t) (swap ? blockIdx.y : blockIdx.x) * BC ;
+    const int64_t b0 = (int64_t) (swap ? blockIdx.x : blockIdx.y) * BB ;
     const int U = (int) (W.stages * W.geom.ws) ;
     const int npipe = (U + PS - 1) / PS ;
     // the X' rows of this tile's stages (made with op.wtc), RING stages of
@@ -530,10 +533,13 @@ int launch2 (const gg_nm_spmm_op *W, int64_t B, const float *Xt, float *Yt,
     {
         return GG_ERR_DEVICE ;
     }
-    const int64_t gy = (B + C::BB - 1) / C::BB ;
+    const int64_t gy = (B + C::BB - 1) / C::BB, tiles = W->n_pad / BC ;
     if (gy > 65535) return GG_ERR_UNSUPPORTED ;
-    dim3 grid ((unsigned) (W->n_pad / BC), (unsigned) gy) ;
-    kern<<<grid, C::NT, tc2<C>::SMEM, stream>>> (Xt, Yt, B, *W) ;
+    // few blocks along X' (a small batch): each tile's values are read by
+    // gy blocks, launched side by side
+    const bool swap = gy <= NM_TC_SWAP_GY && tiles <= 65535 ;
+    dim3 grid = swap ? dim3 ((unsigned) gy, (unsigned) tiles) : dim3 ((unsigned) tiles, (unsigned) gy) ;
+    kern<<<grid, C::NT, tc2<C>::SMEM, stream>>> (Xt, Yt, B, *W, swap) ;
     return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
 }
 
@@ -704,6 +710,7 @@ extern "C" int gg_cuda_nm_spmm_tc_cfg (const gg_nm_spmm_op *W, int64_t B,
         case 5 : return launch_mode2<tc_cfg<256, 4, 2, 2, 8>> (W, B, X, Y, mode, stream) ;
         case 6 : return launch_mode2<tc_cfg<128, 3, 5, 2>> (W, B, X, Y, mode, stream) ;
         case 7 : return launch_mode2<tc_cfg<256, 3, 2, 2, 8>> (W, B, X, Y, mode, stream) ;
+        case 8 : return launch_mode2<tc_cfg<64, 4, 6, 2, 2>> (W, B, X, Y, mode, stream) ;
         default : return GG_ERR_UNSUPPORTED ;
     }
 }
