@@ -11,7 +11,7 @@
 # summary last.  Steps are selected with STEPS (default: all).
 set -u
 OUT=${OUT:-$PWD/gpu-out}
-STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e ba tc xpose xpose2 rules fam multi resident res2 sink chain mres nm nm2 demo}
+STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e ba tc xpose xpose2 rules fam multi resident res2 sink chain mres nm lt nm2 demo}
 mkdir -p "$OUT"
 root=$PWD
 summary="$OUT/summary.txt"
@@ -394,6 +394,25 @@ if has nm; then
     timeout ${NM_TIMEOUT:-90} ./bench/nm_gpu_bench ${NM_ARGS:-} > "$OUT/nm_gpu_bench.log" 2>&1
     say "nm_gpu_bench: exit $?"
     grep -E 'SGEMM|nm ' "$OUT/nm_gpu_bench.log" | sed 's/; SGEMM this W.*vs cuBLAS/; vs cuBLAS/' | tee -a "$summary"
+fi
+
+if has lt; then
+    # cuSPARSELt (2:4 fp16 / bf16, 1:2 tf32) against dense cuBLAS on the N:M
+    # shapes: a lower-precision reference for issue 16, built here against
+    # the cuSPARSELt the image carries in a Python package (none: skipped)
+    h=$(find / -name cusparseLt.h -path '*site-packages*' 2>/dev/null | head -1)
+    if [ -n "$h" ]; then
+        lt=$(dirname "$(dirname "$h")")
+        lib=$(ls "$lt/lib" | grep -m1 '^libcusparseLt\.so')
+        nvcc -std=c++17 -O3 -gencode=arch=compute_90,code=sm_90 -I"$lt/include" \
+            bench/cusparselt_bench.cu -o build/cusparselt_bench -L"$lt/lib" -l:"$lib" \
+            -lcublas -Xlinker -rpath="$lt/lib" > "$OUT/cusparselt_build.log" 2>&1 \
+            && timeout 120 ./build/cusparselt_bench > "$OUT/cusparselt.log" 2>&1
+        say "cusparselt_bench: exit $?"
+        grep -E 'cuSPARSELt|SGEMM' "$OUT/cusparselt.log" | tee -a "$summary"
+    else
+        say "cusparselt_bench: no cuSPARSELt on this machine"
+    fi
 fi
 
 if has chain; then

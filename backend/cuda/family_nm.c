@@ -102,7 +102,10 @@ int gg_nm_run (gg_spmm_op *o)
 // spmm_values_plain) but for the sign of a zero result: where every product
 // is -0 the IEEE sum is -0, and a second pass over Y sets those from S's CSR
 // (gg_cuda_nm_zero_signs).  So X may hold zeros, as activations after a ReLU
-// do.  Chosen only by measurement (or GRBGPU_KERNEL=nmtc).
+// do.  The form carries W's values split in two TF32 parts and the X' rows
+// of every stage (op.wtc, form_nm.c), which the faster second kernel reads;
+// without them (not made) the first kernel splits as it goes, with the same
+// result.  Chosen only by measurement (or GRBGPU_KERNEL=nmtc).
 
 #define NM_TC_EXACT_MODE GG_TC_EXACT3
 

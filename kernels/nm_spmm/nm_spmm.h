@@ -49,13 +49,13 @@ int gg_cuda_nm_spmm (const gg_nm_spmm_op *W, int64_t B, const void *X,
 bool gg_nm_spmm_tc_fits (const gg_nm_spmm_op *W, int64_t B) ;
 int gg_cuda_nm_spmm_tc (const gg_nm_spmm_op *W, int64_t B, const void *Xt,
     void *Yt, int mode, cudaStream_t stream) ;
-// (the same with one of the kernel's schedules, 0 to 4, or -1: the rule
+// (the same with one of the kernels' schedules, 0, 1 or 4, or -1: the rule
 // gg_cuda_nm_spmm_tc uses; for bench/nm_gpu_bench)
 int gg_cuda_nm_spmm_tc_cfg (const gg_nm_spmm_op *W, int64_t B, const void *Xt,
     void *Yt, int mode, int cfg, cudaStream_t stream) ;
 // W's values split in two TF32 parts in the MMA's fragment order, into buf
 // (gg_nm_spmm_tc_prep_bytes, on 16 bytes; 0: not a tc32 layout): sets
-// W->wtc, which the second kernel reads (schedules 2-4; same arithmetic,
+// W->wtc, which the second kernel reads (schedule 4; same arithmetic,
 // fewer instructions per MMA), chosen by gg_cuda_nm_spmm_tc where W->wtc is
 // set, Yt is on 16 bytes and the mode is not GG_TC_EXACT.
 size_t gg_nm_spmm_tc_prep_bytes (const gg_nm_spmm_op *W) ;

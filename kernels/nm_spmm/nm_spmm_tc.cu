@@ -13,21 +13,26 @@
 // (8 slots x 8 columns of X'), and D is a 16 x 8 tile of Y' (swap and
 // transpose, as in kernels/tc_spmm).
 //
-// Schedule.  A block of 4 warps owns 32 output columns x 256 columns of X';
-// warp w the 64 columns 64w.., i.e. 2 x 8 MMA tiles.  The slots are taken 16
-// at a time (a pipe stage: one or two stages of the layout); a stage's X'
-// rows (16 x 256 floats, zeros where a slot has no entry in the tile or the
-// row is past B) and values (16 x 32) come in by cp.async into a ring of
-// four buffers, three stages ahead of the MMAs (or three buffers, two ahead,
-// with three blocks per SM: the schedule for large grids, below); the X'
-// rows a stage's slots read are found by 16 threads one iteration before
-// its copies are issued (a ring of 8 x 16 ints in shared memory), so that
-// issuing the copies waits on no global load.  Shared-memory rows are
+// Two kernels, the same arithmetic bit for bit.  The first (schedules 0, 1):
+// a block of 4 warps owns 32 output columns x 256 columns of X'; warp w the
+// 64 columns 64w.., i.e. 2 x 8 MMA tiles.  The slots are taken 16 at a time
+// (a pipe stage: one or two stages of the layout); a stage's X' rows (16 x
+// 256 floats, zeros where a slot has no entry in the tile or the row is past
+// B) and values (16 x 32) come in by cp.async into a ring of four buffers,
+// three stages ahead of the MMAs (or three buffers, two ahead, with three
+// blocks per SM); the X' rows a stage's slots read are found by 16 threads
+// one iteration before its copies are issued (a ring of 8 x 16 ints in
+// shared memory).  Each warp splits W's values itself.  It serves layouts
+// without op.wtc and the six-MMA mode.  The second (schedules 2-8, below;
+// the rule takes 4: 4 warps x 32 columns of X', four buffers, 4 blocks per
+// SM) reads W split ahead of time in fragment order and the X' rows of each
+// stage from op.wtc (both made once per form by gg_cuda_nm_spmm_tc_prep),
+// the rows arriving by cp.async with the data NBUF-1 stages ahead, so no
+// thread waits on a global load inside the loop.  Shared-memory rows are
 // padded to 8 mod 32 words, so the fragment loads are free of bank
-// conflicts.  Measured (bench/NOTES.md): the tf32 mode at 82-117 % of the
-// ideal speedup over SGEMM is at the L2 bandwidth these gathers reach; the
-// exact modes add the split and the MMAs.
-//
+// conflicts.  Measured (bench/NOTES.md, H100): exact at 84-100 % of the
+// ideal speedup over SGEMM on the issue's three shapes (the first kernel:
+// 64-77 %), tf32 122-161 %.
 // Arithmetic (mode, kernels/tc_spmm/tc_spmm.h's modes):
 //   GG_TC_EXACT3  both operands split in two TF32 parts; per 16 slots the
 //                 two cross products, then the leading product, in one
@@ -674,12 +679,15 @@ extern "C" int gg_cuda_nm_spmm_tc_prep (gg_nm_spmm_op *W, void *buf, cudaStream_
     return GG_OK ;
 }
 
-// Schedules (bench/NOTES.md, 2026-11-27: five measured on an H100, these
-// two kept): 0 = 256 columns of X' per block, four buffers, CH = 2; 1 = the
-// same with three buffers and three blocks per SM (fewer registers), which
-// won where the grid is several waves (4096 x 4096 x 4096: exact 69.5 ->
-// 77.0 % of the ideal speedup at 16:32) and lost where it is about one
-// (256 x 4096 x 16384: 70.8 -> 60.1 %).
+// Schedules (bench/NOTES.md, 2026-11-27, H100).  The first kernel's: 0 =
+// 256 columns of X' per block, four buffers, CH = 2; 1 = the same with three
+// buffers and three blocks per SM, which won where the grid is several waves
+// (4096 x 4096 x 4096: exact 69.5 -> 77.0 % of the ideal speedup at 16:32)
+// and lost where it is about one (256 x 4096 x 16384: 70.8 -> 60.1 %).  The
+// second kernel's: 4 = 128 columns of X', four buffers, 4 blocks per SM; it
+// beat the others measured (the first two's shapes, 8 warps x 256 columns,
+// 5 blocks per SM, 2 warps x 64 columns) on every shape and pattern, which
+// are therefore not compiled (numbers 2, 3, 5-8 in the notes).
 #define NM_TC_MANY_BLOCKS 1024
 
 extern "C" int gg_cuda_nm_spmm_tc_cfg (const gg_nm_spmm_op *W, int64_t B,
@@ -699,18 +707,12 @@ extern "C" int gg_cuda_nm_spmm_tc_cfg (const gg_nm_spmm_op *W, int64_t B,
         const int64_t blocks = (W->n_pad / BC) * ((B + 255) / 256) ;
         cfg = second ? 4 : (blocks >= NM_TC_MANY_BLOCKS) ? 1 : 0 ;
     }
-    if (cfg >= 2 && !second) return GG_ERR_UNSUPPORTED ;
+    if (cfg == 4 && !second) return GG_ERR_UNSUPPORTED ;
     switch (cfg)
     {
         case 0 : return launch_mode<tc_cfg<256, 4, 1, 2>> (W, B, X, Y, mode, stream) ;
         case 1 : return launch_mode<tc_cfg<256, 3, 3, 2>> (W, B, X, Y, mode, stream) ;
-        case 2 : return launch_mode2<tc_cfg<256, 4, 1, 2>> (W, B, X, Y, mode, stream) ;
-        case 3 : return launch_mode2<tc_cfg<256, 3, 3, 2>> (W, B, X, Y, mode, stream) ;
         case 4 : return launch_mode2<tc_cfg<128, 4, 4, 2>> (W, B, X, Y, mode, stream) ;
-        case 5 : return launch_mode2<tc_cfg<256, 4, 2, 2, 8>> (W, B, X, Y, mode, stream) ;
-        case 6 : return launch_mode2<tc_cfg<128, 3, 5, 2>> (W, B, X, Y, mode, stream) ;
-        case 7 : return launch_mode2<tc_cfg<256, 3, 2, 2, 8>> (W, B, X, Y, mode, stream) ;
-        case 8 : return launch_mode2<tc_cfg<64, 4, 6, 2, 2>> (W, B, X, Y, mode, stream) ;
         default : return GG_ERR_UNSUPPORTED ;
     }
 }
