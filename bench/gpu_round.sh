@@ -457,18 +457,19 @@ if has nm2; then
         grep -E '^\[  FAILED  \] [a-z]' "$log" | sort -u | head -5 | tee -a "$summary"
     done
     # 3. the pruned MLP (examples/mlp): CPU library (saves), then grbgpu on the GPU with the chooser
-    #    (GRBGPU_TUNE) and with GRBGPU_KERNEL=nm, each compared with the CPU's outputs; per model the
+    #    (GRBGPU_TUNE) and with GRBGPU_KERNEL=nm / nmtc (nmtc takes the vector-wise model only; the
+    #    others decline to the other rows), each compared with the CPU's outputs; per model the
     #    seconds per forward pass (mean after the first, which pays conversion and tuning), and
     #    which SpMM rows ran (GRBGPU_VERBOSE=2 "cuda: spmm ... : ROW" lines, counted)
     mlp_args=${NM2_MLP_ARGS:-"--batch 1024 --width 2048 --layers 3 --reps 4"}
     timeout 60 ./examples/mlp $mlp_args --save "$OUT/nm2_mlp.chk" > "$OUT/nm2_mlp_cpu.log" 2>&1
-    say "nm2 mlp cpu ($mlp_args): exit $? : $(grep -E '^mlp: (dense|2:4|1:4)' "$OUT/nm2_mlp_cpu.log" | sed 's/^mlp: *//; s/ s per forward (first \([0-9.]*\) s), \([0-9.]*\) GFLOP.*/ s per forward (first \1 s, \2 GFLOP\/s)/' | tr '\n' ';')"
-    for mode in tuned nm; do
-        kern=""; [ "$mode" = nm ] && kern=nm
+    say "nm2 mlp cpu ($mlp_args): exit $? : $(grep -E '^mlp: (dense|2:4|1:4|8:32v)' "$OUT/nm2_mlp_cpu.log" | sed 's/^mlp: *//; s/ s per forward (first \([0-9.]*\) s), \([0-9.]*\) GFLOP.*/ s per forward (first \1 s, \2 GFLOP\/s)/' | tr '\n' ';')"
+    for mode in tuned nm nmtc; do
+        kern=""; [ "$mode" != tuned ] && kern=$mode
         env LD_PRELOAD="$PWD/.libs/libgrbgpu.so" GRBGPU_DEVICE=cuda GRBGPU_KERNEL="$kern" GRBGPU_VERBOSE=2 \
             GRBGPU_STATS=1 timeout 40 ./examples/mlp $mlp_args --compare "$OUT/nm2_mlp.chk" \
             > "$OUT/nm2_mlp_$mode.log" 2>&1
-        say "nm2 mlp cuda $mode: exit $? : $(grep -E '^mlp: (dense|2:4|1:4)' "$OUT/nm2_mlp_$mode.log" | sed 's/^mlp: *//; s/ s per forward (first \([0-9.]*\) s), \([0-9.]*\) GFLOP.*/ s per forward (first \1 s, \2 GFLOP\/s)/' | tr '\n' ';') $(grep -E '^check: (PASS|FAIL)' "$OUT/nm2_mlp_$mode.log")"
+        say "nm2 mlp cuda $mode: exit $? : $(grep -E '^mlp: (dense|2:4|1:4|8:32v)' "$OUT/nm2_mlp_$mode.log" | sed 's/^mlp: *//; s/ s per forward (first \([0-9.]*\) s), \([0-9.]*\) GFLOP.*/ s per forward (first \1 s, \2 GFLOP\/s)/' | tr '\n' ';') $(grep -E '^check: (PASS|FAIL)' "$OUT/nm2_mlp_$mode.log")"
         say "  rows: $(grep -oE 'cuda: spmm [0-9]+x[0-9]+ n=[0-9]+: [a-z0-9_]+' "$OUT/nm2_mlp_$mode.log" | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
         grep -E 'N:M form|tuned spmm' "$OUT/nm2_mlp_$mode.log" | head -6 | sed 's/^/  /' | tee -a "$summary"
     done

@@ -11,7 +11,7 @@
 # comparing with --compare: PageRank ranks to 1e-5 (relative to the largest),
 # GCN losses to relative 1e-3 and accuracies to 0.01, attention output to 1e-4
 # (relative to the largest).  GCN must also reach 50% test accuracy (chance is
-# 1/16) in both runs; the MLP's three outputs (dense, 2:4, 1:4 weights) to
+# 1/16) in both runs; the MLP's four outputs (dense, 2:4, 1:4, 8:32 vector-wise weights) to
 # 1e-4 (relative to the largest).  Fails if any run or comparison fails.
 #
 # Run by `make check` (top_builddir and GRBGPU_LIB come from

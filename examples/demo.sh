@@ -22,7 +22,7 @@
 # Sizes: with a GPU, PageRank on R-MAT scale 20 (30 iterations) and GCN on
 # 100000 nodes (10 epochs); without one, R-MAT scale 20 (20 iterations) and
 # GCN on 50000 nodes (5 epochs): about a minute on 2 cores.
-# The MLP (inference, dense and 2:4 / 1:4-pruned weights): batch 1024,
+# The MLP (inference, dense, 2:4 / 1:4 and vector-wise 8:32 weights): batch 1024,
 # width 2048, 4 layers with a GPU; batch 256, width 512, 3 layers without.
 # DEMO_PAGERANK_ARGS, DEMO_GCN_ARGS and DEMO_MLP_ARGS override them.
 

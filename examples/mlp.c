@@ -13,17 +13,21 @@
 //      Y = X * WL              GrB_apply with MAX and the scalar 0, which
 //                              keeps X full for the next layer)
 //
-// three times: with the dense weights (held full: a dense product), and with
-// the same weights pruned to 2:4 and to 1:4 (in every group of 4
-// consecutive entries down each column of Wl, the reduction dimension, the 2
-// or the 1 of largest magnitude are kept; a sparse GrB_Matrix, as pruned
-// networks store them).  Weights are He-scaled uniform values, seeded.
+// four times: with the dense weights (held full: a dense product), with the
+// same weights pruned to 2:4 and to 1:4 (in every group of 4 consecutive
+// entries down each column of Wl, the reduction dimension, the 2 or the 1 of
+// largest magnitude are kept; a sparse GrB_Matrix, as pruned networks store
+// them), and pruned vector-wise to 8:32 (NM-SpMM's format: in every group of
+// 32 rows, the 8 of largest magnitude summed over each aligned block of 32
+// columns are kept in all of the block's columns; grbgpu's tensor-core N:M
+// row takes this pattern, not the element-wise ones).  Weights are He-scaled
+// uniform values, seeded.
 //
 // Each model runs R times (R = 3); the per-model time is the mean of the
 // runs after the first (the first pays one-time costs: with grbgpu on a GPU,
 // CUDA start-up, the weights' conversion and the chooser's measurements),
 // and the summary's per-step time is the 2:4 model's forward pass.
-// --save FILE writes the three outputs (B x W each); --compare FILE
+// --save FILE writes the four outputs (B x W each); --compare FILE
 // recomputes them and checks max |Y - Y_saved| <= 1e-4 * max |Y_saved| for
 // each ("check: PASS", exit 0, or "check: FAIL", exit 1).
 
@@ -34,59 +38,82 @@
 #include <string.h>
 
 #define MLP_CHECK_RTOL 1e-4
-#define MLP_MODELS 3
+#define MLP_MODELS 4
+#define MLP_VBLOCK 32                   // columns sharing positions (vector-wise)
 
-static const char *model_name [MLP_MODELS] = { "dense", "2:4", "1:4" } ;
-static const char *model_key [MLP_MODELS] = { "dense", "nm_2_4", "nm_1_4" } ;
-static const int model_keep [MLP_MODELS] = { 4, 2, 1 } ;   // of every 4
+static const char *model_name [MLP_MODELS] = { "dense", "2:4", "1:4", "8:32v" } ;
+static const char *model_key [MLP_MODELS] = { "dense", "nm_2_4", "nm_1_4", "nm_8_32v" } ;
+static const int model_keep [MLP_MODELS] = { 4, 2, 1, 8 } ;       // of every
+static const int model_group [MLP_MODELS] = { 4, 4, 4, 32 } ;     // ... rows
+static const bool model_vector [MLP_MODELS] = { false, false, false, true } ;
 
 //------------------------------------------------------------------------------
-// weights: dense (full) or pruned to keep:4 down each column
+// weights: dense (full) or pruned to keep:group down each column
 //------------------------------------------------------------------------------
+
+// The keep of rows g .. g+width-1 of largest score (taken [q] set for them):
+// |w| in column j, or (vector) |w| summed over columns j .. j+cols-1
+static void prune_group (const float *w, GrB_Index n, GrB_Index g, int width,
+    GrB_Index j, GrB_Index cols, int keep, bool *taken)
+{
+    float score [MLP_VBLOCK] ;
+    for (int q = 0 ; q < width ; q++)
+    {
+        float s = 0 ;
+        for (GrB_Index c = j ; c < j + cols ; c++) s += fabsf (w [(g+q) * n + c]) ;
+        score [q] = s ;
+        taken [q] = false ;
+    }
+    for (int t = 0 ; t < keep && t < width ; t++)
+    {
+        int best = -1 ;
+        for (int q = 0 ; q < width ; q++)
+        {
+            if (taken [q]) continue ;
+            if (best < 0 || score [q] > score [best]) best = q ;
+        }
+        taken [best] = true ;
+    }
+}
 
 #undef  FREE_ALL
 #define FREE_ALL { free (I) ; free (J) ; free (V) ; GrB_free (Wm) ; }
 
 static GrB_Info make_weights (GrB_Matrix *Wm, const float *w, GrB_Index n,
-    int keep)
+    int keep, int group, bool vector)
 {
     GrB_Index *I = NULL, *J = NULL ;
     float *V = NULL ;
     *Wm = NULL ;
-    if (keep == 4)
+    if (keep == group)
     {
         float *x = malloc (n * n * sizeof (float)) ;
         EX_TRY (x != NULL, "out of memory") ;
         memcpy (x, w, n * n * sizeof (float)) ;
         return (ex_dense_pack (Wm, &x, n, n)) ;
     }
-    GrB_Index cap = (n + 3) / 4 * n * (GrB_Index) keep + 1, nz = 0 ;
+    GrB_Index cap = (n + group - 1) / group * n * (GrB_Index) keep + 1, nz = 0 ;
     I = malloc (cap * sizeof (GrB_Index)) ;
     J = malloc (cap * sizeof (GrB_Index)) ;
     V = malloc (cap * sizeof (float)) ;
     EX_TRY (I != NULL && J != NULL && V != NULL, "out of memory") ;
-    for (GrB_Index j = 0 ; j < n ; j++)
+    // (element-wise: blocks of one column)
+    const GrB_Index vb = vector ? MLP_VBLOCK : 1 ;
+    for (GrB_Index j0 = 0 ; j0 < n ; j0 += vb)
     {
-        for (GrB_Index g = 0 ; g < n ; g += 4)
+        const GrB_Index cols = (n - j0 < vb) ? n - j0 : vb ;
+        for (GrB_Index g = 0 ; g < n ; g += group)
         {
-            // the keep entries of largest magnitude among rows g..g+3
-            bool taken [4] = { false, false, false, false } ;
-            const int width = (n - g < 4) ? (int) (n - g) : 4 ;
-            for (int t = 0 ; t < keep && t < width ; t++)
+            bool taken [MLP_VBLOCK] ;
+            const int width = (n - g < (GrB_Index) group) ? (int) (n - g) : group ;
+            prune_group (w, n, g, width, j0, cols, keep, taken) ;
+            for (GrB_Index j = j0 ; j < j0 + cols ; j++)
             {
-                int best = -1 ;
                 for (int q = 0 ; q < width ; q++)
                 {
-                    if (taken [q]) continue ;
-                    if (best < 0 || fabsf (w [(g+q) * n + j]) > fabsf (w [(g+best) * n + j]))
-                        best = q ;
+                    if (!taken [q]) continue ;
+                    I [nz] = g + q ; J [nz] = j ; V [nz] = w [(g+q) * n + j] ; nz++ ;
                 }
-                taken [best] = true ;
-            }
-            for (int q = 0 ; q < width ; q++)
-            {
-                if (!taken [q]) continue ;
-                I [nz] = g + q ; J [nz] = j ; V [nz] = w [(g+q) * n + j] ; nz++ ;
             }
         }
     }
@@ -213,18 +240,19 @@ int main (int argc, char **argv)
         }
         for (int mo = 0 ; mo < MLP_MODELS ; mo++)
         {
-            GRB_TRY (make_weights (&W [mo * layers + l], w, n, model_keep [mo])) ;
+            GRB_TRY (make_weights (&W [mo * layers + l], w, n, model_keep [mo],
+                model_group [mo], model_vector [mo])) ;
             if (mo > 0)
             {
                 // pruned: scale back up to keep the activations' size
                 GRB_TRY (GrB_Matrix_apply_BinaryOp2nd_FP32 (W [mo * layers + l], NULL,
                     NULL, GrB_TIMES_FP32, W [mo * layers + l],
-                    (float) sqrt (4.0 / model_keep [mo]), NULL)) ;
+                    (float) sqrt ((double) model_group [mo] / model_keep [mo]), NULL)) ;
             }
         }
     }
     printf ("mlp: batch %d, width %d, %d layers (ReLU between), models dense, "
-        "2:4, 1:4 (seed %llu); %d threads\n", batch, width, layers,
+        "2:4, 1:4, 8:32 vector-wise (seed %llu); %d threads\n", batch, width, layers,
         (unsigned long long) seed, nthreads) ;
 
     //--------------------------------------------------------------------------
@@ -249,7 +277,7 @@ int main (int argc, char **argv)
         GrB_Index nvals ;
         GRB_TRY (GrB_Matrix_nvals (&nvals, Y)) ;
         double flops = 2.0 * (double) b * (double) n * (double) n * layers
-            * model_keep [mo] / 4.0 ;
+            * model_keep [mo] / (double) model_group [mo] ;
         printf ("mlp: %-5s %.5f s per forward (first %.5f s), %.2f GFLOP/s, "
             "%llu outputs\n", model_name [mo], per [mo], first [mo],
             1e-9 * flops / per [mo], (unsigned long long) nvals) ;
@@ -260,8 +288,8 @@ int main (int argc, char **argv)
         for (GrB_Index k = 0 ; k < b * n ; k++) out [mo] [k] = Yx [k] ;
         free (Yx) ; Yx = NULL ;
     }
-    printf ("mlp: speedup over the dense model: 2:4 %.2fx, 1:4 %.2fx\n",
-        per [0] / per [1], per [0] / per [2]) ;
+    printf ("mlp: speedup over the dense model: 2:4 %.2fx, 1:4 %.2fx, 8:32v %.2fx\n",
+        per [0] / per [1], per [0] / per [2], per [0] / per [3]) ;
     printf ("summary: example=mlp step=forward_2_4 steps=%d per_step_s=%.6f "
         "first_s=%.6f total_s=%.4f\n", reps, per [1], first [1], total) ;
 
@@ -282,7 +310,7 @@ int main (int argc, char **argv)
         int rc = fclose (fsave) ;
         fsave = NULL ;
         EX_TRY (rc == 0, "write of %s failed", check.save) ;
-        printf ("check: saved the three %llu-by-%llu outputs to %s\n",
+        printf ("check: saved the four %llu-by-%llu outputs to %s\n",
             (unsigned long long) b, (unsigned long long) n, check.save) ;
     }
     if (check.compare != NULL)
