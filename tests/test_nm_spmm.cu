@@ -640,14 +640,17 @@ int main (void)
     if (have_gpu)
     {
         // tensor cores: vector-wise (v = 32, 64) at 50 / 75 / 87.5 %, shapes
-        // off the tiles (n not a multiple of 32, B of 256, k of M); refused:
+        // off the tiles (n not a multiple of 32, B of 256, k of M), grids with
+        // and without the small batch's launch order; refused:
         // v = 8 and 1, rows that differ (keep 0.8), B not a multiple of 4
         const struct { int n, m, v ; double keep ; int64_t B, k, n_ ; } tcs [] = {
             { 16, 32, 32, 1.0, 256, 1024, 256 }, { 8, 32, 32, 1.0, 300, 1000, 200 },
             { 4, 32, 32, 1.0, 260, 2048, 97 }, { 2, 4, 32, 1.0, 4, 64, 33 },
             { 1, 8, 64, 1.0, 512, 520, 130 }, { 16, 32, 32, 1.0, 36, 4096, 64 },
             { 2, 4, 8, 1.0, 64, 256, 128 }, { 2, 4, 1, 1.0, 64, 256, 128 },
-            { 8, 32, 32, 0.8, 64, 512, 128 }, { 8, 32, 32, 1.0, 66, 512, 64 } } ;
+            { 8, 32, 32, 0.8, 64, 512, 128 }, { 8, 32, 32, 1.0, 66, 512, 64 },
+            // more than 4 blocks along X' (the launch's swap off; under: on)
+            { 8, 32, 32, 1.0, 1028, 256, 96 } } ;
         for (const auto &c : tcs)
             run_tc_case (c.n, c.m, c.v, c.keep, c.B, c.k, c.n_, nm_gen_next (&seed)) ;
     }
