@@ -180,6 +180,32 @@ __device__ __forceinline__ void step_product (float (&d) [4],
     tc_mma (d, a [0][0], a [1][0], a [2][0], a [3][0], b [0][0], b [1][0], d) ;
 }
 
+// The ring of pipe stages both kernels run: stages 0 .. NBUF-2 issued before
+// the first MMA; at iteration p, once stage p has landed and every thread is
+// past stage p-1, stage pn = p + NBUF-1 is issued into stage p-1's buffer
+// (load (pn)), with what ahead (pn) adds to its group, then compute (p).
+template <int NBUF, class Load, class Ahead, class Compute>
+__device__ __forceinline__ void stage_ring (int npipe, Load load, Ahead ahead,
+    Compute compute)
+{
+#pragma unroll
+    for (int q = 0 ; q < NBUF - 1 ; q++)
+    {
+        if (q < npipe) load (q) ;
+        tc_cp_commit () ;
+    }
+    for (int p = 0 ; p < npipe ; p++)
+    {
+        tc_cp_wait<NBUF - 2> () ;
+        __syncthreads () ;
+        const int pn = p + NBUF - 1 ;
+        if (pn < npipe) load (pn) ;
+        ahead (pn) ;
+        tc_cp_commit () ;
+        compute (p) ;
+    }
+}
+
 // acc += the K8 steps of a stage, step (d, k8) each: in the exact modes CH
 // steps at a time summed on the tensor cores from +0, then one rounded FP32
 // add into acc (the tensor core's own accumulation is not round-to-nearest);
@@ -234,25 +260,18 @@ nm_tc_kernel (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
     for (int q = 0 ; q < NBUF && q < npipe ; q++)
         find_rows<SHARED> (rows, W, q, U, c0, ldd, tid) ;
     __syncthreads () ;
-#pragma unroll
-    for (int q = 0 ; q < NBUF - 1 ; q++)
+    // stage q's rows were found the iteration before its copies are issued
+    stage_ring<NBUF> (npipe, [&] (int q)
     {
-        if (q < npipe)
-            load_stage<C> (smem + q * STAGE_FLOATS, rows [q % RING], W, Xt, B, q, U, c0, b0, tid) ;
-        tc_cp_commit () ;
-    }
-    for (int p = 0 ; p < npipe ; p++)
+        load_stage<C> (smem + (q % NBUF) * STAGE_FLOATS, rows [q % RING], W, Xt, B, q, U,
+            c0, b0, tid) ;
+    },
+    [&] (int pn)
     {
-        tc_cp_wait<NBUF - 2> () ;
-        __syncthreads () ;
-        // stage p + NBUF - 1 into the buffer stage p - 1 used (all threads
-        // are past it); its rows were found at the last iteration
-        const int pn = p + NBUF - 1 ;
-        if (pn < npipe)
-            load_stage<C> (smem + (pn % NBUF) * STAGE_FLOATS, rows [pn % RING], W, Xt,
-                B, pn, U, c0, b0, tid) ;
-        tc_cp_commit () ;
         if (pn + 1 < npipe) find_rows<SHARED> (rows, W, pn + 1, U, c0, ldd, tid) ;
+    },
+    [&] (int p)
+    {
         const float *Xs = smem + (p % NBUF) * STAGE_FLOATS ;
         const float *Ws = Xs + PS * LDX ;
         // the stage's A fragments (values), split once per warp
@@ -292,7 +311,7 @@ nm_tc_kernel (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
                     { step_product<MODE> (d, a [k8][mi], b [k8]) ; }) ;
             }
         }
-    }
+    }) ;
     // D (16 x 8): rows g and g + 8 (output columns), columns 2t, 2t + 1
 #pragma unroll
     for (int mi = 0 ; mi < 2 ; mi++)
@@ -421,28 +440,23 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
     for (int e = tid ; e < 2 * (NBUF - 1) * PS && e < npipe * PS ; e += C::NT)
         rows [e / PS][e % PS] = __ldg (grows + e) ;
     __syncthreads () ;
-#pragma unroll
-    for (int q = 0 ; q < NBUF - 1 ; q++)
+    // stage q's data (its rows came with the group of stage q - (NBUF-1)),
+    // and with stage pn's group the rows of stage pr = pn + NBUF - 1 (its
+    // ring slot was last read for stage pr - RING, at least two iterations
+    // ago: every thread is past it)
+    stage_ring<NBUF> (npipe, [&] (int q)
     {
-        if (q < npipe)
-            load_stage2<C> (smem + q * STAGE_FLOATS, rows [q % RING], W, Xt, B, q, npipe, c0, b0, tid) ;
-        tc_cp_commit () ;
-    }
-    for (int p = 0 ; p < npipe ; p++)
+        load_stage2<C> (smem + (q % NBUF) * STAGE_FLOATS, rows [q % RING], W, Xt, B, q,
+            npipe, c0, b0, tid) ;
+    },
+    [&] (int pn)
     {
-        tc_cp_wait<NBUF - 2> () ;
-        __syncthreads () ;
-        // stage pn's data (its rows came with stage p's group), and the rows
-        // of stage pr = pn + NBUF - 1 (its ring slot was last read for stage
-        // pr - RING, at least two iterations ago: every thread is past it)
-        const int pn = p + NBUF - 1 ;
-        if (pn < npipe)
-            load_stage2<C> (smem + (pn % NBUF) * STAGE_FLOATS, rows [pn % RING], W, Xt,
-                B, pn, npipe, c0, b0, tid) ;
         const int pr = pn + NBUF - 1 ;
         if (pr < npipe && tid < PS / 4)
             tc_cp_async16 (&rows [pr % RING][4 * tid], grows + (int64_t) pr * PS + 4 * tid, true) ;
-        tc_cp_commit () ;
+    },
+    [&] (int p)
+    {
         const float *Xs = smem + (p % NBUF) * STAGE_FLOATS ;
         const float4 *Ws = (const float4 *) (Xs + PS * LDX) ;
 #pragma unroll
@@ -498,7 +512,7 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
                 }
             }
         }
-    }
+    }) ;
     // lane (g, t) holds, per tile row mi and half h, Y' columns 8t .. 8t+7
     // of each 32-column half hf of the warp's columns
 #pragma unroll
