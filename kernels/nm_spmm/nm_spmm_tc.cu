@@ -57,6 +57,7 @@
 
 #include <cuda_runtime.h>
 #include <stdint.h>
+#include <algorithm>
 
 namespace {
 
@@ -399,7 +400,7 @@ __device__ __forceinline__ void step2 (float (&d) [4], const uint32_t (&a) [4][N
     tc_mma (d, a [0][0], a [1][0], a [2][0], a [3][0], b [0][0], b [1][0], d) ;
 }
 
-template <int MODE, bool SHARED, class C>
+template <int MODE, bool SHARED, class C, bool PERSIST>
 __global__ void __launch_bounds__ (C::NT, C::MINB)
 nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
     const gg_nm_spmm_op W, bool swap)
@@ -420,13 +421,45 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
     const int64_t b0 = (int64_t) (swap ? blockIdx.x : blockIdx.y) * BB ;
     const int U = (int) (W.stages * W.geom.ws) ;
     const int npipe = (U + PS - 1) / PS ;
+    // PERSIST: a grid of as many blocks as fit at once, block i taking the
+    // items (tile, column block of X') i, i + gridDim.x, ... in swap's
+    // order, as one ring of nitems x npipe stages: the next item's first
+    // stages are in flight while the last ones of the current item are
+    // multiplied and it is stored, so a block's start is paid once
+    const int64_t tiles = W.n_pad / BC, gy = (B + BB - 1) / BB ;
+    const int64_t nitems = PERSIST
+        ? (tiles * gy - (int64_t) blockIdx.x + gridDim.x - 1) / gridDim.x : 1 ;
+    const int nstages = (int) (nitems * npipe) ;
+    // stage s: its stage q within its item, and the item's corner (c, b)
+    auto stage_at = [&] (int s, int &q, int64_t &c, int64_t &b)
+    {
+        if constexpr (PERSIST)
+        {
+            const int jt = s / npipe ;
+            q = s - jt * npipe ;
+            const int64_t it = (int64_t) blockIdx.x + (int64_t) jt * gridDim.x ;
+            c = (swap ? it / gy : it % tiles) * BC ;
+            b = (swap ? it % gy : it / tiles) * BB ;
+        }
+        else
+        {
+            q = s ;
+            c = c0 ;
+            b = b0 ;
+        }
+    } ;
     // the X' rows of this tile's stages (made with op.wtc), RING stages of
     // them in shared memory: those of stage s arrive by cp.async with stage
     // s - (NBUF-1)'s data, so they are there when s's copies are issued
     static_assert (RING >= 2 * NBUF - 1, "the ring of rows holds 2 NBUF - 1 stages") ;
     __shared__ __align__ (16) int rows [RING][PS] ;
-    const int *grows = (const int *) ((const float4 *) W.wtc
-        + (W.n_pad / BC) * (int64_t) npipe * WTC_STAGE) + (c0 / BC) * (int64_t) npipe * PS ;
+    const int *rows_all = (const int *) ((const float4 *) W.wtc
+        + (W.n_pad / BC) * (int64_t) npipe * WTC_STAGE) ;
+    // the X' rows of stage q of the tile at column c
+    auto rows_of = [&] (int64_t c, int q)
+    {
+        return rows_all + ((c / BC) * (int64_t) npipe + q) * PS ;
+    } ;
 
     float acc [2][NI][4] ;
 #pragma unroll
@@ -436,24 +469,66 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
 #pragma unroll
             for (int q = 0 ; q < 4 ; q++) acc [mi][ni][q] = 0 ;
 
+    // the tile's values in Y' (rows c .. c+31, columns b .. b+BB-1): lane
+    // (g, t) holds, per tile row mi and half h, Y' columns 8t .. 8t+7 of
+    // each 32-column half hf of the warp's columns
+    auto store = [&] (int64_t cc, int64_t bb)
+    {
+#pragma unroll
+        for (int mi = 0 ; mi < 2 ; mi++)
+        {
+#pragma unroll
+            for (int h = 0 ; h < 2 ; h++)
+            {
+                const int64_t c = cc + mi * 16 + g + 8 * h ;
+                if (c >= W.ncols) continue ;
+#pragma unroll
+                for (int hf = 0 ; hf < NH ; hf++)
+                {
+                    const int64_t b = bb + warp * (BB / C::W) + 32 * hf + 8 * t ;
+                    float *y = Yt + c * B + b ;
+                    if (b < B)
+                        *(float4 *) y = make_float4 (acc [mi][4*hf][2*h], acc [mi][4*hf+1][2*h],
+                            acc [mi][4*hf+2][2*h], acc [mi][4*hf+3][2*h]) ;
+                    if (b + 4 < B)
+                        *(float4 *) (y + 4) = make_float4 (acc [mi][4*hf][2*h+1],
+                            acc [mi][4*hf+1][2*h+1], acc [mi][4*hf+2][2*h+1], acc [mi][4*hf+3][2*h+1]) ;
+                }
+            }
+        }
+    } ;
+
     // the rows of the first 2 (NBUF-1) stages directly
-    for (int e = tid ; e < 2 * (NBUF - 1) * PS && e < npipe * PS ; e += C::NT)
-        rows [e / PS][e % PS] = __ldg (grows + e) ;
+    for (int e = tid ; e < 2 * (NBUF - 1) * PS && e < nstages * PS ; e += C::NT)
+    {
+        int q ;
+        int64_t c, b ;
+        stage_at (e / PS, q, c, b) ;
+        rows [e / PS][e % PS] = __ldg (rows_of (c, q) + e % PS) ;
+    }
     __syncthreads () ;
     // stage q's data (its rows came with the group of stage q - (NBUF-1)),
     // and with stage pn's group the rows of stage pr = pn + NBUF - 1 (its
     // ring slot was last read for stage pr - RING, at least two iterations
     // ago: every thread is past it)
-    stage_ring<NBUF> (npipe, [&] (int q)
+    stage_ring<NBUF> (nstages, [&] (int s)
     {
-        load_stage2<C> (smem + (q % NBUF) * STAGE_FLOATS, rows [q % RING], W, Xt, B, q,
-            npipe, c0, b0, tid) ;
+        int q ;
+        int64_t c, b ;
+        stage_at (s, q, c, b) ;
+        load_stage2<C> (smem + (s % NBUF) * STAGE_FLOATS, rows [s % RING], W, Xt, B, q,
+            npipe, c, b, tid) ;
     },
     [&] (int pn)
     {
         const int pr = pn + NBUF - 1 ;
-        if (pr < npipe && tid < PS / 4)
-            tc_cp_async16 (&rows [pr % RING][4 * tid], grows + (int64_t) pr * PS + 4 * tid, true) ;
+        if (pr < nstages && tid < PS / 4)
+        {
+            int q ;
+            int64_t c, b ;
+            stage_at (pr, q, c, b) ;
+            tc_cp_async16 (&rows [pr % RING][4 * tid], rows_of (c, q) + 4 * tid, true) ;
+        }
     },
     [&] (int p)
     {
@@ -512,31 +587,25 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
                 }
             }
         }
-    }) ;
-    // lane (g, t) holds, per tile row mi and half h, Y' columns 8t .. 8t+7
-    // of each 32-column half hf of the warp's columns
-#pragma unroll
-    for (int mi = 0 ; mi < 2 ; mi++)
-    {
-#pragma unroll
-        for (int h = 0 ; h < 2 ; h++)
+        if constexpr (PERSIST)
         {
-            const int64_t c = c0 + mi * 16 + g + 8 * h ;
-            if (c >= W.ncols) continue ;
-#pragma unroll
-            for (int hf = 0 ; hf < NH ; hf++)
+            // the item's last stage: store it, start the next from zero
+            int q ;
+            int64_t c, b ;
+            stage_at (p, q, c, b) ;
+            if (q == npipe - 1)
             {
-                const int64_t b = b0 + warp * (BB / C::W) + 32 * hf + 8 * t ;
-                float *y = Yt + c * B + b ;
-                if (b < B)
-                    *(float4 *) y = make_float4 (acc [mi][4*hf][2*h], acc [mi][4*hf+1][2*h],
-                        acc [mi][4*hf+2][2*h], acc [mi][4*hf+3][2*h]) ;
-                if (b + 4 < B)
-                    *(float4 *) (y + 4) = make_float4 (acc [mi][4*hf][2*h+1],
-                        acc [mi][4*hf+1][2*h+1], acc [mi][4*hf+2][2*h+1], acc [mi][4*hf+3][2*h+1]) ;
+                store (c, b) ;
+#pragma unroll
+                for (int mi = 0 ; mi < 2 ; mi++)
+#pragma unroll
+                    for (int ni = 0 ; ni < NI ; ni++)
+#pragma unroll
+                        for (int e = 0 ; e < 4 ; e++) acc [mi][ni][e] = 0 ;
             }
         }
-    }
+    }) ;
+    if constexpr (!PERSIST) store (c0, b0) ;
 }
 
 // W's values split and in fragment order: thread e = ((tile, stage) * 2 + k8)
@@ -586,7 +655,7 @@ __global__ void tc_rows_kernel (const gg_nm_spmm_op W, int *__restrict__ rows,
 // a tile's blocks are launched side by side, so that the second and later
 // read its values from L2, not from memory well after the first (measured
 // on the second kernel: batch 256, 8:32, 85.6 -> 89.8 % of the ideal).
-template <bool SECOND, int MODE, bool SHARED, class C>
+template <bool SECOND, int MODE, bool SHARED, class C, bool PERSIST>
 int launch (const gg_nm_spmm_op *W, int64_t B, const float *Xt, float *Yt,
     cudaStream_t stream)
 {
@@ -595,7 +664,7 @@ int launch (const gg_nm_spmm_op *W, int64_t B, const float *Xt, float *Yt,
     int nt ;
     if constexpr (SECOND)
     {
-        kern = nm_tc_kernel2<MODE, SHARED, C> ;
+        kern = nm_tc_kernel2<MODE, SHARED, C, PERSIST> ;
         smem = tc2<C>::SMEM ;
         nt = C::NT ;
     }
@@ -614,26 +683,44 @@ int launch (const gg_nm_spmm_op *W, int64_t B, const float *Xt, float *Yt,
     if (gy > 65535) return GG_ERR_UNSUPPORTED ;
     const bool swap = gy <= NM_TC_SWAP_GY && tiles <= 65535 ;
     dim3 grid = swap ? dim3 ((unsigned) gy, (unsigned) tiles) : dim3 ((unsigned) tiles, (unsigned) gy) ;
+    if constexpr (PERSIST)
+    {
+        // as many blocks as fit on the device at once, each a ring over its
+        // items (nm_tc_kernel2)
+        int dev = 0, sms = 0, per_sm = 0 ;
+        if (cudaGetDevice (&dev) != cudaSuccess
+            || cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess
+            || cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, kern, nt, smem) != cudaSuccess
+            || per_sm < 1)
+        {
+            return GG_ERR_DEVICE ;
+        }
+        const int64_t items = tiles * gy ;
+        const int64_t blocks = std::min (items, (int64_t) per_sm * sms) ;
+        const int64_t npipe = (W->stages * W->geom.ws + PS - 1) / PS ;
+        if ((items + blocks - 1) / blocks * npipe >= (int64_t) INT32_MAX) return GG_ERR_UNSUPPORTED ;
+        grid = dim3 ((unsigned) blocks) ;
+    }
     kern<<<grid, nt, smem, stream>>> (Xt, Yt, B, *W, swap) ;
     return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
 }
 
-template <bool SECOND, class C>
+template <bool SECOND, class C, bool PERSIST = false>
 int launch_mode (const gg_nm_spmm_op *W, int64_t B, const float *X, float *Y,
     int mode, cudaStream_t stream)
 {
     const bool sh = W->shared ;
     switch (mode)
     {
-        case GG_TC_EXACT3 : return sh ? launch<SECOND, GG_TC_EXACT3, true, C> (W, B, X, Y, stream)
-                                      : launch<SECOND, GG_TC_EXACT3, false, C> (W, B, X, Y, stream) ;
-        case GG_TC_TF32   : return sh ? launch<SECOND, GG_TC_TF32, true, C> (W, B, X, Y, stream)
-                                      : launch<SECOND, GG_TC_TF32, false, C> (W, B, X, Y, stream) ;
+        case GG_TC_EXACT3 : return sh ? launch<SECOND, GG_TC_EXACT3, true, C, PERSIST> (W, B, X, Y, stream)
+                                      : launch<SECOND, GG_TC_EXACT3, false, C, PERSIST> (W, B, X, Y, stream) ;
+        case GG_TC_TF32   : return sh ? launch<SECOND, GG_TC_TF32, true, C, PERSIST> (W, B, X, Y, stream)
+                                      : launch<SECOND, GG_TC_TF32, false, C, PERSIST> (W, B, X, Y, stream) ;
         case GG_TC_EXACT  :
             // six MMAs: the first kernel only
             if constexpr (SECOND) return GG_ERR_UNSUPPORTED ;
-            else return sh ? launch<SECOND, GG_TC_EXACT, true, C> (W, B, X, Y, stream)
-                           : launch<SECOND, GG_TC_EXACT, false, C> (W, B, X, Y, stream) ;
+            else return sh ? launch<SECOND, GG_TC_EXACT, true, C, false> (W, B, X, Y, stream)
+                           : launch<SECOND, GG_TC_EXACT, false, C, false> (W, B, X, Y, stream) ;
         default           : return GG_ERR_UNSUPPORTED ;
     }
 }
@@ -686,7 +773,9 @@ extern "C" int gg_cuda_nm_spmm_tc_prep (gg_nm_spmm_op *W, void *buf, cudaStream_
 // second kernel's: 4 = 128 columns of X', four buffers, 4 blocks per SM; it
 // beat the others measured (the first two's shapes, 8 warps x 256 columns,
 // 5 blocks per SM, 2 warps x 64 columns) on every shape and pattern, which
-// are therefore not compiled (numbers 2, 3, 5-8 in the notes).
+// are therefore not compiled (numbers 2, 3, 5-8 in the notes).  9 = 4 on a
+// persistent grid (each block a ring over several items): written for the
+// small-batch shape's short blocks, not yet measured, so not in the rule.
 #define NM_TC_MANY_BLOCKS 1024
 
 extern "C" int gg_cuda_nm_spmm_tc_cfg (const gg_nm_spmm_op *W, int64_t B,
@@ -706,12 +795,13 @@ extern "C" int gg_cuda_nm_spmm_tc_cfg (const gg_nm_spmm_op *W, int64_t B,
         const int64_t blocks = (W->n_pad / BC) * ((B + 255) / 256) ;
         cfg = second ? 4 : (blocks >= NM_TC_MANY_BLOCKS) ? 1 : 0 ;
     }
-    if (cfg == 4 && !second) return GG_ERR_UNSUPPORTED ;
+    if ((cfg == 4 || cfg == 9) && !second) return GG_ERR_UNSUPPORTED ;
     switch (cfg)
     {
         case 0 : return launch_mode<false, tc_cfg<256, 4, 1, 2>> (W, B, X, Y, mode, stream) ;
         case 1 : return launch_mode<false, tc_cfg<256, 3, 3, 2>> (W, B, X, Y, mode, stream) ;
         case 4 : return launch_mode<true, tc_cfg<128, 4, 4, 2>> (W, B, X, Y, mode, stream) ;
+        case 9 : return launch_mode<true, tc_cfg<128, 4, 4, 2>, true> (W, B, X, Y, mode, stream) ;
         default : return GG_ERR_UNSUPPORTED ;
     }
 }
