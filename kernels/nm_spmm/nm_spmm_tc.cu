@@ -72,11 +72,10 @@ constexpr int LDW = BC + 8 ;            // padded rows (8 mod 32 words)
 // buffers, MINB blocks per SM asked of the register allocator, CH steps of
 // 8 slots summed on the tensor cores before each rounded FP32 add (exact
 // modes).
-template <int BB_, int NBUF_, int MINB_, int CH_, int WARPS_ = WARPS> struct tc_cfg
+template <int BB_, int NBUF_, int MINB_, int CH_> struct tc_cfg
 {
     static constexpr int BB = BB_, NBUF = NBUF_, MINB = MINB_, CH = CH_ ;
-    static constexpr int W = WARPS_, NT = 32 * WARPS_ ;    // (the second kernel's; the first has 4)
-    static constexpr int NI = BB / W / 8 ;              // MMA tiles along X'
+    static constexpr int NI = BB / WARPS / 8 ;          // MMA tiles along X'
     static constexpr int LDX = BB + 8 ;                 // 8 mod 32 words
     static constexpr size_t STAGE_FLOATS = (size_t) PS * (LDX + LDW) ;
     static constexpr size_t SMEM = NBUF * STAGE_FLOATS * sizeof (float) ;
@@ -371,17 +370,17 @@ __device__ __forceinline__ void load_stage2 (float *sm, const int *rows,
     const int ch = tid % (BB / 4) ;
     const int64_t b = b0 + 4 * ch ;
 #pragma unroll
-    for (int j = 0 ; j < PS * (BB / 4) / C::NT ; j++)
+    for (int j = 0 ; j < PS * (BB / 4) / NT ; j++)
     {
-        const int r = tid / (BB / 4) + j * (C::NT / (BB / 4)) ;
+        const int r = tid / (BB / 4) + j * (NT / (BB / 4)) ;
         const int row = rows [r] ;
         const bool in = (row >= 0 && b < B) ;
         tc_cp_async16 (Xs + r * C::LDX + 4 * ch, in ? Xt + (int64_t) row * B + b : Xt, in) ;
     }
     const float4 *w = (const float4 *) W.wtc + ((c0 / BC) * npipe + q) * WTC_STAGE ;
 #pragma unroll
-    for (int j = 0 ; j < WTC_STAGE / C::NT ; j++)
-        tc_cp_async16 (Ws + tid + j * C::NT, w + tid + j * C::NT, true) ;
+    for (int j = 0 ; j < WTC_STAGE / NT ; j++)
+        tc_cp_async16 (Ws + tid + j * NT, w + tid + j * NT, true) ;
 }
 
 // d += one 8-slot step: A (16 x 8, a [frag][part]) times B (8 x 8, b [half][part])
@@ -401,7 +400,7 @@ __device__ __forceinline__ void step2 (float (&d) [4], const uint32_t (&a) [4][N
 }
 
 template <int MODE, bool SHARED, class C, bool PERSIST>
-__global__ void __launch_bounds__ (C::NT, C::MINB)
+__global__ void __launch_bounds__ (NT, C::MINB)
 nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
     const gg_nm_spmm_op W, bool swap)
 {
@@ -485,7 +484,7 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
 #pragma unroll
                 for (int hf = 0 ; hf < NH ; hf++)
                 {
-                    const int64_t b = bb + warp * (BB / C::W) + 32 * hf + 8 * t ;
+                    const int64_t b = bb + warp * (BB / WARPS) + 32 * hf + 8 * t ;
                     float *y = Yt + c * B + b ;
                     if (b < B)
                         *(float4 *) y = make_float4 (acc [mi][4*hf][2*h], acc [mi][4*hf+1][2*h],
@@ -499,7 +498,7 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
     } ;
 
     // the rows of the first 2 (NBUF-1) stages directly
-    for (int e = tid ; e < 2 * (NBUF - 1) * PS && e < nstages * PS ; e += C::NT)
+    for (int e = tid ; e < 2 * (NBUF - 1) * PS && e < nstages * PS ; e += NT)
     {
         int q ;
         int64_t c, b ;
@@ -543,7 +542,7 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
 #pragma unroll
             for (int k8 = 0 ; k8 < K8 ; k8++)
             {
-                const float *xr = Xs + (k8 * 8 + t) * LDX + warp * (BB / C::W) + 32 * hf + 4 * g ;
+                const float *xr = Xs + (k8 * 8 + t) * LDX + warp * (BB / WARPS) + 32 * hf + 4 * g ;
                 const float4 r0 = *(const float4 *) xr ;
                 const float4 r1 = *(const float4 *) (xr + 4 * LDX) ;
                 const float v0 [4] = { r0.x, r0.y, r0.z, r0.w } ;
@@ -661,18 +660,15 @@ int launch (const gg_nm_spmm_op *W, int64_t B, const float *Xt, float *Yt,
 {
     void (*kern) (const float *, float *, int64_t, gg_nm_spmm_op, bool) ;
     size_t smem ;
-    int nt ;
     if constexpr (SECOND)
     {
         kern = nm_tc_kernel2<MODE, SHARED, C, PERSIST> ;
         smem = tc2<C>::SMEM ;
-        nt = C::NT ;
     }
     else
     {
         kern = nm_tc_kernel<MODE, SHARED, C> ;
         smem = C::SMEM ;
-        nt = NT ;
     }
     if (cudaFuncSetAttribute (kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
         (int) smem) != cudaSuccess)
@@ -690,7 +686,7 @@ int launch (const gg_nm_spmm_op *W, int64_t B, const float *Xt, float *Yt,
         int dev = 0, sms = 0, per_sm = 0 ;
         if (cudaGetDevice (&dev) != cudaSuccess
             || cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess
-            || cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, kern, nt, smem) != cudaSuccess
+            || cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, kern, NT, smem) != cudaSuccess
             || per_sm < 1)
         {
             return GG_ERR_DEVICE ;
@@ -701,7 +697,7 @@ int launch (const gg_nm_spmm_op *W, int64_t B, const float *Xt, float *Yt,
         if ((items + blocks - 1) / blocks * npipe >= (int64_t) INT32_MAX) return GG_ERR_UNSUPPORTED ;
         grid = dim3 ((unsigned) blocks) ;
     }
-    kern<<<grid, nt, smem, stream>>> (Xt, Yt, B, *W, swap) ;
+    kern<<<grid, NT, smem, stream>>> (Xt, Yt, B, *W, swap) ;
     return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
 }
 
