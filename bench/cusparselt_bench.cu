@@ -111,56 +111,37 @@ static const char *lt_status_name (cusparseStatus_t s)
     }
 }
 
-#define CK_CUDA(call, fail)                                                 \
+// A call's status of type T against OK: where it failed, the call, TEXT
+// (status) and the number on stderr; CK_ also keeps NAME (status) in g_why
+// and returns fail from the caller.  WARN_ (clean-up and optional steps)
+// reports and goes on.
+#define CK_STATUS(T, OK, TEXT, NAME, call, fail)                            \
     do {                                                                    \
-        cudaError_t e_ = (call) ;                                           \
-        if (e_ != cudaSuccess) {                                            \
+        T s_ = (call) ;                                                     \
+        if (s_ != (OK)) {                                                   \
             fprintf (stderr, "%s:%d: %s: %s (%d)\n", __FILE__, __LINE__,    \
-                #call, cudaGetErrorString (e_), (int) e_) ;                 \
-            snprintf (g_why, sizeof (g_why), "%s", cudaGetErrorName (e_)) ; \
+                #call, TEXT (s_), (int) s_) ;                               \
+            snprintf (g_why, sizeof (g_why), "%s", NAME (s_)) ;             \
             return fail ;                                                   \
         }                                                                   \
     } while (0)
 
-#define CK_BLAS(call, fail)                                                 \
+#define WARN_STATUS(T, OK, TEXT, call)                                      \
     do {                                                                    \
-        cublasStatus_t s_ = (call) ;                                        \
-        if (s_ != CUBLAS_STATUS_SUCCESS) {                                  \
+        T s_ = (call) ;                                                     \
+        if (s_ != (OK))                                                     \
             fprintf (stderr, "%s:%d: %s: %s (%d)\n", __FILE__, __LINE__,    \
-                #call, cublasGetStatusName (s_), (int) s_) ;                \
-            snprintf (g_why, sizeof (g_why), "%s",                          \
-                cublasGetStatusName (s_)) ;                                 \
-            return fail ;                                                   \
-        }                                                                   \
+                #call, TEXT (s_), (int) s_) ;                               \
     } while (0)
 
-#define CK_LT(call, fail)                                                   \
-    do {                                                                    \
-        cusparseStatus_t s_ = (call) ;                                      \
-        if (s_ != CUSPARSE_STATUS_SUCCESS) {                                \
-            fprintf (stderr, "%s:%d: %s: %s (%d)\n", __FILE__, __LINE__,    \
-                #call, lt_status_name (s_), (int) s_) ;                     \
-            snprintf (g_why, sizeof (g_why), "%s", lt_status_name (s_)) ;   \
-            return fail ;                                                   \
-        }                                                                   \
-    } while (0)
-
-// For clean-up and optional steps: report, go on.
-#define WARN_CUDA(call)                                                     \
-    do {                                                                    \
-        cudaError_t e_ = (call) ;                                           \
-        if (e_ != cudaSuccess)                                              \
-            fprintf (stderr, "%s:%d: %s: %s (%d)\n", __FILE__, __LINE__,    \
-                #call, cudaGetErrorString (e_), (int) e_) ;                 \
-    } while (0)
-
-#define WARN_LT(call)                                                       \
-    do {                                                                    \
-        cusparseStatus_t s_ = (call) ;                                      \
-        if (s_ != CUSPARSE_STATUS_SUCCESS)                                  \
-            fprintf (stderr, "%s:%d: %s: %s (%d)\n", __FILE__, __LINE__,    \
-                #call, lt_status_name (s_), (int) s_) ;                     \
-    } while (0)
+#define CK_CUDA(call, fail) CK_STATUS (cudaError_t, cudaSuccess,            \
+    cudaGetErrorString, cudaGetErrorName, call, fail)
+#define CK_BLAS(call, fail) CK_STATUS (cublasStatus_t, CUBLAS_STATUS_SUCCESS, \
+    cublasGetStatusName, cublasGetStatusName, call, fail)
+#define CK_LT(call, fail) CK_STATUS (cusparseStatus_t, CUSPARSE_STATUS_SUCCESS, \
+    lt_status_name, lt_status_name, call, fail)
+#define WARN_CUDA(call) WARN_STATUS (cudaError_t, cudaSuccess, cudaGetErrorString, call)
+#define WARN_LT(call) WARN_STATUS (cusparseStatus_t, CUSPARSE_STATUS_SUCCESS, lt_status_name, call)
 
 //------------------------------------------------------------------------------
 // resources freed on every way out of a mode
