@@ -53,8 +53,9 @@ int gg_cuda_nm_spmm_tc (const gg_nm_spmm_op *W, int64_t B, const void *Xt,
 // gg_cuda_nm_spmm_tc uses; for bench/nm_gpu_bench)
 int gg_cuda_nm_spmm_tc_cfg (const gg_nm_spmm_op *W, int64_t B, const void *Xt,
     void *Yt, int mode, int cfg, cudaStream_t stream) ;
-// W's values split in two TF32 parts in the MMA's fragment order, into buf
-// (gg_nm_spmm_tc_prep_bytes, on 16 bytes; 0: not a tc32 layout): sets
+// W's values split in two TF32 parts in the MMA's fragment order, and the
+// X' row of every (tile, stage, slot), into buf (nm_spmm_tc_prep.cu; its
+// size gg_nm_spmm_tc_prep_bytes, on 16 bytes; 0: not a tc32 layout): sets
 // W->wtc, which the second kernel reads (schedule 4; same arithmetic,
 // fewer instructions per MMA), chosen by gg_cuda_nm_spmm_tc where W->wtc is
 // set, Yt is on 16 bytes and the mode is not GG_TC_EXACT.
@@ -62,7 +63,7 @@ size_t gg_nm_spmm_tc_prep_bytes (const gg_nm_spmm_op *W) ;
 int gg_cuda_nm_spmm_tc_prep (gg_nm_spmm_op *W, void *buf, cudaStream_t stream) ;
 // Y (m x n, the family's orientation: Y' above) = S X (S m x k in CSR, FP32
 // values sx, X k x n row-major): each zero of Y that should be -0 (every
-// product -0) made -0; the other values are not touched.
+// product -0) made -0; the other values are not touched (nm_spmm_tc_prep.cu).
 int gg_cuda_nm_zero_signs (int64_t m, int64_t n, const int32_t *p,
     const int32_t *i, const void *sx, const void *X, void *Y, cudaStream_t stream) ;
 

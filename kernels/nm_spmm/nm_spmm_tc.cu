@@ -52,8 +52,7 @@
 // gg_cuda_nm_zero_signs sets those, from S's CSR.  Errors against an
 // FP64 reference: bench/nm_gpu_bench, tests/test_nm_spmm.
 
-#include "kernels/nm_spmm/nm_spmm.h"
-#include "kernels/tc_spmm/tc_device.cuh"
+#include "kernels/nm_spmm/nm_tc_common.cuh"
 
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -61,10 +60,8 @@
 
 namespace {
 
-constexpr int BC = 32 ;                 // output columns per block (a tile)
 constexpr int WARPS = 4 ;
 constexpr int NT = 32 * WARPS ;
-constexpr int PS = 16 ;                 // slots per pipe stage
 constexpr int RING = 8 ;                // ring of the stages' X' rows (> NBUF)
 constexpr int LDW = BC + 8 ;            // padded rows (8 mod 32 words)
 
@@ -80,41 +77,6 @@ template <int BB_, int NBUF_, int MINB_, int CH_> struct tc_cfg
     static constexpr size_t STAGE_FLOATS = (size_t) PS * (LDX + LDW) ;
     static constexpr size_t SMEM = NBUF * STAGE_FLOATS * sizeof (float) ;
 } ;
-
-// The X' row that slot u of the tile at column c0 reads, or -1 (no entry in
-// any of the tile's columns).  The layout keeps one index per column, or
-// (SHARED) one per 8 columns; the tile's agree wherever they have one
-// (op.tc32), and an absent slot is ks, so the smallest is the tile's.
-template <bool SHARED>
-__device__ __forceinline__ int slot_row (const gg_nm_spmm_op &W,
-    int u, int64_t c0, int64_t ldd)
-{
-    const int ks = W.geom.ks ;
-    uint32_t w4 ;
-    if (SHARED)
-    {
-        w4 = __ldg ((const unsigned int *) (W.idx + u * ldd + c0 / 8)) ;
-    }
-    else
-    {
-        const uint4 *q = (const uint4 *) (W.idx + u * ldd + c0) ;
-        const uint4 lo = __ldg (q), hi = __ldg (q + 1) ;
-        w4 = __vminu4 (__vminu4 (__vminu4 (lo.x, lo.y), __vminu4 (lo.z, lo.w)),
-                       __vminu4 (__vminu4 (hi.x, hi.y), __vminu4 (hi.z, hi.w))) ;
-    }
-    int e = min (min ((int) (w4 & 0xff), (int) ((w4 >> 8) & 0xff)),
-                 min ((int) ((w4 >> 16) & 0xff), (int) (w4 >> 24))) ;
-    if (e >= ks) return -1 ;
-    const int st = u / W.geom.ws ;
-    if (W.packed)
-    {
-        // col_info: e is a rank among the positions of the 128-column tile
-        e = __ldg (W.cols + ((c0 / W.geom.bn) * W.stages + st) * ks + e) ;
-        if (e >= ks) return -1 ;
-    }
-    const int64_t row = (int64_t) st * ks + e ;
-    return (row < W.k) ? (int) row : -1 ;
-}
 
 // the X' rows of stage q's slots into rows [q % RING] (threads 0 .. PS-1)
 template <bool SHARED>
@@ -246,7 +208,7 @@ nm_tc_kernel (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
     const int64_t b0 = (int64_t) (swap ? blockIdx.x : blockIdx.y) * BB ;
     const int64_t ldd = SHARED ? W.n_pad / W.geom.tn : W.n_pad ;
     const int U = (int) (W.stages * W.geom.ws) ;
-    const int npipe = (U + PS - 1) / PS ;
+    const int npipe = (int) tc_npipe (W) ;
     __shared__ int rows [RING][PS] ;
 
     float acc [2][NI][4] ;
@@ -351,7 +313,6 @@ nm_tc_kernel (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
 // the eight lanes of a load phase hit distinct banks) and holds Y' columns
 // 8t .. 8t+7 of each half, stored as 16-byte vectors.  Y' on 16 bytes.
 #define NM_TC_SWAP_GY 4
-constexpr int WTC_STAGE = 2 * 2 * 2 * 32 ;     // float4 per (tile, stage): k8, mi, part, lane
 
 template <class C> struct tc2
 {
@@ -418,8 +379,7 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
     // they read its values from L2 and not from memory one after the other)
     const int64_t c0 = (int64_t) (swap ? blockIdx.y : blockIdx.x) * BC ;
     const int64_t b0 = (int64_t) (swap ? blockIdx.x : blockIdx.y) * BB ;
-    const int U = (int) (W.stages * W.geom.ws) ;
-    const int npipe = (U + PS - 1) / PS ;
+    const int npipe = (int) tc_npipe (W) ;
     // PERSIST: a grid of as many blocks as fit at once, block i taking the
     // items (tile, column block of X') i, i + gridDim.x, ... in swap's
     // order, as one ring of nitems x npipe stages: the next item's first
@@ -607,48 +567,6 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
     if constexpr (!PERSIST) store (c0, b0) ;
 }
 
-// W's values split and in fragment order: thread e = ((tile, stage) * 2 + k8)
-// * 2 + mi) * 32 + lane writes its hi and lo float4
-__global__ void tc_prep_kernel (const gg_nm_spmm_op W, float4 *__restrict__ out,
-    int64_t npipe, int64_t total)
-{
-    const int64_t e = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ;
-    if (e >= total) return ;
-    const int lane = (int) (e & 31), mi = (int) ((e >> 5) & 1), k8 = (int) ((e >> 6) & 1) ;
-    const int64_t tp = e >> 7 ;
-    const int64_t p = tp % npipe, tile = tp / npipe ;
-    const int g = lane >> 2, t = lane & 3 ;
-    const int64_t U = W.stages * W.geom.ws, ld = W.n_pad ;
-    const int64_t c = tile * BC + mi * 16 + g ;
-    const int64_t u0 = p * PS + k8 * 8 + t, u1 = u0 + 4 ;
-    const float *v = (const float *) W.val ;
-    const float x [4] = {
-        (u0 < U) ? v [u0 * ld + c] : 0.0f, (u0 < U) ? v [u0 * ld + c + 8] : 0.0f,
-        (u1 < U) ? v [u1 * ld + c] : 0.0f, (u1 < U) ? v [u1 * ld + c + 8] : 0.0f } ;
-    uint32_t s [4][3] ;
-#pragma unroll
-    for (int q = 0 ; q < 4 ; q++) tc_split<2> (x [q], s [q]) ;
-    float4 *o = out + (((tp * 2 + k8) * 2 + mi) * 2) * 32 + lane ;
-    o [0] = make_float4 (__uint_as_float (s [0][0]), __uint_as_float (s [1][0]),
-        __uint_as_float (s [2][0]), __uint_as_float (s [3][0])) ;
-    o [32] = make_float4 (__uint_as_float (s [0][1]), __uint_as_float (s [1][1]),
-        __uint_as_float (s [2][1]), __uint_as_float (s [3][1])) ;
-}
-
-// the X' row of each (tile, pipe stage, slot): slot_row, once per form
-template <bool SHARED>
-__global__ void tc_rows_kernel (const gg_nm_spmm_op W, int *__restrict__ rows,
-    int64_t npipe, int64_t total)
-{
-    const int64_t e = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ;
-    if (e >= total) return ;
-    const int64_t tile = e / (npipe * PS) ;
-    const int u = (int) (e % (npipe * PS)) ;
-    const int U = (int) (W.stages * W.geom.ws) ;
-    const int64_t ldd = SHARED ? W.n_pad / W.geom.tn : W.n_pad ;
-    rows [e] = (u < U) ? slot_row<SHARED> (W, u, tile * BC, ldd) : -1 ;
-}
-
 // One launch of the first kernel (SECOND false) or the second, mode MODE.
 // Where the grid has at most NM_TC_SWAP_GY blocks along X' (a small batch),
 // a tile's blocks are launched side by side, so that the second and later
@@ -693,7 +611,7 @@ int launch (const gg_nm_spmm_op *W, int64_t B, const float *Xt, float *Yt,
         }
         const int64_t items = tiles * gy ;
         const int64_t blocks = std::min (items, (int64_t) per_sm * sms) ;
-        const int64_t npipe = (W->stages * W->geom.ws + PS - 1) / PS ;
+        const int64_t npipe = tc_npipe (*W) ;
         if ((items + blocks - 1) / blocks * npipe >= (int64_t) INT32_MAX) return GG_ERR_UNSUPPORTED ;
         grid = dim3 ((unsigned) blocks) ;
     }
@@ -730,35 +648,6 @@ extern "C" bool gg_nm_spmm_tc_fits (const gg_nm_spmm_op *W, int64_t B)
         && W->geom.bn % BC == 0 && W->n_pad % W->geom.bn == 0
         && W->k > 0 && B >= 0 && B % 4 == 0 && (B + 255) / 256 <= 65535
         && W->n_pad / BC <= (int64_t) INT32_MAX ;
-}
-
-// op.wtc: per (tile, pipe stage), the split values (WTC_STAGE float4), then
-// per (tile, pipe stage) the X' rows of its PS slots (int, -1: none)
-extern "C" size_t gg_nm_spmm_tc_prep_bytes (const gg_nm_spmm_op *W)
-{
-    if (W == NULL || !W->tc32 || W->esz != 4 || W->n_pad % BC != 0) return 0 ;
-    const int64_t npipe = (W->stages * W->geom.ws + PS - 1) / PS ;
-    return (size_t) (W->n_pad / BC) * (size_t) npipe
-        * (WTC_STAGE * sizeof (float4) + PS * sizeof (int)) ;
-}
-
-extern "C" int gg_cuda_nm_spmm_tc_prep (gg_nm_spmm_op *W, void *buf, cudaStream_t stream)
-{
-    const size_t bytes = gg_nm_spmm_tc_prep_bytes (W) ;
-    if (bytes == 0 || buf == NULL || (uintptr_t) buf % 16 != 0) return GG_ERR_UNSUPPORTED ;
-    const int64_t npipe = (W->stages * W->geom.ws + PS - 1) / PS ;
-    const int64_t total = (W->n_pad / BC) * npipe * 128 ;
-    tc_prep_kernel<<<(unsigned) ((total + 255) / 256), 256, 0, stream>>> (*W,
-        (float4 *) buf, npipe, total) ;
-    int *rows = (int *) ((float4 *) buf + (W->n_pad / BC) * npipe * WTC_STAGE) ;
-    const int64_t nr = (W->n_pad / BC) * npipe * PS ;
-    if (W->shared)
-        tc_rows_kernel<true><<<(unsigned) ((nr + 255) / 256), 256, 0, stream>>> (*W, rows, npipe, nr) ;
-    else
-        tc_rows_kernel<false><<<(unsigned) ((nr + 255) / 256), 256, 0, stream>>> (*W, rows, npipe, nr) ;
-    if (cudaGetLastError () != cudaSuccess) return GG_ERR_DEVICE ;
-    W->wtc = buf ;
-    return GG_OK ;
 }
 
 // Schedules (bench/NOTES.md, 2026-11-27, H100).  The first kernel's: 0 =
@@ -800,38 +689,6 @@ extern "C" int gg_cuda_nm_spmm_tc_cfg (const gg_nm_spmm_op *W, int64_t B,
         case 9 : return launch_mode<true, tc_cfg<128, 4, 4, 2>, true> (W, B, X, Y, mode, stream) ;
         default : return GG_ERR_UNSUPPORTED ;
     }
-}
-
-// Y (m x n) = S X with every zero of Y that should be -0 made -0: where every
-// product of the row of S and the column of X is -0 (the IEEE sum of any
-// other set of terms that is zero is +0).  One thread per element of Y;
-// only zeros read S's row.
-__global__ void zero_signs_kernel (int64_t m, int64_t n, const int32_t *__restrict__ p,
-    const int32_t *__restrict__ ci, const float *__restrict__ sx,
-    const float *__restrict__ X, float *__restrict__ Y)
-{
-    const int64_t e = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ;
-    if (e >= m * n) return ;
-    if (Y [e] != 0.0f) return ;
-    const int64_t r = e / n, b = e % n ;
-    if (p [r] == p [r + 1]) return ;
-    for (int64_t q = p [r] ; q < p [r + 1] ; q++)
-    {
-        const float t = sx [q] * X [(int64_t) ci [q] * n + b] ;
-        if (!(t == 0.0f && signbit (t))) return ;
-    }
-    Y [e] = -0.0f ;
-}
-
-extern "C" int gg_cuda_nm_zero_signs (int64_t m, int64_t n, const int32_t *p,
-    const int32_t *i, const void *sx, const void *X, void *Y, cudaStream_t stream)
-{
-    if (m < 0 || n < 0 || sx == NULL) return GG_ERR_UNSUPPORTED ;
-    if (m == 0 || n == 0) return GG_OK ;
-    const int64_t cells = m * n ;
-    zero_signs_kernel<<<(unsigned) ((cells + 255) / 256), 256, 0, stream>>> (m, n, p, i,
-        (const float *) sx, (const float *) X, (float *) Y) ;
-    return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
 }
 
 extern "C" int gg_cuda_nm_spmm_tc (const gg_nm_spmm_op *W, int64_t B,
