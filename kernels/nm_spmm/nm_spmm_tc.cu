@@ -389,16 +389,21 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
     const int64_t nitems = PERSIST
         ? (tiles * gy - (int64_t) blockIdx.x + gridDim.x - 1) / gridDim.x : 1 ;
     const int nstages = (int) (nitems * npipe) ;
-    // stage s: its stage q within its item, and the item's corner (c, b)
+    // the corner (c, b) of item it
+    auto corner = [&] (int64_t it, int64_t &c, int64_t &b)
+    {
+        c = (swap ? it / gy : it % tiles) * BC ;
+        b = (swap ? it % gy : it / tiles) * BB ;
+    } ;
+    // stage s: its stage q within its item, and the item's corner (c, b);
+    // computed directly (the start only: two divisions)
     auto stage_at = [&] (int s, int &q, int64_t &c, int64_t &b)
     {
         if constexpr (PERSIST)
         {
             const int jt = s / npipe ;
             q = s - jt * npipe ;
-            const int64_t it = (int64_t) blockIdx.x + (int64_t) jt * gridDim.x ;
-            c = (swap ? it / gy : it % tiles) * BC ;
-            b = (swap ? it % gy : it / tiles) * BB ;
+            corner ((int64_t) blockIdx.x + (int64_t) jt * gridDim.x, c, b) ;
         }
         else
         {
@@ -407,6 +412,42 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
             b = b0 ;
         }
     } ;
+    // PERSIST: the ring's three walks over the stages (data loaded, rows
+    // loaded, multiplied) each ask for stages in increasing order, so each
+    // keeps a cursor that steps one stage at a time and divides once per item
+    // (a division per stage cost about 35 %: schedule 9's first run); 32-bit,
+    // as the launch allows no more than INT32_MAX items
+    struct cursor { int s, q, tile, cb ; } ;
+    auto cursor_start = [&] (cursor &k, int it)
+    {
+        k.tile = swap ? it / (int) gy : it % (int) tiles ;
+        k.cb = swap ? it % (int) gy : it / (int) tiles ;
+    } ;
+    auto cursor_at = [&] (cursor &k, int s)
+    {
+        if constexpr (PERSIST)
+        {
+            for ( ; k.s < s ; k.s++)
+            {
+                if (++k.q == npipe)
+                {
+                    k.q = 0 ;
+                    cursor_start (k, (int) blockIdx.x + (k.s + 1) / npipe * (int) gridDim.x) ;
+                }
+            }
+        }
+        else
+        {
+            k.q = s ;
+        }
+    } ;
+    auto cursor_c = [&] (const cursor &k) { return PERSIST ? (int64_t) k.tile * BC : c0 ; } ;
+    auto cursor_b = [&] (const cursor &k) { return PERSIST ? (int64_t) k.cb * BB : b0 ; } ;
+    cursor kl ;
+    kl.s = 0 ;
+    kl.q = 0 ;
+    if constexpr (PERSIST) cursor_start (kl, (int) blockIdx.x) ;
+    cursor kr = kl, kc = kl ;
     // the X' rows of this tile's stages (made with op.wtc), RING stages of
     // them in shared memory: those of stage s arrive by cp.async with stage
     // s - (NBUF-1)'s data, so they are there when s's copies are issued
@@ -472,21 +513,17 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
     // ago: every thread is past it)
     stage_ring<NBUF> (nstages, [&] (int s)
     {
-        int q ;
-        int64_t c, b ;
-        stage_at (s, q, c, b) ;
-        load_stage2<C> (smem + (s % NBUF) * STAGE_FLOATS, rows [s % RING], W, Xt, B, q,
-            npipe, c, b, tid) ;
+        cursor_at (kl, s) ;
+        load_stage2<C> (smem + (s % NBUF) * STAGE_FLOATS, rows [s % RING], W, Xt, B, kl.q,
+            npipe, cursor_c (kl), cursor_b (kl), tid) ;
     },
     [&] (int pn)
     {
         const int pr = pn + NBUF - 1 ;
         if (pr < nstages && tid < PS / 4)
         {
-            int q ;
-            int64_t c, b ;
-            stage_at (pr, q, c, b) ;
-            tc_cp_async16 (&rows [pr % RING][4 * tid], rows_of (c, q) + 4 * tid, true) ;
+            cursor_at (kr, pr) ;
+            tc_cp_async16 (&rows [pr % RING][4 * tid], rows_of (cursor_c (kr), kr.q) + 4 * tid, true) ;
         }
     },
     [&] (int p)
@@ -549,12 +586,10 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
         if constexpr (PERSIST)
         {
             // the item's last stage: store it, start the next from zero
-            int q ;
-            int64_t c, b ;
-            stage_at (p, q, c, b) ;
-            if (q == npipe - 1)
+            cursor_at (kc, p) ;
+            if (kc.q == npipe - 1)
             {
-                store (c, b) ;
+                store (cursor_c (kc), cursor_b (kc)) ;
 #pragma unroll
                 for (int mi = 0 ; mi < 2 ; mi++)
 #pragma unroll
@@ -610,6 +645,7 @@ int launch (const gg_nm_spmm_op *W, int64_t B, const float *Xt, float *Yt,
             return GG_ERR_DEVICE ;
         }
         const int64_t items = tiles * gy ;
+        if (items > (int64_t) INT32_MAX) return GG_ERR_UNSUPPORTED ;
         const int64_t blocks = std::min (items, (int64_t) per_sm * sms) ;
         const int64_t npipe = tc_npipe (*W) ;
         if ((items + blocks - 1) / blocks * npipe >= (int64_t) INT32_MAX) return GG_ERR_UNSUPPORTED ;
