@@ -466,11 +466,11 @@ static void run_tc_case (int n_, int m_, int v, double keep, int64_t B,
             printf ("FAIL %s: gg_cuda_nm_spmm_tc_prep\n", name) ;
             failures++ ;
         }
-        const int cfgs [3] = { -1, 4, 9 } ;
+        const int cfgs [2] = { -1, 4 } ;
         int wrong = 0 ;
         for (int mi = 0 ; mi < 3 ; mi += 2)
         {
-            for (int ci = 0 ; ci < 3 ; ci++)
+            for (int ci = 0 ; ci < 2 ; ci++)
             {
                 CHECK_CUDA (cudaMemset (dY, 0xff, (size_t) (B * n) * sizeof (float))) ;
                 const int rc = gg_cuda_nm_spmm_tc_cfg (&L->op, B, dX, dY, modes [mi],
@@ -493,7 +493,7 @@ static void run_tc_case (int n_, int m_, int v, double keep, int64_t B,
                 }
             }
         }
-        printf ("%s %s: second kernel bit for bit against the first, 2 modes x 3 "
+        printf ("%s %s: second kernel bit for bit against the first, 2 modes x 2 "
             "schedules, %d wrong\n", wrong ? "FAIL" : "ok  ", name, wrong) ;
         // GG_TC_EXACT (six MMAs) stays on the first kernel
         checks++ ;
@@ -650,10 +650,7 @@ int main (void)
             { 2, 4, 8, 1.0, 64, 256, 128 }, { 2, 4, 1, 1.0, 64, 256, 128 },
             { 8, 32, 32, 0.8, 64, 512, 128 }, { 8, 32, 32, 1.0, 66, 512, 64 },
             // more than 4 blocks along X' (the launch's swap off; under: on)
-            { 8, 32, 32, 1.0, 1028, 256, 96 },
-            // 1024 (tile, column block) items: schedule 9's persistent blocks
-            // take two or more each on a GPU of up to ~250 SMs
-            { 4, 32, 32, 1.0, 512, 256, 8192 } } ;
+            { 8, 32, 32, 1.0, 1028, 256, 96 } } ;
         for (const auto &c : tcs)
             run_tc_case (c.n, c.m, c.v, c.keep, c.B, c.k, c.n_, nm_gen_next (&seed)) ;
     }

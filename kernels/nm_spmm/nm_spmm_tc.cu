@@ -56,7 +56,7 @@
 
 #include <cuda_runtime.h>
 #include <stdint.h>
-#include <algorithm>
+#include <atomic>
 
 namespace {
 
@@ -360,7 +360,7 @@ __device__ __forceinline__ void step2 (float (&d) [4], const uint32_t (&a) [4][N
     tc_mma (d, a [0][0], a [1][0], a [2][0], a [3][0], b [0][0], b [1][0], d) ;
 }
 
-template <int MODE, bool SHARED, class C, bool PERSIST>
+template <int MODE, bool SHARED, class C>
 __global__ void __launch_bounds__ (NT, C::MINB)
 nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
     const gg_nm_spmm_op W, bool swap)
@@ -380,86 +380,13 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
     const int64_t c0 = (int64_t) (swap ? blockIdx.y : blockIdx.x) * BC ;
     const int64_t b0 = (int64_t) (swap ? blockIdx.x : blockIdx.y) * BB ;
     const int npipe = (int) tc_npipe (W) ;
-    // PERSIST: a grid of as many blocks as fit at once, block i taking the
-    // items (tile, column block of X') i, i + gridDim.x, ... in swap's
-    // order, as one ring of nitems x npipe stages: the next item's first
-    // stages are in flight while the last ones of the current item are
-    // multiplied and it is stored, so a block's start is paid once
-    const int64_t tiles = W.n_pad / BC, gy = (B + BB - 1) / BB ;
-    const int64_t nitems = PERSIST
-        ? (tiles * gy - (int64_t) blockIdx.x + gridDim.x - 1) / gridDim.x : 1 ;
-    const int nstages = (int) (nitems * npipe) ;
-    // the corner (c, b) of item it
-    auto corner = [&] (int64_t it, int64_t &c, int64_t &b)
-    {
-        c = (swap ? it / gy : it % tiles) * BC ;
-        b = (swap ? it % gy : it / tiles) * BB ;
-    } ;
-    // stage s: its stage q within its item, and the item's corner (c, b);
-    // computed directly (the start only: two divisions)
-    auto stage_at = [&] (int s, int &q, int64_t &c, int64_t &b)
-    {
-        if constexpr (PERSIST)
-        {
-            const int jt = s / npipe ;
-            q = s - jt * npipe ;
-            corner ((int64_t) blockIdx.x + (int64_t) jt * gridDim.x, c, b) ;
-        }
-        else
-        {
-            q = s ;
-            c = c0 ;
-            b = b0 ;
-        }
-    } ;
-    // PERSIST: the ring's three walks over the stages (data loaded, rows
-    // loaded, multiplied) each ask for stages in increasing order, so each
-    // keeps a cursor that steps one stage at a time and divides once per item
-    // (a division per stage cost about 35 %: schedule 9's first run); 32-bit,
-    // as the launch allows no more than INT32_MAX items
-    struct cursor { int s, q, tile, cb ; } ;
-    auto cursor_start = [&] (cursor &k, int it)
-    {
-        k.tile = swap ? it / (int) gy : it % (int) tiles ;
-        k.cb = swap ? it % (int) gy : it / (int) tiles ;
-    } ;
-    auto cursor_at = [&] (cursor &k, int s)
-    {
-        if constexpr (PERSIST)
-        {
-            for ( ; k.s < s ; k.s++)
-            {
-                if (++k.q == npipe)
-                {
-                    k.q = 0 ;
-                    cursor_start (k, (int) blockIdx.x + (k.s + 1) / npipe * (int) gridDim.x) ;
-                }
-            }
-        }
-        else
-        {
-            k.q = s ;
-        }
-    } ;
-    auto cursor_c = [&] (const cursor &k) { return PERSIST ? (int64_t) k.tile * BC : c0 ; } ;
-    auto cursor_b = [&] (const cursor &k) { return PERSIST ? (int64_t) k.cb * BB : b0 ; } ;
-    cursor kl ;
-    kl.s = 0 ;
-    kl.q = 0 ;
-    if constexpr (PERSIST) cursor_start (kl, (int) blockIdx.x) ;
-    cursor kr = kl, kc = kl ;
     // the X' rows of this tile's stages (made with op.wtc), RING stages of
     // them in shared memory: those of stage s arrive by cp.async with stage
     // s - (NBUF-1)'s data, so they are there when s's copies are issued
     static_assert (RING >= 2 * NBUF - 1, "the ring of rows holds 2 NBUF - 1 stages") ;
     __shared__ __align__ (16) int rows [RING][PS] ;
-    const int *rows_all = (const int *) ((const float4 *) W.wtc
-        + (W.n_pad / BC) * (int64_t) npipe * WTC_STAGE) ;
-    // the X' rows of stage q of the tile at column c
-    auto rows_of = [&] (int64_t c, int q)
-    {
-        return rows_all + ((c / BC) * (int64_t) npipe + q) * PS ;
-    } ;
+    const int *grows = (const int *) ((const float4 *) W.wtc
+        + (W.n_pad / BC) * (int64_t) npipe * WTC_STAGE) + (c0 / BC) * (int64_t) npipe * PS ;
 
     float acc [2][NI][4] ;
 #pragma unroll
@@ -469,62 +396,24 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
 #pragma unroll
             for (int q = 0 ; q < 4 ; q++) acc [mi][ni][q] = 0 ;
 
-    // the tile's values in Y' (rows c .. c+31, columns b .. b+BB-1): lane
-    // (g, t) holds, per tile row mi and half h, Y' columns 8t .. 8t+7 of
-    // each 32-column half hf of the warp's columns
-    auto store = [&] (int64_t cc, int64_t bb)
-    {
-#pragma unroll
-        for (int mi = 0 ; mi < 2 ; mi++)
-        {
-#pragma unroll
-            for (int h = 0 ; h < 2 ; h++)
-            {
-                const int64_t c = cc + mi * 16 + g + 8 * h ;
-                if (c >= W.ncols) continue ;
-#pragma unroll
-                for (int hf = 0 ; hf < NH ; hf++)
-                {
-                    const int64_t b = bb + warp * (BB / WARPS) + 32 * hf + 8 * t ;
-                    float *y = Yt + c * B + b ;
-                    if (b < B)
-                        *(float4 *) y = make_float4 (acc [mi][4*hf][2*h], acc [mi][4*hf+1][2*h],
-                            acc [mi][4*hf+2][2*h], acc [mi][4*hf+3][2*h]) ;
-                    if (b + 4 < B)
-                        *(float4 *) (y + 4) = make_float4 (acc [mi][4*hf][2*h+1],
-                            acc [mi][4*hf+1][2*h+1], acc [mi][4*hf+2][2*h+1], acc [mi][4*hf+3][2*h+1]) ;
-                }
-            }
-        }
-    } ;
-
     // the rows of the first 2 (NBUF-1) stages directly
-    for (int e = tid ; e < 2 * (NBUF - 1) * PS && e < nstages * PS ; e += NT)
-    {
-        int q ;
-        int64_t c, b ;
-        stage_at (e / PS, q, c, b) ;
-        rows [e / PS][e % PS] = __ldg (rows_of (c, q) + e % PS) ;
-    }
+    for (int e = tid ; e < 2 * (NBUF - 1) * PS && e < npipe * PS ; e += NT)
+        rows [e / PS][e % PS] = __ldg (grows + e) ;
     __syncthreads () ;
     // stage q's data (its rows came with the group of stage q - (NBUF-1)),
     // and with stage pn's group the rows of stage pr = pn + NBUF - 1 (its
     // ring slot was last read for stage pr - RING, at least two iterations
     // ago: every thread is past it)
-    stage_ring<NBUF> (nstages, [&] (int s)
+    stage_ring<NBUF> (npipe, [&] (int q)
     {
-        cursor_at (kl, s) ;
-        load_stage2<C> (smem + (s % NBUF) * STAGE_FLOATS, rows [s % RING], W, Xt, B, kl.q,
-            npipe, cursor_c (kl), cursor_b (kl), tid) ;
+        load_stage2<C> (smem + (q % NBUF) * STAGE_FLOATS, rows [q % RING], W, Xt, B, q,
+            npipe, c0, b0, tid) ;
     },
     [&] (int pn)
     {
         const int pr = pn + NBUF - 1 ;
-        if (pr < nstages && tid < PS / 4)
-        {
-            cursor_at (kr, pr) ;
-            tc_cp_async16 (&rows [pr % RING][4 * tid], rows_of (cursor_c (kr), kr.q) + 4 * tid, true) ;
-        }
+        if (pr < npipe && tid < PS / 4)
+            tc_cp_async16 (&rows [pr % RING][4 * tid], grows + (int64_t) pr * PS + 4 * tid, true) ;
     },
     [&] (int p)
     {
@@ -583,23 +472,32 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
                 }
             }
         }
-        if constexpr (PERSIST)
+    }) ;
+    // the tile's values in Y' (rows c .. c+31, columns b .. b+BB-1): lane
+    // (g, t) holds, per tile row mi and half h, Y' columns 8t .. 8t+7 of
+    // each 32-column half hf of the warp's columns
+#pragma unroll
+    for (int mi = 0 ; mi < 2 ; mi++)
+    {
+#pragma unroll
+        for (int h = 0 ; h < 2 ; h++)
         {
-            // the item's last stage: store it, start the next from zero
-            cursor_at (kc, p) ;
-            if (kc.q == npipe - 1)
+            const int64_t c = c0 + mi * 16 + g + 8 * h ;
+            if (c >= W.ncols) continue ;
+#pragma unroll
+            for (int hf = 0 ; hf < NH ; hf++)
             {
-                store (cursor_c (kc), cursor_b (kc)) ;
-#pragma unroll
-                for (int mi = 0 ; mi < 2 ; mi++)
-#pragma unroll
-                    for (int ni = 0 ; ni < NI ; ni++)
-#pragma unroll
-                        for (int e = 0 ; e < 4 ; e++) acc [mi][ni][e] = 0 ;
+                const int64_t b = b0 + warp * (BB / WARPS) + 32 * hf + 8 * t ;
+                float *y = Yt + c * B + b ;
+                if (b < B)
+                    *(float4 *) y = make_float4 (acc [mi][4*hf][2*h], acc [mi][4*hf+1][2*h],
+                        acc [mi][4*hf+2][2*h], acc [mi][4*hf+3][2*h]) ;
+                if (b + 4 < B)
+                    *(float4 *) (y + 4) = make_float4 (acc [mi][4*hf][2*h+1],
+                        acc [mi][4*hf+1][2*h+1], acc [mi][4*hf+2][2*h+1], acc [mi][4*hf+3][2*h+1]) ;
             }
         }
-    }) ;
-    if constexpr (!PERSIST) store (c0, b0) ;
+    }
 }
 
 // One launch of the first kernel (SECOND false) or the second, mode MODE.
@@ -607,7 +505,7 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
 // a tile's blocks are launched side by side, so that the second and later
 // read its values from L2, not from memory well after the first (measured
 // on the second kernel: batch 256, 8:32, 85.6 -> 89.8 % of the ideal).
-template <bool SECOND, int MODE, bool SHARED, class C, bool PERSIST>
+template <bool SECOND, int MODE, bool SHARED, class C>
 int launch (const gg_nm_spmm_op *W, int64_t B, const float *Xt, float *Yt,
     cudaStream_t stream)
 {
@@ -615,7 +513,7 @@ int launch (const gg_nm_spmm_op *W, int64_t B, const float *Xt, float *Yt,
     size_t smem ;
     if constexpr (SECOND)
     {
-        kern = nm_tc_kernel2<MODE, SHARED, C, PERSIST> ;
+        kern = nm_tc_kernel2<MODE, SHARED, C> ;
         smem = tc2<C>::SMEM ;
     }
     else
@@ -623,54 +521,45 @@ int launch (const gg_nm_spmm_op *W, int64_t B, const float *Xt, float *Yt,
         kern = nm_tc_kernel<MODE, SHARED, C> ;
         smem = C::SMEM ;
     }
-    if (cudaFuncSetAttribute (kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
-        (int) smem) != cudaSuccess)
+    // the shared-memory limit raised once per kernel and device (a host
+    // call of some microseconds, not to be paid on every product)
+    static std::atomic<uint64_t> raised { 0 } ;
+    int dev = 0 ;
+    if (cudaGetDevice (&dev) != cudaSuccess) return GG_ERR_DEVICE ;
+    const uint64_t bit = (dev < 64) ? (uint64_t) 1 << dev : 0 ;
+    if ((raised.load (std::memory_order_acquire) & bit) == 0)
     {
-        return GG_ERR_DEVICE ;
+        if (cudaFuncSetAttribute (kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
+            (int) smem) != cudaSuccess)
+        {
+            return GG_ERR_DEVICE ;
+        }
+        raised.fetch_or (bit, std::memory_order_acq_rel) ;
     }
     const int64_t gy = (B + C::BB - 1) / C::BB, tiles = W->n_pad / BC ;
     if (gy > 65535) return GG_ERR_UNSUPPORTED ;
     const bool swap = gy <= NM_TC_SWAP_GY && tiles <= 65535 ;
     dim3 grid = swap ? dim3 ((unsigned) gy, (unsigned) tiles) : dim3 ((unsigned) tiles, (unsigned) gy) ;
-    if constexpr (PERSIST)
-    {
-        // as many blocks as fit on the device at once, each a ring over its
-        // items (nm_tc_kernel2)
-        int dev = 0, sms = 0, per_sm = 0 ;
-        if (cudaGetDevice (&dev) != cudaSuccess
-            || cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess
-            || cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, kern, NT, smem) != cudaSuccess
-            || per_sm < 1)
-        {
-            return GG_ERR_DEVICE ;
-        }
-        const int64_t items = tiles * gy ;
-        if (items > (int64_t) INT32_MAX) return GG_ERR_UNSUPPORTED ;
-        const int64_t blocks = std::min (items, (int64_t) per_sm * sms) ;
-        const int64_t npipe = tc_npipe (*W) ;
-        if ((items + blocks - 1) / blocks * npipe >= (int64_t) INT32_MAX) return GG_ERR_UNSUPPORTED ;
-        grid = dim3 ((unsigned) blocks) ;
-    }
     kern<<<grid, NT, smem, stream>>> (Xt, Yt, B, *W, swap) ;
     return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
 }
 
-template <bool SECOND, class C, bool PERSIST = false>
+template <bool SECOND, class C>
 int launch_mode (const gg_nm_spmm_op *W, int64_t B, const float *X, float *Y,
     int mode, cudaStream_t stream)
 {
     const bool sh = W->shared ;
     switch (mode)
     {
-        case GG_TC_EXACT3 : return sh ? launch<SECOND, GG_TC_EXACT3, true, C, PERSIST> (W, B, X, Y, stream)
-                                      : launch<SECOND, GG_TC_EXACT3, false, C, PERSIST> (W, B, X, Y, stream) ;
-        case GG_TC_TF32   : return sh ? launch<SECOND, GG_TC_TF32, true, C, PERSIST> (W, B, X, Y, stream)
-                                      : launch<SECOND, GG_TC_TF32, false, C, PERSIST> (W, B, X, Y, stream) ;
+        case GG_TC_EXACT3 : return sh ? launch<SECOND, GG_TC_EXACT3, true, C> (W, B, X, Y, stream)
+                                      : launch<SECOND, GG_TC_EXACT3, false, C> (W, B, X, Y, stream) ;
+        case GG_TC_TF32   : return sh ? launch<SECOND, GG_TC_TF32, true, C> (W, B, X, Y, stream)
+                                      : launch<SECOND, GG_TC_TF32, false, C> (W, B, X, Y, stream) ;
         case GG_TC_EXACT  :
             // six MMAs: the first kernel only
             if constexpr (SECOND) return GG_ERR_UNSUPPORTED ;
-            else return sh ? launch<SECOND, GG_TC_EXACT, true, C, false> (W, B, X, Y, stream)
-                           : launch<SECOND, GG_TC_EXACT, false, C, false> (W, B, X, Y, stream) ;
+            else return sh ? launch<SECOND, GG_TC_EXACT, true, C> (W, B, X, Y, stream)
+                           : launch<SECOND, GG_TC_EXACT, false, C> (W, B, X, Y, stream) ;
         default           : return GG_ERR_UNSUPPORTED ;
     }
 }
@@ -694,9 +583,9 @@ extern "C" bool gg_nm_spmm_tc_fits (const gg_nm_spmm_op *W, int64_t B)
 // second kernel's: 4 = 128 columns of X', four buffers, 4 blocks per SM; it
 // beat the others measured (the first two's shapes, 8 warps x 256 columns,
 // 5 blocks per SM, 2 warps x 64 columns) on every shape and pattern, which
-// are therefore not compiled (numbers 2, 3, 5-8 in the notes).  9 = 4 on a
-// persistent grid (each block a ring over several items): written for the
-// small-batch shape's short blocks, not yet measured, so not in the rule.
+// are therefore not compiled (numbers 2, 3, 5-8 in the notes).  A
+// persistent grid (schedule 9: as many blocks as fit, each a ring over
+// several items) lost on every shape, 68-78 % against 86-101 %, and is gone.
 #define NM_TC_MANY_BLOCKS 1024
 
 extern "C" int gg_cuda_nm_spmm_tc_cfg (const gg_nm_spmm_op *W, int64_t B,
@@ -716,13 +605,12 @@ extern "C" int gg_cuda_nm_spmm_tc_cfg (const gg_nm_spmm_op *W, int64_t B,
         const int64_t blocks = (W->n_pad / BC) * ((B + 255) / 256) ;
         cfg = second ? 4 : (blocks >= NM_TC_MANY_BLOCKS) ? 1 : 0 ;
     }
-    if ((cfg == 4 || cfg == 9) && !second) return GG_ERR_UNSUPPORTED ;
+    if (cfg == 4 && !second) return GG_ERR_UNSUPPORTED ;
     switch (cfg)
     {
         case 0 : return launch_mode<false, tc_cfg<256, 4, 1, 2>> (W, B, X, Y, mode, stream) ;
         case 1 : return launch_mode<false, tc_cfg<256, 3, 3, 2>> (W, B, X, Y, mode, stream) ;
         case 4 : return launch_mode<true, tc_cfg<128, 4, 4, 2>> (W, B, X, Y, mode, stream) ;
-        case 9 : return launch_mode<true, tc_cfg<128, 4, 4, 2>, true> (W, B, X, Y, mode, stream) ;
         default : return GG_ERR_UNSUPPORTED ;
     }
 }
