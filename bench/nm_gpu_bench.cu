@@ -76,6 +76,36 @@ static double median_ms (F run)
     return 0.5 * (t [(REPS - 1) / 2] + t [REPS / 2]) ;
 }
 
+// The same, as the GPU's time per call when calls follow each other: the
+// median over REPS of one event pair around BATCH calls, divided by BATCH
+// (the host's launch cost overlaps the previous call; median_ms counts it
+// in full, which on a 0.1 ms product is several percent)
+static const int BATCH = 20 ;
+
+template <typename F>
+static double stream_ms (F run)
+{
+    cudaEvent_t a, b ;
+    CHECK_CUDA (cudaEventCreate (&a)) ;
+    CHECK_CUDA (cudaEventCreate (&b)) ;
+    for (int r = 0 ; r < WARM ; r++) run () ;
+    std::vector<float> t ;
+    for (int r = 0 ; r < REPS ; r++)
+    {
+        CHECK_CUDA (cudaEventRecord (a)) ;
+        for (int q = 0 ; q < BATCH ; q++) run () ;
+        CHECK_CUDA (cudaEventRecord (b)) ;
+        CHECK_CUDA (cudaEventSynchronize (b)) ;
+        float ms ;
+        CHECK_CUDA (cudaEventElapsedTime (&ms, a, b)) ;
+        t.push_back (ms / BATCH) ;
+    }
+    CHECK_CUDA (cudaEventDestroy (a)) ;
+    CHECK_CUDA (cudaEventDestroy (b)) ;
+    std::sort (t.begin (), t.end ()) ;
+    return 0.5 * (t [(REPS - 1) / 2] + t [REPS / 2]) ;
+}
+
 // Error of Y' (n x B, k-major, on the device) against an FP64 reference on
 // sampled elements: |y - ref| / sum |x w| (the scale of FP32 summation's
 // error bound), median and maximum over the samples.
@@ -109,8 +139,8 @@ static err_stat sample_error (const float *dYt, const std::vector<float> &X,
 // X' k-major; errors against FP64 next to the CUDA-core FMA kernel's.
 static void tc_rows (const gg_nm_spmm_op *op0, int64_t B, int64_t k, int64_t n,
     const float *dXt, float *dY, const std::vector<float> &X,
-    const std::vector<float> &Wd, double t_sgemm, double t_tf32, double ideal,
-    int pn, int pm, uint64_t *seed)
+    const std::vector<float> &Wd, double t_sgemm, double t_sgemm_s, double t_tf32,
+    double ideal, int pn, int pm, uint64_t *seed)
 {
     const double flops = 2.0 * B * k * n ;
     if (!gg_nm_spmm_tc_fits (op0, B))
@@ -160,11 +190,15 @@ static void tc_rows (const gg_nm_spmm_op *op0, int64_t B, int64_t k, int64_t n,
             (long long) B, (long long) k, (long long) n, pn, pm, md.name, t,
             flops / t * 1e-9, sp, 100 * sp / ideal, ideal, t_tf32 / t,
             et.med, et.max, ef.med, ef.max) ;
+        const double ts = stream_ms (run) ;
+        printf ("%6lld x %5lld x %5lld  nm %2d:%-2d v=32 tc %-19s back to back %8.3f ms "
+            "%5.2fx SGEMM back to back, %5.1f %% of ideal\n", (long long) B, (long long) k,
+            (long long) n, pn, pm, md.name, ts, t_sgemm_s / ts, 100 * t_sgemm_s / ts / ideal) ;
         fflush (stdout) ;
     }
     // the kernels' schedules kept (nm_spmm_tc.cu's cfg; the rows above use
     // its rule)
-    for (int cfg : { 0, 1, 4, 9 })
+    for (int cfg : { 0, 1, 4 })
     {
         double tm [2] ;
         const int cm [2] = { GG_TC_EXACT3, GG_TC_TF32 } ;
@@ -218,7 +252,7 @@ static void bench_shape (cublasHandle_t h, int64_t B, int64_t k, int64_t n,
     struct pat { int n, m, v ; } pats [] = {
         { 16, 32, 32 }, { 8, 32, 32 }, { 4, 32, 32 },
         { 2, 4, 1 }, { 1, 4, 1 }, { 1, 8, 1 } } ;
-    double t_sgemm = 0, t_tf32 = 0 ;
+    double t_sgemm = 0, t_sgemm_s = 0, t_tf32 = 0 ;
     bool first = true ;
     for (const pat &pt : pats)
     {
@@ -247,6 +281,7 @@ static void bench_shape (cublasHandle_t h, int64_t B, int64_t k, int64_t n,
         if (first)
         {
             t_sgemm = tb ;
+            t_sgemm_s = stream_ms (sgemm) ;
             // cuBLAS with TF32 inputs (one TF32 product: less accurate than
             // FP32), for scale only
             CHECK_BLAS (cublasSetMathMode (h, CUBLAS_TF32_TENSOR_OP_MATH)) ;
@@ -256,8 +291,8 @@ static void bench_shape (cublasHandle_t h, int64_t B, int64_t k, int64_t n,
                 "%8.3f ms %6.1f TFLOP/s\n", (long long) B, (long long) k,
                 (long long) n, t_tf32, flops / t_tf32 * 1e-9) ;
             printf ("%6lld x %5lld x %5lld  cuBLAS SGEMM (fp32 FFMA)     "
-                "%8.3f ms %6.1f TFLOP/s\n", (long long) B, (long long) k,
-                (long long) n, tb, flops / tb * 1e-9) ;
+                "%8.3f ms %6.1f TFLOP/s; back to back %.3f ms\n", (long long) B,
+                (long long) k, (long long) n, tb, flops / tb * 1e-9, t_sgemm_s) ;
             first = false ;
         }
         CHECK_CUDA (cudaMemcpy (yb.data (), dYb, yb.size () * sizeof (float),
@@ -355,7 +390,7 @@ static void bench_shape (cublasHandle_t h, int64_t B, int64_t k, int64_t n,
         fflush (stdout) ;
         if (pt.v == 32)
         {
-            tc_rows (&L->op, B, k, n, dXt, dY, X, Wd, t_sgemm, t_tf32, ideal,
+            tc_rows (&L->op, B, k, n, dXt, dY, X, Wd, t_sgemm, t_sgemm_s, t_tf32, ideal,
                 pt.n, pt.m, seed) ;
         }
         CHECK_CUDA (cudaFree (dW)) ;
