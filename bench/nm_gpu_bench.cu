@@ -20,7 +20,7 @@
 // -1 where it does not apply).
 // cuSPARSELt is not measured: configure does not look for it.
 //
-// Usage: nm_gpu_bench [B k n]...
+// Usage: nm_gpu_bench [B k n]...   (NM_BENCH_ONLY=N:M: that pattern alone)
 
 #include <cstdio>
 #include <cstdlib>
@@ -254,9 +254,17 @@ static void bench_shape (cublasHandle_t h, int64_t B, int64_t k, int64_t n,
         { 2, 4, 1 }, { 1, 4, 1 }, { 1, 8, 1 } } ;
     double t_sgemm = 0, t_sgemm_s = 0, t_tf32 = 0 ;
     bool first = true ;
+    // NM_BENCH_ONLY=N:M runs that pattern alone (for a profiler)
+    const char *only = getenv ("NM_BENCH_ONLY") ;
     for (const pat &pt : pats)
     {
         if (pt.v == 1 && !elementwise) continue ;
+        if (only != NULL)
+        {
+            char name [16] ;
+            snprintf (name, sizeof name, "%d:%d", pt.n, pt.m) ;
+            if (strcmp (name, only) != 0) continue ;
+        }
         // W' (n x k) pattern, values, and the dense W (k x n, row-major)
         nm_gen_csr S = nm_gen_pattern (n, k, pt.n, pt.m, pt.v, 1.0, seed) ;
         std::vector<float> sx (S.i.size ()) ;
