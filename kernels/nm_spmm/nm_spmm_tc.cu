@@ -473,30 +473,47 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
             }
         }
     }) ;
-    // the tile's values in Y' (rows c .. c+31, columns b .. b+BB-1): lane
-    // (g, t) holds, per tile row mi and half h, Y' columns 8t .. 8t+7 of
-    // each 32-column half hf of the warp's columns
+    // the tile's values in Y' (rows c0 .. c0+31, columns b0 .. b0+BB-1),
+    // through shared memory so that each warp stores whole rows of 512
+    // contiguous bytes: lane (g, t) holds, per tile row mi and half h, Y'
+    // columns 8t .. 8t+7 of each 32-column half hf of the warp's columns,
+    // which stored directly filled half of each 32-byte sector per store
+    // (ncu, 256 x 4096 x 16384 at 4:32: the wave's stores were a fixed cost
+    // of every block)
+    constexpr int LDY = BB + 4 ;                // 4-way banks: the minimum
+    static_assert ((size_t) 32 * LDY * sizeof (float) <= tc2<C>::SMEM,
+        "the tile of Y' fits in the stages' shared memory") ;
+    tc_cp_wait<0> () ;
+    __syncthreads () ;                          // every warp past the last stage
+    float *Ys = smem ;
 #pragma unroll
     for (int mi = 0 ; mi < 2 ; mi++)
     {
 #pragma unroll
         for (int h = 0 ; h < 2 ; h++)
         {
-            const int64_t c = c0 + mi * 16 + g + 8 * h ;
-            if (c >= W.ncols) continue ;
+            const int r = mi * 16 + g + 8 * h ;
 #pragma unroll
             for (int hf = 0 ; hf < NH ; hf++)
             {
-                const int64_t b = b0 + warp * (BB / WARPS) + 32 * hf + 8 * t ;
-                float *y = Yt + c * B + b ;
-                if (b < B)
-                    *(float4 *) y = make_float4 (acc [mi][4*hf][2*h], acc [mi][4*hf+1][2*h],
-                        acc [mi][4*hf+2][2*h], acc [mi][4*hf+3][2*h]) ;
-                if (b + 4 < B)
-                    *(float4 *) (y + 4) = make_float4 (acc [mi][4*hf][2*h+1],
-                        acc [mi][4*hf+1][2*h+1], acc [mi][4*hf+2][2*h+1], acc [mi][4*hf+3][2*h+1]) ;
+                float *y = Ys + r * LDY + warp * (BB / WARPS) + 32 * hf + 8 * t ;
+                *(float4 *) y = make_float4 (acc [mi][4*hf][2*h], acc [mi][4*hf+1][2*h],
+                    acc [mi][4*hf+2][2*h], acc [mi][4*hf+3][2*h]) ;
+                *(float4 *) (y + 4) = make_float4 (acc [mi][4*hf][2*h+1],
+                    acc [mi][4*hf+1][2*h+1], acc [mi][4*hf+2][2*h+1], acc [mi][4*hf+3][2*h+1]) ;
             }
         }
+    }
+    __syncthreads () ;
+    // B % 4 == 0 (gg_nm_spmm_tc_fits): a float4 of Y' is in or out whole
+    constexpr int V4 = BB / 4 ;
+#pragma unroll
+    for (int e = tid ; e < 32 * V4 ; e += NT)
+    {
+        const int r = e / V4, v = e % V4 ;
+        const int64_t c = c0 + r, b = b0 + 4 * v ;
+        if (c < W.ncols && b < B)
+            *(float4 *) (Yt + c * B + b) = *(const float4 *) (Ys + r * LDY + 4 * v) ;
     }
 }
 
