@@ -2,21 +2,70 @@
 # bench/plot.sh: PNG plots from the benchmark CSVs (gnuplot).
 #
 #   bench/plot.sh SPMM_BENCH_CSV KERNELS_BENCH_CSV OUT_DIR [TITLE]
+#   bench/plot.sh --tc TC_BENCH_CSV OUT_DIR [TITLE]
 #
 # Writes OUT_DIR/e2e_speedup.png (GrB_mxm / GrB_mxv through grbgpu, warm and
 # first call, over the CPU library), OUT_DIR/kernels_vs_cusparse.png (our
 # SpMM/SpMV chooser's pick over cuSPARSE's best algorithm, PLUS_TIMES FP32),
 # and OUT_DIR/time_split.png (where a call's time goes: kernel, transfers,
-# host-side work, first-call conversion and upload).
+# host-side work, first-call conversion and upload).  With --tc:
+# OUT_DIR/tc_vs_cusparse.png from bench/tc_bench's CSV (the hybrid's fastest
+# variant per mode, the CUDA-core kernel, and the tensor-core part alone,
+# each over cuSPARSE's best algorithm, per matrix, at N = 32 and 128).
 set -eu
-spmm=$1; kern=$2; out=$3; title=${4:-}
-mkdir -p "$out"
-if ! command -v gnuplot >/dev/null 2>&1; then
-    echo "plot.sh: gnuplot not found here; copy $spmm and $kern to a machine with gnuplot and run bench/plot.sh there"
+common="set terminal pngcairo size 1100,520 font 'sans,10'; set style data histograms; set style fill solid 0.85 border -1; set xtics rotate by -40 left noenhanced; set grid ytics; set key top left noenhanced"
+need_gnuplot () {
+    command -v gnuplot >/dev/null 2>&1 && return 0
+    echo "plot.sh: gnuplot not found here; copy $* to a machine with gnuplot and run bench/plot.sh there"
     exit 0
-fi
+}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+if [ "${1:-}" = "--tc" ]; then
+    tc=$2; out=$3; title=${4:-}
+    mkdir -p "$out"
+    need_gnuplot "$tc"
+    # per (matrix, N): cuSPARSE's best ms, the fastest complete variant of
+    # each mode (exact, tf32; the parts-only rows "x/tc", "x/rem" aside),
+    # the CUDA-core kernel, and the exact tensor-core part alone
+    for n in 32 128; do
+        awk -F, -v N=$n 'NR > 1 && $5 == N && $10 > 0 {
+            m = $1 ; if (!(m in seen)) { seen [m] = 1 ; order [++k] = m }
+            key = m SUBSEP $6
+            if ($6 == "cusparse" || $6 == "cuda" || (($6 == "exact" || $6 == "tf32") && $7 !~ /\//)) {
+                if (!(key in best) || $10 < best [key]) best [key] = $10 }
+            if ($6 == "exact" && $7 ~ /\/tc$/ && $8 == 3 && $9 == 16) tcpart [m] = $10
+          }
+          END { for (q = 1 ; q <= k ; q++) { m = order [q] ; c = best [m SUBSEP "cusparse"]
+            if (c == "") continue
+            printf "%s %.3f %.3f %.3f %.3f\n", m, c / best [m SUBSEP "cuda"],
+                c / best [m SUBSEP "exact"], c / best [m SUBSEP "tf32"], (m in tcpart) ? c / tcpart [m] : 0 } }' \
+            "$tc" > "$tmp/tc$n.dat"
+    done
+    gnuplot <<GP
+$common
+set terminal pngcairo size 1400,900 font 'sans,9'
+set output '$out/tc_vs_cusparse.png'
+set key outside right top vertical
+set multiplot layout 2,1 title 'SpMM FP32 vs cuSPARSE best algorithm, per matrix $title'
+set logscale y
+set yrange [0.1:30]
+set ylabel 'speedup over cuSPARSE (>1: ours faster)'
+set style histogram clustered gap 1
+do for [nn in "32 128"] {
+  set title 'N = '.nn
+  plot '$tmp/tc'.nn.'.dat' using 2:xtic(1) title 'CUDA-core kernel', '' using 3 title 'hybrid, exact', '' using 4 title 'hybrid, tf32 (opt-in)', '' using 5 title 'TC part alone, exact (partial)', 1 with lines lc rgb 'black' notitle
+}
+unset multiplot
+GP
+    ls "$out"/tc_vs_cusparse.png
+    exit 0
+fi
+
+spmm=$1; kern=$2; out=$3; title=${4:-}
+mkdir -p "$out"
+need_gnuplot "$spmm and $kern"
 
 # e2e: label, warm speedup, first-call speedup (FP32 only)
 awk -F, 'NR > 1 && ($1 == "mxm" || $1 == "mxv") && $6 == "fp32" && $11 > 0 && $12 > 0 {
@@ -39,8 +88,6 @@ awk -F, 'NR > 1 && $6 == "fp32" {
     h = warm [k] - call [k] ; if (h < 0) h = 0
     f = first [k] - warm [k] ; if (f < 0) f = 0
     printf "%s %.3f %.3f %.3f %.3f\n", k, kern [k], t, h, f } }' "$spmm" | sort > "$tmp/split.dat"
-
-common="set terminal pngcairo size 1100,520 font 'sans,10'; set style data histograms; set style fill solid 0.85 border -1; set xtics rotate by -40 left noenhanced; set grid ytics; set key top left noenhanced"
 
 if [ -s "$tmp/e2e.dat" ]; then
 gnuplot <<GP
