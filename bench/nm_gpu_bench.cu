@@ -52,38 +52,15 @@ extern "C" {
 
 static const int WARM = 3, REPS = 10 ;
 
-template <typename F>
-static double median_ms (F run)
-{
-    cudaEvent_t a, b ;
-    CHECK_CUDA (cudaEventCreate (&a)) ;
-    CHECK_CUDA (cudaEventCreate (&b)) ;
-    for (int r = 0 ; r < WARM ; r++) run () ;
-    std::vector<float> t ;
-    for (int r = 0 ; r < REPS ; r++)
-    {
-        CHECK_CUDA (cudaEventRecord (a)) ;
-        run () ;
-        CHECK_CUDA (cudaEventRecord (b)) ;
-        CHECK_CUDA (cudaEventSynchronize (b)) ;
-        float ms ;
-        CHECK_CUDA (cudaEventElapsedTime (&ms, a, b)) ;
-        t.push_back (ms) ;
-    }
-    CHECK_CUDA (cudaEventDestroy (a)) ;
-    CHECK_CUDA (cudaEventDestroy (b)) ;
-    std::sort (t.begin (), t.end ()) ;
-    return 0.5 * (t [(REPS - 1) / 2] + t [REPS / 2]) ;
-}
-
-// The same, as the GPU's time per call when calls follow each other: the
-// median over REPS of one event pair around BATCH calls, divided by BATCH
-// (the host's launch cost overlaps the previous call; median_ms counts it
-// in full, which on a 0.1 ms product is several percent)
+// Median over REPS (after WARM calls) of the time per call of `calls` calls
+// between two events: calls = 1 counts the host's launch in full; calls =
+// BATCH gives the GPU's time per call when calls follow each other (each
+// launch overlaps the call before), which on a 0.1 ms product differs by
+// several percent
 static const int BATCH = 20 ;
 
 template <typename F>
-static double stream_ms (F run)
+static double timed_ms (F run, int calls)
 {
     cudaEvent_t a, b ;
     CHECK_CUDA (cudaEventCreate (&a)) ;
@@ -93,18 +70,21 @@ static double stream_ms (F run)
     for (int r = 0 ; r < REPS ; r++)
     {
         CHECK_CUDA (cudaEventRecord (a)) ;
-        for (int q = 0 ; q < BATCH ; q++) run () ;
+        for (int q = 0 ; q < calls ; q++) run () ;
         CHECK_CUDA (cudaEventRecord (b)) ;
         CHECK_CUDA (cudaEventSynchronize (b)) ;
         float ms ;
         CHECK_CUDA (cudaEventElapsedTime (&ms, a, b)) ;
-        t.push_back (ms / BATCH) ;
+        t.push_back (ms / calls) ;
     }
     CHECK_CUDA (cudaEventDestroy (a)) ;
     CHECK_CUDA (cudaEventDestroy (b)) ;
     std::sort (t.begin (), t.end ()) ;
     return 0.5 * (t [(REPS - 1) / 2] + t [REPS / 2]) ;
 }
+
+template <typename F> static double median_ms (F run) { return timed_ms (run, 1) ; }
+template <typename F> static double stream_ms (F run) { return timed_ms (run, BATCH) ; }
 
 // Error of Y' (n x B, k-major, on the device) against an FP64 reference on
 // sampled elements: |y - ref| / sum |x w| (the scale of FP32 summation's
