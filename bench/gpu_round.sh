@@ -7,16 +7,31 @@
 # .gpudata/ (a copy of ../shared/data/matrices) carried along.  Builds the
 # whole tree with all cores, runs `make check` (the GPU tests run, not skip),
 # the conformance suite on the GPU, compute-sanitizer on the GPU tests, the
-# benchmarks and the demo; writes every log under $OUT and prints a short
+# benchmarks and the demo; writes every log to a work folder, packs them into
+# $OUT/logs.tar.gz with $OUT/summary.txt as it goes, and prints a short
 # summary last.  Steps are selected with STEPS (default: all).
 set -u
-OUT=${OUT:-$PWD/gpu-out}
+# What comes back is $OUT (the caller's; default ./gpu-out): summary.txt,
+# refreshed at every line, and logs.tar.gz, every log so far, repacked at
+# every line, so that a call cut at its time limit still returns what ran
+# (a folder of many logs may come back as a count only).  The logs
+# themselves are written to a work folder ($GPU_ROUND_LOGS, default a new
+# one under /tmp).
+DEST=${OUT:-$PWD/gpu-out}
+OUT=${GPU_ROUND_LOGS:-$(mktemp -d "${TMPDIR:-/tmp}/gpu-round.XXXXXX")}
+mkdir -p "$DEST"
 STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e ba tc xpose xpose2 rules fam multi resident res2 sink chain mres nm lt nm2 demo}
 mkdir -p "$OUT"
 root=$PWD
 summary="$OUT/summary.txt"
 : > "$summary"
-say () { echo "$*" | tee -a "$summary" ; }
+pack () {
+    cp "$summary" "$DEST/summary.txt" 2>/dev/null
+    tar -C "$OUT" --exclude='*.chk' -czf "$DEST/logs.tar.gz.part" . 2>/dev/null \
+        && mv "$DEST/logs.tar.gz.part" "$DEST/logs.tar.gz"
+}
+say () { echo "$*" | tee -a "$summary" ; pack ; }
+trap pack EXIT
 has () { case " $STEPS " in *" $1 "*) return 0 ;; esac ; return 1 ; }
 
 sh .gpudeps/install.sh > "$OUT/deps.log" 2>&1 || { cat "$OUT/deps.log"; exit 1; }
