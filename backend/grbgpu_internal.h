@@ -15,12 +15,21 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "grbgpu.h"
 #include "kernels/gg_kernels.h"
 
 #define GG_INTERNAL __attribute__ ((visibility ("hidden")))
 #define GG_EXPORT   __attribute__ ((visibility ("default")))
+
+// seconds on the monotonic clock (for phases and statistics)
+static inline double grbgpu_now (void)
+{
+    struct timespec t ;
+    clock_gettime (CLOCK_MONOTONIC, &t) ;
+    return (double) t.tv_sec + 1e-9 * (double) t.tv_nsec ;
+}
 
 //------------------------------------------------------------------------------
 // settings (backend/settings.c)

@@ -71,7 +71,7 @@ int upload (gg_devcall *c, void *dst, const void *src, size_t bytes)
     // (the pinned buffers are made at a context's first copy: not counted as
     // copy time)
     const bool staged = stage_ready (x) ;
-    double t0 = now_seconds () ;
+    double t0 = grbgpu_now () ;
     if (!staged)
     {
         CU_TRY (cudaMemcpyAsync (dst, src, bytes, cudaMemcpyHostToDevice,
@@ -92,7 +92,7 @@ int upload (gg_devcall *c, void *dst, const void *src, size_t bytes)
         }
     }
     grbgpu_count (GG_STAT_BYTES_H2D, bytes) ;
-    grbgpu_count_seconds (1, now_seconds () - t0) ;
+    grbgpu_count_seconds (1, grbgpu_now () - t0) ;
 done:
     return rc ;
 }
@@ -107,7 +107,7 @@ int download (gg_devcall *c, void *dst, const void *src, size_t bytes)
     gg_ctx *x = c->ctx ;
     FAULT_TRY (GG_FAULT_COPY) ;
     const bool staged = stage_ready (x) ;
-    double t0 = now_seconds () ;
+    double t0 = grbgpu_now () ;
     if (!staged)
     {
         CU_TRY (cudaMemcpyAsync (dst, src, bytes, cudaMemcpyDeviceToHost,
@@ -141,7 +141,7 @@ int download (gg_devcall *c, void *dst, const void *src, size_t bytes)
         }
     }
     grbgpu_count (GG_STAT_BYTES_D2H, bytes) ;
-    grbgpu_count_seconds (2, now_seconds () - t0) ;
+    grbgpu_count_seconds (2, grbgpu_now () - t0) ;
 done:
     return rc ;
 }

@@ -323,7 +323,6 @@ GG_INTERNAL cudaStream_t gg_cuda_free_stream_of (int p) ;
 GG_INTERNAL int gg_cuda_fake_devices (int n) ;
 
 // runtime.c
-GG_INTERNAL double now_seconds (void) ;
 GG_INTERNAL int cuda_fail (cudaError_t e, const char *what, int line) ;
 GG_INTERNAL int sparse_fail (cusparseStatus_t s, const char *what, int line) ;
 GG_INTERNAL int blas_fail (cublasStatus_t s, const char *what, int line) ;

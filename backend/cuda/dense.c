@@ -348,9 +348,9 @@ static int dense_attempt (gg_dense_op *o, const gg_dense_family *tab, void *y)
     {
         float ms [GG_DENSE_NFAM] ;
         dense_runner r = { tab, o } ;
-        const double t0 = now_seconds () ;
+        const double t0 = grbgpu_now () ;
         GG_TRY (tune_rows (c, GG_DENSE_NFAM, why, dense_row_run, &r, ms, &fam)) ;
-        const double tuning_ms = 1e3 * (now_seconds () - t0) ;
+        const double tuning_ms = 1e3 * (grbgpu_now () - t0) ;
         tuned_keep (mem, lock, &key, fam, ms, GG_DENSE_NFAM) ;
         grbgpu_log (2, "cuda: tuned %s %lldx%lld k=%lld (%lld outputs): %s %.4g, %s %.4g, "
             "%s %.4g ms (-1: not a candidate) -> %s (tuning %.1f ms)", what, (long long) o->m,

@@ -182,7 +182,7 @@ static int nm_build (gg_devcall *c, const gg_csr *S, dev_csr *f, size_t elem)
     gg_nm_info info ;
     const char *why = NULL ;
     memset (&info, 0, sizeof (info)) ;
-    const double t0 = now_seconds () ;
+    const double t0 = grbgpu_now () ;
     GG_TRY (nm_detect_of (S, &info, &why)) ;
     if (why != NULL)
     {
@@ -230,7 +230,7 @@ static int nm_build (gg_devcall *c, const gg_csr *S, dev_csr *f, size_t elem)
         (long long) S->ncols, (long long) S->nnz, info.n, info.m, info.fill,
         d->op.shared ? "shared" : "per-column", d->op.packed ? ", X tiles packed" : "",
         d->op.tc32 ? ", 32-column tiles" : "", (double) d->bytes / 1e6,
-        (L != NULL) ? "host" : "device", 1e3 * (now_seconds () - t0)) ;
+        (L != NULL) ? "host" : "device", 1e3 * (grbgpu_now () - t0)) ;
     d = NULL ;
 done:
     if (buf != NULL) cudaFreeAsync (buf, c->ctx->stream) ;

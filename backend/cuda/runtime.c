@@ -38,14 +38,6 @@ _Thread_local double gg_cuda_last_ms = -1 ;
 // small helpers
 //------------------------------------------------------------------------------
 
-double now_seconds (void)
-{
-    struct timespec t ;
-    clock_gettime (CLOCK_MONOTONIC, &t) ;
-    return (double) t.tv_sec + 1e-9 * (double) t.tv_nsec ;
-}
-
-
 // Errors that leave the CUDA context unusable: no retry will help.
 static bool cuda_sticky (cudaError_t e)
 {

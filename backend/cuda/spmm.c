@@ -223,9 +223,9 @@ static int tune (gg_spmm_op *o, const char **why, int *winner)
 {
     int rc = GG_OK ;
     float ms [GG_SPMM_NFAM] ;
-    const double t0 = now_seconds () ;
+    const double t0 = grbgpu_now () ;
     GG_TRY (tune_rows (o->c, GG_SPMM_NFAM, why, spmm_row_run, o, ms, winner)) ;
-    const double tuning_ms = 1e3 * (now_seconds () - t0) ;
+    const double tuning_ms = 1e3 * (grbgpu_now () - t0) ;
     gg_tune_key key = spmm_key (o) ;
     tuned_keep (&o->fs->tuned, &o->fs->plan_lock, &key, *winner, ms, GG_SPMM_NFAM) ;
     if (grbgpu_settings_get ()->verbose >= 2)

@@ -13,6 +13,7 @@
 #include "config.h"
 #include "backend/cache/cache.h"
 #include "backend/dispatch/classify.h"
+#include "backend/dispatch/dispatch_private.h"
 #include "backend/dispatch/vec_dispatch.h"
 #include "backend/resident/resident.h"
 
@@ -22,13 +23,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-static double now (void)
-{
-    struct timespec t ;
-    clock_gettime (CLOCK_MONOTONIC, &t) ;
-    return (double) t.tv_sec + 1e-9 * (double) t.tv_nsec ;
-}
 
 //------------------------------------------------------------------------------
 // the runtime library's version: grbgpu reads 7.x internals (the iterator)
@@ -54,141 +48,6 @@ static bool version_ok (void)
 }
 
 //------------------------------------------------------------------------------
-// converted operands, through the cache
-//------------------------------------------------------------------------------
-
-enum { FORM_CSR = 1, FORM_DENSE = 2 } ;     // (3, 4: vec_private.h's VEC_FORM)
-
-static uint64_t form_code (int kind, const gg_operand *o, gg_type t)
-{
-    return (uint64_t) kind | ((uint64_t) o->transpose << 4)
-        | ((uint64_t) o->values << 5) | ((uint64_t) (o->values ? t : 0) << 8) ;
-}
-
-static gg_cache_key operand_key (int kind, const gg_operand *o, gg_type t)
-{
-    gg_cache_key key = { o->obj, grbgpu_objver_get (o->obj), form_code (kind, o, t) } ;
-    return key ;
-}
-
-// The converted form of op (obj) of this kind, from the cache or built now
-// (and cached).  Returns the entry with a reference held.
-static int get_form (int kind, const gg_operand *o, gg_type t, const gg_view *v,
-    gg_cache_entry **entry)
-{
-    gg_cache_key key = operand_key (kind, o, t) ;
-    gg_cache_entry *e = grbgpu_cache_acquire (&key) ;
-    if (e != NULL && kind == FORM_DENSE && o->values
-        && ((gg_dense_form *) e->host)->owned == NULL && !gg_dense_in_place (v, o->transpose, t))
-    {
-        // a form read in place, but the storage changed since (GrB_wait
-        // keeps the version: the values are the same, their layout is not)
-        grbgpu_cache_release (e) ;
-        grbgpu_cache_invalidate (o->obj) ;
-        e = NULL ;
-    }
-    if (e == NULL)
-    {
-        if (grbgpu_fault (GG_FAULT_CONVERT)) return GG_ERR_FAULT ;
-        double t0 = now () ;
-        void *form ;
-        size_t bytes ;
-        void (*form_free) (void *) ;
-        int rc ;
-        if (kind == FORM_CSR)
-        {
-            gg_csr_form *f ;
-            rc = gg_csr_from_view (&f, v, o->transpose, o->values, t) ;
-            form = f ; bytes = (rc == GG_OK) ? f->bytes : 0 ; form_free = gg_csr_form_free ;
-        }
-        else
-        {
-            gg_dense_form *f ;
-            rc = gg_dense_from_view (&f, v, o->transpose, o->values, t) ;
-            form = f ; bytes = (rc == GG_OK) ? f->bytes : 0 ; form_free = gg_dense_form_free ;
-        }
-        if (rc != GG_OK) return rc ;
-        grbgpu_count_seconds (0, now () - t0) ;
-        e = grbgpu_cache_insert (&key, form, bytes, form_free) ;
-        if (e == NULL) return GG_ERR_NOMEM ;
-    }
-    *entry = e ;
-    return GG_OK ;
-}
-
-// The CSR of op (obj).  *entry holds a reference.
-static int get_csr (const gg_operand *o, gg_type t, const gg_view *v,
-    gg_csr *csr, gg_cache_entry **entry)
-{
-    int rc = get_form (FORM_CSR, o, t, v, entry) ;
-    if (rc != GG_OK) return rc ;
-    *csr = ((gg_csr_form *) (*entry)->host)->csr ;
-    csr->cache = *entry ;
-    return GG_OK ;
-}
-
-// Whether op (obj)'s CSR can go to the backend as the CSR its storage gives
-// directly plus the flag "multiply by its transpose" (gg_csr.transposed):
-// the backend takes it, the storage is by the other orientation (building
-// op (obj) would transpose on the host), sparse or hypersparse (bitmap and
-// full are transposed by a plain walk), and the indices fit 32 bits.
-static bool transpose_on_backend (const gg_backend *be, const gg_operand *o,
-    const gg_view *v)
-{
-    return be->spmm_transposed && v->by_col != o->transpose
-        && (v->storage == GG_STORE_SPARSE || v->storage == GG_STORE_HYPER)
-        && v->vlen < INT32_MAX && v->vdim < INT32_MAX && v->nvals < INT32_MAX ;
-}
-
-// op (obj) as the direct CSR of its storage with `transposed` set: the cache
-// entry is the direct form's (the one GrB_mxv reads), so the backend's device
-// copy serves both; the rows of op (obj), i.e. the columns of the direct
-// CSR, are marked once per form (gg_csr_form_columns, an O(nnz) pass).
-// GG_ERR_UNSUPPORTED when the direct form has 64-bit indices.
-static int get_csr_transposed (const gg_operand *o, gg_type t, const gg_view *v,
-    gg_csr *csr, gg_cache_entry **entry)
-{
-    gg_operand d = *o ;
-    d.transpose = !o->transpose ;
-    int rc = get_form (FORM_CSR, &d, t, v, entry) ;
-    if (rc != GG_OK) return rc ;
-    gg_cache_entry *e = *entry ;
-    gg_csr_form *f = (gg_csr_form *) e->host ;
-    if (f->csr.p32 == NULL || f->csr.i32 == NULL) return GG_ERR_UNSUPPORTED ;
-    pthread_mutex_lock (&e->lock) ;
-    rc = gg_csr_form_columns (f) ;
-    pthread_mutex_unlock (&e->lock) ;
-    if (rc != GG_OK) return rc ;
-    const gg_csr *A = &f->csr ;
-    *csr = *A ;
-    csr->nrows = A->ncols ;
-    csr->ncols = A->nrows ;
-    csr->transposed = true ;
-    csr->max_row = -1 ;
-    csr->present = f->col_present ;
-    csr->nonempty = f->col_nonempty ;
-    csr->no_empty_rows = (f->col_nonempty == A->ncols) ;
-    csr->cache = e ;
-    return GG_OK ;
-}
-
-// The dense row-major op (obj).  *entry holds a reference.
-static int get_dense (const gg_operand *o, gg_type t, const gg_view *v,
-    gg_dense *dense, gg_cache_entry **entry)
-{
-    int rc = get_form (FORM_DENSE, o, t, v, entry) ;
-    if (rc != GG_OK) return rc ;
-    gg_cache_entry *e = *entry ;
-    gg_dense_form *f = (gg_dense_form *) e->host ;
-    *dense = f->dense ;
-    // a zero-copy form points into the matrix: take the address from this
-    // call's view, which is current by construction
-    if (o->values && f->owned == NULL) dense->x = v->x ;
-    dense->cache = e ;
-    return GG_OK ;
-}
-
-//------------------------------------------------------------------------------
 // the cost model (GRBGPU_DEVICE=auto with GRBGPU_MIN_WORK=auto)
 //------------------------------------------------------------------------------
 
@@ -210,7 +69,7 @@ static bool worth_offloading (const gg_plan *plan, const char **why)
         {
             gg_operand o = plan->S ;
             o.transpose = (flip != 0) ? !o.transpose : o.transpose ;
-            gg_cache_key key = operand_key (FORM_CSR, &o, plan->sr.type) ;
+            gg_cache_key key = dispatch_operand_key (FORM_CSR, &o, plan->sr.type) ;
             gg_cache_entry *e = grbgpu_cache_peek (&key) ;
             if (e == NULL) continue ;
             pthread_mutex_lock (&e->lock) ;
@@ -295,7 +154,7 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
     bool *flagged, GrB_Info *info, const char **why, double phase [7])
 {
     *flagged = false ;
-    double t_start = now (), t_compute = 0, t_write = 0 ;
+    double t_start = grbgpu_now (), t_compute = 0, t_write = 0 ;
     gg_cache_entry *held [MAX_HELD] = { NULL, NULL, NULL } ;
     int rc = GG_OK ;
     const gg_type t = plan->sr.type ;
@@ -351,13 +210,13 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
                 S.x = plan->S.values ? sres.buf : NULL ;
                 S.x_dev = plan->S.values ;
                 S.iso = false ;
-                phase [3] = now () - t_start ;
+                phase [3] = grbgpu_now () - t_start ;
             }
             else
             {
             HOST (plan->S.obj, "a product's sparse operand") ;
             VIEW (v0, plan->S.obj) ;
-            phase [3] = now () - t_start ;
+            phase [3] = grbgpu_now () - t_start ;
             if (v0.storage == GG_STORE_HYPER && v0.nvec * 8 < gg_view_nrows (&v0, plan->S.transpose))
             {
                 // most rows of T would be absent: a dense T is the wrong shape
@@ -365,11 +224,11 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
                 *why = "hypersparse operand with few vectors" ;
                 goto done ;
             }
-            *flagged = may_flag && transpose_on_backend (be, &plan->S, &v0) ;
-            if (*flagged) TRY (get_csr_transposed (&plan->S, t, &v0, &S, &held [0])) ;
-            else TRY (get_csr (&plan->S, t, &v0, &S, &held [0])) ;
+            *flagged = may_flag && dispatch_transpose_on_backend (be, &plan->S, &v0) ;
+            if (*flagged) TRY (dispatch_get_csr_transposed (&plan->S, t, &v0, &S, &held [0])) ;
+            else TRY (dispatch_get_csr (&plan->S, t, &v0, &S, &held [0])) ;
             }
-            phase [4] = now () - t_start ;
+            phase [4] = grbgpu_now () - t_start ;
             if (plan->out.is_vector)
             {
                 r.nrows = plan->m ; r.ncols = 1 ;
@@ -413,7 +272,7 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
                     if (keep_buf == NULL) { grbgpu_resident_unpin (plan->out.C, cres.buf) ; acc_res = false ; }
                 }
             }
-            phase [5] = now () - t_start ;
+            phase [5] = grbgpu_now () - t_start ;
             if (keep_buf != NULL && grbgpu_resident_pin (plan->X.obj, &xres))
             {
                 // (held by this backend: a buffer of another is not readable here)
@@ -429,19 +288,19 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
             {
                 HOST (plan->X.obj, "a product's dense operand") ;
                 VIEW (v1, plan->X.obj) ;
-                TRY (get_dense (&plan->X, t, &v1, &X, &held [1])) ;
+                TRY (dispatch_get_dense (&plan->X, t, &v1, &X, &held [1])) ;
             }
             if (grbgpu_fault (GG_FAULT_ALLOC)) { rc = GG_ERR_FAULT ; goto done ; }
             if (keep_buf != NULL)
             {
-                t_compute = now () ;
+                t_compute = grbgpu_now () ;
                 TRY (be->spmm_res (&plan->sr, &S, &X, x_res, keep_buf)) ;
                 break ;
             }
             OUT_HOST (inputs, 2) ;
             grbgpu_result_prepare (&plan->out, &r, inputs, 2) ;
             if (r.x == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
-            t_compute = now () ;
+            t_compute = grbgpu_now () ;
             TRY (be->spmm (&plan->sr, &S, &X, r.x)) ;
             break ;
         }
@@ -493,18 +352,18 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
                 }
                 HOST (ops [q]->obj, "a product's dense operand") ;
                 VIEW (*vw [q], ops [q]->obj) ;
-                TRY (get_dense (ops [q], t, vw [q], dn [q], &held [q])) ;
+                TRY (dispatch_get_dense (ops [q], t, vw [q], dn [q], &held [q])) ;
             }
             if (plan->op == GG_OP_SDDMM)
             {
                 HOST (plan->P.obj, "a product's mask pattern") ;
                 VIEW (v2, plan->P.obj) ;
-                TRY (get_csr (&plan->P, t, &v2, &P, &held [2])) ;
+                TRY (dispatch_get_csr (&plan->P, t, &v2, &P, &held [2])) ;
             }
             if (grbgpu_fault (GG_FAULT_ALLOC)) { rc = GG_ERR_FAULT ; goto done ; }
             if (keep_buf != NULL)
             {
-                t_compute = now () ;
+                t_compute = grbgpu_now () ;
                 TRY (be->gemm_res (&plan->sr, &L, l_res, l_t, &R, r_res, r_t, keep_buf)) ;
                 break ;
             }
@@ -520,7 +379,7 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
             }
             if (sddmm_keep)
             {
-                t_compute = now () ;
+                t_compute = grbgpu_now () ;
                 TRY (be->sddmm_res (&plan->sr, &P, &L, &R, keep_buf)) ;
                 break ;
             }
@@ -535,7 +394,7 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
                 grbgpu_result_prepare (&plan->out, &r, inputs, 2) ;
             }
             if (r.x == NULL) { rc = GG_ERR_NOMEM ; goto done ; }
-            t_compute = now () ;
+            t_compute = grbgpu_now () ;
             if (plan->op == GG_OP_SDDMM) TRY (be->sddmm (&plan->sr, &P, &L, &R, r.x)) ;
             else TRY (be->gemm (&plan->sr, &L, &R, r.x)) ;
             break ;
@@ -544,7 +403,7 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
 
     // the product is done: T goes to C (this cannot be undone, so from here
     // on the call is answered by grbgpu, whatever GraphBLAS says)
-    t_write = now () ;
+    t_write = grbgpu_now () ;
     if (acc_res)
     {
         // C = accum (C, T) on the device; T is taken, C unpinned
@@ -597,7 +456,7 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
     // seconds in: views and operand forms, the backend, the write-back
     phase [0] = t_compute - t_start ;
     phase [1] = t_write - t_compute ;
-    phase [2] = now () - t_write ;
+    phase [2] = grbgpu_now () - t_write ;
 
 done:
     if (rc != GG_OK) grbgpu_result_discard (&r) ;

@@ -32,13 +32,6 @@
 #include <string.h>
 #include <time.h>
 
-static double now (void)
-{
-    struct timespec t ;
-    clock_gettime (CLOCK_MONOTONIC, &t) ;
-    return (double) t.tv_sec + 1e-9 * (double) t.tv_nsec ;
-}
-
 // A pinned on be as a matrix on a pattern of type t (*r), or false (not pinned)
 static bool pin_csr (const gg_backend *be, GrB_Matrix A, gg_type t, gg_resident *r)
 {
@@ -235,7 +228,7 @@ bool grbgpu_pattern_reduce (GrB_Vector w, const GrB_Vector mask, const GrB_Binar
         vec_decline ("row reduce: output of another type or size") ;
         goto leave ;
     }
-    const double t0 = now () ;
+    const double t0 = grbgpu_now () ;
     void *out = grbgpu_gb_malloc ((size_t) (a.nrows > 0 ? a.nrows : 1) * gg_type_size (t)) ;
     int rc = (out == NULL) ? GG_ERR_NOMEM : grbgpu_fault (GG_FAULT_LAUNCH) ? GG_ERR_FAULT
         : be->csr_row_reduce (add, t, &a.csr, a.buf, out) ;
@@ -243,11 +236,11 @@ bool grbgpu_pattern_reduce (GrB_Vector w, const GrB_Vector mask, const GrB_Binar
     {
         // w is overwritten whole: a device copy of it is dropped unread
         grbgpu_resident_drop (w) ;
-        const double t1 = now () ;
+        const double t1 = grbgpu_now () ;
         GrB_Info pinfo = pack_rows (w, &a.csr, t, out) ;      // (takes out)
         out = NULL ;
         grbgpu_log (2, "resident: row reduce, ms: device %.3f, w packed %.3f", 1e3 * (t1 - t0),
-            1e3 * (now () - t1)) ;
+            1e3 * (grbgpu_now () - t1)) ;
         if (pinfo == GrB_OUT_OF_MEMORY) rc = GG_ERR_NOMEM ;
         else
         {
@@ -346,7 +339,7 @@ bool grbgpu_pattern_mxm (const void *call_, GrB_Info *info)
     if (!pin_csr (be, call->B, t, &a)) return false ;
     if (a.csr.p32 == NULL) { grbgpu_resident_unpin (call->B, a.buf) ; return false ; }
     // from here the call is this path's: answered, or declined with a reason
-    const double t0 = now () ;
+    const double t0 = grbgpu_now () ;
     const int64_t m = a.nrows ;
     const size_t zsz = gg_type_size (t) ;
     // d: the thread's scratch buffer (its rows without entries in S are
@@ -355,16 +348,16 @@ bool grbgpu_pattern_mxm (const void *call_, GrB_Info *info)
     void *z = NULL ;
     const char *why = (d == NULL) ? "scaling: out of host memory" : NULL ;
     if (why == NULL) why = output_ok (call->C, t, m, a.ncols) ;
-    const double tv = now () ;
+    const double tv = grbgpu_now () ;
     if (why == NULL) why = diagonal (call->A, &a.csr, t, d) ;
-    const double tr = now () ;
+    const double tr = grbgpu_now () ;
     const double t1 = tr ;
     if (why == NULL)
     {
         z = grbgpu_resident_alloc (be, a.bytes) ;
         if (z == NULL) why = "scaling: no device memory for the result" ;
     }
-    const double ta = now () ;
+    const double ta = grbgpu_now () ;
     if (why != NULL)
     {
         grbgpu_resident_unpin (call->B, a.buf) ;
@@ -375,11 +368,11 @@ bool grbgpu_pattern_mxm (const void *call_, GrB_Info *info)
     int rc = grbgpu_fault (GG_FAULT_LAUNCH) ? GG_ERR_FAULT
         : (a.nvals == 0) ? GG_OK : be->csr_row_op (vop, t, &a.csr, z, a.buf, d, d_first) ;
     if (rc != GG_OK) { (void) failed (be, call->B, &a, z, rc) ; return false ; }
-    const double t2 = now () ;
+    const double t2 = grbgpu_now () ;
     bool done = finish (be, call->C, call->B, &a, z, info) ;
     grbgpu_log (2, "resident: C = D*S, ms: checks %.3f (diagonal read %.3f), result allocated"
         " %.3f, computed %.3f, kept %.3f", 1e3 * (t1 - t0), 1e3 * (tr - tv), 1e3 * (ta - t1),
-        1e3 * (t2 - ta), 1e3 * (now () - t2)) ;
+        1e3 * (t2 - ta), 1e3 * (grbgpu_now () - t2)) ;
     return done ;
 }
 
