@@ -165,7 +165,7 @@ static GrB_Info pack_rows (GrB_Vector w, const gg_csr *P, gg_type t, void *out)
     int64_t nv = 0 ;
     for (int64_t i = 0 ; i < m ; i++) nv += (P->p32 [i+1] > P->p32 [i]) ;
     gg_c_options opt ;
-    GrB_Info info = grbgpu_storage_options_get ((GrB_Matrix) w, true, &opt) ;
+    GrB_Info info = grbgpu_storage_options_get ((GrB_Matrix) w, true, false, &opt) ;
     if (info != GrB_SUCCESS) { grbgpu_gb_free (out) ; return info ; }
     const size_t out_size = (size_t) (m > 0 ? m : 1) * zsz ;
     if (nv * 8 >= m && m > 0)
@@ -199,7 +199,7 @@ static GrB_Info pack_rows (GrB_Vector w, const gg_csr *P, gg_type t, void *out)
         if (info != GrB_SUCCESS) { grbgpu_gb_free (I) ; grbgpu_gb_free (x) ; return info ; }
     }
     // the pack may have reset w's options: those that differ are set back
-    return grbgpu_storage_options_restore ((GrB_Matrix) w, true, &opt) ;
+    return grbgpu_storage_options_restore ((GrB_Matrix) w, true, false, &opt) ;
 }
 
 bool grbgpu_pattern_reduce (GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp accum,

@@ -139,6 +139,59 @@ static void remove_entry (gg_entry *e)
 }
 
 //------------------------------------------------------------------------------
+// the shadow: obj's own values array, taken instead of freed
+//------------------------------------------------------------------------------
+
+typedef GrB_Info (*mopt_fn) (GrB_Matrix, GxB_Option_Field, ...) ;
+typedef GrB_Info (*vopt_fn) (GrB_Vector, GxB_Option_Field, ...) ;
+typedef GrB_Info (*miso_fn) (bool *, const GrB_Matrix) ;
+typedef GrB_Info (*viso_fn) (bool *, const GrB_Vector) ;
+
+// When obj (about to become resident as r) holds full, non-iso values of
+// r's layout (by row or by column as r; the product's type, so r->bytes of
+// them), they are unpacked into *x (*xsize) and kept instead of freed (a
+// 537 MB array took ~36 ms to free, and as long again to fault in afresh
+// when the values come down).  Anything else: nothing taken, obj unchanged.
+static void take_shadow (GrB_Matrix obj, const gg_resident *r, void **x, size_t *xsize)
+{
+    *x = NULL ; *xsize = 0 ;
+    if (r->pattern != NULL || r->on_csr || r->on_rows || r->bytes == 0) return ;
+    int status = 0, format = 0 ;
+    bool iso = true ;
+    GrB_Info info ;
+    if (r->is_vector)
+    {
+        info = REAL (vopt_fn, "GxB_Vector_Option_get") ((GrB_Vector) obj, GxB_SPARSITY_STATUS, &status) ;
+        if (info == GrB_SUCCESS) info = REAL (viso_fn, "GxB_Vector_iso") (&iso, (GrB_Vector) obj) ;
+    }
+    else
+    {
+        info = REAL (mopt_fn, "GxB_Matrix_Option_get") (obj, GxB_SPARSITY_STATUS, &status) ;
+        if (info == GrB_SUCCESS) info = REAL (mopt_fn, "GxB_Matrix_Option_get") (obj, GxB_FORMAT, &format) ;
+        if (info == GrB_SUCCESS) info = REAL (miso_fn, "GxB_Matrix_iso") (&iso, obj) ;
+        if (info == GrB_SUCCESS && (format == GxB_BY_COL) != r->by_col) return ;
+    }
+    if (info != GrB_SUCCESS || status != GxB_FULL || iso) return ;
+    void *old = NULL ;
+    GrB_Index old_size = 0 ;
+    bool old_iso = false ;
+    if (grbgpu_storage_unpack_full (obj, r->is_vector, r->by_col, &old, &old_size, &old_iso, true) != GrB_SUCCESS) return ;
+    if (old_iso || old_size < r->bytes)
+    {
+        // (not expected after the checks above; obj is empty now and gets
+        // the placeholder next, as it would have)
+        grbgpu_gb_free (old) ;
+        return ;
+    }
+    *x = old ; *xsize = (size_t) old_size ;
+    if (grbgpu_settings.verbose >= 2)
+    {
+        grbgpu_log (2, "resident: %p's own values array (%zu bytes) kept to take its values"
+            " when they come down", (void *) obj, *xsize) ;
+    }
+}
+
+//------------------------------------------------------------------------------
 // materialise (under lock)
 //------------------------------------------------------------------------------
 
@@ -173,11 +226,11 @@ static GrB_Info fill_full (gg_entry *e, size_t *down)
     void *old = NULL ;
     GrB_Index old_size = 0 ;
     bool old_iso = false ;
-    GrB_Info info = grbgpu_res_unpack_full (obj, r, &old, &old_size, &old_iso) ;
+    GrB_Info info = grbgpu_storage_unpack_full (obj, r->is_vector, r->by_col, &old, &old_size, &old_iso, true) ;
     if (info == GrB_SUCCESS)
     {
         grbgpu_gb_free (old) ;
-        info = grbgpu_res_pack_full (obj, r, &x, xsize, false) ;
+        info = grbgpu_storage_pack_full (obj, r->is_vector, r->by_col, &x, xsize, false, true) ;
     }
     if (info != GrB_SUCCESS)
     {
@@ -185,7 +238,7 @@ static GrB_Info fill_full (gg_entry *e, size_t *down)
         // only consistent state is resident; put a placeholder back
         grbgpu_gb_free (x) ;
         void *p = grbgpu_gb_calloc (1, gg_type_size (r->zt)) ;
-        if (p != NULL && grbgpu_res_pack_full (obj, r, &p, gg_type_size (r->zt), true)
+        if (p != NULL && grbgpu_storage_pack_full (obj, r->is_vector, r->by_col, &p, gg_type_size (r->zt), true, true)
             != GrB_SUCCESS) grbgpu_gb_free (p) ;
         return info ;
     }
@@ -210,8 +263,8 @@ static GrB_Info materialise_locked (gg_entry *e, const char *why)
     }
     // the values are in: a failure to set an option back is the call's
     // answer, the object is no longer resident
-    GrB_Info opt_info = grbgpu_res_options_restore ((GrB_Matrix) e->obj, r.is_vector, &e->opt) ;
-    if (opt_info == GrB_SUCCESS && (r.on_csr || r.on_rows)) opt_info = grbgpu_res_conform ((GrB_Matrix) e->obj, &e->opt) ;
+    GrB_Info opt_info = grbgpu_storage_options_restore ((GrB_Matrix) e->obj, r.is_vector, true, &e->opt) ;
+    if (opt_info == GrB_SUCCESS && (r.on_csr || r.on_rows)) opt_info = grbgpu_storage_conform ((GrB_Matrix) e->obj, true, &e->opt) ;
     grbgpu_count (GG_STAT_MATERIALISED, 1) ;
     if (grbgpu_settings.verbose >= 1)
     {
@@ -448,8 +501,8 @@ static GrB_Info installed_locked (const void *obj, const gg_resident *r, const g
 // (obj's value is right; only its storage choice may differ)
 static void options_back (GrB_Matrix obj, bool is_vector, const gg_options *opt, bool conformed)
 {
-    GrB_Info info = grbgpu_res_options_restore (obj, is_vector, opt) ;
-    if (info == GrB_SUCCESS && conformed) info = grbgpu_res_conform (obj, opt) ;
+    GrB_Info info = grbgpu_storage_options_restore (obj, is_vector, true, opt) ;
+    if (info == GrB_SUCCESS && conformed) info = grbgpu_storage_conform (obj, true, opt) ;
     if (info != GrB_SUCCESS)
     {
         grbgpu_log (1, "resident: setting the options of %p back failed (GrB_Info %d)",
@@ -467,14 +520,14 @@ GrB_Info grbgpu_resident_keep (GrB_Matrix obj, const gg_resident *r)
     gg_options opt ;
     void *shadow = NULL ;
     size_t shadow_size = 0 ;
-    if (info == GrB_SUCCESS) info = grbgpu_res_options_get (obj, r->is_vector, &opt) ;
-    if (info == GrB_SUCCESS) grbgpu_res_take_shadow (obj, r, &shadow, &shadow_size) ;
-    if (info == GrB_SUCCESS) info = grbgpu_res_pack_full (obj, r, &p, zsz, true) ;
+    if (info == GrB_SUCCESS) info = grbgpu_storage_options_get (obj, r->is_vector, true, &opt) ;
+    if (info == GrB_SUCCESS) take_shadow (obj, r, &shadow, &shadow_size) ;
+    if (info == GrB_SUCCESS) info = grbgpu_storage_pack_full (obj, r->is_vector, r->by_col, &p, zsz, true, true) ;
     if (info != GrB_SUCCESS)
     {
         // obj's own values go back (a product C = A*C falls back to the CPU
         // library, which reads them)
-        if (shadow != NULL && grbgpu_res_pack_full (obj, r, &shadow, shadow_size, false) != GrB_SUCCESS)
+        if (shadow != NULL && grbgpu_storage_pack_full (obj, r->is_vector, r->by_col, &shadow, shadow_size, false, true) != GrB_SUCCESS)
         {
             grbgpu_gb_free (shadow) ;
         }
@@ -530,7 +583,7 @@ GrB_Info grbgpu_resident_keep_csr (GrB_Matrix obj, const gg_resident *r)
     pthread_mutex_lock (&lock) ;
     gg_options opt ;
     GrB_Info info = grow_locked ( ) ;
-    if (info == GrB_SUCCESS) info = grbgpu_res_options_get (obj, false, &opt) ;
+    if (info == GrB_SUCCESS) info = grbgpu_storage_options_get (obj, false, true, &opt) ;
     if (info == GrB_SUCCESS) info = grbgpu_res_pack_placeholder (obj, r) ;
     if (info != GrB_SUCCESS) return refused_locked (r, info) ;
     options_back (obj, false, &opt, true) ;
@@ -545,7 +598,7 @@ GrB_Info grbgpu_resident_keep_as_is (GrB_Vector obj, const gg_resident *r)
     pthread_mutex_lock (&lock) ;
     gg_options opt ;
     GrB_Info info = grow_locked ( ) ;
-    if (info == GrB_SUCCESS) info = grbgpu_res_options_get ((GrB_Matrix) obj, true, &opt) ;
+    if (info == GrB_SUCCESS) info = grbgpu_storage_options_get ((GrB_Matrix) obj, true, true, &opt) ;
     if (info != GrB_SUCCESS) return refused_locked (r, info) ;
     return installed_locked (obj, r, &opt, NULL, 0) ;
 }

@@ -1,10 +1,9 @@
 # backend/resident/resident.mk: results kept on the device (the registry,
-# materialisation, eviction; resident_pack.c: the library's real pack and
-# option functions, the shadow values array); the wrappers that materialise are generated
+# materialisation, eviction); the wrappers that materialise are generated
 # with the version wrappers (scripts/gen_objver.py).
 libgrbgpu_la_SOURCES += backend/resident/resident.c backend/resident/resident.h \
 	backend/resident/resident_pattern.c backend/resident/resident_csr.c \
-	backend/resident/resident_pack.c backend/resident/resident_private.h
+	backend/resident/resident_private.h
 
 # tests/test_resident: chains of products kept resident, read and changed in
 # every way, freed, evicted, with faults (the host emulation backend;

@@ -7,6 +7,7 @@
 #define GG_RESIDENT_PRIVATE_H
 
 #include "backend/resident/resident.h"
+#include "backend/storage/storage_private.h"
 
 #define GG_MATERIALISE_TRIES 3
 
@@ -54,32 +55,9 @@ GG_INTERNAL GrB_Info grbgpu_res_fill_csr (GrB_Matrix obj, const gg_resident *r, 
 typedef GrB_Info (*gg_mpack_csr_fn) (GrB_Matrix, GrB_Index **, GrB_Index **, void **,
     GrB_Index, GrB_Index, GrB_Index, bool, bool, const GrB_Descriptor) ;
 
-// The object's storage options: a pack resets them, so they are read before
-// the placeholder goes in and set again after each pack (as the write-back
-// does, backend/storage/writeback.c)
-typedef struct
-{
-    int control ;
-    double hyper, bitmap ;
-}
-gg_options ;
+// The object's storage options, kept across its packs (storage_private.h's
+// functions with real = true: no wrapper runs under the registry's lock)
+typedef gg_c_options gg_options ;
 
-// resident_pack.c: pack x (xsize bytes, from GraphBLAS's memory functions)
-// into obj as full (on success x belongs to GraphBLAS and *x is NULL), and
-// the reverse
-GG_INTERNAL GrB_Info grbgpu_res_pack_full (GrB_Matrix obj, const gg_resident *r, void **x,
-    size_t xsize, bool iso) ;
-GG_INTERNAL GrB_Info grbgpu_res_unpack_full (GrB_Matrix obj, const gg_resident *r, void **x,
-    GrB_Index *xsize, bool *iso) ;
-// obj's storage options read, and set back to o where they differ
-GG_INTERNAL GrB_Info grbgpu_res_options_get (GrB_Matrix obj, bool is_vector, gg_options *o) ;
-GG_INTERNAL GrB_Info grbgpu_res_options_restore (GrB_Matrix obj, bool is_vector,
-    const gg_options *o) ;
-// a matrix packed as CSR conformed to the storage its options give
-GG_INTERNAL GrB_Info grbgpu_res_conform (GrB_Matrix obj, const gg_options *o) ;
-// obj's own full values array of r's layout taken (*x, *xsize) instead of
-// freed, or nothing taken (*x NULL, obj unchanged)
-GG_INTERNAL void grbgpu_res_take_shadow (GrB_Matrix obj, const gg_resident *r, void **x,
-    size_t *xsize) ;
 
 #endif

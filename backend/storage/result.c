@@ -48,7 +48,7 @@ static void take_c_arrays (const gg_output *out, gg_result *r, size_t xbytes)
     else
     {
         info = grbgpu_storage_unpack_full (C, out->is_vector, r->by_col, &x,
-            &xsize, &xiso) ;
+            &xsize, &xiso, false) ;
     }
     if (info != GrB_SUCCESS) return ;      // C is unchanged
     // C is empty now; its old content is overwritten by this call anyway
@@ -90,7 +90,7 @@ void grbgpu_result_prepare (const gg_output *out, gg_result *r,
         && grbgpu_storage_plain_write (out, r, ctype, &plain) == GrB_SUCCESS && plain)
     {
         gg_c_options opt ;
-        if (grbgpu_storage_options_get (out->C, out->is_vector, &opt) == GrB_SUCCESS)
+        if (grbgpu_storage_options_get (out->C, out->is_vector, false, &opt) == GrB_SUCCESS)
         {
             r->opt_saved = true ;
             r->opt_control = opt.control ; r->opt_hyper = opt.hyper ; r->opt_bitmap = opt.bitmap ;
@@ -126,7 +126,7 @@ static bool can_stay_as (const gg_output *out, const gg_result *r,
     bool plain = false ;
     if (grbgpu_storage_plain_write (out, r, ctype, &plain) != GrB_SUCCESS || !plain) return false ;
     gg_c_options opt ;
-    if (grbgpu_storage_options_get (out->C, out->is_vector, &opt) != GrB_SUCCESS) return false ;
+    if (grbgpu_storage_options_get (out->C, out->is_vector, false, &opt) != GrB_SUCCESS) return false ;
     return (opt.control & sparsity) != 0 ;
 }
 

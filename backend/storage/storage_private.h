@@ -17,12 +17,23 @@
 // C's storage options (a pack resets them; setting one converts C)
 typedef struct { int control ; double hyper, bitmap ; } gg_c_options ;
 
-GG_INTERNAL GrB_Info grbgpu_storage_options_get (GrB_Matrix C, bool is_vector,
+// Each function with `real` calls the library as a program does (false:
+// through grbgpu's wrappers where there is one) or the library's own
+// functions (true: no wrapper runs; backend/resident calls them under its
+// lock).
+GG_INTERNAL GrB_Info grbgpu_storage_options_get (GrB_Matrix C, bool is_vector, bool real,
     gg_c_options *o) ;
 // Setting an option makes GraphBLAS conform C to it (a conversion of the
 // whole matrix): set back only what a pack changed
-GG_INTERNAL GrB_Info grbgpu_storage_options_restore (GrB_Matrix C, bool is_vector,
+GG_INTERNAL GrB_Info grbgpu_storage_options_restore (GrB_Matrix C, bool is_vector, bool real,
     const gg_c_options *o) ;
+// A matrix packed as CSR conformed to the storage its options give (setting
+// the sparsity control to what it is)
+GG_INTERNAL GrB_Info grbgpu_storage_conform (GrB_Matrix C, bool real, const gg_c_options *o) ;
+// Pack a full value array into X (a vector, or a matrix by column or by
+// row); on success *x is NULL (GraphBLAS owns the array)
+GG_INTERNAL GrB_Info grbgpu_storage_pack_full (GrB_Matrix X, bool is_vector, bool by_col,
+    void **x, GrB_Index xsize, bool iso, bool real) ;
 
 // Will T be packed straight into C (*plain)?  No mask, no accumulator, C of
 // T's type and held in T's orientation.
@@ -37,7 +48,7 @@ GG_INTERNAL bool grbgpu_storage_in_place_write (const gg_output *out,
 // Unpack X's value array (full), or its bitmap and values (bitmap): a
 // vector, or a matrix held by column or by row.
 GG_INTERNAL GrB_Info grbgpu_storage_unpack_full (GrB_Matrix X, bool is_vector,
-    bool by_col, void **x, GrB_Index *xsize, bool *iso) ;
+    bool by_col, void **x, GrB_Index *xsize, bool *iso, bool real) ;
 GG_INTERNAL GrB_Info grbgpu_storage_unpack_bitmap (GrB_Matrix X,
     bool is_vector, bool by_col, int8_t **b, void **x, GrB_Index *bsize,
     GrB_Index *xsize, bool *iso, GrB_Index *nvals) ;

@@ -15,6 +15,7 @@
 #include "backend/storage/storage_private.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 
 static GrB_UnaryOp identity_op (gg_type t)
@@ -105,24 +106,77 @@ static bool all_present (const gg_result *r, int64_t nvec)
     return true ;
 }
 
+// The library's pack / unpack (full) and option functions, as a program
+// calls them (through grbgpu's wrappers where there is one) or, real, the
+// library's own (grbgpu_real: no wrapper runs, which the resident registry
+// needs under its lock).  One table of each, so that the write-back and the
+// registry share every function below.
+typedef GrB_Info (*mopt_fn) (GrB_Matrix, GxB_Option_Field, ...) ;
+typedef GrB_Info (*vopt_fn) (GrB_Vector, GxB_Option_Field, ...) ;
+typedef GrB_Info (*vpack_fn) (GrB_Vector, void **, GrB_Index, bool, const GrB_Descriptor) ;
+typedef GrB_Info (*mpack_fn) (GrB_Matrix, void **, GrB_Index, bool, const GrB_Descriptor) ;
+typedef GrB_Info (*vunpack_fn) (GrB_Vector, void **, GrB_Index *, bool *, const GrB_Descriptor) ;
+typedef GrB_Info (*munpack_fn) (GrB_Matrix, void **, GrB_Index *, bool *, const GrB_Descriptor) ;
+
+typedef struct
+{
+    mopt_fn mget, mset ;
+    vopt_fn vget, vset ;
+    vpack_fn vpack ;
+    mpack_fn mpackc, mpackr ;
+    vunpack_fn vunpack ;
+    munpack_fn munpackc, munpackr ;
+}
+lib_fns ;
+
+static const lib_fns lib_wrapped =
+{
+    GxB_Matrix_Option_get, GxB_Matrix_Option_set, GxB_Vector_Option_get, GxB_Vector_Option_set,
+    GxB_Vector_pack_Full, GxB_Matrix_pack_FullC, GxB_Matrix_pack_FullR,
+    GxB_Vector_unpack_Full, GxB_Matrix_unpack_FullC, GxB_Matrix_unpack_FullR
+} ;
+static lib_fns lib_real ;
+static pthread_once_t lib_real_once = PTHREAD_ONCE_INIT ;
+
+static void lib_real_init (void)
+{
+    lib_real.mget = (mopt_fn) grbgpu_real ("GxB_Matrix_Option_get") ;
+    lib_real.mset = (mopt_fn) grbgpu_real ("GxB_Matrix_Option_set") ;
+    lib_real.vget = (vopt_fn) grbgpu_real ("GxB_Vector_Option_get") ;
+    lib_real.vset = (vopt_fn) grbgpu_real ("GxB_Vector_Option_set") ;
+    lib_real.vpack = (vpack_fn) grbgpu_real ("GxB_Vector_pack_Full") ;
+    lib_real.mpackc = (mpack_fn) grbgpu_real ("GxB_Matrix_pack_FullC") ;
+    lib_real.mpackr = (mpack_fn) grbgpu_real ("GxB_Matrix_pack_FullR") ;
+    lib_real.vunpack = (vunpack_fn) grbgpu_real ("GxB_Vector_unpack_Full") ;
+    lib_real.munpackc = (munpack_fn) grbgpu_real ("GxB_Matrix_unpack_FullC") ;
+    lib_real.munpackr = (munpack_fn) grbgpu_real ("GxB_Matrix_unpack_FullR") ;
+}
+
+static const lib_fns *lib (bool real)
+{
+    if (!real) return &lib_wrapped ;
+    pthread_once (&lib_real_once, lib_real_init) ;
+    return &lib_real ;
+}
+
 // Pack a full value array into X: a vector, or a matrix held by column or by
 // row.  On success *x is NULL (GraphBLAS owns the array).
-static GrB_Info pack_full (GrB_Matrix X, bool is_vector, bool by_col, void **x,
-    GrB_Index xsize, bool iso)
+GrB_Info grbgpu_storage_pack_full (GrB_Matrix X, bool is_vector, bool by_col, void **x,
+    GrB_Index xsize, bool iso, bool real)
 {
-    if (is_vector) return GxB_Vector_pack_Full ((GrB_Vector) X, x, xsize, iso, NULL) ;
-    if (by_col) return GxB_Matrix_pack_FullC (X, x, xsize, iso, NULL) ;
-    return GxB_Matrix_pack_FullR (X, x, xsize, iso, NULL) ;
+    const lib_fns *L = lib (real) ;
+    if (is_vector) return L->vpack ((GrB_Vector) X, x, xsize, iso, NULL) ;
+    return (by_col ? L->mpackc : L->mpackr) (X, x, xsize, iso, NULL) ;
 }
 
 // Unpack the full value array of X (a vector, or a matrix held by column or
-// by row): the twin of pack_full.
+// by row): the twin of grbgpu_storage_pack_full.
 GrB_Info grbgpu_storage_unpack_full (GrB_Matrix X, bool is_vector, bool by_col,
-    void **x, GrB_Index *xsize, bool *iso)
+    void **x, GrB_Index *xsize, bool *iso, bool real)
 {
-    if (is_vector) return GxB_Vector_unpack_Full ((GrB_Vector) X, x, xsize, iso, NULL) ;
-    if (by_col) return GxB_Matrix_unpack_FullC (X, x, xsize, iso, NULL) ;
-    return GxB_Matrix_unpack_FullR (X, x, xsize, iso, NULL) ;
+    const lib_fns *L = lib (real) ;
+    if (is_vector) return L->vunpack ((GrB_Vector) X, x, xsize, iso, NULL) ;
+    return (by_col ? L->munpackc : L->munpackr) (X, x, xsize, iso, NULL) ;
 }
 
 // The same pair for bitmap arrays (b and x).
@@ -212,7 +266,7 @@ static GrB_Info pack_result (GrB_Matrix X, bool is_vector, gg_result *r,
     void *Tx = r->x ;
     if (allow_full && all_present (r, nvec))
     {
-        info = pack_full (X, is_vector, r->by_col, &Tx, xsize, false) ;
+        info = grbgpu_storage_pack_full (X, is_vector, r->by_col, &Tx, xsize, false, false) ;
         r->x = Tx ;                                 // NULL once GraphBLAS took it
         return info ;
     }
@@ -231,43 +285,55 @@ static GrB_Info pack_result (GrB_Matrix X, bool is_vector, gg_result *r,
 // C's storage options, kept across a pack or unpack
 //------------------------------------------------------------------------------
 
-GrB_Info grbgpu_storage_options_get (GrB_Matrix C, bool is_vector,
+GrB_Info grbgpu_storage_options_get (GrB_Matrix C, bool is_vector, bool real,
     gg_c_options *o)
 {
+    const lib_fns *L = lib (real) ;
     GrB_Info info ;
     o->control = GxB_AUTO_SPARSITY ; o->hyper = 0 ; o->bitmap = 0 ;
     if (is_vector)
     {
         // (a vector's hyper switch through the matrix function: a pack
         // resets it, and GrB_Vector_dup copies it)
-        info = GxB_Vector_Option_get ((GrB_Vector) C, GxB_SPARSITY_CONTROL, &o->control) ;
-        if (info == GrB_SUCCESS) info = GxB_Vector_Option_get ((GrB_Vector) C, GxB_BITMAP_SWITCH, &o->bitmap) ;
-        if (info == GrB_SUCCESS) info = GxB_Matrix_Option_get (C, GxB_HYPER_SWITCH, &o->hyper) ;
+        info = L->vget ((GrB_Vector) C, GxB_SPARSITY_CONTROL, &o->control) ;
+        if (info == GrB_SUCCESS) info = L->vget ((GrB_Vector) C, GxB_BITMAP_SWITCH, &o->bitmap) ;
+        if (info == GrB_SUCCESS) info = L->mget (C, GxB_HYPER_SWITCH, &o->hyper) ;
         return info ;
     }
-    info = GxB_Matrix_Option_get (C, GxB_SPARSITY_CONTROL, &o->control) ;
-    if (info == GrB_SUCCESS) info = GxB_Matrix_Option_get (C, GxB_HYPER_SWITCH, &o->hyper) ;
-    if (info == GrB_SUCCESS) info = GxB_Matrix_Option_get (C, GxB_BITMAP_SWITCH, &o->bitmap) ;
+    info = L->mget (C, GxB_SPARSITY_CONTROL, &o->control) ;
+    if (info == GrB_SUCCESS) info = L->mget (C, GxB_HYPER_SWITCH, &o->hyper) ;
+    if (info == GrB_SUCCESS) info = L->mget (C, GxB_BITMAP_SWITCH, &o->bitmap) ;
     return info ;
 }
 
-GrB_Info grbgpu_storage_options_restore (GrB_Matrix C, bool is_vector, const gg_c_options *o)
+GrB_Info grbgpu_storage_options_restore (GrB_Matrix C, bool is_vector, bool real,
+    const gg_c_options *o)
 {
+    const lib_fns *L = lib (real) ;
     gg_c_options now ;
-    GrB_Info info = grbgpu_storage_options_get (C, is_vector, &now) ;
+    GrB_Info info = grbgpu_storage_options_get (C, is_vector, real, &now) ;
     if (info != GrB_SUCCESS) return info ;
     if (is_vector)
     {
         GrB_Vector w = (GrB_Vector) C ;
-        if (now.hyper != o->hyper) info = GxB_Matrix_Option_set (C, GxB_HYPER_SWITCH, o->hyper) ;
-        if (info == GrB_SUCCESS && now.bitmap != o->bitmap) info = GxB_Vector_Option_set (w, GxB_BITMAP_SWITCH, o->bitmap) ;
-        if (info == GrB_SUCCESS && now.control != o->control) info = GxB_Vector_Option_set (w, GxB_SPARSITY_CONTROL, o->control) ;
+        if (now.hyper != o->hyper) info = L->mset (C, GxB_HYPER_SWITCH, o->hyper) ;
+        if (info == GrB_SUCCESS && now.bitmap != o->bitmap) info = L->vset (w, GxB_BITMAP_SWITCH, o->bitmap) ;
+        if (info == GrB_SUCCESS && now.control != o->control) info = L->vset (w, GxB_SPARSITY_CONTROL, o->control) ;
         return info ;
     }
-    if (now.control != o->control) info = GxB_Matrix_Option_set (C, GxB_SPARSITY_CONTROL, o->control) ;
-    if (info == GrB_SUCCESS && now.hyper != o->hyper) info = GxB_Matrix_Option_set (C, GxB_HYPER_SWITCH, o->hyper) ;
-    if (info == GrB_SUCCESS && now.bitmap != o->bitmap) info = GxB_Matrix_Option_set (C, GxB_BITMAP_SWITCH, o->bitmap) ;
+    if (now.control != o->control) info = L->mset (C, GxB_SPARSITY_CONTROL, o->control) ;
+    if (info == GrB_SUCCESS && now.hyper != o->hyper) info = L->mset (C, GxB_HYPER_SWITCH, o->hyper) ;
+    if (info == GrB_SUCCESS && now.bitmap != o->bitmap) info = L->mset (C, GxB_BITMAP_SWITCH, o->bitmap) ;
     return info ;
+}
+
+// A matrix packed as CSR is held in the storage GraphBLAS conforms it to
+// (sparse, hypersparse or bitmap by its options and size), as the CPU
+// library's result would be: setting the sparsity control (to what it is)
+// conforms it; a pack does not
+GrB_Info grbgpu_storage_conform (GrB_Matrix C, bool real, const gg_c_options *o)
+{
+    return lib (real)->mset (C, GxB_SPARSITY_CONTROL, o->control) ;
 }
 
 // Will T be packed straight into C (*plain)?  No mask, no accumulator, C of
@@ -290,9 +356,9 @@ GrB_Info grbgpu_storage_plain_write (const gg_output *out, const gg_result *r,
 static GrB_Info pack_into_c (const gg_output *out, gg_result *r)
 {
     gg_c_options opt = { r->opt_control, r->opt_hyper, r->opt_bitmap } ;
-    GrB_Info info = r->opt_saved ? GrB_SUCCESS : grbgpu_storage_options_get (out->C, out->is_vector, &opt) ;
+    GrB_Info info = r->opt_saved ? GrB_SUCCESS : grbgpu_storage_options_get (out->C, out->is_vector, false, &opt) ;
     if (info == GrB_SUCCESS) info = pack_result (out->C, out->is_vector, r, true) ;
-    if (info == GrB_SUCCESS) info = grbgpu_storage_options_restore (out->C, out->is_vector, &opt) ;
+    if (info == GrB_SUCCESS) info = grbgpu_storage_options_restore (out->C, out->is_vector, false, &opt) ;
     result_free_x (r) ;
     return info ;
 }
@@ -436,11 +502,11 @@ static bool accumulate_in_place (const gg_output *out, gg_result *r,
     const acc_kind kind = accum_kind (out->accum, r->zt) ;
 
     gg_c_options opt ;
-    if (grbgpu_storage_options_get (out->C, out->is_vector, &opt) != GrB_SUCCESS) return false ;
+    if (grbgpu_storage_options_get (out->C, out->is_vector, false, &opt) != GrB_SUCCESS) return false ;
     void *cx = NULL ;
     GrB_Index cx_size = 0 ;
     bool c_iso = false ;
-    *info = grbgpu_storage_unpack_full (out->C, out->is_vector, r->by_col, &cx, &cx_size, &c_iso) ;
+    *info = grbgpu_storage_unpack_full (out->C, out->is_vector, r->by_col, &cx, &cx_size, &c_iso, false) ;
     if (*info != GrB_SUCCESS) { result_free_x (r) ; return true ; }
 
     // C's values are now ours; T's stored vectors line up with C's
@@ -490,9 +556,9 @@ static bool accumulate_in_place (const gg_output *out, gg_result *r,
                 (const char *) r->x + (size_t) (j * vlen) * zsz, NULL, vlen) ;
         }
     }
-    GrB_Info pinfo = pack_full (out->C, out->is_vector, r->by_col, &cx, cx_size, c_iso) ;
+    GrB_Info pinfo = grbgpu_storage_pack_full (out->C, out->is_vector, r->by_col, &cx, cx_size, c_iso, false) ;
     if (pinfo != GrB_SUCCESS) { grbgpu_gb_free (cx) ; *info = pinfo ; }   // (NULL if taken)
-    if (*info == GrB_SUCCESS) *info = grbgpu_storage_options_restore (out->C, out->is_vector, &opt) ;
+    if (*info == GrB_SUCCESS) *info = grbgpu_storage_options_restore (out->C, out->is_vector, false, &opt) ;
     result_free_x (r) ;
     return true ;
 }
