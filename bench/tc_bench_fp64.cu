@@ -192,9 +192,13 @@ void fp64_table (const std::vector<int64_t> &ns)
 // after; the hybrid (T = 3, 4) of S and of the permuted S, made to store each
 // row to its original place (gg_tc_set_row_out), split and fused kernels,
 // timed in exact mode (and tf32) at each N and checked on all rows against
-// cuSPARSE's best on S.
+// cuSPARSE's best on S.  And what the order alone buys CUDA-core kernels
+// (neighbouring rows sharing columns read X's rows from L1 / L2): cuSPARSE's
+// best and our CUDA-core kernel (the chooser's plan) on S and on the permuted
+// S, whose Y is S's with its rows permuted (checked so; a product would store
+// row q to Y's row perm [q], not timed here).
 struct reorder_row { std::string matrix ; int64_t n ; double rsh_s, s3a, s3b, s4a, s4b,
-    cusp, unre, re, re_tf32 ; } ;
+    cusp, unre, re, re_tf32, cusp_p, cuda, cuda_p ; } ;
 static std::vector<reorder_row> reorder_rows ;
 
 void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64_t> &ns)
@@ -231,6 +235,16 @@ void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64
     CK (cudaMemcpy (ei, bi.data (), A.nnz * 4, cudaMemcpyHostToDevice)) ;
     CK (cudaMemcpy (ex, bx.data (), A.nnz * 4, cudaMemcpyHostToDevice)) ;
     CK (cudaMemcpy (dperm, perm.data (), A.m * 4, cudaMemcpyHostToDevice)) ;
+    // the permuted S as a matrix of its own, with the plans of our CUDA-core kernel
+    bm_csr B ;
+    B.name = A.name + " reordered" ; B.m = A.m ; B.k = A.k ; B.nnz = A.nnz ; B.max_row = A.max_row ;
+    B.p = bp ; B.i = bi ; B.x = bx ;
+    void *aplan, *bplan ;
+    CK (cudaMalloc (&aplan, gg_cuda_spmv_plan_bytes (A.nnz) + 16)) ;
+    CK (cudaMalloc (&bplan, gg_cuda_spmv_plan_bytes (A.nnz) + 16)) ;
+    if (gg_cuda_spmv_plan_build (A.m, A.nnz, dp, aplan, 0) != GG_OK
+        || gg_cuda_spmv_plan_build (A.m, A.nnz, ep, bplan, 0) != GG_OK)
+    { printf ("reorder: plan build failed\n") ; exit (1) ; }
     gg_hybrid_form *fu [2] = { NULL, NULL }, *fr [2] = { NULL, NULL } ;
     for (int q = 0 ; q < 2 ; q++)
     {
@@ -268,6 +282,38 @@ void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64
             return t ;
         } ;
         auto best = [] (double a, double b) { return (a > 0 && (b <= 0 || a < b)) ? a : b ; } ;
+        // the order alone: cuSPARSE and our CUDA-core kernel on S and on the
+        // permuted S (Y's rows permuted: checked against ref so permuted)
+        std::vector<float> refp (A.m * n), refq ;
+        for (int64_t q = 0 ; q < A.m ; q++)
+            for (int64_t j = 0 ; j < n ; j++) refp [q * n + j] = ref [(int64_t) perm [q] * n + j] ;
+        const double cusp_p = cusparse_best<float> (h, B, ep, ei, ex, dX, dY, n, refq) ;
+        const double cusp_p_rel = (cusp_p > 0) ? rel_to_ref (B, n, refq, refp) : INFINITY ;
+        const gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP32 } ;
+        const char *kern = gg_cuda_spmm_choose_plan (A.m, n, A.nnz, A.max_row) ;
+        auto core = [&] (const bm_csr &M, int32_t *mp, int32_t *mi, float *mx, void *plan,
+            const std::vector<float> &want, const char *what) -> double
+        {
+            int rc = GG_OK ;
+            CK (cudaMemset (dY, 0xff, A.m * n * 4)) ;
+            const double t = time_ms ([&] { rc = gg_cuda_spmm_plan (&sr, M.m, M.k, n, M.nnz, mp, mi,
+                mx, false, dX, dY, plan, kern, 0) ; }) ;
+            if (rc != GG_OK) return -1 ;
+            CK (cudaMemcpy (y.data (), dY, A.m * n * 4, cudaMemcpyDeviceToHost)) ;
+            const double rel = rel_to_ref (M, n, y, want) ;
+            const bool ok = rel < 1e-4 ;
+            printf ("%-14s %4lld reorder  %-22s %9.4f ms %6.2fx rel %.2e %s\n", A.name.c_str (),
+                (long long) n, what, t, base / t, rel, ok ? "ok" : "WRONG") ;
+            if (!ok) { wrong++ ; return -1 ; }
+            return t ;
+        } ;
+        const double cuda = core (A, dp, di, dx, aplan, ref, (std::string ("cuda ") + kern).c_str ()) ;
+        const double cuda_p = core (B, ep, ei, ex, bplan, refp,
+            (std::string ("cuda ") + kern + " reordered").c_str ()) ;
+        printf ("%-14s %4lld reorder  %-22s %9.4f ms %6.2fx rel %.2e %s\n", A.name.c_str (),
+            (long long) n, "cuSPARSE reordered", cusp_p, base / cusp_p, cusp_p_rel,
+            cusp_p_rel < 1e-4 ? "ok" : "WRONG") ;
+        if (!(cusp_p_rel < 1e-4)) wrong++ ;
         double unre = -1, re = -1, re_tf32 = -1 ;
         for (int q = 0 ; q < 2 ; q++)
         {
@@ -282,12 +328,13 @@ void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64
             }
         }
         reorder_rows.push_back ({ A.name, n, info.t_total, s0.tc_share [3], s1.tc_share [3],
-            s0.tc_share [4], s1.tc_share [4], base, unre, re, re_tf32 }) ;
+            s0.tc_share [4], s1.tc_share [4], base, unre, re, re_tf32,
+            cusp_p_rel < 1e-4 ? cusp_p : -1, cuda, cuda_p }) ;
         cudaFree (dX) ; cudaFree (dY) ;
     }
     for (int q = 0 ; q < 2 ; q++) { gg_tc_free (fu [q], 0) ; gg_tc_free (fr [q], 0) ; }
     cudaFree (dp) ; cudaFree (di) ; cudaFree (dx) ; cudaFree (ep) ; cudaFree (ei) ; cudaFree (ex) ;
-    cudaFree (dperm) ;
+    cudaFree (dperm) ; cudaFree (aplan) ; cudaFree (bplan) ;
     CK (cudaDeviceSynchronize ()) ;
 }
 
@@ -297,23 +344,34 @@ void reorder_table (const std::vector<int64_t> &ns)
     printf ("\n# REORDER TABLE (FP32): RSH reordering on the host; TC%% = entries in window vectors of "
         ">= 3 / >= 4 before -> after; ms: cuSPARSE best on S, the hybrid of S (best of split and "
         "fused, T = 3, 4, exact), the hybrid of the reordered S (best of split and fused, exact; tf32); x = cuSPARSE / this\n") ;
-    printf ("%-14s %4s %7s %13s %13s %9s %9s %6s %9s %6s %6s %6s\n", "matrix", "N", "rsh s",
-        "TC%3", "TC%4", "cuSP ms", "hyb ms", "x", "reord ms", "x", "re/hyb", "tf32 x") ;
+    printf ("# and the order alone: cuSP re/S = cuSPARSE's best on S / on the reordered S, cuda "
+        "re/S = our CUDA-core kernel on S / on the reordered S (> 1: the order helps)\n") ;
+    printf ("%-14s %4s %7s %13s %13s %9s %9s %6s %9s %6s %6s %6s %9s %9s\n", "matrix", "N", "rsh s",
+        "TC%3", "TC%4", "cuSP ms", "hyb ms", "x", "reord ms", "x", "re/hyb", "tf32 x",
+        "cuSP re/S", "cuda re/S") ;
     for (int64_t n : ns)
     {
-        double l1 = 0, l2 = 0, l3 = 0 ;
-        int c = 0 ;
+        double l1 = 0, l2 = 0, l3 = 0, l4 = 0, l5 = 0 ;
+        int c = 0, c4 = 0, c5 = 0 ;
         for (const reorder_row &r : reorder_rows)
         {
             if (r.n != n) continue ;
             const double x1 = r.unre > 0 ? r.cusp / r.unre : 0, x2 = r.re > 0 ? r.cusp / r.re : 0 ;
             const double x3 = (r.unre > 0 && r.re > 0) ? r.unre / r.re : 0 ;
-            printf ("%-14s %4lld %7.3f %5.1f->%5.1f %5.1f->%5.1f %9.4f %9.4f %6.2f %9.4f %6.2f %6.2f %6.2f\n",
+            const double x4 = r.cusp_p > 0 ? r.cusp / r.cusp_p : 0 ;
+            const double x5 = (r.cuda > 0 && r.cuda_p > 0) ? r.cuda / r.cuda_p : 0 ;
+            printf ("%-14s %4lld %7.3f %5.1f->%5.1f %5.1f->%5.1f %9.4f %9.4f %6.2f %9.4f %6.2f %6.2f %6.2f %9.2f %9.2f\n",
                 r.matrix.c_str (), (long long) n, r.rsh_s, 100 * r.s3a, 100 * r.s3b, 100 * r.s4a,
-                100 * r.s4b, r.cusp, r.unre, x1, r.re, x2, x3, r.re_tf32 > 0 ? r.cusp / r.re_tf32 : 0) ;
+                100 * r.s4b, r.cusp, r.unre, x1, r.re, x2, x3, r.re_tf32 > 0 ? r.cusp / r.re_tf32 : 0,
+                x4, x5) ;
             if (x1 > 0 && x2 > 0) { l1 += log (x1) ; l2 += log (x2) ; l3 += log (x3) ; c++ ; }
+            if (x4 > 0) { l4 += log (x4) ; c4++ ; }
+            if (x5 > 0) { l5 += log (x5) ; c5++ ; }
         }
         if (c) printf ("# REORDER geomean N=%lld (%d matrices): hybrid %.3f, reordered %.3f x cuSPARSE; "
             "reordered / hybrid %.3f\n", (long long) n, c, exp (l1 / c), exp (l2 / c), exp (l3 / c)) ;
+        if (c4 && c5) printf ("# REORDER order alone N=%lld: cuSPARSE on S / on reordered S %.3f (%d "
+            "matrices), our CUDA-core kernel %.3f (%d)\n", (long long) n, exp (l4 / c4), c4,
+            exp (l5 / c5), c5) ;
     }
 }
