@@ -20,7 +20,7 @@ set -u
 DEST=${OUT:-$PWD/gpu-out}
 OUT=${GPU_ROUND_LOGS:-$(mktemp -d "${TMPDIR:-/tmp}/gpu-round.XXXXXX")}
 mkdir -p "$DEST"
-STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e ba tc xpose xpose2 rules fam multi resident res2 sink chain mres nm lt nm2 demo}
+STEPS=${STEPS:-build check conformance sanitizer overhead profile xfer kbench bench e2e ba tc reorder xpose xpose2 rules fam multi resident res2 sink chain mres nm lt nm2 demo}
 mkdir -p "$OUT"
 root=$PWD
 summary="$OUT/summary.txt"
@@ -194,6 +194,15 @@ if has tc; then
     timeout ${TC_TIMEOUT:-240} ./bench/tc_bench --csv "$OUT/tc_bench.csv" ${TC_ARGS:---fp64} > "$OUT/tc_bench.log" 2>&1
     say "tc_bench: exit $?"
     grep -E "^# (FP64 geomean|geomean|GEOMEAN)|wrong results" "$OUT/tc_bench.log" | tee -a "$summary"
+fi
+
+if has reorder; then
+    # row reordering (reorder/): the hybrid of the RSH-permuted S, and what
+    # the order alone buys cuSPARSE and our CUDA-core kernel (issue 15)
+    timeout ${REORDER_TIMEOUT:-300} ./bench/tc_bench --reorder-only --scales ${REORDER_SCALES:-18,20} \
+        --ns 32,128 --csv "$OUT/reorder_bench.csv" > "$OUT/reorder_bench.log" 2>&1
+    say "tc_bench --reorder-only: exit $?"
+    grep -E "^# REORDER|wrong results" "$OUT/reorder_bench.log" | tee -a "$summary"
 fi
 
 if has xpose; then
