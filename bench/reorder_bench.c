@@ -9,7 +9,10 @@
 // and RSH: distinct columns per non-empty 8-row window and the tensor-core
 // share at T = 3 (entries in 8x1 column vectors of >= 3 entries); and the
 // TC share of RSH with the other linearisation of the spanning forest
-// (GG_REORDER_CHAINS, or with --chains the default DFS; the header says).  Host
+// (GG_REORDER_CHAINS, or with --chains the default DFS; the header says); and
+// entries per distinct column in chunks of 1024 consecutive entries (reuse
+// /1024: what a CUDA-core SpMM block could find of X in L1) for the three
+// orders.  Host
 // only; timings are wall-clock on this machine, one run each.
 //
 // usage: reorder_bench [folder] [--no-rmat] [--threads n] [--alpha a]
@@ -37,6 +40,29 @@ static int name_cmp (const void *x, const void *y)
 }
 
 static gg_reorder_options opt ;
+
+// Entries per distinct column over chunks of `chunk` consecutive entries of
+// the matrix in the order perm (NULL: as it is): how often a CUDA-core SpMM
+// block that takes such a chunk (nnz_k128 at N = 128: 8 warps x 128) could
+// find a row of X it already read (1: never; a proxy for L1 reuse).
+static double chunk_reuse (const ru_csr *A, const int32_t *perm, int64_t chunk)
+{
+    int64_t *stamp = malloc ((size_t) (A->k > 0 ? A->k : 1) * sizeof (int64_t)) ;
+    if (stamp == NULL) return 0 ;
+    for (int64_t j = 0 ; j < A->k ; j++) stamp [j] = -1 ;
+    int64_t e = 0, distinct = 0 ;
+    for (int64_t q = 0 ; q < A->m ; q++)
+    {
+        const int64_t r = perm ? perm [q] : q ;
+        for (int64_t t = A->p [r] ; t < A->p [r+1] ; t++, e++)
+        {
+            const int64_t c = e / chunk, j = A->i [t] ;
+            if (stamp [j] != c) { stamp [j] = c ; distinct++ ; }
+        }
+    }
+    free (stamp) ;
+    return distinct > 0 ? (double) e / (double) distinct : 0 ;
+}
 
 static void one (const char *name, const ru_csr *A)
 {
@@ -67,11 +93,13 @@ static void one (const char *name, const ru_csr *A)
     else
     {
         printf ("| %-14s | %7lld | %8lld | %6.3f | %6.3f | %6.1f | %6.1f | %6.1f "
-            "| %5.1f | %5.1f | %5.1f | %5.1f | %5.3f %5.3f %5.3f %5.3f |\n",
+            "| %5.1f | %5.1f | %5.1f | %5.1f | %5.2f | %5.2f | %5.2f "
+            "| %5.3f %5.3f %5.3f %5.3f |\n",
             name, (long long) m, (long long) A->p [m], t_rsh, t_base,
             s0.avg_distinct, sb.avg_distinct, sr.avg_distinct,
             100 * s0.tc_share [3], 100 * sb.tc_share [3], 100 * sr.tc_share [3],
-            100 * sc.tc_share [3],
+            100 * sc.tc_share [3], chunk_reuse (A, NULL, 1024), chunk_reuse (A, pb, 1024),
+            chunk_reuse (A, pr, 1024),
             info.t_sig, info.t_lsh, info.t_knn, info.t_forest + info.t_refine) ;
     }
     fflush (stdout) ;
@@ -107,9 +135,10 @@ int main (int argc, char **argv)
     printf ("threads: %d\n", omp_get_max_threads ()) ;
 #endif
     printf ("| matrix | rows | entries | RSH s | base s | cols/win orig | base | RSH "
-        "| TC%% T=3 orig | base | RSH | RSH (%s) | RSH stages s: sig lsh knn forest+2opt |\n",
+        "| TC%% T=3 orig | base | RSH | RSH (%s) | reuse/1024 orig | base | RSH "
+        "| RSH stages s: sig lsh knn forest+2opt |\n",
         opt.linear == GG_REORDER_DFS ? "chains" : "dfs") ;
-    printf ("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n") ;
+    printf ("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n") ;
 
     // the shared matrices, in name order
     DIR *d = (dir != NULL) ? opendir (dir) : NULL ;
