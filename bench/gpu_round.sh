@@ -193,7 +193,7 @@ if has tc; then
     grep -E '^FAIL' "$OUT/test_tc_spmm.log" | head -10 | tee -a "$summary"
     timeout ${TC_TIMEOUT:-240} ./bench/tc_bench --csv "$OUT/tc_bench.csv" ${TC_ARGS:---fp64} > "$OUT/tc_bench.log" 2>&1
     say "tc_bench: exit $?"
-    grep -E "^# (FP64 geomean|geomean|GEOMEAN)|wrong results" "$OUT/tc_bench.log" | tee -a "$summary"
+    grep -E "^# (FP64 geomean|geomean|GEOMEAN|REM)|wrong results" "$OUT/tc_bench.log" | tee -a "$summary"
 fi
 
 if has reorder; then

@@ -19,6 +19,9 @@
 //    tf32) with every kernel variant (gg_tc_variants) for the whole product,
 //    and with the default variant the tensor-core part alone ("tc") and the
 //    remainder alone ("rem");
+//  - the remainder alone with every CUDA-core variant ("rem+<variant>"),
+//    against the chooser's pick, and the whole exact product with the
+//    fastest (a "# REM" line per matrix and N);
 //  - forms with the other thresholds (--thresholds) and segment sizes
 //    (--segs), exact and tf32, with the variant that was fastest for that
 //    mode at the default form.
@@ -184,15 +187,17 @@ static void bench_matrix (cusparseHandle_t h, const bm_csr &A, const std::vector
         }
 
         // one hybrid product, timed and checked
-        auto run = [&] (const gg_hybrid_form *g, int mode, const char *variant, int parts) -> double
+        // (rem: the remainder's CUDA-core kernel, NULL: the chooser's pick)
+        auto run = [&] (const gg_hybrid_form *g, int mode, const char *variant, int parts,
+            const char *rem = NULL) -> double
         {
             int rc = GG_OK ;
             CK (cudaMemset (dY, 0xff, A.m * n * 4)) ;
             const double t = time_ms ([&] { rc = gg_tc_spmm_ex (g, dX, dY, n, mode, variant, parts,
-                NULL, 0) ; }) ;
+                rem, 0) ; }) ;
             const std::string mn = gg_tc_mode_name (mode) ;
             const std::string vn = std::string (variant) + (parts == GG_TC_PARTS_TC ? "/tc"
-                : parts == GG_TC_PARTS_REM ? "/rem" : "") ;
+                : parts == GG_TC_PARTS_REM ? "/rem" : "") + (rem ? std::string ("+") + rem : "") ;
             gg_tc_info gi ;
             gg_tc_form_info (g, &gi) ;
             if (rc != GG_OK) { printf ("%s %s: rc %d\n", mn.c_str (), vn.c_str (), rc) ; wrong++ ; return -1 ; }
@@ -225,6 +230,32 @@ static void bench_matrix (cusparseHandle_t h, const bm_csr &A, const std::vector
             const char *dv = gg_tc_variants () [0] ;
             run (f, mode, dv, GG_TC_PARTS_TC) ;
             if (mode == GG_TC_EXACT) run (f, mode, dv, GG_TC_PARTS_REM) ;
+        }
+
+        // the remainder's kernel: the chooser's pick for a CSR of m rows
+        // (gg_cuda_spmm_choose_plan on the remainder's entries and longest
+        // row) against every CUDA-core variant on the remainder alone, then
+        // the whole exact product with the fastest, checked
+        {
+            const char *pick = gg_cuda_spmm_choose_plan (f->m, n, f->rem_nnz, f->rem_max_row) ;
+            const char *dv = gg_tc_variants () [0] ;
+            double t_pick = -1, t_best = -1 ;
+            const char *best = NULL ;
+            for (const char *const *v = gg_cuda_spmm_variants () ; f->rem_nnz > 0 && *v ; v++)
+            {
+                const double t = run (f, GG_TC_EXACT, dv, GG_TC_PARTS_REM, *v) ;
+                if (t > 0 && !strcmp (*v, pick)) t_pick = t ;
+                if (t > 0 && (t_best < 0 || t < t_best)) { t_best = t ; best = *v ; }
+            }
+            if (best != NULL)
+            {
+                const double t_all = run (f, GG_TC_EXACT, best_var [GG_TC_EXACT].empty () ? dv
+                    : best_var [GG_TC_EXACT].c_str (), GG_TC_PARTS_ALL, best) ;
+                printf ("# REM %s N=%lld: remainder %lld entries (%.1f %%), pick %s %.4f ms, fastest %s "
+                    "%.4f ms; whole exact product with it %.4f ms (%.2fx cuSPARSE)\n", A.name.c_str (),
+                    (long long) n, (long long) f->rem_nnz, 100.0 * f->rem_nnz / A.nnz, pick, t_pick,
+                    best, t_best, t_all, t_all > 0 ? base / t_all : 0) ;
+            }
         }
 
         // other thresholds and segment sizes
@@ -341,6 +372,7 @@ int main (int argc, char **argv)
         const result *b = NULL ;
         for (const result &r : results)
             if (r.matrix == mname && r.n == n && r.mode == mode && r.ok
+                && r.variant.find ('+') == std::string::npos    // (remainder kernel named: # REM)
                 && (T < 0 || (r.threshold == T && r.seg == seg))
                 && (b == NULL || r.ms < b->ms)) b = &r ;
         return b ;
