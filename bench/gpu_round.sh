@@ -13,7 +13,8 @@
 set -u
 # What comes back is $OUT (the caller's; default ./gpu-out): summary.txt,
 # refreshed at every line, and logs.tar.gz, every log so far, repacked at
-# every line, so that a call cut at its time limit still returns what ran
+# most every 20 s and at exit, so that a call cut at its time limit still
+# returns what ran
 # (a folder of many logs may come back as a count only).  The logs
 # themselves are written to a work folder ($GPU_ROUND_LOGS, default a new
 # one under /tmp).
@@ -25,13 +26,18 @@ mkdir -p "$OUT"
 root=$PWD
 summary="$OUT/summary.txt"
 : > "$summary"
+last_pack=0
 pack () {
     cp "$summary" "$DEST/summary.txt" 2>/dev/null
+    # the logs at most every 20 s (and at exit): a big round has ~100 lines
+    now=$(date +%s)
+    [ "${1:-}" = final ] || [ $((now - last_pack)) -ge 20 ] || return 0
+    last_pack=$now
     tar -C "$OUT" --exclude='*.chk' -czf "$DEST/logs.tar.gz.part" . 2>/dev/null \
         && mv "$DEST/logs.tar.gz.part" "$DEST/logs.tar.gz"
 }
 say () { echo "$*" | tee -a "$summary" ; pack ; }
-trap pack EXIT
+trap 'pack final' EXIT
 has () { case " $STEPS " in *" $1 "*) return 0 ;; esac ; return 1 ; }
 
 sh .gpudeps/install.sh > "$OUT/deps.log" 2>&1 || { cat "$OUT/deps.log"; exit 1; }
