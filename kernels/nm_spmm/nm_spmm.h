@@ -49,7 +49,7 @@ int gg_cuda_nm_spmm (const gg_nm_spmm_op *W, int64_t B, const void *X,
 bool gg_nm_spmm_tc_fits (const gg_nm_spmm_op *W, int64_t B) ;
 int gg_cuda_nm_spmm_tc (const gg_nm_spmm_op *W, int64_t B, const void *Xt,
     void *Yt, int mode, cudaStream_t stream) ;
-// (the same with one of the kernels' schedules, 0, 1 or 4, or -1: the rule
+// (the same with one of the kernels' schedules, 0, 1, 4 or 5, or -1: the rule
 // gg_cuda_nm_spmm_tc uses; for bench/nm_gpu_bench)
 int gg_cuda_nm_spmm_tc_cfg (const gg_nm_spmm_op *W, int64_t B, const void *Xt,
     void *Yt, int mode, int cfg, cudaStream_t stream) ;
