@@ -90,16 +90,13 @@ __device__ __forceinline__ void find_rows (int (*rows) [PS], const gg_nm_spmm_op
     }
 }
 
-// stage q's X' rows and values into the buffer at sm
+// A stage's X' rows (16, rows [r] < 0: zeros) x BB columns from b0, as BB/4
+// chunks of 16 bytes by cp.async into Xs (row stride C::LDX); both kernels
 template <class C>
-__device__ __forceinline__ void load_stage (float *sm, const int *rows,
-    const gg_nm_spmm_op &W, const float *__restrict__ Xt, int64_t B, int q,
-    int U, int64_t c0, int64_t b0, int tid)
+__device__ __forceinline__ void load_xt (float *Xs, const int *rows,
+    const float *__restrict__ Xt, int64_t B, int64_t b0, int tid)
 {
     constexpr int BB = C::BB ;
-    float *Xs = sm ;
-    float *Ws = sm + PS * C::LDX ;
-    // X': 16 rows x BB/4 chunks of 16 bytes
     const int ch = tid % (BB / 4) ;
     const int64_t b = b0 + 4 * ch ;
 #pragma unroll
@@ -110,6 +107,17 @@ __device__ __forceinline__ void load_stage (float *sm, const int *rows,
         const bool in = (row >= 0 && b < B) ;
         tc_cp_async16 (Xs + r * C::LDX + 4 * ch, in ? Xt + (int64_t) row * B + b : Xt, in) ;
     }
+}
+
+// stage q's X' rows and values into the buffer at sm
+template <class C>
+__device__ __forceinline__ void load_stage (float *sm, const int *rows,
+    const gg_nm_spmm_op &W, const float *__restrict__ Xt, int64_t B, int q,
+    int U, int64_t c0, int64_t b0, int tid)
+{
+    float *Xs = sm ;
+    float *Ws = sm + PS * C::LDX ;
+    load_xt<C> (Xs, rows, Xt, B, b0, tid) ;
     // values: 16 slots x 8 chunks, one per thread
     {
         const int r = tid / (BC / 4), cc = tid % (BC / 4) ;
@@ -325,19 +333,9 @@ __device__ __forceinline__ void load_stage2 (float *sm, const int *rows,
     const gg_nm_spmm_op &W, const float *__restrict__ Xt, int64_t B, int q,
     int64_t npipe, int64_t c0, int64_t b0, int tid)
 {
-    constexpr int BB = C::BB ;
     float *Xs = sm ;
     float4 *Ws = (float4 *) (sm + PS * C::LDX) ;
-    const int ch = tid % (BB / 4) ;
-    const int64_t b = b0 + 4 * ch ;
-#pragma unroll
-    for (int j = 0 ; j < PS * (BB / 4) / NT ; j++)
-    {
-        const int r = tid / (BB / 4) + j * (NT / (BB / 4)) ;
-        const int row = rows [r] ;
-        const bool in = (row >= 0 && b < B) ;
-        tc_cp_async16 (Xs + r * C::LDX + 4 * ch, in ? Xt + (int64_t) row * B + b : Xt, in) ;
-    }
+    load_xt<C> (Xs, rows, Xt, B, b0, tid) ;
     const float4 *w = (const float4 *) W.wtc + ((c0 / BC) * npipe + q) * WTC_STAGE ;
 #pragma unroll
     for (int j = 0 ; j < WTC_STAGE / NT ; j++)
@@ -475,39 +473,41 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
             }
         }
     }) ;
+    // lane (g, t)'s values of the tile of Y' (rows c0 .. c0+31, columns b0 ..
+    // b0+BB-1): per tile row mi and half h, Y' columns 8t .. 8t+7 of each
+    // 32-column half hf of the warp's columns, as two float4; put (r, j, lo,
+    // hi) gets row r0 + tile row and columns j0 + tile column .. + 7
+    auto tile_values = [&] (int64_t r0, int64_t j0, auto put)
+    {
+#pragma unroll
+        for (int mi = 0 ; mi < 2 ; mi++)
+#pragma unroll
+            for (int h = 0 ; h < 2 ; h++)
+#pragma unroll
+                for (int hf = 0 ; hf < NH ; hf++)
+                    put (r0 + mi * 16 + g + 8 * h, j0 + warp * (BB / WARPS) + 32 * hf + 8 * t,
+                        make_float4 (acc [mi][4*hf][2*h], acc [mi][4*hf+1][2*h],
+                            acc [mi][4*hf+2][2*h], acc [mi][4*hf+3][2*h]),
+                        make_float4 (acc [mi][4*hf][2*h+1], acc [mi][4*hf+1][2*h+1],
+                            acc [mi][4*hf+2][2*h+1], acc [mi][4*hf+3][2*h+1])) ;
+    } ;
     if constexpr (SMEM_EPI)
     {
-        // the tile's values in Y' (rows c0 .. c0+31, columns b0 .. b0+BB-1),
-        // through shared memory so that each warp stores whole rows of 512
-        // contiguous bytes: lane (g, t) holds, per tile row mi and half h, Y'
-        // columns 8t .. 8t+7 of each 32-column half hf of the warp's columns,
-        // which stored directly filled half of each 32-byte sector per store
-        // (ncu, 256 x 4096 x 16384 at 4:32: the wave's stores were a fixed cost
-        // of every block)
+        // through shared memory, so that each warp stores whole rows of 512
+        // contiguous bytes (stored directly, each store fills half of each
+        // 32-byte sector; ncu, 256 x 4096 x 16384 at 4:32: the wave's stores
+        // were a fixed cost of every block)
         constexpr int LDY = BB + 4 ;                // 4-way banks: the minimum
         static_assert ((size_t) 32 * LDY * sizeof (float) <= tc2<C>::SMEM,
             "the tile of Y' fits in the stages' shared memory") ;
         tc_cp_wait<0> () ;
         __syncthreads () ;                          // every warp past the last stage
         float *Ys = smem ;
-#pragma unroll
-        for (int mi = 0 ; mi < 2 ; mi++)
+        tile_values (0, 0, [&] (int64_t r, int64_t j, float4 lo, float4 hi)
         {
-#pragma unroll
-            for (int h = 0 ; h < 2 ; h++)
-            {
-                const int r = mi * 16 + g + 8 * h ;
-#pragma unroll
-                for (int hf = 0 ; hf < NH ; hf++)
-                {
-                    float *y = Ys + r * LDY + warp * (BB / WARPS) + 32 * hf + 8 * t ;
-                    *(float4 *) y = make_float4 (acc [mi][4*hf][2*h], acc [mi][4*hf+1][2*h],
-                        acc [mi][4*hf+2][2*h], acc [mi][4*hf+3][2*h]) ;
-                    *(float4 *) (y + 4) = make_float4 (acc [mi][4*hf][2*h+1],
-                        acc [mi][4*hf+1][2*h+1], acc [mi][4*hf+2][2*h+1], acc [mi][4*hf+3][2*h+1]) ;
-                }
-            }
-        }
+            *(float4 *) (Ys + r * LDY + j) = lo ;
+            *(float4 *) (Ys + r * LDY + j + 4) = hi ;
+        }) ;
         __syncthreads () ;
         // B % 4 == 0 (gg_nm_spmm_tc_fits): a float4 of Y' is in or out whole
         constexpr int V4 = BB / 4 ;
@@ -522,31 +522,15 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
     }
     else
     {
-        // the tile's values in Y' (rows c .. c+31, columns b .. b+BB-1): lane
-        // (g, t) holds, per tile row mi and half h, Y' columns 8t .. 8t+7 of
-        // each 32-column half hf of the warp's columns
-#pragma unroll
-        for (int mi = 0 ; mi < 2 ; mi++)
+        tile_values (c0, b0, [&] (int64_t c, int64_t b, float4 lo, float4 hi)
         {
-#pragma unroll
-            for (int h = 0 ; h < 2 ; h++)
+            if (c < W.ncols)
             {
-                const int64_t c = c0 + mi * 16 + g + 8 * h ;
-                if (c >= W.ncols) continue ;
-#pragma unroll
-                for (int hf = 0 ; hf < NH ; hf++)
-                {
-                    const int64_t b = b0 + warp * (BB / WARPS) + 32 * hf + 8 * t ;
-                    float *y = Yt + c * B + b ;
-                    if (b < B)
-                        *(float4 *) y = make_float4 (acc [mi][4*hf][2*h], acc [mi][4*hf+1][2*h],
-                            acc [mi][4*hf+2][2*h], acc [mi][4*hf+3][2*h]) ;
-                    if (b + 4 < B)
-                        *(float4 *) (y + 4) = make_float4 (acc [mi][4*hf][2*h+1],
-                            acc [mi][4*hf+1][2*h+1], acc [mi][4*hf+2][2*h+1], acc [mi][4*hf+3][2*h+1]) ;
-                }
+                float *y = Yt + c * B + b ;
+                if (b < B) *(float4 *) y = lo ;
+                if (b + 4 < B) *(float4 *) (y + 4) = hi ;
             }
-        }
+        }) ;
     }
 }
 
