@@ -262,6 +262,17 @@ void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64
         CK (cudaMemcpy (dX, X.data (), X.size () * 4, cudaMemcpyHostToDevice)) ;
         const double base = cusparse_best<float> (h, A, dp, di, dx, dX, dY, n, ref) ;
         if (base < 0) { wrong++ ; cudaFree (dX) ; cudaFree (dY) ; continue ; }
+        // one result's line (and CSV row); a wrong one is counted (false)
+        auto line = [&] (const char *what, double t, double rel, bool ok) -> bool
+        {
+            printf ("%-14s %4lld reorder  %-22s %9.4f ms %6.2fx rel %.2e %s\n", A.name.c_str (),
+                (long long) n, what, t, base / t, rel, ok ? "ok" : "WRONG") ;
+            if (csv) fprintf (csv, "%s,%lld,%lld,%lld,%lld,reorder,%s,0,0,%.5f,%.2f,%.3f,%.3e,0,0,0,%s\n",
+                A.name.c_str (), (long long) A.m, (long long) A.k, (long long) A.nnz, (long long) n,
+                what, t, 2.0 * A.nnz * n / (t * 1e6), base / t, rel, ok ? "ok" : "WRONG") ;
+            if (!ok) wrong++ ;
+            return ok ;
+        } ;
         // one timed, checked product: the fastest so far of each kind kept
         auto run = [&] (const gg_hybrid_form *g, int mode, const char *variant, const char *what) -> double
         {
@@ -273,13 +284,7 @@ void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64
             CK (cudaMemcpy (y.data (), dY, A.m * n * 4, cudaMemcpyDeviceToHost)) ;
             const double rel = rel_to_ref (A, n, y, ref) ;
             const bool ok = rel < (mode == GG_TC_TF32 ? 1e-2 : 1e-4) ;
-            printf ("%-14s %4lld reorder  %-22s %9.4f ms %6.2fx rel %.2e %s\n", A.name.c_str (),
-                (long long) n, what, t, base / t, rel, ok ? "ok" : "WRONG") ;
-            if (csv) fprintf (csv, "%s,%lld,%lld,%lld,%lld,reorder,%s,0,0,%.5f,%.2f,%.3f,%.3e,0,0,0,%s\n",
-                A.name.c_str (), (long long) A.m, (long long) A.k, (long long) A.nnz, (long long) n,
-                what, t, 2.0 * A.nnz * n / (t * 1e6), base / t, rel, ok ? "ok" : "WRONG") ;
-            if (!ok) { wrong++ ; return -1 ; }
-            return t ;
+            return line (what, t, rel, ok) ? t : -1 ;
         } ;
         auto best = [] (double a, double b) { return (a > 0 && (b <= 0 || a < b)) ? a : b ; } ;
         // the order alone: cuSPARSE and our CUDA-core kernel on S and on the
@@ -301,19 +306,12 @@ void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64
             if (rc != GG_OK) return -1 ;
             CK (cudaMemcpy (y.data (), dY, A.m * n * 4, cudaMemcpyDeviceToHost)) ;
             const double rel = rel_to_ref (M, n, y, want) ;
-            const bool ok = rel < 1e-4 ;
-            printf ("%-14s %4lld reorder  %-22s %9.4f ms %6.2fx rel %.2e %s\n", A.name.c_str (),
-                (long long) n, what, t, base / t, rel, ok ? "ok" : "WRONG") ;
-            if (!ok) { wrong++ ; return -1 ; }
-            return t ;
+            return line (what, t, rel, rel < 1e-4) ? t : -1 ;
         } ;
         const double cuda = core (A, dp, di, dx, aplan, ref, (std::string ("cuda ") + kern).c_str ()) ;
         const double cuda_p = core (B, ep, ei, ex, bplan, refp,
             (std::string ("cuda ") + kern + " reordered").c_str ()) ;
-        printf ("%-14s %4lld reorder  %-22s %9.4f ms %6.2fx rel %.2e %s\n", A.name.c_str (),
-            (long long) n, "cuSPARSE reordered", cusp_p, base / cusp_p, cusp_p_rel,
-            cusp_p_rel < 1e-4 ? "ok" : "WRONG") ;
-        if (!(cusp_p_rel < 1e-4)) wrong++ ;
+        line ("cuSPARSE reordered", cusp_p, cusp_p_rel, cusp_p_rel < 1e-4) ;
         double unre = -1, re = -1, re_tf32 = -1 ;
         for (int q = 0 ; q < 2 ; q++)
         {
