@@ -232,12 +232,12 @@ static void bench_matrix (cusparseHandle_t h, const bm_csr &A, const std::vector
             if (mode == GG_TC_EXACT) run (f, mode, dv, GG_TC_PARTS_REM) ;
         }
 
-        // the remainder's kernel: the chooser's pick for a CSR of m rows
-        // (gg_cuda_spmm_choose_plan on the remainder's entries and longest
-        // row) against every CUDA-core variant on the remainder alone, then
+        // the remainder's kernel: the one gg_tc_spmm_ex picks
+        // (gg_tc_rem_kernel) against every CUDA-core variant on the remainder
+        // alone, then
         // the whole exact product with the fastest, checked
         {
-            const char *pick = gg_cuda_spmm_choose_plan (f->m, n, f->rem_nnz, f->rem_max_row) ;
+            const char *pick = gg_tc_rem_kernel (f, n) ;
             const char *dv = gg_tc_variants () [0] ;
             double t_pick = -1, t_best = -1 ;
             const char *best = NULL ;

@@ -276,7 +276,7 @@ extern "C" int gg_tc_spmm_ex (const gg_hybrid_form *f, const void *X, void *Y,
     {
         const gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, f->type } ;
         const char *kern = (remainder != NULL && remainder [0] != '\0') ? remainder
-            : gg_cuda_spmm_choose_plan (f->m, n, f->rem_nnz, f->rem_max_row) ;
+            : gg_tc_rem_kernel (f, n) ;
         const int rc = gg_cuda_spmm_plan (&sr, f->m, f->k, n, f->rem_nnz, f->rp, f->ri,
             f->rx, false, X, Y, f->rplan, kern, stream) ;
         if (rc != GG_OK) return rc ;
@@ -313,6 +313,11 @@ extern "C" int gg_tc_spmm_ex (const gg_hybrid_form *f, const void *X, void *Y,
         (const float *) X, (float *) Y) ;
     if (cudaGetLastError () != cudaSuccess) return GG_ERR_DEVICE ;
     return GG_OK ;
+}
+
+extern "C" const char *gg_tc_rem_kernel (const gg_hybrid_form *f, int64_t n)
+{
+    return gg_cuda_spmm_choose_plan (f->m, n, f->rem_nnz, f->rem_max_row) ;
 }
 
 extern "C" int gg_tc_spmm (const gg_hybrid_form *form, const void *X, void *Y,

@@ -134,6 +134,10 @@ int gg_tc_spmm_ex (const gg_hybrid_form *form, const void *X, void *Y,
     int64_t n, int mode, const char *variant, int parts,
     const char *remainder, cudaStream_t stream) ;
 
+// The CUDA-core kernel gg_tc_spmm_ex runs the remainder with when none is
+// named: the chooser's pick for its CSR (m rows, its entries, longest row).
+const char *gg_tc_rem_kernel (const gg_hybrid_form *form, int64_t n) ;
+
 // The names of the tensor-core kernel variants, NULL-terminated: "direct2",
 // "direct4" (X rows loaded to registers, 2 or 4 blocks in flight per warp),
 // "cpasync2", "cpasync4" (X rows staged in shared memory by cp.async, 2 or 4
