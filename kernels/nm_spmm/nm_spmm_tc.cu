@@ -622,8 +622,13 @@ extern "C" bool gg_nm_spmm_tc_fits (const gg_nm_spmm_op *W, int64_t B)
 // several items) lost on every shape, 68-78 % against 86-101 %, and is gone.
 // 5 = 4 with the tile of Y' stored through shared memory, whole 512-byte rows
 // per warp (ncu on 256 x 4096 x 16384 at 4:32: stores fill half of each
-// sector, and a block's fixed cost is ~14 % of that product); written after
-// the device time was spent, not yet measured, so not in the rule.
+// sector, and a block's fixed cost is ~14 % of that product).  Measured
+// 2026-11-28 (H100, one call, exact, % of the ideal speedup, 4 -> 5):
+// 8:32 and 4:32 won on all six cells (88.4 -> 92.8, 95.0 -> 96.8, 91.2 ->
+// 94.7; 90.5 -> 92.1, 90.4 -> 93.5, 85.7 -> 90.2), 16:32 won on two and
+// lost on 8192 x 8192 x 2048 (97.8 -> 84.0), where each block's epilogue
+// is the smallest share of its time: the rule takes 5 where at most 8 of
+// 32 are kept, 4 otherwise.
 #define NM_TC_MANY_BLOCKS 1024
 
 extern "C" int gg_cuda_nm_spmm_tc_cfg (const gg_nm_spmm_op *W, int64_t B,
@@ -641,7 +646,8 @@ extern "C" int gg_cuda_nm_spmm_tc_cfg (const gg_nm_spmm_op *W, int64_t B,
     if (cfg < 0)
     {
         const int64_t blocks = (W->n_pad / BC) * ((B + 255) / 256) ;
-        cfg = second ? 4 : (blocks >= NM_TC_MANY_BLOCKS) ? 1 : 0 ;
+        cfg = second ? ((W->geom.n * 4 <= W->geom.m) ? 5 : 4)
+            : (blocks >= NM_TC_MANY_BLOCKS) ? 1 : 0 ;
     }
     if ((cfg == 4 || cfg == 5) && !second) return GG_ERR_UNSUPPORTED ;
     switch (cfg)
