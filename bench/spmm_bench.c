@@ -24,7 +24,9 @@
 //      one slot and with GRBGPU_DEVICES=LIST (issue 18), in the same run; on
 //      one GPU with LIST=0,0 it measures the overhead of splitting; with
 //      --split-sddmm the FP32 PLUS_TIMES SDDMM C<A, structural> = L * R'
-//      instead (L, R full, K = N columns; A's rows split).
+//      instead (L, R full, K = N columns; A's rows split); --split-reps R
+//      warm calls per row (5); --split-only: the LIST row alone, checked by
+//      blocks of rows (a product larger than one GPU: bench/spmm_bench_split.c).
 // Every result is checked: (a) and (c) against a C reference on 512 sampled
 // rows (and the backend against cuSPARSE everywhere), (b) against the CPU
 // library's answer.  Prints a table; writes CSV (--csv FILE).
@@ -122,6 +124,9 @@ int main (int argc, char **argv)
         else if (!strcmp (argv [a], "--split") && a + 1 < argc)
             split_list = argv [++a] ;
         else if (!strcmp (argv [a], "--split-sddmm")) split_sddmm = true ;
+        else if (!strcmp (argv [a], "--split-reps") && a + 1 < argc)
+            split_reps = atoi (argv [++a]) ;
+        else if (!strcmp (argv [a], "--split-only")) split_only = true ;
         else if (!strcmp (argv [a], "--fake-devices") && a + 1 < argc)
             gg_cuda_fake_devices (atoi (argv [++a])) ;
 #endif
@@ -131,7 +136,8 @@ int main (int argc, char **argv)
         {
             fprintf (stderr, "usage: %s [--scales 18,20] [--ns 1,32,64,128,256]"
                 " [--reps 20] [--real all|name,name] [--data DIR] [--csv FILE]"
-                " [--no-e2e] [--no-sddmm] [--no-rmat] [--split 0,0] [--split-sddmm] [--fake-devices 2]\n", argv [0]) ;
+                " [--no-e2e] [--no-sddmm] [--no-rmat] [--split 0,0] [--split-sddmm] [--split-reps 5] [--split-only]"
+                " [--fake-devices 2]\n", argv [0]) ;
             return 2 ;
         }
     }

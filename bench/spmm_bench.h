@@ -113,6 +113,10 @@ extern const char *split_list ;
 extern bool split_sddmm ;          // --split-sddmm: C<A> = L * R' instead
 void bench_e2e (const csr *A, bool fp32) ;
 void bench_split (const csr *A) ;
+GrB_Matrix grb_of (const csr *A, bool fp32) ;
+double compare_matrices (GrB_Matrix C1, GrB_Matrix C2, GrB_Type T) ;
+extern int split_reps ;            // --split-reps: warm calls per row (5)
+extern bool split_only ;           // --split-only: no one-slot row; checked by row blocks
 #endif
 
 #endif

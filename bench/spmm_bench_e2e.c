@@ -14,7 +14,7 @@
 
 // max |C1 - C2| / (|C2| + 1) over the entries of two matrices of one shape;
 // 1e30 when their patterns differ
-static double compare_matrices (GrB_Matrix C1, GrB_Matrix C2, GrB_Type T)
+double compare_matrices (GrB_Matrix C1, GrB_Matrix C2, GrB_Type T)
 {
     GrB_Index n1, n2 ;
     GRB_OK (GrB_Matrix_nvals (&n1, C1)) ;
@@ -50,26 +50,30 @@ static double compare_matrices (GrB_Matrix C1, GrB_Matrix C2, GrB_Type T)
     return worst ;
 }
 
-// A as a GraphBLAS matrix (built from tuples: a copy the library owns)
-static GrB_Matrix grb_of (const csr *A, bool fp32)
+// A as a GraphBLAS matrix (a copy the library owns, packed by rows: A is
+// sorted and has no duplicates)
+GrB_Matrix grb_of (const csr *A, bool fp32)
 {
     GrB_Type T = fp32 ? GrB_FP32 : GrB_FP64 ;
     GrB_Matrix G ;
     GRB_OK (GrB_Matrix_new (&G, T, A->m, A->k)) ;
-    GrB_Index *I = malloc (A->nnz * sizeof (GrB_Index) + 8) ;
-    GrB_Index *J = malloc (A->nnz * sizeof (GrB_Index) + 8) ;
-    for (int64_t r = 0 ; r < A->m ; r++)
-        for (int32_t q = A->p [r] ; q < A->p [r+1] ; q++)
-            { I [q] = r ; J [q] = A->i [q] ; }
-    if (fp32)
+    GrB_Index *Ap = malloc ((A->m + 1) * sizeof (GrB_Index)) ;
+    GrB_Index *Aj = malloc (A->nnz * sizeof (GrB_Index) + 8) ;
+    const size_t vsize = fp32 ? 4 : 8 ;
+    void *Ax = malloc (A->nnz * vsize + 8) ;
+    if (Ap == NULL || Aj == NULL || Ax == NULL) { fprintf (stderr, "grb_of: out of memory\n") ; exit (2) ; }
+    #pragma omp parallel for schedule(static)
+    for (int64_t r = 0 ; r <= A->m ; r++) Ap [r] = (GrB_Index) A->p [r] ;
+    #pragma omp parallel for schedule(static)
+    for (int64_t q = 0 ; q < A->nnz ; q++)
     {
-        float *v = malloc (A->nnz * 4 + 4) ;
-        for (int64_t q = 0 ; q < A->nnz ; q++) v [q] = (float) A->v [q] ;
-        GRB_OK (GrB_Matrix_build_FP32 (G, I, J, v, A->nnz, GrB_PLUS_FP32)) ;
-        free (v) ;
+        Aj [q] = (GrB_Index) A->i [q] ;
+        if (fp32) ((float *) Ax) [q] = (float) A->v [q] ;
+        else ((double *) Ax) [q] = A->v [q] ;
     }
-    else GRB_OK (GrB_Matrix_build_FP64 (G, I, J, A->v, A->nnz, GrB_PLUS_FP64)) ;
-    free (I) ; free (J) ;
+    GRB_OK (GxB_Matrix_pack_CSR (G, &Ap, &Aj, &Ax, (A->m + 1) * sizeof (GrB_Index),
+        A->nnz * sizeof (GrB_Index) + 8, A->nnz * vsize + 8, false, false, NULL)) ;
+    free (Ap) ; free (Aj) ; free (Ax) ;     // NULL once packed
     GRB_OK (GrB_Matrix_wait (G, GrB_MATERIALIZE)) ;
     return G ;
 }
@@ -227,121 +231,4 @@ void bench_e2e (const csr *A, bool fp32)
     GrB_Matrix_free (&G) ;
 }
 
-// --split LIST (GRBGPU_DEVICES, issue 18): FP32 PLUS_TIMES GrB_mxm (N > 1) /
-// GrB_mxv (N = 1) end to end, one slot against the slots of LIST, in the same
-// run, each checked against the CPU library.  With LIST naming one device
-// twice (0,0) both slots share one GPU: the rows measure what splitting
-// costs, not scaling.  Per row: the first call (conversion and upload of the
-// slots' blocks), the median of 5 warm calls, and the product alone (CUDA
-// events: for a split call the slowest slot's).  With split_sddmm the same
-// rows for the SDDMM C<A, structural> = L * R' (L: m x N, R: k x N, full;
-// A's rows, and L's, split across the slots).
-const char *split_list = NULL ;
-bool split_sddmm = false ;
-
-void bench_split (const csr *A)
-{
-    GrB_Matrix G = grb_of (A, true) ;
-    GrB_Semiring sr = GrB_PLUS_TIMES_SEMIRING_FP32 ;
-    for (int ni = 0 ; ni < nns ; ni++)
-    {
-        int64_t n = ns [ni] ;
-        const bool sd = split_sddmm ;
-        const int64_t cn = sd ? A->k : n ;     // C's columns
-        GrB_Matrix B, C [2], R, L = NULL ;
-        GrB_Vector x = NULL, y [2] = { NULL, NULL }, yr = NULL ;
-        void *Bx = malloc ((size_t) A->k * n * 4) ;
-        uint64_t s = 11 + n ;
-        for (size_t q = 0 ; q < (size_t) A->k * n ; q++) ((float *) Bx) [q] = (float) rnd_unit (&s) ;
-        GRB_OK (GrB_Matrix_new (&B, GrB_FP32, A->k, n)) ;
-        GRB_OK (GxB_Matrix_pack_FullR (B, &Bx, (GrB_Index) A->k * n * 4, false, NULL)) ;
-        if (sd)
-        {
-            void *Lx = malloc ((size_t) A->m * n * 4) ;
-            for (size_t q = 0 ; q < (size_t) A->m * n ; q++) ((float *) Lx) [q] = (float) rnd_unit (&s) ;
-            GRB_OK (GrB_Matrix_new (&L, GrB_FP32, A->m, n)) ;
-            GRB_OK (GxB_Matrix_pack_FullR (L, &Lx, (GrB_Index) A->m * n * 4, false, NULL)) ;
-        }
-        GRB_OK (GrB_Matrix_new (&R, GrB_FP32, A->m, cn)) ;
-        for (int v = 0 ; v < 2 ; v++) GRB_OK (GrB_Matrix_new (&C [v], GrB_FP32, A->m, cn)) ;
-        if (n == 1 && !sd)
-        {
-            GRB_OK (GrB_Vector_new (&x, GrB_FP32, A->k)) ;
-            GRB_OK (GrB_Col_extract (x, NULL, NULL, B, GrB_ALL, A->k, 0, NULL)) ;
-            GRB_OK (GrB_Vector_new (&yr, GrB_FP32, A->m)) ;
-            for (int v = 0 ; v < 2 ; v++) GRB_OK (GrB_Vector_new (&y [v], GrB_FP32, A->m)) ;
-        }
-        #define SPLIT_PRODUCT(Cx, yx) (sd ? GrB_mxm (Cx, G, NULL, sr, L, B, GrB_DESC_ST1) \
-            : (n == 1) ? GrB_mxv (yx, NULL, NULL, sr, G, x, NULL) \
-            : GrB_mxm (Cx, NULL, NULL, sr, G, B, NULL))
-        grbgpu_set ("DEVICE", "cpu") ;
-        GRB_OK (SPLIT_PRODUCT (R, yr)) ;
-        double warm [2] = { 0, 0 } ;
-        for (int v = 0 ; v < 2 ; v++)
-        {
-            const char *list = (v == 0) ? "" : split_list ;
-            grbgpu_set ("DEVICES", list) ;
-            grbgpu_set ("DEVICE", "cuda") ;
-            grbgpu_stats st0, st1 ;
-            grbgpu_stats_get (&st0) ;
-            double t0 = now () ;
-            GRB_OK (SPLIT_PRODUCT (C [v], y [v])) ;
-            double first = now () - t0 ;
-            double tw [5], tk [5] ;
-            grbgpu_cuda_timing (true) ;
-            for (int r = 0 ; r < 5 ; r++)
-            {
-                t0 = now () ;
-                GRB_OK (SPLIT_PRODUCT (C [v], y [v])) ;
-                tw [r] = now () - t0 ;
-                tk [r] = grbgpu_cuda_last_product_ms () ;
-            }
-            grbgpu_cuda_timing (false) ;
-            grbgpu_stats_get (&st1) ;
-            const char *dec = grbgpu_last_decision () ;
-            double err ;
-            if (n == 1 && !sd)
-            {
-                GrB_Matrix a, b ;
-                GRB_OK (GrB_Matrix_new (&a, GrB_FP32, A->m, 1)) ;
-                GRB_OK (GrB_Matrix_new (&b, GrB_FP32, A->m, 1)) ;
-                GRB_OK (GrB_Col_assign (a, NULL, NULL, yr, GrB_ALL, A->m, 0, NULL)) ;
-                GRB_OK (GrB_Col_assign (b, NULL, NULL, y [v], GrB_ALL, A->m, 0, NULL)) ;
-                err = compare_matrices (a, b, GrB_FP32) ;
-                GrB_Matrix_free (&a) ; GrB_Matrix_free (&b) ;
-            }
-            else err = compare_matrices (R, C [v], GrB_FP32) ;
-            bool ok = err <= 1e-3 ;
-            if (!ok) failures++ ;
-            warm [v] = median (tw, 5) ;
-            double kms = median (tk, 5) ;
-            // bytes the product must read at least: S (8 B per entry + row
-            // pointers) and X once, Y written once; SDDMM: A's pattern (4 B
-            // per entry + row pointers), L and R once, 4 B per output
-            double bytes = 8.0 * A->nnz + 4.0 * A->m + 4.0 * (A->k + A->m) * n ;
-            const char *op = sd ? "sddmm" : (n == 1) ? "mxv" : "mxm" ;
-            printf ("split %-12s fp32 N=%-4ld %s slots %-7s first %9.2f warm %9.2f ms "
-                "product %8.3f ms (%6.1f GB/s, %6.1f GFLOP/s) split calls %llu | %s | %s err %.1e%s\n",
-                A->name, (long) n, op, v == 0 ? "1" : list,
-                1e3 * first, 1e3 * warm [v], kms, kms > 0 ? bytes / kms / 1e6 : 0,
-                kms > 0 ? 2.0 * A->nnz * n / kms / 1e6 : 0,
-                (unsigned long long) (st1.split - st0.split), dec ? dec : "?",
-                ok ? "ok" : "WRONG", err,
-                (v == 1) ? "  [one GPU split in two: overhead of splitting, not scaling]" : "") ;
-            fprintf (csv, "split_%s,%s,%ld,%ld,%ld,fp32,%ld,%.4f,,%s,%.4f,%.4f,,,,,%s,%.3g,,,,%s\n",
-                op, A->name, (long) A->m, (long) A->k, (long) A->nnz,
-                (long) n, kms, v == 0 ? "1" : list, 1e3 * warm [v], 1e3 * first,
-                ok ? "ok" : "WRONG", err, dec ? dec : "?") ;
-        }
-        printf ("split %-12s fp32 N=%-4ld %s warm %s / 1 slot: %.2fx\n", A->name, (long) n,
-            sd ? "sddmm" : (n == 1) ? "mxv" : "mxm", split_list, warm [0] > 0 ? warm [1] / warm [0] : 0) ;
-        fflush (stdout) ;
-        grbgpu_set ("DEVICES", "") ;
-        #undef SPLIT_PRODUCT
-        GrB_Matrix_free (&B) ; GrB_Matrix_free (&R) ; GrB_Matrix_free (&L) ;
-        for (int v = 0 ; v < 2 ; v++) { GrB_Matrix_free (&C [v]) ; GrB_Vector_free (&y [v]) ; }
-        GrB_Vector_free (&x) ; GrB_Vector_free (&yr) ;
-    }
-    GrB_Matrix_free (&G) ;
-}
 #endif

@@ -35,29 +35,54 @@ double median (double *v, int n)
 // matrices
 //------------------------------------------------------------------------------
 
-static int cmp_u64 (const void *a, const void *b)
+static int cmp_u32 (const void *a, const void *b)
 {
-    uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b ;
+    uint32_t x = *(const uint32_t *) a, y = *(const uint32_t *) b ;
     return (x > y) - (x < y) ;
 }
 
-// (row, col) pairs packed as row << 32 | col -> sorted, deduplicated CSR
+// (row, col) pairs packed as row << 32 | col -> sorted, deduplicated CSR:
+// the pairs placed by row (counted, then scattered, in parallel), each row's
+// columns sorted and deduplicated (in parallel), the rows packed together
 static void build_csr (csr *A, uint64_t *e, int64_t ne, int64_t m, int64_t k)
 {
-    qsort (e, ne, sizeof (uint64_t), cmp_u64) ;
+    int64_t *start = calloc (m + 1, sizeof (int64_t)) ;
+    int64_t *pos = malloc ((m + 1) * sizeof (int64_t)) ;
+    uint32_t *col = malloc (ne * sizeof (uint32_t) + 4) ;
+    if (start == NULL || pos == NULL || col == NULL) { fprintf (stderr, "build_csr: out of memory\n") ; exit (2) ; }
+    #pragma omp parallel for schedule(static)
+    for (int64_t t = 0 ; t < ne ; t++)
+        __atomic_fetch_add (&start [(e [t] >> 32) + 1], 1, __ATOMIC_RELAXED) ;
+    for (int64_t r = 0 ; r < m ; r++) start [r+1] += start [r] ;
+    memcpy (pos, start, (m + 1) * sizeof (int64_t)) ;
+    #pragma omp parallel for schedule(static)
+    for (int64_t t = 0 ; t < ne ; t++)
+    {
+        int64_t q = __atomic_fetch_add (&pos [e [t] >> 32], 1, __ATOMIC_RELAXED) ;
+        col [q] = (uint32_t) (e [t] & 0xffffffffu) ;
+    }
+    // pos [r]: row r's distinct columns, at the front of its range
+    #pragma omp parallel for schedule(dynamic, 4096)
+    for (int64_t r = 0 ; r < m ; r++)
+    {
+        uint32_t *c = col + start [r] ;
+        const int64_t len = start [r+1] - start [r] ;
+        qsort (c, len, sizeof (uint32_t), cmp_u32) ;
+        int64_t d = 0 ;
+        for (int64_t t = 0 ; t < len ; t++) if (t == 0 || c [t] != c [t-1]) c [d++] = c [t] ;
+        pos [r] = d ;
+    }
     int64_t nz = 0 ;
-    for (int64_t t = 0 ; t < ne ; t++) if (t == 0 || e [t] != e [t-1])
-        e [nz++] = e [t] ;
+    for (int64_t r = 0 ; r < m ; r++) nz += pos [r] ;
     A->m = m ; A->k = k ; A->nnz = nz ;
     A->p = calloc (m + 1, sizeof (int32_t)) ;
     A->i = malloc (nz * sizeof (int32_t) + 4) ;
     A->v = malloc (nz * sizeof (double) + 8) ;
-    for (int64_t t = 0 ; t < nz ; t++)
-    {
-        A->p [(e [t] >> 32) + 1]++ ;
-        A->i [t] = (int32_t) (e [t] & 0xffffffffu) ;
-    }
-    for (int64_t r = 0 ; r < m ; r++) A->p [r+1] += A->p [r] ;
+    for (int64_t r = 0 ; r < m ; r++) A->p [r+1] = A->p [r] + (int32_t) pos [r] ;
+    #pragma omp parallel for schedule(dynamic, 4096)
+    for (int64_t r = 0 ; r < m ; r++)
+        for (int64_t t = 0 ; t < pos [r] ; t++) A->i [A->p [r] + t] = (int32_t) col [start [r] + t] ;
+    free (start) ; free (pos) ; free (col) ;
     uint64_t s = 42 ;
     for (int64_t t = 0 ; t < nz ; t++) A->v [t] = rnd_unit (&s) ;
 }

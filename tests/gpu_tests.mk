@@ -58,7 +58,7 @@ bench_rules_bench_DEPENDENCIES = libgrbgpu.la libgrbgpu-cuda.la
 noinst_PROGRAMS += bench/spmm_bench
 bench_spmm_bench_SOURCES = bench/spmm_bench.c bench/spmm_bench.h \
 	bench/spmm_bench_util.c bench/spmm_bench_kernels.c \
-	bench/spmm_bench_vxm.c bench/spmm_bench_e2e.c
+	bench/spmm_bench_vxm.c bench/spmm_bench_e2e.c bench/spmm_bench_split.c
 bench_spmm_bench_CPPFLAGS = $(AM_CPPFLAGS) -DGG_BENCH_E2E
 bench_spmm_bench_LDADD = $(libgrbgpu_la_OBJECTS) $(libgrbgpu_la_LIBADD) \
 	$(GG_CUDA_MODULE_OBJS) $(CUDA_LIBS)

@@ -313,6 +313,14 @@ void test_fake_devices (void **state)
         printf ("fake devices 0,1: n=%lld: %llu copies of X from device 0\n",
             (long long) ns [b], (unsigned long long) copies) ;
         if (!cu_selfcheck) assert_int_equal (copies, b ? 0 : 1) ;
+        // again, X unchanged: slot 1 finds X kept on its device (no copy)
+        p0 = gg_multi_peer_copies () ;
+        run_case (b ? "fake/upload kept" : "fake/peer kept", CU_MXM, NULL, A, B, sr, NULL,
+            1e-5, true, CU_EXPECT_OFFLOAD) ;
+        copies = gg_multi_peer_copies () - p0 ;
+        printf ("fake devices 0,1: n=%lld again: %llu copies of X\n",
+            (long long) ns [b], (unsigned long long) copies) ;
+        if (!cu_selfcheck) assert_int_equal (copies, 0) ;
         GrB_free (&B) ;
         checks++ ;
     }

@@ -377,6 +377,13 @@ GG_INTERNAL int csr_get (gg_devcall *c, const gg_csr *S, const csr_needs *nd,
     dev_csr **out) ;
 GG_INTERNAL int dense_get (gg_devcall *c, const gg_dense *X, size_t elem,
     dev_dense **out) ;
+// The same attached to cache entry e (NULL: for this call only), made when
+// missing by a peer copy from src (complete, on device src_dev) or, src NULL,
+// an upload of X (multi.c: X on a slot of another device); copies counted
+// in gg_cuda_peer_copies.
+GG_INTERNAL int dense_get_from (gg_devcall *c, gg_cache_entry *e, const gg_dense *X,
+    size_t elem, const dev_dense *src, int src_dev, dev_dense **out) ;
+GG_INTERNAL uint64_t gg_cuda_peer_copies (void) ;
 GG_INTERNAL int band_form (gg_devcall *c, const gg_csr *S, dev_csr *f, size_t elem,
     const gg_spmv_band_form **band) ;
 GG_INTERNAL int hot_form (gg_devcall *c, const gg_csr *S, dev_csr *f, size_t elem,

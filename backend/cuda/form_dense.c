@@ -20,7 +20,15 @@ void dense_unref (dev_dense *f) { if (f != NULL) form_unref (&f->h) ; }
 // device forms: dense
 //------------------------------------------------------------------------------
 
-typedef struct { const gg_dense *X ; size_t elem ; } dense_arg ;
+typedef struct
+{
+    const gg_dense *X ; size_t elem ;
+    const dev_dense *src ; int src_dev ;    // copy from src, else upload X
+}
+dense_arg ;
+
+static _Atomic uint64_t peer_copies = 0 ;
+uint64_t gg_cuda_peer_copies (void) { return atomic_load (&peer_copies) ; }
 
 static bool dense_fits (const dev_form *h, const void *arg)
 {
@@ -30,11 +38,13 @@ static bool dense_fits (const dev_form *h, const void *arg)
     return f->nrows == a->X->nrows && f->ncols == a->X->ncols && f->elem == a->elem ;
 }
 
-// Build a device copy of a dense operand; one reference (the caller's).
+// Build a device copy of a dense operand (uploaded, or copied from another
+// device's); one reference (the caller's).
 static int dense_build (gg_devcall *c, const void *arg, dev_form **out)
 {
-    const gg_dense *X = ((const dense_arg *) arg)->X ;
-    const size_t elem = ((const dense_arg *) arg)->elem ;
+    const dense_arg *a = (const dense_arg *) arg ;
+    const gg_dense *X = a->X ;
+    const size_t elem = a->elem ;
     int rc = GG_OK ;
     *out = NULL ;
     dev_dense *f = (dev_dense *) form_new (c, sizeof (dev_dense), GG_FORM_MAGIC_DENSE, dense_destroy) ;
@@ -43,7 +53,14 @@ static int dense_build (gg_devcall *c, const void *arg, dev_form **out)
     f->h.bytes = (size_t) X->nrows * (size_t) X->ncols * elem ;
     CU_TRY (cudaEventCreateWithFlags (&f->h.ready, cudaEventDisableTiming)) ;
     GG_TRY (dev_alloc (c, &f->x, f->h.bytes)) ;
-    GG_TRY (upload (c, f->x, X->x, f->h.bytes)) ;
+    if (a->src != NULL)
+    {
+        FAULT_TRY (GG_FAULT_COPY) ;
+        CU_TRY (cudaMemcpyPeerAsync (f->x, gg_cuda_phys (c->ctx->device), a->src->x,
+            gg_cuda_phys (a->src_dev), f->h.bytes, c->ctx->stream)) ;
+        atomic_fetch_add (&peer_copies, 1) ;
+    }
+    else GG_TRY (upload (c, f->x, X->x, f->h.bytes)) ;
     CU_TRY (cudaEventRecord (f->h.ready, c->ctx->stream)) ;
     *out = &f->h ;
     f = NULL ;
@@ -58,12 +75,18 @@ done:
 }
 
 // The device copy of a dense operand (see form_get).
+int dense_get_from (gg_devcall *c, gg_cache_entry *e, const gg_dense *X,
+    size_t elem, const dev_dense *src, int src_dev, dev_dense **out)
+{
+    dense_arg a = { X, elem, src, src_dev } ;
+    dev_form *h = NULL ;
+    int rc = form_get (c, e, dense_fits, dense_build, &a, &h) ;
+    *out = (dev_dense *) h ;
+    return rc ;
+}
+
 int dense_get (gg_devcall *c, const gg_dense *X, size_t elem,
     dev_dense **out)
 {
-    dense_arg a = { X, elem } ;
-    dev_form *h = NULL ;
-    int rc = form_get (c, (gg_cache_entry *) X->cache, dense_fits, dense_build, &a, &h) ;
-    *out = (dev_dense *) h ;
-    return rc ;
+    return dense_get_from (c, (gg_cache_entry *) X->cache, X, elem, NULL, 0, out) ;
 }

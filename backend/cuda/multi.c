@@ -19,10 +19,11 @@
 //      block's device form (forms.c; it records its device and is freed
 //      there) is attached to that entry;
 //   3. X on the slot: the cached device form of X when the slot is on the
-//      main device (two slots of one device share it), else a per-call copy:
-//      from the main device's copy, peer to peer, when the two devices can
-//      reach each other (slots_peer) and X is large enough to gain, else
-//      uploaded from the host;
+//      main device (two slots of one device share it), else X's copy on the
+//      slot's device, kept in a cache entry of its own (x_other): made from
+//      the main device's copy, peer to peer, when the two devices can reach
+//      each other (slots_peer) and X is large enough to gain, else uploaded
+//      from the host;
 //   4. the product through the family table and chooser (spmm.c), whose rows
 //      come down straight into their place in the caller's Y; SDDMM: A's
 //      cached form read from the block's first row on (on a device other
@@ -53,8 +54,8 @@ static gg_team slot_team = GG_TEAM_INIT ;
 
 uint64_t gg_multi_workers (void) { return gg_team_started (&slot_team) ; }
 
-static _Atomic uint64_t peer_copies = 0 ;   // copies of X made by peer_x
-uint64_t gg_multi_peer_copies (void) { return atomic_load (&peer_copies) ; }
+// copies of X from the main device (form_dense.c makes them)
+uint64_t gg_multi_peer_copies (void) { return gg_cuda_peer_copies () ; }
 
 //------------------------------------------------------------------------------
 // the block of one slot, kept in the cache
@@ -124,35 +125,31 @@ static int block_get (const gg_csr *S, int slot, int nslots, int64_t r0, int64_t
 }
 
 //------------------------------------------------------------------------------
-// X on a slot of another device, copied from the main device's copy
+// X on a slot of another device, kept there
 //------------------------------------------------------------------------------
 
-static void peer_destroy (dev_form *h) { free (h) ; }
-
-// A device form of X on the slot's device (c's) made by a copy from src (on
-// device src_dev, complete: the caller synchronised it) into a temporary of
-// this call; one reference (the caller's).  Its destructor frees the struct
-// only: the memory goes with the call's temporaries.
-static int peer_x (gg_devcall *c, const dev_dense *src, int src_dev,
-    dev_dense **out)
+// X's device copy on the slot's device (c's), from a cache entry of its own
+// keyed (X's handle, X's version, X's form + the device), so that it stays
+// there between calls while X is unchanged (a change to X drops it with X's
+// other entries) and counts in that device's account; when X is not cached,
+// a copy for this call only.  Made by a peer copy from src (X on the main
+// device, complete) or, src NULL, uploaded from the host.  *entry, when set,
+// is released by the caller once the call's stream is done.
+static int x_other (gg_devcall *c, const gg_dense *X, size_t elem,
+    const dev_dense *src, int src_dev, gg_cache_entry **entry, dev_dense **out)
 {
-    int rc = GG_OK ;
-    *out = NULL ;
-    size_t bytes = (size_t) src->nrows * (size_t) src->ncols * src->elem ;
-    dev_dense *f = (dev_dense *) form_new (c, sizeof (dev_dense),
-        GG_FORM_MAGIC_DENSE, peer_destroy) ;
-    if (f == NULL) return GG_ERR_NOMEM ;
-    f->nrows = src->nrows ; f->ncols = src->ncols ; f->elem = src->elem ;
-    GG_TRY (tmp_alloc (c, &f->x, bytes)) ;
-    FAULT_TRY (GG_FAULT_COPY) ;
-    CU_TRY (cudaMemcpyPeerAsync (f->x, gg_cuda_phys (c->ctx->device), src->x,
-        gg_cuda_phys (src_dev), bytes, c->ctx->stream)) ;
-    atomic_fetch_add (&peer_copies, 1) ;
-    *out = f ;
-    f = NULL ;
-done:
-    free (f) ;      // f->x, if taken, is the call's temporary
-    return rc ;
+    *entry = NULL ;
+    const gg_cache_entry *xe = X->cache ;
+    if (xe != NULL && xe->key.version != 0)
+    {
+        gg_cache_key key = xe->key ;
+        key.form ^= ((uint64_t) 1 << 41) | ((uint64_t) c->ctx->device << 56) ;
+        gg_cache_entry *e = grbgpu_cache_acquire (&key) ;
+        if (e == NULL) e = grbgpu_cache_insert (&key, NULL, 0, NULL) ;
+        if (e == NULL) return GG_ERR_NOMEM ;
+        *entry = e ;
+    }
+    return dense_get_from (c, *entry, X, elem, src, src_dev, out) ;
 }
 
 //------------------------------------------------------------------------------
@@ -192,7 +189,7 @@ static void slot_run (void *arg, int s)
     const int64_t r0 = sc->r [s], r1 = sc->r [s+1] ;
     int rc = GG_OK ;
     gg_devcall c = { 0 } ;
-    gg_cache_entry *entry = NULL ;
+    gg_cache_entry *entry = NULL, *xentry = NULL ;
     slot_block *own = NULL ;
     const slot_block *blk = NULL ;
     dev_dense *fx = NULL ;
@@ -212,9 +209,11 @@ static void slot_run (void *arg, int s)
     gg_dense X = *sc->X ;
     if (j->device != sc->main_device)
     {
-        // the main device's cached form of X is not this device's
+        // the main device's cached form of X is not this device's: X kept
+        // on this device (copied from the main device's, or uploaded)
+        if (X.x != NULL) GG_TRY (x_other (&c, sc->X, elem, j->peer ? sc->xsrc : NULL,
+            sc->main_device, &xentry, &fx)) ;
         X.cache = NULL ;
-        if (j->peer) GG_TRY (peer_x (&c, sc->xsrc, sc->main_device, &fx)) ;
     }
     if (sc->A == NULL)
     {
@@ -261,6 +260,7 @@ done:
         slot_ctx_release (s, c.ctx) ;
     }
     if (entry != NULL) grbgpu_cache_release (entry) ;
+    if (xentry != NULL) grbgpu_cache_release (xentry) ;
     block_free (own) ;
     j->rc = rc ;
 }
