@@ -323,26 +323,43 @@ if has multi2; then
     # linked; the conformance suite with every product split over 0,1; the
     # split tests (on a two-GPU host "device 1" is real) and the slot
     # failures under compute-sanitizer; then one GPU against two on R-MAT
-    # 2^22: SpMM FP32 N=128 and 32, SpMV, and the SDDMM (K=64)
+    # 2^22: SpMM FP32 N=128 and 32, SpMV, and the SDDMM (K=64); one GPU
+    # with residency off against two at N=128.  MULTI2_PARTS picks the parts.
+    parts=" ${MULTI2_PARTS:-conf tests bench sddmm resoff} "
+    part () { case "$parts" in *" $1 "*) return 0 ;; esac ; return 1 ; }
     nvidia-smi topo -m > "$OUT/topo.log" 2>&1
     say "topology: $(grep -E '^GPU[01]' "$OUT/topo.log" | tr -s ' \t' ' ' | tr '\n' ';')"
-    GRBGPU_DEVICES=0,1 GRBGPU_STATS=1 GRBGPU_TEST_DEVICE=cuda GRBGPU_TEST_FILTER="${MULTI_FILTER:-}" \
-        timeout ${MULTI_CONF_TIMEOUT:-60} ./tests/test_conformance > "$OUT/conformance_multi2.log" 2>&1
-    say "multi2 conformance (cuda, DEVICES=0,1, two GPUs): exit $? : $(grep -E '^\[  (PASSED|FAILED)  \]' "$OUT/conformance_multi2.log" | tr '\n' ' ')$(grep -oE 'offloaded_cuda=[0-9]+|fallbacks=[0-9]+|split=[0-9]+|split_workers=[0-9]+' "$OUT/conformance_multi2.log" | tr '\n' ' ')"
-    timeout 90 ./tests/test_multi_cuda > "$OUT/test_multi2_cuda.log" 2>&1
-    say "test_multi_cuda (two GPUs): exit $? : $(grep -E 'checks,|slot fails|^workers:|^fake devices|^sddmm ' "$OUT/test_multi2_cuda.log" | tr '\n' ' ')"
-    grep -E '^FAIL|FAILED' "$OUT/test_multi2_cuda.log" | head -10 | tee -a "$summary"
-    GRBGPU_TEST_FILTER='test_*slot_fails' timeout 60 compute-sanitizer --tool memcheck \
-        --leak-check full --error-exitcode 9 ./tests/test_multi_cuda > "$OUT/test_multi2_sanitizer.log" 2>&1
-    say "test_multi_cuda slot failures under compute-sanitizer (two GPUs): exit $? : $(grep -E 'ERROR SUMMARY|slot fails' "$OUT/test_multi2_sanitizer.log" | tr '\n' ' ')"
-    timeout ${MULTI_BENCH_TIMEOUT:-150} ./bench/spmm_bench --split 0,1 --scales ${MULTI_SCALES:-22} --ns 128,32,1 \
-        --real "" --csv "$OUT/multi2_bench.csv" > "$OUT/multi2_bench.log" 2>&1
-    say "multi2 bench (R-MAT 2^${MULTI_SCALES:-22}, 1 GPU vs 0,1 = two GPUs): exit $?"
-    grep -E '^split |^# generated' "$OUT/multi2_bench.log" | tee -a "$summary"
-    timeout 120 ./bench/spmm_bench --split 0,1 --split-sddmm --scales ${MULTI_SCALES:-22} \
-        --ns 64 --real "" --csv "$OUT/multi2_sddmm_bench.csv" > "$OUT/multi2_sddmm_bench.log" 2>&1
-    say "multi2 sddmm bench (R-MAT 2^${MULTI_SCALES:-22}, K=64, 1 GPU vs two): exit $?"
-    grep -E '^split ' "$OUT/multi2_sddmm_bench.log" | tee -a "$summary"
+    if part conf; then
+        GRBGPU_DEVICES=0,1 GRBGPU_STATS=1 GRBGPU_TEST_DEVICE=cuda GRBGPU_TEST_FILTER="${MULTI_FILTER:-}" \
+            timeout ${MULTI_CONF_TIMEOUT:-60} ./tests/test_conformance > "$OUT/conformance_multi2.log" 2>&1
+        say "multi2 conformance (cuda, DEVICES=0,1, two GPUs): exit $? : $(grep -E '^\[  (PASSED|FAILED)  \]' "$OUT/conformance_multi2.log" | tr '\n' ' ')$(grep -oE 'offloaded_cuda=[0-9]+|fallbacks=[0-9]+|split=[0-9]+|split_workers=[0-9]+' "$OUT/conformance_multi2.log" | tr '\n' ' ')"
+    fi
+    if part tests; then
+        timeout 90 ./tests/test_multi_cuda > "$OUT/test_multi2_cuda.log" 2>&1
+        say "test_multi_cuda (two GPUs): exit $? : $(grep -E 'checks,|slot fails|^workers:|^fake devices|^sddmm ' "$OUT/test_multi2_cuda.log" | tr '\n' ' ')"
+        grep -E '^FAIL|FAILED' "$OUT/test_multi2_cuda.log" | head -10 | tee -a "$summary"
+        GRBGPU_TEST_FILTER='test_*slot_fails' timeout 60 compute-sanitizer --tool memcheck \
+            --leak-check full --error-exitcode 9 ./tests/test_multi_cuda > "$OUT/test_multi2_sanitizer.log" 2>&1
+        say "test_multi_cuda slot failures under compute-sanitizer (two GPUs): exit $? : $(grep -E 'ERROR SUMMARY|slot fails' "$OUT/test_multi2_sanitizer.log" | tr '\n' ' ')"
+    fi
+    if part bench; then
+        timeout ${MULTI_BENCH_TIMEOUT:-150} ./bench/spmm_bench --split 0,1 --scales ${MULTI_SCALES:-22} --ns 128,32,1 \
+            --real "" --csv "$OUT/multi2_bench.csv" > "$OUT/multi2_bench.log" 2>&1
+        say "multi2 bench (R-MAT 2^${MULTI_SCALES:-22}, 1 GPU vs 0,1 = two GPUs): exit $?"
+        grep -E '^split |^# generated' "$OUT/multi2_bench.log" | tee -a "$summary"
+    fi
+    if part resoff; then
+        GRBGPU_RESIDENT=0 timeout 90 ./bench/spmm_bench --split 0,1 --scales ${MULTI_SCALES:-22} --ns 128 \
+            --real "" --csv "$OUT/multi2_resoff_bench.csv" > "$OUT/multi2_resoff_bench.log" 2>&1
+        say "multi2 bench, residency off (R-MAT 2^${MULTI_SCALES:-22}, 1 GPU vs two): exit $?"
+        grep -E '^split ' "$OUT/multi2_resoff_bench.log" | tee -a "$summary"
+    fi
+    if part sddmm; then
+        timeout 120 ./bench/spmm_bench --split 0,1 --split-sddmm --scales ${MULTI_SCALES:-22} \
+            --ns 64 --real "" --csv "$OUT/multi2_sddmm_bench.csv" > "$OUT/multi2_sddmm_bench.log" 2>&1
+        say "multi2 sddmm bench (R-MAT 2^${MULTI_SCALES:-22}, K=64, 1 GPU vs two): exit $?"
+        grep -E '^split ' "$OUT/multi2_sddmm_bench.log" | tee -a "$summary"
+    fi
 fi
 
 if has big; then

@@ -344,6 +344,43 @@ void products (const char *devices, int tag)
 static void test_two_slots (void **state) { (void) state ; products ("0,0", 2) ; }
 static void test_three_slots (void **state) { (void) state ; products ("0,0,0", 3) ; }
 
+// With residency on, an SpMM whose result could stay on the device is split
+// when GRBGPU_DEVICES lists several slots, its result brought to the host
+// (not kept: the CUDA split path writes into the host's result only); with
+// one slot it stays on the device, as before.  (The host emulation also
+// splits a kept product, so the `resident_kept` counter is what tells.)
+static uint64_t kept_count (void)
+{
+    grbgpu_stats s ;
+    grbgpu_stats_get (&s) ;
+    return s.resident_kept ;
+}
+
+static void test_split_over_residency (void **state)
+{
+    (void) state ;
+    cu_rng rng = cu_rng_for (cu_seed, "residency") ;
+    cu_gen g = { .vals = CU_V_INT } ;
+    // every row of A has an entry (so the result could stay whole)
+    GrB_Matrix A = cu_matrix (&rng, CU_FP32, 500, 400, 0.05, &g) ;
+    for (GrB_Index r = 0 ; r < 500 ; r++) CU_OK (GrB_Matrix_setElement_FP32 (A, 1.0f, r, r % 400)) ;
+    GrB_Matrix B = cu_matrix (&rng, CU_FP32, 400, 16, 1.0, &g) ;
+    GrB_Semiring sr = cu_semiring (CU_ADD_PLUS, CU_MUL_TIMES, CU_FP32) ;
+    assert_int_equal (grbgpu_set ("RESIDENT", "1"), 0) ;
+    assert_int_equal (grbgpu_set ("DEVICES", "0,0"), 0) ;
+    uint64_t k0 = kept_count () ;
+    run_case ("residency on, two slots", CU_MXM, NULL, A, B, sr, NULL, 1e-5, true, CU_EXPECT_OFFLOAD) ;
+    if (!cu_selfcheck) assert_int_equal (kept_count (), k0) ;
+    assert_int_equal (grbgpu_set ("DEVICES", ""), 0) ;
+    uint64_t before = split_count () ;
+    k0 = kept_count () ;
+    run_case ("residency on, one slot", CU_MXM, NULL, A, B, sr, NULL, 1e-5, false, CU_EXPECT_OFFLOAD) ;
+    assert_int_equal (split_count (), before) ;
+    if (!cu_selfcheck) assert_true (kept_count () > k0) ;
+    assert_int_equal (grbgpu_set ("RESIDENT", "0"), 0) ;
+    GrB_free (&A) ; GrB_free (&B) ;
+}
+
 // The same A twice (the slots' blocks come from the cache), then A changed:
 // the answer must follow the change.
 static void test_repeat_and_change (void **state)
@@ -404,6 +441,7 @@ int main (void)
         cmocka_unit_test (test_two_slots),
         cmocka_unit_test (test_three_slots),
         cmocka_unit_test (test_repeat_and_change),
+        cmocka_unit_test (test_split_over_residency),
         cmocka_unit_test (test_faults),
         cmocka_unit_test (test_workers_reused),
         cmocka_unit_test (test_fault_mid_stream),

@@ -125,8 +125,43 @@ static int block_get (const gg_csr *S, int slot, int nslots, int64_t r0, int64_t
 }
 
 //------------------------------------------------------------------------------
-// X on a slot of another device, kept there
+// X on a slot of another device (and an SDDMM's rows of A), kept there
 //------------------------------------------------------------------------------
+
+#define GG_TRY0(call) do { int rc0_ = (call) ; if (rc0_ != GG_OK) return rc0_ ; } while (0)
+
+// An entry of the cache for what a slot keeps on its device, keyed (the
+// operand's handle, the operand's version, its entry's form ^ form): it is
+// dropped when the operand changes, as the operand's own entries are.  The
+// rows r0 .. r1-1 it holds (-1: all) are recorded in it and checked, since
+// the cut of the rows follows another operand.  *entry = NULL (nothing kept)
+// when the operand is not cached or the entry holds other rows.  Acquired.
+static int slot_entry (const gg_cache_entry *oe, uint64_t form, int64_t r0, int64_t r1,
+    gg_cache_entry **entry)
+{
+    *entry = NULL ;
+    if (oe == NULL || oe->key.version == 0) return GG_OK ;
+    gg_cache_key key = oe->key ;
+    key.form ^= form ;
+    gg_cache_entry *e = grbgpu_cache_acquire (&key) ;
+    if (e == NULL)
+    {
+        int64_t *rows = grbgpu_fault (GG_FAULT_ALLOC) ? NULL : malloc (2 * sizeof (int64_t)) ;
+        if (rows == NULL) return GG_ERR_NOMEM ;
+        rows [0] = r0 ; rows [1] = r1 ;
+        e = grbgpu_cache_insert (&key, rows, 2 * sizeof (int64_t), free) ;
+        if (e == NULL) return GG_ERR_NOMEM ;
+    }
+    const int64_t *rows = e->host ;
+    if (rows == NULL || rows [0] != r0 || rows [1] != r1)
+    {
+        grbgpu_cache_release (e) ;      // made for another cut: not used
+        return GG_OK ;
+    }
+    *entry = e ;
+    return GG_OK ;
+}
+
 
 // X's device copy on the slot's device (c's), from a cache entry of its own
 // keyed (X's handle, X's version, X's form + the device), so that it stays
@@ -138,17 +173,8 @@ static int block_get (const gg_csr *S, int slot, int nslots, int64_t r0, int64_t
 static int x_other (gg_devcall *c, const gg_dense *X, size_t elem,
     const dev_dense *src, int src_dev, gg_cache_entry **entry, dev_dense **out)
 {
-    *entry = NULL ;
-    const gg_cache_entry *xe = X->cache ;
-    if (xe != NULL && xe->key.version != 0)
-    {
-        gg_cache_key key = xe->key ;
-        key.form ^= ((uint64_t) 1 << 41) | ((uint64_t) c->ctx->device << 56) ;
-        gg_cache_entry *e = grbgpu_cache_acquire (&key) ;
-        if (e == NULL) e = grbgpu_cache_insert (&key, NULL, 0, NULL) ;
-        if (e == NULL) return GG_ERR_NOMEM ;
-        *entry = e ;
-    }
+    GG_TRY0 (slot_entry (X->cache, ((uint64_t) 1 << 41) | ((uint64_t) c->ctx->device << 56),
+        -1, -1, entry)) ;
     return dense_get_from (c, *entry, X, elem, src, src_dev, out) ;
 }
 
@@ -189,7 +215,7 @@ static void slot_run (void *arg, int s)
     const int64_t r0 = sc->r [s], r1 = sc->r [s+1] ;
     int rc = GG_OK ;
     gg_devcall c = { 0 } ;
-    gg_cache_entry *entry = NULL, *xentry = NULL ;
+    gg_cache_entry *entry = NULL, *xentry = NULL, *aentry = NULL ;
     slot_block *own = NULL ;
     const slot_block *blk = NULL ;
     dev_dense *fx = NULL ;
@@ -224,14 +250,18 @@ static void slot_run (void *arg, int s)
     {
         // A: on the main device its cached form, read from row r0 on (two
         // slots of one device share it); on another device the block's rows
-        // only, uploaded for this call.  The outputs from M's entry e0 on.
+        // only, uploaded once and kept there while A and the cut are
+        // unchanged (slot_entry).  The outputs from M's entry e0 on.
         const int64_t k = sc->A->ncols ;
         gg_dense Ab = *sc->A ;
         int64_t a_row0 = r0 ;
         if (j->device != sc->main_device)
         {
+            if (sc->A->x != NULL) GG_TRY (slot_entry (sc->A->cache, ((uint64_t) 1 << 42)
+                | ((uint64_t) sc->nslots << 44) | ((uint64_t) s << 52)
+                | ((uint64_t) j->device << 56), r0, r1, &aentry)) ;
             Ab = (gg_dense) { .nrows = r1 - r0, .ncols = k, .x = (sc->A->x == NULL) ? NULL
-                : (const char *) sc->A->x + (size_t) r0 * (size_t) k * elem, .cache = NULL } ;
+                : (const char *) sc->A->x + (size_t) r0 * (size_t) k * elem, .cache = aentry } ;
             a_row0 = 0 ;
         }
         rc = sddmm_attempt_rows (&c, sc->sr, &B, &Ab, a_row0, &X, fx,
@@ -261,6 +291,7 @@ done:
     }
     if (entry != NULL) grbgpu_cache_release (entry) ;
     if (xentry != NULL) grbgpu_cache_release (xentry) ;
+    if (aentry != NULL) grbgpu_cache_release (aentry) ;
     block_free (own) ;
     j->rc = rc ;
 }

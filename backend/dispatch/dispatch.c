@@ -168,6 +168,10 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
     gg_dense X, L, R ;
     // resident results (backend/resident/): X read in place, T kept
     const bool res_on = grbgpu_resident_enabled (be) ;
+    // GRBGPU_DEVICES with several slots: an SpMM's or SDDMM's result comes
+    // to the host from every slot (the split path, backend/cuda/multi.c)
+    // instead of staying on the main device unsplit (docs/SCALING.md)
+    const bool keep_on = res_on && grbgpu_settings.ndevices < 2 && !grbgpu_settings.devices_all ;
     gg_resident xres, lres, rres ;
     bool x_res = false, l_res = false, r_res = false, l_t = false, r_t = false ;
     void *keep_buf = NULL ;
@@ -244,13 +248,13 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
             r.present = &S ;
             const GrB_Matrix inputs [2] = { plan->S.obj, plan->X.obj } ;
             // T stays on the device when it is all of C's new content
-            if (res_on && !plan->flipped && rows_all_present (&S)
+            if (keep_on && !plan->flipped && rows_all_present (&S)
                 && grbgpu_result_can_stay (&plan->out, &r, inputs, 2))
             {
                 keep_bytes = (size_t) (r.nrows * r.ncols) * zsz ;
                 keep_buf = grbgpu_resident_alloc (be, keep_bytes) ;
             }
-            else if (res_on && !plan->flipped && !S.transposed && S.p32 != NULL && S.cache != NULL
+            else if (keep_on && !plan->flipped && !S.transposed && S.p32 != NULL && S.cache != NULL
                 && S.nnz > 0 && grbgpu_result_can_stay_rows (&plan->out, &r, inputs, 2))
             {
                 // rows of S without entries: T's rows are full or absent, and
@@ -260,7 +264,7 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
                 keep_buf = grbgpu_resident_alloc (be, keep_bytes) ;
                 if (keep_buf == NULL) keep_rows = false ;
             }
-            else if (res_on && plan->out.accum != NULL && !plan->flipped)
+            else if (keep_on && plan->out.accum != NULL && !plan->flipped)
             {
                 const char *awhy ;
                 acc_res = grbgpu_vec_accum_begin (be, &plan->out, t, r.nrows, &cres, &awhy) ;
@@ -322,7 +326,7 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
                 (plan->op == GG_OP_SDDMM) ? plan->P.obj : NULL } ;
             // an SDDMM's T stays on the device on the mask's pattern when it
             // is all of C's new content (backend/resident/resident_csr.c)
-            sddmm_keep = (plan->op == GG_OP_SDDMM && res_on && be->sddmm_res != NULL
+            sddmm_keep = (plan->op == GG_OP_SDDMM && keep_on && be->sddmm_res != NULL
                 && plan->k >= 1 && grbgpu_grb_type (plan->sr.type) == plan->ztype
                 && grbgpu_result_can_stay_pattern (&plan->out, plan->ztype, ins, 3)) ;
             if (keep_buf == NULL && !sddmm_keep) OUT_HOST (ins, 3) ;
