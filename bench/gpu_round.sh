@@ -368,7 +368,7 @@ if has big; then
     # 90 GB, more than one GPU holds (80 GB); split over two GPUs each holds
     # S/2 + X + Y/2, about 67 GB.  The split row only, checked by 16 blocks of
     # rows against the CPU library; the static rule (no tuning).
-    GRBGPU_TUNE=0 GRBGPU_STATS=1 timeout ${BIG_TIMEOUT:-420} ./bench/spmm_bench --split 0,1 --split-only \
+    GRBGPU_TUNE=0 GRBGPU_STATS=1 GRBGPU_VERBOSE=1 timeout ${BIG_TIMEOUT:-420} ./bench/spmm_bench --split 0,1 --split-only \
         --split-reps 2 --scales ${BIG_SCALE:-25} --ns ${BIG_N:-320} --real "" --csv "$OUT/big_bench.csv" \
         > "$OUT/big_bench.log" 2>&1
     say "big (R-MAT 2^${BIG_SCALE:-25}, N=${BIG_N:-320}, split over 0,1): exit $?"
