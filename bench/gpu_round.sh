@@ -362,6 +362,15 @@ if has multi2; then
     fi
 fi
 
+if has peer; then
+    # X to the second GPU: peer to peer against uploads from the host (issue
+    # 18's item 2), bench/peer_bench.cu, built here by hand
+    nvcc -O2 -std=c++17 ../bench/peer_bench.cu -o peer_bench > "$OUT/peer_build.log" 2>&1 \
+        && timeout 60 ./peer_bench > "$OUT/peer_bench.log" 2>&1
+    say "peer_bench: exit $?"
+    cat "$OUT/peer_bench.log" | tee -a "$summary"
+fi
+
 if has big; then
     # a product larger than one GPU (issue 18): R-MAT 2^25 (about 500M
     # entries) times X of N=320 columns: X and Y 42.9 GB each, with S about
