@@ -275,47 +275,58 @@ if has fam; then
     grep -E ' vxm ' "$OUT/fam_vxm.log" | sed 's/ | / |\n    /g' | tee -a "$summary"
 fi
 
+# The split path's checks (steps multi and multi2).  split_conformance TAG
+# DEVICES FAKE LABEL: the conformance suite with every product split over
+# DEVICES (FAKE: GRBGPU_TEST_FAKE_DEVICES); split_tests TAG LABEL: the split
+# test, then its slot failures under compute-sanitizer; split_bench TAG LABEL
+# TIMEOUT ARGS: spmm_bench's split rows.
+split_conformance () {
+    GRBGPU_DEVICES=$2 GRBGPU_TEST_FAKE_DEVICES=$3 GRBGPU_STATS=1 GRBGPU_TEST_DEVICE=cuda \
+        GRBGPU_TEST_FILTER="${MULTI_FILTER:-}" \
+        timeout ${MULTI_CONF_TIMEOUT:-60} ./tests/test_conformance > "$OUT/conformance_$1.log" 2>&1
+    say "$1 conformance (cuda, DEVICES=$2, $4): exit $? : $(grep -E '^\[  (PASSED|FAILED)  \]' "$OUT/conformance_$1.log" | tr '\n' ' ')$(grep -oE 'offloaded_cuda=[0-9]+|fallbacks=[0-9]+|split=[0-9]+|split_workers=[0-9]+' "$OUT/conformance_$1.log" | tr '\n' ' ')"
+}
+split_tests () {
+    timeout 90 ./tests/test_multi_cuda > "$OUT/test_$1_cuda.log" 2>&1
+    say "test_multi_cuda ($2): exit $? : $(grep -E 'checks,|slot fails|^workers:|^fake devices|^sddmm ' "$OUT/test_$1_cuda.log" | tr '\n' ' ')"
+    grep -E '^FAIL|FAILED' "$OUT/test_$1_cuda.log" | head -10 | tee -a "$summary"
+    GRBGPU_TEST_FILTER='test_*slot_fails' timeout 60 compute-sanitizer --tool memcheck \
+        --leak-check full --error-exitcode 9 ./tests/test_multi_cuda > "$OUT/test_$1_sanitizer.log" 2>&1
+    say "test_multi_cuda slot failures under compute-sanitizer ($2): exit $? : $(grep -E 'ERROR SUMMARY|slot fails' "$OUT/test_$1_sanitizer.log" | tr '\n' ' ')"
+}
+split_bench () {
+    tag=$1 ; label=$2 ; limit=$3 ; shift 3
+    timeout "$limit" ./bench/spmm_bench "$@" --real "" --csv "$OUT/${tag}_bench.csv" > "$OUT/${tag}_bench.log" 2>&1
+    say "$label: exit $?"
+    grep -E '^split ' "$OUT/${tag}_bench.log" | tee -a "$summary"
+}
+
 if has multi; then
     # GRBGPU_DEVICES (issue 18) on one GPU: 0,0 is two slots on the same device,
     # so these rows check the split path and measure its overhead, not scaling.
     # The conformance suite with every product split (MULTI_FILTER narrows it), by
     # default over 0,1 with device 1 pretended on this GPU (GRBGPU_TEST_FAKE_DEVICES):
     # slot 1's forms recorded and freed on "device 1", X copied to it or uploaded
-    # (MULTI_DEVICES=0,0 gives the run of before)
-    GRBGPU_DEVICES=${MULTI_DEVICES:-0,1} GRBGPU_TEST_FAKE_DEVICES=2 GRBGPU_STATS=1 GRBGPU_TEST_DEVICE=cuda \
-        GRBGPU_TEST_FILTER="${MULTI_FILTER:-}" \
-        timeout ${MULTI_CONF_TIMEOUT:-45} ./tests/test_conformance > "$OUT/conformance_multi.log" 2>&1
-    say "multi conformance (cuda, DEVICES=${MULTI_DEVICES:-0,1}, device 1 pretended): exit $? : $(grep -E '^\[  (PASSED|FAILED)  \]' "$OUT/conformance_multi.log" | tr '\n' ' ')$(grep -oE 'offloaded_cuda=[0-9]+|fallbacks=[0-9]+|split=[0-9]+|split_workers=[0-9]+' "$OUT/conformance_multi.log" | tr '\n' ' ')"
-    # the split test: products on 2 and 3 slots, cache, faults, second slot failing,
-    # workers reused (split_workers), a failure mid-stream, and slots on pretended
-    # devices (the test hook: 0,1 and all over this one GPU; X copied or uploaded);
-    # SDDMM split over 2, 3, 4 slots ("sddmm LIST: N cases, S split"), its second
-    # slot failing (pool before / after)
-    timeout 60 ./tests/test_multi_cuda > "$OUT/test_multi_cuda.log" 2>&1
-    say "test_multi_cuda: exit $? : $(grep -E 'checks,|slot fails|^workers:|^fake devices|^sddmm ' "$OUT/test_multi_cuda.log" | tr '\n' ' ')"
-    grep -E '^FAIL|FAILED' "$OUT/test_multi_cuda.log" | head -10 | tee -a "$summary"
-    # the second slot failing, on the main device and on a pretended one, under
+    # (MULTI_DEVICES=0,0 gives the run of before).  The split test: products on
+    # 2 and 3 slots, cache, faults, second slot failing, workers reused
+    # (split_workers), a failure mid-stream, and slots on pretended devices (the
+    # test hook: 0,1 and all over this one GPU; X copied or uploaded, then kept);
+    # SDDMM split over 2, 3, 4 slots ("sddmm LIST: N cases, S split"), its
+    # second slot failing (pool before / after), and the failures under
     # compute-sanitizer (leaks, bad accesses)
-    GRBGPU_TEST_FILTER='test_*slot_fails' timeout 40 compute-sanitizer --tool memcheck \
-        --leak-check full --error-exitcode 9 ./tests/test_multi_cuda > "$OUT/test_multi_sanitizer.log" 2>&1
-    say "test_multi_cuda slot failures under compute-sanitizer: exit $? : $(grep -E 'ERROR SUMMARY|slot fails' "$OUT/test_multi_sanitizer.log" | tr '\n' ' ')"
-    timeout ${MULTI_BENCH_TIMEOUT:-70} ./bench/spmm_bench --split 0,0 --scales ${MULTI_SCALES:-22} --ns 128,1 \
-        --real "" --csv "$OUT/multi_bench.csv" > "$OUT/multi_bench.log" 2>&1
-    say "multi bench (R-MAT 2^${MULTI_SCALES:-22}, 1 slot vs 0,0 on one GPU, persistent workers): exit $?"
-    grep -E '^split ' "$OUT/multi_bench.log" | tee -a "$summary"
+    split_conformance multi "${MULTI_DEVICES:-0,1}" 2 "device 1 pretended"
+    split_tests multi "one GPU"
+    split_bench multi "multi bench (R-MAT 2^${MULTI_SCALES:-22}, 1 slot vs 0,0 on one GPU, persistent workers)" \
+        ${MULTI_BENCH_TIMEOUT:-70} --split 0,0 --scales ${MULTI_SCALES:-22} --ns 128,1
     # slot 1 on a pretended device 1 (this GPU): X copied from the main device
-    # each call, the slot's forms recorded on device 1
-    timeout 30 ./bench/spmm_bench --split 0,1 --fake-devices 2 --scales 20 --ns 128,1 \
-        --real "" --csv "$OUT/multi_fake_bench.csv" > "$OUT/multi_fake_bench.log" 2>&1
-    say "multi bench (R-MAT 2^20, 1 slot vs 0,1 with device 1 pretended on this GPU): exit $?"
-    grep -E '^split ' "$OUT/multi_fake_bench.log" | tee -a "$summary"
+    # once and kept there, the slot's forms recorded on device 1
+    split_bench multi_fake "multi bench (R-MAT 2^20, 1 slot vs 0,1 with device 1 pretended on this GPU)" \
+        30 --split 0,1 --fake-devices 2 --scales 20 --ns 128,1
     # SDDMM split: C<A, structural> = L * R' (L, R full FP32, K = 64), 1 slot vs
     # 0,0 on this GPU (overhead of splitting, not scaling), checked against the
     # CPU library ("split ... sddmm ... ok")
-    timeout 60 ./bench/spmm_bench --split 0,0 --split-sddmm --scales ${MULTI_SDDMM_SCALES:-20} \
-        --ns 64 --real "" --csv "$OUT/multi_sddmm_bench.csv" > "$OUT/multi_sddmm_bench.log" 2>&1
-    say "multi sddmm bench (R-MAT 2^${MULTI_SDDMM_SCALES:-20}, K=64, 1 slot vs 0,0 on one GPU): exit $?"
-    grep -E '^split ' "$OUT/multi_sddmm_bench.log" | tee -a "$summary"
+    split_bench multi_sddmm "multi sddmm bench (R-MAT 2^${MULTI_SDDMM_SCALES:-20}, K=64, 1 slot vs 0,0 on one GPU)" \
+        60 --split 0,0 --split-sddmm --scales ${MULTI_SDDMM_SCALES:-20} --ns 64
 fi
 
 if has multi2; then
@@ -329,37 +340,18 @@ if has multi2; then
     part () { case "$parts" in *" $1 "*) return 0 ;; esac ; return 1 ; }
     nvidia-smi topo -m > "$OUT/topo.log" 2>&1
     say "topology: $(grep -E '^GPU[01]' "$OUT/topo.log" | tr -s ' \t' ' ' | tr '\n' ';')"
-    if part conf; then
-        GRBGPU_DEVICES=0,1 GRBGPU_STATS=1 GRBGPU_TEST_DEVICE=cuda GRBGPU_TEST_FILTER="${MULTI_FILTER:-}" \
-            timeout ${MULTI_CONF_TIMEOUT:-60} ./tests/test_conformance > "$OUT/conformance_multi2.log" 2>&1
-        say "multi2 conformance (cuda, DEVICES=0,1, two GPUs): exit $? : $(grep -E '^\[  (PASSED|FAILED)  \]' "$OUT/conformance_multi2.log" | tr '\n' ' ')$(grep -oE 'offloaded_cuda=[0-9]+|fallbacks=[0-9]+|split=[0-9]+|split_workers=[0-9]+' "$OUT/conformance_multi2.log" | tr '\n' ' ')"
-    fi
-    if part tests; then
-        timeout 90 ./tests/test_multi_cuda > "$OUT/test_multi2_cuda.log" 2>&1
-        say "test_multi_cuda (two GPUs): exit $? : $(grep -E 'checks,|slot fails|^workers:|^fake devices|^sddmm ' "$OUT/test_multi2_cuda.log" | tr '\n' ' ')"
-        grep -E '^FAIL|FAILED' "$OUT/test_multi2_cuda.log" | head -10 | tee -a "$summary"
-        GRBGPU_TEST_FILTER='test_*slot_fails' timeout 60 compute-sanitizer --tool memcheck \
-            --leak-check full --error-exitcode 9 ./tests/test_multi_cuda > "$OUT/test_multi2_sanitizer.log" 2>&1
-        say "test_multi_cuda slot failures under compute-sanitizer (two GPUs): exit $? : $(grep -E 'ERROR SUMMARY|slot fails' "$OUT/test_multi2_sanitizer.log" | tr '\n' ' ')"
-    fi
-    if part bench; then
-        timeout ${MULTI_BENCH_TIMEOUT:-150} ./bench/spmm_bench --split 0,1 --scales ${MULTI_SCALES:-22} --ns 128,32,1 \
-            --real "" --csv "$OUT/multi2_bench.csv" > "$OUT/multi2_bench.log" 2>&1
-        say "multi2 bench (R-MAT 2^${MULTI_SCALES:-22}, 1 GPU vs 0,1 = two GPUs): exit $?"
-        grep -E '^split |^# generated' "$OUT/multi2_bench.log" | tee -a "$summary"
-    fi
+    part conf && split_conformance multi2 0,1 0 "two GPUs"
+    part tests && split_tests multi2 "two GPUs"
+    part bench && split_bench multi2 "multi2 bench (R-MAT 2^${MULTI_SCALES:-22}, 1 GPU vs 0,1 = two GPUs)" \
+        ${MULTI_BENCH_TIMEOUT:-150} --split 0,1 --scales ${MULTI_SCALES:-22} --ns 128,32,1
     if part resoff; then
-        GRBGPU_RESIDENT=0 timeout 90 ./bench/spmm_bench --split 0,1 --scales ${MULTI_SCALES:-22} --ns 128 \
-            --real "" --csv "$OUT/multi2_resoff_bench.csv" > "$OUT/multi2_resoff_bench.log" 2>&1
-        say "multi2 bench, residency off (R-MAT 2^${MULTI_SCALES:-22}, 1 GPU vs two): exit $?"
-        grep -E '^split ' "$OUT/multi2_resoff_bench.log" | tee -a "$summary"
+        export GRBGPU_RESIDENT=0
+        split_bench multi2_resoff "multi2 bench, residency off (R-MAT 2^${MULTI_SCALES:-22}, 1 GPU vs two)" \
+            90 --split 0,1 --scales ${MULTI_SCALES:-22} --ns 128
+        unset GRBGPU_RESIDENT
     fi
-    if part sddmm; then
-        timeout 120 ./bench/spmm_bench --split 0,1 --split-sddmm --scales ${MULTI_SCALES:-22} \
-            --ns 64 --real "" --csv "$OUT/multi2_sddmm_bench.csv" > "$OUT/multi2_sddmm_bench.log" 2>&1
-        say "multi2 sddmm bench (R-MAT 2^${MULTI_SCALES:-22}, K=64, 1 GPU vs two): exit $?"
-        grep -E '^split ' "$OUT/multi2_sddmm_bench.log" | tee -a "$summary"
-    fi
+    part sddmm && split_bench multi2_sddmm "multi2 sddmm bench (R-MAT 2^${MULTI_SCALES:-22}, K=64, 1 GPU vs two)" \
+        120 --split 0,1 --split-sddmm --scales ${MULTI_SCALES:-22} --ns 64
 fi
 
 if has peer; then
