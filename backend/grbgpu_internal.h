@@ -86,6 +86,9 @@ typedef struct
     int test_fake_devices ;     // GRBGPU_TEST_FAKE_DEVICES (tests): pretend this
                                 // many devices, ids past the real count standing
                                 // for real ones (backend/cuda/runtime.c)
+    int split_row_weight ;      // GRBGPU_SPLIT_ROW_WEIGHT: entries a row of
+                                // an SpMM's Y counts for in the split's cut
+                                // (formats/partition.h; 0: entries only)
 }
 gg_settings ;
 

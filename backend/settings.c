@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "backend/grbgpu_internal.h"
+#include "formats/partition.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -26,7 +27,8 @@ gg_settings grbgpu_settings =
     .verbose = 0, .stats = false, .cache_bytes = 0,
     .precision = GG_PRECISION_EXACT, .kernel = "", .device_id = 0,
     .device_memory = 0, .fault = "", .tune = true, .reorder = false, .nm = true, .nm_host_pack = false, .devices = "",
-    .devices_all = false, .ndevices = 0, .resident = true, .test_fake_devices = 0
+    .devices_all = false, .ndevices = 0, .resident = true, .test_fake_devices = 0,
+    .split_row_weight = 0
 } ;
 
 //------------------------------------------------------------------------------
@@ -176,6 +178,13 @@ static int set_one (const char *name, const char *v)
         s->test_fake_devices = n ;
         return 0 ;
     }
+    if (!strcasecmp (name, "SPLIT_ROW_WEIGHT"))
+    {
+        int n ;
+        if (parse_int (v, &n) || n < 0 || n > (int) GG_PARTITION_MAX_ROW_WEIGHT) return -1 ;
+        s->split_row_weight = n ;
+        return 0 ;
+    }
     if (!strcasecmp (name, "MIN_WORK"))
     {
         if (!strcasecmp (v, "auto")) { s->min_work = -1 ; return 0 ; }
@@ -212,7 +221,7 @@ static const char *setting_names [] =
 {
     "DISABLE", "DEVICE", "MIN_WORK", "VERBOSE", "STATS", "CACHE_BYTES",
     "PRECISION", "KERNEL", "DEVICE_ID", "DEVICE_MEMORY", "FAULT", "TUNE", "REORDER", "NM", "NM_PACK", "DEVICES",
-    "RESIDENT", "TEST_FAKE_DEVICES"
+    "RESIDENT", "TEST_FAKE_DEVICES", "SPLIT_ROW_WEIGHT"
 } ;
 #define NSETTINGS ((int) (sizeof (setting_names) / sizeof (setting_names [0])))
 
@@ -281,6 +290,7 @@ GG_EXPORT int grbgpu_get (const char *name, char *buf, size_t len)
     else if (!strcasecmp (name, "NM_PACK")) snprintf (buf, len, "%s", s->nm_host_pack ? "host" : "device") ;
     else if (!strcasecmp (name, "RESIDENT")) snprintf (buf, len, "%d", s->resident) ;
     else if (!strcasecmp (name, "TEST_FAKE_DEVICES")) snprintf (buf, len, "%d", s->test_fake_devices) ;
+    else if (!strcasecmp (name, "SPLIT_ROW_WEIGHT")) snprintf (buf, len, "%d", s->split_row_weight) ;
     else if (!strcasecmp (name, "MIN_WORK"))
     {
         if (s->min_work < 0) snprintf (buf, len, "auto") ;

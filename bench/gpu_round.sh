@@ -335,8 +335,9 @@ if has multi2; then
     # split tests (on a two-GPU host "device 1" is real) and the slot
     # failures under compute-sanitizer; then one GPU against two on R-MAT
     # 2^22: SpMM FP32 N=128 and 32, SpMV, and the SDDMM (K=64); one GPU
-    # with residency off against two at N=128.  MULTI2_PARTS picks the parts.
-    parts=" ${MULTI2_PARTS:-conf tests bench sddmm resoff} "
+    # with residency off against two at N=128; the cut with rows weighed
+    # (GRBGPU_SPLIT_ROW_WEIGHT).  MULTI2_PARTS picks the parts.
+    parts=" ${MULTI2_PARTS:-conf tests bench sddmm resoff weight} "
     part () { case "$parts" in *" $1 "*) return 0 ;; esac ; return 1 ; }
     nvidia-smi topo -m > "$OUT/topo.log" 2>&1
     say "topology: $(grep -E '^GPU[01]' "$OUT/topo.log" | tr -s ' \t' ' ' | tr '\n' ';')"
@@ -349,6 +350,14 @@ if has multi2; then
         split_bench multi2_resoff "multi2 bench, residency off (R-MAT 2^${MULTI_SCALES:-22}, 1 GPU vs two)" \
             90 --split 0,1 --scales ${MULTI_SCALES:-22} --ns 128
         unset GRBGPU_RESIDENT
+    fi
+    # the cut weighing each row of Y as MULTI2_ROW_WEIGHT entries (its
+    # download; docs/SCALING.md predicts ~35 ms warm at N=128 with ~70)
+    if part weight; then
+        export GRBGPU_SPLIT_ROW_WEIGHT=${MULTI2_ROW_WEIGHT:-70}
+        split_bench multi2_weight "multi2 bench, rows weighed $GRBGPU_SPLIT_ROW_WEIGHT (R-MAT 2^${MULTI_SCALES:-22}, 1 GPU vs two)" \
+            120 --split 0,1 --scales ${MULTI_SCALES:-22} --ns 128,32
+        unset GRBGPU_SPLIT_ROW_WEIGHT
     fi
     part sddmm && split_bench multi2_sddmm "multi2 sddmm bench (R-MAT 2^${MULTI_SCALES:-22}, K=64, 1 GPU vs two)" \
         120 --split 0,1 --split-sddmm --scales ${MULTI_SCALES:-22} --ns 64

@@ -1,5 +1,5 @@
 //------------------------------------------------------------------------------
-// formats/partition.c: row blocks of a CSR balanced by entries
+// formats/partition.c: row blocks of a CSR balanced by entries (and rows)
 //------------------------------------------------------------------------------
 
 // See formats/partition.h.
@@ -13,38 +13,52 @@ static inline int64_t ptr_at (const gg_csr *S, int64_t i)
     return (S->p32 != NULL) ? (int64_t) S->p32 [i] : S->p64 [i] ;
 }
 
-// The first row boundary b in [lo, nrows] with p [b] >= target.
-static int64_t first_at_least (const gg_csr *S, int64_t lo, int64_t target)
+// The cost of rows [0, b): their entries plus w per row.
+static inline int64_t cost_at (const gg_csr *S, int64_t w, int64_t b)
+{
+    return ptr_at (S, b) + w * b ;
+}
+
+// The first row boundary b in [lo, nrows] with cost (b) >= target.
+static int64_t first_at_least (const gg_csr *S, int64_t w, int64_t lo, int64_t target)
 {
     int64_t hi = S->nrows ;
     while (lo < hi)
     {
         int64_t mid = lo + (hi - lo) / 2 ;
-        if (ptr_at (S, mid) >= target) hi = mid ;
+        if (cost_at (S, w, mid) >= target) hi = mid ;
         else lo = mid + 1 ;
     }
     return lo ;
 }
 
-void gg_partition_rows (const gg_csr *S, int nslots, int64_t *r)
+void gg_partition_rows_w (const gg_csr *S, int nslots, int64_t w, int64_t *r)
 {
     const int64_t m = S->nrows, nnz = (m > 0) ? ptr_at (S, m) : 0 ;
+    if (w < 0) w = 0 ;
+    if (w > GG_PARTITION_MAX_ROW_WEIGHT) w = GG_PARTITION_MAX_ROW_WEIGHT ;
+    const int64_t total = nnz + w * m ;
     r [0] = 0 ;
     for (int s = 1 ; s < nslots ; s++)
     {
-        if (nnz == 0 || m == 0)
+        if (total == 0)
         {
             r [s] = (m * s) / nslots ;
             continue ;
         }
-        // (s * nnz) / nslots without overflow for nnz < 2^62
-        int64_t target = (int64_t) (((__int128) nnz * s + nslots - 1) / nslots) ;
-        int64_t b = first_at_least (S, r [s-1], target) ;
+        // (s * total) / nslots without overflow for total < 2^62
+        int64_t target = (int64_t) (((__int128) total * s + nslots - 1) / nslots) ;
+        int64_t b = first_at_least (S, w, r [s-1], target) ;
         // the nearer of the two boundaries around the share (ties: the first)
-        if (b > r [s-1] && target - ptr_at (S, b-1) <= ptr_at (S, b) - target) b-- ;
+        if (b > r [s-1] && target - cost_at (S, w, b-1) <= cost_at (S, w, b) - target) b-- ;
         r [s] = b ;
     }
     r [nslots] = m ;
+}
+
+void gg_partition_rows (const gg_csr *S, int nslots, int64_t *r)
+{
+    gg_partition_rows_w (S, nslots, 0, r) ;
 }
 
 void gg_partition_rebase (const gg_csr *S, int64_t r0, int64_t r1, void *p)

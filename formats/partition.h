@@ -29,6 +29,15 @@ extern "C" {
 // (a block may be empty).  With nnz == 0 the rows are split evenly.
 void gg_partition_rows (const gg_csr *S, int nslots, int64_t *r) ;
 
+// The same with each row counting as w entries besides its own (the cost of
+// a block: its entries plus w times its rows; w in [0, 2^20], clamped): for a
+// product whose rows of Y come to the host, where a row's download costs
+// about as much as w entries of the kernel (GRBGPU_SPLIT_ROW_WEIGHT).  w = 0
+// is gg_partition_rows.  Each cut is the boundary nearest to its share of
+// the total cost, so no block holds more than its share plus one row's cost.
+#define GG_PARTITION_MAX_ROW_WEIGHT ((int64_t) 1 << 20)
+void gg_partition_rows_w (const gg_csr *S, int nslots, int64_t w, int64_t *r) ;
+
 // The row pointers of rows [r0, r1) of S, rebased (p [0] = 0), into p (r1-r0+1
 // entries of S's index width: int32 when S has p32, else int64).
 void gg_partition_rebase (const gg_csr *S, int64_t r0, int64_t r1, void *p) ;

@@ -64,8 +64,9 @@ static void make_csr (cu_rng *r, int64_t nrows, int maxlen, int64_t heavy, int h
     *p = pp ; *i = ii ;
 }
 
+// The cut of gg_partition_rows_w (S, nslots, w, .): w = 0 is gg_partition_rows's
 static void check_partition (const int64_t *p64, const int32_t *i32, int64_t nrows,
-    bool use32, int nslots)
+    bool use32, int nslots, int64_t w)
 {
     int64_t nnz = p64 [nrows] ;
     int32_t *p32 = NULL ;
@@ -89,7 +90,10 @@ static void check_partition (const int64_t *p64, const int32_t *i32, int64_t nro
     }
     S.x = x ;
     int64_t r [GG_MAX_SLOTS + 1] ;
-    gg_partition_rows (&S, nslots, r) ;
+    if (w == 0) gg_partition_rows (&S, nslots, r) ;
+    else gg_partition_rows_w (&S, nslots, w, r) ;
+    const int64_t total = nnz + w * nrows ;
+    #define COST(b) (p64 [b] + w * (b))
     assert_int_equal (r [0], 0) ;
     assert_int_equal (r [nslots], nrows) ;
     int64_t covered = 0 ;
@@ -99,7 +103,7 @@ static void check_partition (const int64_t *p64, const int32_t *i32, int64_t nro
         int64_t bnnz = p64 [r [s+1]] - p64 [r [s]] ;
         covered += bnnz ;
         // balanced: at most an even share plus one row (the row that crosses)
-        if (nnz > 0) assert_true (bnnz <= (nnz + nslots - 1) / nslots + maxrow) ;
+        if (total > 0) assert_true (COST (r [s+1]) - COST (r [s]) <= (total + nslots - 1) / nslots + maxrow + w) ;
         else assert_true (r [s+1] - r [s] <= (nrows + nslots - 1) / nslots) ;
         // the block view reads S's own entries, its pointers from 0
         int64_t nb = r [s+1] - r [s] ;
@@ -126,13 +130,14 @@ static void check_partition (const int64_t *p64, const int32_t *i32, int64_t nro
     assert_int_equal (covered, nnz) ;
     // each cut is the boundary nearest to its share (unless held back by
     // the cut before it)
-    for (int s = 1 ; s < nslots && nnz > 0 ; s++)
+    for (int s = 1 ; s < nslots && total > 0 ; s++)
     {
-        int64_t target = (nnz * s + nslots - 1) / nslots ;
-        int64_t d = llabs (p64 [r [s]] - target) ;
-        if (r [s] > r [s-1]) assert_true (d <= llabs (p64 [r [s] - 1] - target)) ;
-        if (r [s] < nrows) assert_true (d <= llabs (p64 [r [s] + 1] - target)) ;
+        int64_t target = (total * s + nslots - 1) / nslots ;
+        int64_t d = llabs (COST (r [s]) - target) ;
+        if (r [s] > r [s-1]) assert_true (d <= llabs (COST (r [s] - 1) - target)) ;
+        if (r [s] < nrows) assert_true (d <= llabs (COST (r [s] + 1) - target)) ;
     }
+    #undef COST
     free (p32) ; free (i64) ; free (x) ;
 }
 
@@ -153,8 +158,11 @@ static void test_partition (void **state)
             make_csr (&rng, sizes [z], maxlen, heavy, 5000, false, &p, &i) ;
             for (int nslots = 1 ; nslots <= GG_MAX_SLOTS ; nslots++)
             {
-                check_partition (p, i, sizes [z], true, nslots) ;
-                check_partition (p, i, sizes [z], false, nslots) ;
+                check_partition (p, i, sizes [z], true, nslots, 0) ;
+                check_partition (p, i, sizes [z], false, nslots, 0) ;
+                // rows weighed too (GRBGPU_SPLIT_ROW_WEIGHT)
+                check_partition (p, i, sizes [z], true, nslots, 5) ;
+                check_partition (p, i, sizes [z], false, nslots, 70) ;
             }
             free (p) ; free (i) ;
         }
@@ -171,6 +179,38 @@ static void test_partition (void **state)
         (void) p ;
         checks++ ;
     }
+    // rows of 6, 1, 1, 1, 1, 1, 1 entries in two slots: by entries the heavy
+    // row alone (6 of 12); with each row weighing 3 entries more, the cut
+    // nearest to half of 33 is after row 3 (cost 6+3 + 2*(1+3) = 17)
+    {
+        int32_t p32 [8] = { 0, 6, 7, 8, 9, 10, 11, 12 } ;
+        int32_t i [12] = { 0 } ;
+        gg_csr S = { .nrows = 7, .ncols = 10, .nnz = 12, .p32 = p32, .i32 = i } ;
+        int64_t r [3] ;
+        gg_partition_rows (&S, 2, r) ;
+        assert_int_equal (r [1], 1) ;
+        gg_partition_rows_w (&S, 2, 3, r) ;
+        assert_int_equal (r [1], 3) ;
+        gg_partition_rows_w (&S, 2, -5, r) ;     // below 0: entries only
+        assert_int_equal (r [1], 1) ;
+        checks++ ;
+    }
+}
+
+// GRBGPU_SPLIT_ROW_WEIGHT: what parses, and products split with rows weighed
+static void test_row_weight (void **state)
+{
+    (void) state ;
+    char buf [32] ;
+    assert_int_equal (grbgpu_set ("SPLIT_ROW_WEIGHT", "-1"), -1) ;
+    assert_int_equal (grbgpu_set ("SPLIT_ROW_WEIGHT", "x"), -1) ;
+    assert_int_equal (grbgpu_set ("SPLIT_ROW_WEIGHT", "2000000"), -1) ;
+    assert_int_equal (grbgpu_set ("SPLIT_ROW_WEIGHT", "70"), 0) ;
+    assert_int_equal (grbgpu_get ("SPLIT_ROW_WEIGHT", buf, sizeof (buf)), 0) ;
+    assert_string_equal (buf, "70") ;
+    products ("0,0,0", 3) ;
+    assert_int_equal (grbgpu_set ("SPLIT_ROW_WEIGHT", "0"), 0) ;
+    checks++ ;
 }
 
 // GRBGPU_DEVICES: what parses, what is refused (and leaves the setting as it was)
@@ -442,6 +482,7 @@ int main (void)
         cmocka_unit_test (test_three_slots),
         cmocka_unit_test (test_repeat_and_change),
         cmocka_unit_test (test_split_over_residency),
+        cmocka_unit_test (test_row_weight),
         cmocka_unit_test (test_faults),
         cmocka_unit_test (test_workers_reused),
         cmocka_unit_test (test_fault_mid_stream),

@@ -335,7 +335,8 @@ static bool multi_run (const gg_semiring *sr, const gg_csr *S, const gg_dense *A
     int old = 0 ;
     if (cudaGetDevice (&old) != cudaSuccess) { (void) cudaGetLastError () ; old = gg_cuda_dev_id ; }
     int64_t r [GG_MAX_SLOTS + 1] ;
-    gg_partition_rows (S, nslots, r) ;
+    // an SpMM's cut may weigh rows too (their download: GRBGPU_SPLIT_ROW_WEIGHT)
+    gg_partition_rows_w (S, nslots, (A == NULL && X->ncols > 1) ? set->split_row_weight : 0, r) ;
     int rc = GG_OK ;
     split_call sc = { .nslots = nslots, .main_device = gg_cuda_dev_id, .r = r,
         .sr = sr, .S = S, .X = X, .A = A, .Y = Y } ;
