@@ -179,12 +179,13 @@ __global__ void hyb_scatter_kernel (const int32_t *__restrict__ p,
     }
 }
 
-// rp [r] = R (p [r]); the remainder's longest row into *maxrow
+// rp [r] = R (p [r]); the remainder's longest row into maxrow [0], the
+// number of rows holding remainder entries added to maxrow [1]
 __global__ void hyb_rowptr_kernel (const int32_t *__restrict__ p, int64_t m,
     const unsigned long long *__restrict__ scan, int32_t *__restrict__ rp,
     int *__restrict__ maxrow)
 {
-    int best = 0 ;
+    int best = 0, rows = 0 ;
     for (int64_t r = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ; r <= m ;
          r += (int64_t) gridDim.x * blockDim.x)
     {
@@ -194,9 +195,11 @@ __global__ void hyb_rowptr_kernel (const int32_t *__restrict__ p, int64_t m,
         {
             const int32_t b = (int32_t) hyb_R (scan, p [r+1]) ;
             if (b - a > best) best = b - a ;
+            rows += (b > a) ;
         }
     }
     if (best > 0) atomicMax (maxrow, best) ;
+    if (rows > 0) atomicAdd (maxrow + 1, rows) ;
 }
 
 // segments and rows to zero, per window
@@ -304,7 +307,7 @@ extern "C" int gg_tc_build (int64_t m, int64_t k, int64_t nnz, const int32_t *p,
     size_t cub_have = 0 ;
     unsigned long long tot = 0 ;
     hyb_cnt wtot ;
-    int maxrow = 0 ;
+    int maxrow [2] = { 0, 0 } ;         // longest remainder row, rows holding any
     gg_hybrid_form *f = NULL ;
     size_t off = 0 ;
     char *base ;
@@ -321,9 +324,9 @@ extern "C" int gg_tc_build (int64_t m, int64_t k, int64_t nnz, const int32_t *p,
     HYB_ALLOC (scan, (size_t) (nnz + 1) * 8) ;
     HYB_ALLOC (wcnt, (size_t) (nwin + 1) * sizeof (hyb_cnt)) ;
     HYB_ALLOC (wc, (size_t) (nwin + 1) * sizeof (hyb_cnt)) ;
-    HYB_ALLOC (maxrow_d, sizeof (int)) ;
+    HYB_ALLOC (maxrow_d, 2 * sizeof (int)) ;
     HYB_TRY (cudaMemsetAsync (flags + nnz, 0, 8, stream)) ;
-    HYB_TRY (cudaMemsetAsync (maxrow_d, 0, sizeof (int), stream)) ;
+    HYB_TRY (cudaMemsetAsync (maxrow_d, 0, 2 * sizeof (int), stream)) ;
     if (nnz > 0)
     {
         HYB_LAUNCH ((hyb_row_of_kernel <<<hyb_grid (m * 32, 256), 256, 0, stream>>> (p, m, row))) ;
@@ -410,9 +413,10 @@ extern "C" int gg_tc_build (int64_t m, int64_t k, int64_t nnz, const int32_t *p,
         rc = GG_ERR_DEVICE ;
         goto done ;
     }
-    HYB_TRY (cudaMemcpyAsync (&maxrow, maxrow_d, sizeof (int), cudaMemcpyDeviceToHost, stream)) ;
+    HYB_TRY (cudaMemcpyAsync (maxrow, maxrow_d, 2 * sizeof (int), cudaMemcpyDeviceToHost, stream)) ;
     HYB_TRY (cudaStreamSynchronize (stream)) ;
-    f->rem_max_row = maxrow ;
+    f->rem_max_row = maxrow [0] ;
+    f->rem_rows = maxrow [1] ;
 
 done:
     if (row) cudaFreeAsync (row, stream) ;

@@ -227,9 +227,11 @@ static void check_form (const bm_csr &A, const gg_hybrid_form *f, int threshold,
     EXPECT (ok_flag, "%s: shared flags", nm) ;
     // remainder CSR
     bool ok_rem = rp [0] == 0 && rp [A.m] == f->rem_nnz ;
+    int64_t rows_with = 0 ;
     for (int64_t r = 0 ; r < A.m && ok_rem ; r++)
     {
         if (rp [r+1] < rp [r]) { ok_rem = false ; break ; }
+        rows_with += (rp [r+1] > rp [r]) ;
         for (int32_t e = rp [r] ; e < rp [r+1] ; e++)
         {
             if (e > rp [r] && ri [e] <= ri [e-1]) ok_rem = false ;
@@ -239,6 +241,8 @@ static void check_form (const bm_csr &A, const gg_hybrid_form *f, int threshold,
         }
     }
     EXPECT (ok_rem, "%s: remainder CSR malformed or holds a tensor-core entry", nm) ;
+    EXPECT (!ok_rem || f->rem_rows == rows_with, "%s: rem_rows %lld, rows holding remainder entries %lld",
+        nm, (long long) f->rem_rows, (long long) rows_with) ;
     // together: exactly S
     bool ok_all = (int64_t) got.size () == A.nnz ;
     for (int64_t r = 0 ; r < A.m && ok_all ; r++)

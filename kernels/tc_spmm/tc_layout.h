@@ -95,6 +95,8 @@ typedef struct gg_hybrid_form
     // CUDA-core remainder (CSR, m x k)
     int64_t rem_nnz ;
     int64_t rem_max_row ;       // entries in its longest row
+    int64_t rem_rows ;          // rows holding remainder entries (its kernel's
+                                // rule: gg_tc_rem_kernel; 0: not counted)
     int32_t *rp ;               // m + 1
     int32_t *ri ;               // rem_nnz
     void *rx ;                  // rem_nnz values of the type

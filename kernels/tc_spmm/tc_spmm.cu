@@ -315,9 +315,16 @@ extern "C" int gg_tc_spmm_ex (const gg_hybrid_form *f, const void *X, void *Y,
     return GG_OK ;
 }
 
+// The remainder's kernel: the whole-matrix rule over the rows that hold
+// remainder entries (on FEM matrices the remainder sits in a quarter to a
+// half of the rows; over all m rows the rule saw a mean of ~5 entries and
+// took row_g8 / row_g16, where row_g32 measured 1.5-1.9x faster on
+// bcsstk16 and fidap_ex14 at N = 32 and 128: tc_bench's # REM lines,
+// bench/NOTES.md 2026-11-28).  Row-split kernels still walk every row.
 extern "C" const char *gg_tc_rem_kernel (const gg_hybrid_form *f, int64_t n)
 {
-    return gg_cuda_spmm_choose_plan (f->m, n, f->rem_nnz, f->rem_max_row) ;
+    const int64_t rows = (f->rem_rows > 0 && f->rem_rows < f->m) ? f->rem_rows : f->m ;
+    return gg_cuda_spmm_choose_plan (rows, n, f->rem_nnz, f->rem_max_row) ;
 }
 
 extern "C" int gg_tc_spmm (const gg_hybrid_form *form, const void *X, void *Y,
