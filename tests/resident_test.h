@@ -3,8 +3,9 @@
 //------------------------------------------------------------------------------
 
 // tests/test_resident is one program: the chain, the fixtures, changes,
-// products, eviction, faults, options and main (tests/test_resident.c), and
-// the reads of a resident result (tests/resident_reads.c).  Include after
+// products, eviction, faults, options and main (tests/test_resident.c), the
+// reads of a resident result (tests/resident_reads.c), and products into
+// outputs that were or are resident (tests/resident_products.c).  Include after
 // cmocka.h, GraphBLAS.h and grbgpu.h.
 
 #ifndef GG_TESTS_RESIDENT_TEST_H
@@ -21,6 +22,14 @@ extern GrB_Matrix A ;
 extern GrB_Vector u ;
 extern double ref [NV] ;            // the CPU library's chain (u)
 GrB_Vector resident (void) ;
+void expect_kept (uint64_t before) ;
+GrB_Matrix full_matrix (GrB_Index m, GrB_Index n) ;
+
+// tests/resident_products.c
+void assert_twins (GrB_Matrix got, GrB_Matrix ref, bool faults, GrB_Index n) ;
+void test_shadow (void **state) ;
+void test_output_dropped (void **state) ;
+void test_rows_again (void **state) ;
 
 // tests/resident_reads.c, in the order main runs them
 void test_nvals_stays (void **state) ;

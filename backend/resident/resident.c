@@ -573,6 +573,16 @@ bool grbgpu_resident_rebuf (const void *obj, void *old_buf, void *buf)
     return ok ;
 }
 
+// a and b have the same placeholder: on the same pattern (the same cache
+// entry of the same form, which an entry's reference keeps alive, so a
+// pointer cannot come back for another pattern), of one shape and type
+static bool same_placeholder (const gg_resident *a, const gg_resident *b)
+{
+    return a->on_csr == b->on_csr && a->on_rows == b->on_rows && a->csr.cache == b->csr.cache
+        && a->csr.cache != NULL && a->nrows == b->nrows && a->ncols == b->ncols
+        && a->zt == b->zt && a->nvals == b->nvals && a->pattern == NULL && b->pattern == NULL ;
+}
+
 GrB_Info grbgpu_resident_keep_csr (GrB_Matrix obj, const gg_resident *r)
 {
     if (r->csr.cache == NULL || r->on_csr == r->on_rows || (r->on_csr && r->nvals != r->csr.nnz))
@@ -583,6 +593,19 @@ GrB_Info grbgpu_resident_keep_csr (GrB_Matrix obj, const gg_resident *r)
     pthread_mutex_lock (&lock) ;
     gg_options opt ;
     GrB_Info info = grow_locked ( ) ;
+    // obj holds this very placeholder already (kept by a product on the
+    // same pattern and not read or changed since: anything else would have
+    // materialised it): only the buffer changes.  A bitmap of rows is m x n
+    // bytes (537 MB for R-MAT 2^22 x 128), ~57 ms a call to make, fault in
+    // and free the old one.
+    gg_entry *old = (info == GrB_SUCCESS) ? find (obj) : NULL ;
+    if (old != NULL && same_placeholder (&old->r, r))
+    {
+        opt = old->opt ;
+        grbgpu_cache_addref ((gg_cache_entry *) r->csr.cache) ;
+        grbgpu_log (2, "resident: %p keeps its placeholder (the same pattern), new values", (void *) obj) ;
+        return installed_locked (obj, r, &opt, NULL, 0) ;
+    }
     if (info == GrB_SUCCESS) info = grbgpu_storage_options_get (obj, false, true, &opt) ;
     if (info == GrB_SUCCESS) info = grbgpu_res_pack_placeholder (obj, r) ;
     if (info != GrB_SUCCESS) return refused_locked (r, info) ;

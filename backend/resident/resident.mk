@@ -12,7 +12,7 @@ if HAVE_CMOCKA
 check_PROGRAMS += tests/test_resident
 TESTS += tests/test_resident
 tests_test_resident_SOURCES = tests/test_resident.c tests/resident_test.h \
-	tests/resident_reads.c tests/resident_util.h
+	tests/resident_reads.c tests/resident_products.c tests/resident_util.h
 tests_test_resident_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_resident_LDFLAGS = $(AX_PTHREAD_FLAGS)
 tests_test_resident_LDADD = libgrbgpu.la -lgraphblas $(CMOCKA_LIBS) -lm
