@@ -99,6 +99,20 @@ GG_INTERNAL void grbgpu_settings_init (void) ;     // idempotent, thread-safe
 // The settings in force, read first if need be (the CUDA module reads them
 // through this, backend/cuda/cuda_module.h).
 GG_INTERNAL const gg_settings *grbgpu_settings_get (void) ;
+// GRBGPU_DEVICES lists several devices, or "all": products may be split
+// (backend/cuda/multi.c; results then come to the host, dispatch.c)
+static inline bool grbgpu_split_listed (const gg_settings *s)
+{
+    return s->ndevices >= 2 || s->devices_all ;
+}
+// The weight of a row in the cut of a split product (formats/partition.h):
+// GRBGPU_SPLIT_ROW_WEIGHT for an SpMM of more than one column (its rows of
+// Y come to the host), 0 for an SpMV or an SDDMM (whose outputs are M's
+// entries)
+static inline int64_t grbgpu_split_row_weight (bool sddmm, int64_t ncols)
+{
+    return (!sddmm && ncols > 1) ? grbgpu_settings_get ()->split_row_weight : 0 ;
+}
 
 //------------------------------------------------------------------------------
 // statistics (backend/stats.c)

@@ -58,12 +58,66 @@ uint64_t gg_multi_workers (void) { return gg_team_started (&slot_team) ; }
 uint64_t gg_multi_peer_copies (void) { return gg_cuda_peer_copies () ; }
 
 //------------------------------------------------------------------------------
-// the block of one slot, kept in the cache
+// what a slot keeps in the cache: its block of S, X and an SDDMM's rows of A
 //------------------------------------------------------------------------------
 
+// The host part of every entry a slot keeps: first the rows it was made for
+// (the cut follows S, or M, so an entry keyed by another operand may have
+// been made for another cut and is then not used)
 typedef struct
 {
-    int64_t r0, r1 ;
+    int64_t r0, r1 ;        // -1, -1: all of the operand
+}
+slot_rows ;
+
+typedef void *(*slot_make_fn) (const void *arg, size_t *bytes) ;
+
+// An entry of the cache for what a slot keeps, keyed (the operand's handle,
+// the operand's version, its entry's form ^ form): it is dropped when the
+// operand changes, as the operand's own entries are.  Its host part, made by
+// make (arg) when the entry is new (NULL: out of memory; freed by
+// host_free), begins with the slot_rows r0, r1 it was made for.  *entry =
+// NULL (nothing kept) when the operand is not cached or the entry was made
+// for other rows.  Acquired.
+static int slot_entry (const gg_cache_entry *oe, uint64_t form, int64_t r0, int64_t r1,
+    slot_make_fn make, const void *arg, void (*host_free) (void *), gg_cache_entry **entry)
+{
+    *entry = NULL ;
+    if (oe == NULL || oe->key.version == 0) return GG_OK ;
+    gg_cache_key key = oe->key ;
+    key.form ^= form ;
+    gg_cache_entry *e = grbgpu_cache_acquire (&key) ;
+    if (e == NULL)
+    {
+        size_t bytes = 0 ;
+        void *host = make (arg, &bytes) ;
+        if (host == NULL) return GG_ERR_NOMEM ;
+        e = grbgpu_cache_insert (&key, host, bytes, host_free) ;
+        if (e == NULL) return GG_ERR_NOMEM ;
+    }
+    const slot_rows *rows = e->host ;
+    if (rows == NULL || rows->r0 != r0 || rows->r1 != r1)
+    {
+        grbgpu_cache_release (e) ;      // made for another cut: not used
+        return GG_OK ;
+    }
+    *entry = e ;
+    return GG_OK ;
+}
+
+// the host part of an entry that holds a device form only (X, A's rows)
+static void *rows_make (const void *arg, size_t *bytes)
+{
+    slot_rows *rows = grbgpu_fault (GG_FAULT_ALLOC) ? NULL : malloc (sizeof (slot_rows)) ;
+    if (rows != NULL) *rows = *(const slot_rows *) arg ;
+    *bytes = sizeof (slot_rows) ;
+    return rows ;
+}
+
+// the block of one slot: its rows of S over rebased row pointers
+typedef struct
+{
+    slot_rows rows ;        // (first: slot_entry reads it)
     size_t pbytes ;
     void *p ;               // rebased row pointers (r1 - r0 + 1)
 }
@@ -76,16 +130,20 @@ static void block_free (void *host)
     free (b) ;
 }
 
-static slot_block *block_new (const gg_csr *S, int64_t r0, int64_t r1)
+typedef struct { const gg_csr *S ; int64_t r0, r1 ; } block_arg ;
+
+static void *block_new (const void *arg, size_t *bytes)
 {
+    const block_arg *a = arg ;
     if (grbgpu_fault (GG_FAULT_ALLOC)) return NULL ;
     slot_block *b = calloc (1, sizeof (slot_block)) ;
     if (b == NULL) return NULL ;
-    b->r0 = r0 ; b->r1 = r1 ;
-    b->pbytes = (size_t) (r1 - r0 + 1) * ((S->p32 != NULL) ? sizeof (int32_t) : sizeof (int64_t)) ;
+    b->rows = (slot_rows) { a->r0, a->r1 } ;
+    b->pbytes = (size_t) (a->r1 - a->r0 + 1) * ((a->S->p32 != NULL) ? sizeof (int32_t) : sizeof (int64_t)) ;
     b->p = malloc (b->pbytes) ;
     if (b->p == NULL) { free (b) ; return NULL ; }
-    gg_partition_rebase (S, r0, r1, b->p) ;
+    gg_partition_rebase (a->S, a->r0, a->r1, b->p) ;
+    *bytes = sizeof (*b) + b->pbytes ;
     return b ;
 }
 
@@ -94,74 +152,22 @@ static slot_block *block_new (const gg_csr *S, int64_t r0, int64_t r1)
 static int block_get (const gg_csr *S, int slot, int nslots, int64_t r0, int64_t r1,
     gg_cache_entry **entry, slot_block **own, const slot_block **out)
 {
-    *entry = NULL ; *own = NULL ; *out = NULL ;
-    const gg_cache_entry *se = S->cache ;
-    if (se != NULL && se->key.version != 0)
+    *own = NULL ; *out = NULL ;
+    const block_arg arg = { S, r0, r1 } ;
+    int rc = slot_entry (S->cache, ((uint64_t) 1 << 40) | ((uint64_t) nslots << 44)
+        | ((uint64_t) slot << 52), r0, r1, block_new, &arg, block_free, entry) ;
+    if (rc != GG_OK) return rc ;
+    if (*entry != NULL)
     {
-        gg_cache_key key = se->key ;
-        key.form ^= ((uint64_t) 1 << 40) | ((uint64_t) nslots << 44)
-            | ((uint64_t) slot << 52) ;
-        gg_cache_entry *e = grbgpu_cache_acquire (&key) ;
-        if (e == NULL)
-        {
-            slot_block *b = block_new (S, r0, r1) ;
-            if (b == NULL) return GG_ERR_NOMEM ;
-            e = grbgpu_cache_insert (&key, b, sizeof (*b) + b->pbytes, block_free) ;
-            if (e == NULL) return GG_ERR_NOMEM ;
-        }
-        const slot_block *b = e->host ;
-        if (b->r0 == r0 && b->r1 == r1)
-        {
-            *entry = e ;
-            *out = b ;
-            return GG_OK ;
-        }
-        grbgpu_cache_release (e) ;      // cannot happen (same S, same cut)
+        *out = (*entry)->host ;
+        return GG_OK ;
     }
-    *own = block_new (S, r0, r1) ;
+    size_t bytes ;
+    *own = block_new (&arg, &bytes) ;
     if (*own == NULL) return GG_ERR_NOMEM ;
     *out = *own ;
     return GG_OK ;
 }
-
-//------------------------------------------------------------------------------
-// X on a slot of another device (and an SDDMM's rows of A), kept there
-//------------------------------------------------------------------------------
-
-#define GG_TRY0(call) do { int rc0_ = (call) ; if (rc0_ != GG_OK) return rc0_ ; } while (0)
-
-// An entry of the cache for what a slot keeps on its device, keyed (the
-// operand's handle, the operand's version, its entry's form ^ form): it is
-// dropped when the operand changes, as the operand's own entries are.  The
-// rows r0 .. r1-1 it holds (-1: all) are recorded in it and checked, since
-// the cut of the rows follows another operand.  *entry = NULL (nothing kept)
-// when the operand is not cached or the entry holds other rows.  Acquired.
-static int slot_entry (const gg_cache_entry *oe, uint64_t form, int64_t r0, int64_t r1,
-    gg_cache_entry **entry)
-{
-    *entry = NULL ;
-    if (oe == NULL || oe->key.version == 0) return GG_OK ;
-    gg_cache_key key = oe->key ;
-    key.form ^= form ;
-    gg_cache_entry *e = grbgpu_cache_acquire (&key) ;
-    if (e == NULL)
-    {
-        int64_t *rows = grbgpu_fault (GG_FAULT_ALLOC) ? NULL : malloc (2 * sizeof (int64_t)) ;
-        if (rows == NULL) return GG_ERR_NOMEM ;
-        rows [0] = r0 ; rows [1] = r1 ;
-        e = grbgpu_cache_insert (&key, rows, 2 * sizeof (int64_t), free) ;
-        if (e == NULL) return GG_ERR_NOMEM ;
-    }
-    const int64_t *rows = e->host ;
-    if (rows == NULL || rows [0] != r0 || rows [1] != r1)
-    {
-        grbgpu_cache_release (e) ;      // made for another cut: not used
-        return GG_OK ;
-    }
-    *entry = e ;
-    return GG_OK ;
-}
-
 
 // X's device copy on the slot's device (c's), from a cache entry of its own
 // keyed (X's handle, X's version, X's form + the device), so that it stays
@@ -173,8 +179,10 @@ static int slot_entry (const gg_cache_entry *oe, uint64_t form, int64_t r0, int6
 static int x_other (gg_devcall *c, const gg_dense *X, size_t elem,
     const dev_dense *src, int src_dev, gg_cache_entry **entry, dev_dense **out)
 {
-    GG_TRY0 (slot_entry (X->cache, ((uint64_t) 1 << 41) | ((uint64_t) c->ctx->device << 56),
-        -1, -1, entry)) ;
+    const slot_rows all = { -1, -1 } ;
+    int rc = slot_entry (X->cache, ((uint64_t) 1 << 41) | ((uint64_t) c->ctx->device << 56),
+        -1, -1, rows_make, &all, free, entry) ;
+    if (rc != GG_OK) return rc ;
     return dense_get_from (c, *entry, X, elem, src, src_dev, out) ;
 }
 
@@ -257,9 +265,10 @@ static void slot_run (void *arg, int s)
         int64_t a_row0 = r0 ;
         if (j->device != sc->main_device)
         {
+            const slot_rows rows = { r0, r1 } ;
             if (sc->A->x != NULL) GG_TRY (slot_entry (sc->A->cache, ((uint64_t) 1 << 42)
                 | ((uint64_t) sc->nslots << 44) | ((uint64_t) s << 52)
-                | ((uint64_t) j->device << 56), r0, r1, &aentry)) ;
+                | ((uint64_t) j->device << 56), r0, r1, rows_make, &rows, free, &aentry)) ;
             Ab = (gg_dense) { .nrows = r1 - r0, .ncols = k, .x = (sc->A->x == NULL) ? NULL
                 : (const char *) sc->A->x + (size_t) r0 * (size_t) k * elem, .cache = aentry } ;
             a_row0 = 0 ;
@@ -323,7 +332,7 @@ static bool multi_run (const gg_semiring *sr, const gg_csr *S, const gg_dense *A
 {
     int dev [GG_MAX_SLOTS] ;
     const gg_settings *set = grbgpu_settings_get () ;
-    if (set->ndevices < 2 && !set->devices_all) return false ;    // the default
+    if (!grbgpu_split_listed (set)) return false ;     // the default
     // S given by its transpose's arrays (gg_csr.transposed): its rows are not
     // the arrays' rows, so no row blocks; one device transposes and multiplies
     // (backend/cuda/form_csrt.c)
@@ -336,7 +345,7 @@ static bool multi_run (const gg_semiring *sr, const gg_csr *S, const gg_dense *A
     if (cudaGetDevice (&old) != cudaSuccess) { (void) cudaGetLastError () ; old = gg_cuda_dev_id ; }
     int64_t r [GG_MAX_SLOTS + 1] ;
     // an SpMM's cut may weigh rows too (their download: GRBGPU_SPLIT_ROW_WEIGHT)
-    gg_partition_rows_w (S, nslots, (A == NULL && X->ncols > 1) ? set->split_row_weight : 0, r) ;
+    gg_partition_rows_w (S, nslots, grbgpu_split_row_weight (A != NULL, X->ncols), r) ;
     int rc = GG_OK ;
     split_call sc = { .nslots = nslots, .main_device = gg_cuda_dev_id, .r = r,
         .sr = sr, .S = S, .X = X, .A = A, .Y = Y } ;

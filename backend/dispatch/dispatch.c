@@ -171,7 +171,7 @@ static int run_plan (const gg_plan *plan, const gg_backend *be, bool may_flag,
     // GRBGPU_DEVICES with several slots: an SpMM's or SDDMM's result comes
     // to the host from every slot (the split path, backend/cuda/multi.c)
     // instead of staying on the main device unsplit (docs/SCALING.md)
-    const bool keep_on = res_on && grbgpu_settings.ndevices < 2 && !grbgpu_settings.devices_all ;
+    const bool keep_on = res_on && !grbgpu_split_listed (&grbgpu_settings) ;
     gg_resident xres, lres, rres ;
     bool x_res = false, l_res = false, r_res = false, l_t = false, r_t = false ;
     void *keep_buf = NULL ;

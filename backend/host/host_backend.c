@@ -353,8 +353,7 @@ static int host_split (const host_kernels *k, const gg_semiring *sr,
     const gg_csr *S, const gg_dense *A, const gg_dense *X, void *Y, int nslots)
 {
     int64_t r [GG_MAX_SLOTS + 1] ;
-    gg_partition_rows_w (S, nslots, (A == NULL && X->ncols > 1)
-        ? grbgpu_settings_get ()->split_row_weight : 0, r) ;
+    gg_partition_rows_w (S, nslots, grbgpu_split_row_weight (A != NULL, X->ncols), r) ;
     host_split_job j = { .k = k, .sr = sr, .S = S, .X = X, .A = A, .Y = Y, .r = r } ;
     int made = gg_team_run (&host_team, nslots, host_split_slot, &j) ;
     if (made > 0) grbgpu_count (GG_STAT_SPLIT_WORKERS, (uint64_t) made) ;
