@@ -226,7 +226,6 @@ extern "C" int gg_nm_layout_dev_build (gg_nm_spmm_op *op, size_t *bytes, void *b
     op->idx = idx ;
     op->cols = packed ? cols : NULL ;
     op->wtc = NULL ;
-    op->wtc_parts = 0 ;
     *bytes = (size_t) cells * esz + (size_t) (d.U * ldd)
         + (packed ? (size_t) (d.tiles * d.stages * g.ks) : 0) ;
     return GG_OK ;

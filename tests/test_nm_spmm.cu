@@ -447,36 +447,30 @@ static void run_tc_case (int n_, int m_, int v, double keep, int64_t B,
             (bad || !stat_ok) ? "FAIL" : "ok  ", name, mname [mi], bad, med, mx,
             fmed, fmx) ;
     }
-    // the second kernel (W in fragment order, op.wtc, split ahead of time or
-    // in registers): the same arithmetic, so bit for bit the first kernel's
-    // result, in each of its schedules; a schedule for the other layout is
-    // refused
-    for (int parts = 2 ; parts >= 1 ; parts--)
+    // the second kernel (W split ahead of time, op.wtc): the same arithmetic,
+    // so bit for bit the first kernel's result, in each of its schedules
+    const size_t pb = gg_nm_spmm_tc_prep_bytes (&L->op) ;
+    checks++ ;
+    if ((pb > 0) != L->op.tc32)
     {
-        const size_t pb = gg_nm_spmm_tc_prep_bytes (&L->op, parts) ;
-        checks++ ;
-        if ((pb > 0) != L->op.tc32)
-        {
-            printf ("FAIL %s: prep bytes %zu for tc32 = %d\n", name, pb, (int) L->op.tc32) ;
-            failures++ ;
-        }
-        if (!fits || pb == 0) continue ;
+        printf ("FAIL %s: prep bytes %zu for tc32 = %d\n", name, pb, (int) L->op.tc32) ;
+        failures++ ;
+    }
+    if (fits && pb > 0)
+    {
         void *dP = NULL ;
         CHECK_CUDA (cudaMalloc (&dP, pb)) ;
         checks++ ;
-        if (gg_cuda_nm_spmm_tc_prep (&L->op, dP, parts, 0) != GG_OK || L->op.wtc != dP
-            || L->op.wtc_parts != parts)
+        if (gg_cuda_nm_spmm_tc_prep (&L->op, dP, 0) != GG_OK || L->op.wtc != dP)
         {
-            printf ("FAIL %s: gg_cuda_nm_spmm_tc_prep (parts %d)\n", name, parts) ;
+            printf ("FAIL %s: gg_cuda_nm_spmm_tc_prep\n", name) ;
             failures++ ;
         }
-        const int cfg2 [3] = { -1, 4, 5 }, cfg1 [4] = { -1, 6, 7, 8 } ;
-        const int *cfgs = (parts == 2) ? cfg2 : cfg1 ;
-        const int ncfg = (parts == 2) ? 3 : 4 ;
+        const int cfgs [3] = { -1, 4, 5 } ;
         int wrong = 0 ;
         for (int mi = 0 ; mi < 3 ; mi += 2)
         {
-            for (int ci = 0 ; ci < ncfg ; ci++)
+            for (int ci = 0 ; ci < 3 ; ci++)
             {
                 CHECK_CUDA (cudaMemset (dY, 0xff, (size_t) (B * n) * sizeof (float))) ;
                 const int rc = gg_cuda_nm_spmm_tc_cfg (&L->op, B, dX, dY, modes [mi],
@@ -491,30 +485,24 @@ static void run_tc_case (int n_, int m_, int v, double keep, int64_t B,
                 checks++ ;
                 if (rc != GG_OK || differ != 0)
                 {
-                    printf ("FAIL %s %s second kernel (%d parts), schedule %d: rc %d, %lld of "
-                        "%zu elements differ from the first kernel's\n", name, mname [mi],
-                        parts, cfgs [ci], rc, (long long) differ, Y.size ()) ;
+                    printf ("FAIL %s %s second kernel, schedule %d: rc %d, %lld of %zu "
+                        "elements differ from the first kernel's\n", name, mname [mi],
+                        cfgs [ci], rc, (long long) differ, Y.size ()) ;
                     failures++ ;
                     wrong++ ;
                 }
             }
         }
-        printf ("%s %s: second kernel (%d parts) bit for bit against the first, 2 modes "
-            "x %d schedules, %d wrong\n", wrong ? "FAIL" : "ok  ", name, parts, ncfg, wrong) ;
-        // GG_TC_EXACT (six MMAs) stays on the first kernel; the other
-        // layout's schedules are refused
+        printf ("%s %s: second kernel bit for bit against the first, 2 modes x 3 "
+            "schedules, %d wrong\n", wrong ? "FAIL" : "ok  ", name, wrong) ;
+        // GG_TC_EXACT (six MMAs) stays on the first kernel
         checks++ ;
-        const int other = (parts == 2) ? 6 : 4 ;
-        if (gg_cuda_nm_spmm_tc_cfg (&L->op, B, dX, dY, GG_TC_EXACT, cfgs [1], 0) != GG_ERR_UNSUPPORTED
-            || gg_cuda_nm_spmm_tc_cfg (&L->op, B, dX, dY, GG_TC_EXACT3, other, 0) != GG_ERR_UNSUPPORTED)
+        if (gg_cuda_nm_spmm_tc_cfg (&L->op, B, dX, dY, GG_TC_EXACT, 4, 0) != GG_ERR_UNSUPPORTED)
         {
-            printf ("FAIL %s: exact6 on the second kernel, or schedule %d on %d parts\n",
-                name, other, parts) ;
+            printf ("FAIL %s: exact6 on the second kernel\n", name) ;
             failures++ ;
         }
         CHECK_CUDA (cudaFree (dP)) ;
-        L->op.wtc = NULL ;
-        L->op.wtc_parts = 0 ;
     }
     CHECK_CUDA (cudaFree (dW)) ;
     CHECK_CUDA (cudaFree (dX)) ;

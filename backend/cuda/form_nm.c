@@ -143,25 +143,23 @@ static int nm_build_dev (gg_devcall *c, const gg_csr *S, dev_csr *f, size_t elem
 }
 
 // For the tensor-core kernel (row nmtc), a layout whose 32-column tiles share
-// their positions (op.tc32, FP32) also gets its values in the MMA's fragment
-// order (op.wtc), split in two TF32 parts (GG_NM_WTC_PARTS 2: twice the values'
-// bytes) or as they are (1: the kernel splits them in registers), made on the
-// device from op.val.  A failure leaves op.wtc NULL: the first kernel then
-// serves.
+// their positions (op.tc32, FP32) also gets its values split in two TF32
+// parts in the MMA's fragment order (op.wtc: twice the values' bytes), made
+// on the device from op.val.  A failure leaves op.wtc NULL: the kernel then
+// splits as it goes.
 static int nm_build_tc (gg_devcall *c, struct gg_nm_dev *d)
 {
-    const size_t pb = gg_nm_spmm_tc_prep_bytes (&d->op, GG_NM_WTC_PARTS) ;
+    const size_t pb = gg_nm_spmm_tc_prep_bytes (&d->op) ;
     if (pb == 0) return GG_OK ;
     void *tb = NULL ;
     int rc = dev_alloc (c, &tb, pb) ;
-    if (rc == GG_OK) rc = gg_cuda_nm_spmm_tc_prep (&d->op, tb, GG_NM_WTC_PARTS, c->ctx->stream) ;
+    if (rc == GG_OK) rc = gg_cuda_nm_spmm_tc_prep (&d->op, tb, c->ctx->stream) ;
     // other threads' streams read the form as soon as it is published
     if (rc == GG_OK && cudaStreamSynchronize (c->ctx->stream) != cudaSuccess) rc = GG_ERR_DEVICE ;
     if (rc != GG_OK)
     {
         (void) cudaGetLastError () ;
         d->op.wtc = NULL ;
-        d->op.wtc_parts = 0 ;
         if (tb != NULL) CU_LOG (cudaFreeAsync (tb, c->ctx->stream)) ;
         grbgpu_log (1, "cuda: N:M form's split values not made (error %d): nmtc splits as it goes", rc) ;
         return GG_OK ;

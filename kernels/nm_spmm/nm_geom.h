@@ -83,11 +83,9 @@ typedef struct
     const void *val ;           // stages*ws x n_pad values
     const uint8_t *idx ;        // stages*ws x n_pad/ib
     const uint8_t *cols ;       // packed: (n_pad/bn) x stages x ks, or NULL
-    const void *wtc ;           // tc32: the values in the MMA's fragment
-                                // order (nm_spmm_tc.cu,
+    const void *wtc ;           // tc32: the values split in two TF32 parts in
+                                // the MMA's fragment order (nm_spmm_tc.cu,
                                 // gg_cuda_nm_spmm_tc_prep), or NULL
-    int wtc_parts ;             // wtc's values: 2 = split in two TF32 parts,
-                                // 1 = FP32 as they are (split in registers)
 }
 gg_nm_spmm_op ;
 

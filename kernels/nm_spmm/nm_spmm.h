@@ -49,24 +49,18 @@ int gg_cuda_nm_spmm (const gg_nm_spmm_op *W, int64_t B, const void *X,
 bool gg_nm_spmm_tc_fits (const gg_nm_spmm_op *W, int64_t B) ;
 int gg_cuda_nm_spmm_tc (const gg_nm_spmm_op *W, int64_t B, const void *Xt,
     void *Yt, int mode, cudaStream_t stream) ;
-// (the same with one of the kernels' schedules, 0, 1, 4 - 8, or -1: the
-// rule gg_cuda_nm_spmm_tc uses; for bench/nm_gpu_bench)
+// (the same with one of the kernels' schedules, 0, 1, 4 or 5, or -1: the rule
+// gg_cuda_nm_spmm_tc uses; for bench/nm_gpu_bench)
 int gg_cuda_nm_spmm_tc_cfg (const gg_nm_spmm_op *W, int64_t B, const void *Xt,
     void *Yt, int mode, int cfg, cudaStream_t stream) ;
-// W's values in the MMA's fragment order, split in two TF32 parts (parts 2)
-// or as they are (parts 1: the kernel splits them in registers, half the
-// bytes), and the X' row of every (tile, stage, slot), into buf
-// (nm_spmm_tc_prep.cu; its size gg_nm_spmm_tc_prep_bytes, on 16 bytes; 0:
-// not a tc32 layout): sets W->wtc and W->wtc_parts, which the second kernel
-// reads (schedules 4 - 8; same arithmetic, fewer instructions per MMA),
-// chosen by gg_cuda_nm_spmm_tc where W->wtc is set, Yt is on 16 bytes and
-// the mode is not GG_TC_EXACT.
-// GG_NM_WTC_PARTS: the parts the form makes (backend/cuda/form_nm.c) and
-// bench/nm_gpu_bench's rule rows use.
-#define GG_NM_WTC_PARTS 2
-size_t gg_nm_spmm_tc_prep_bytes (const gg_nm_spmm_op *W, int parts) ;
-int gg_cuda_nm_spmm_tc_prep (gg_nm_spmm_op *W, void *buf, int parts,
-    cudaStream_t stream) ;
+// W's values split in two TF32 parts in the MMA's fragment order, and the
+// X' row of every (tile, stage, slot), into buf (nm_spmm_tc_prep.cu; its
+// size gg_nm_spmm_tc_prep_bytes, on 16 bytes; 0: not a tc32 layout): sets
+// W->wtc, which the second kernel reads (schedule 4; same arithmetic,
+// fewer instructions per MMA), chosen by gg_cuda_nm_spmm_tc where W->wtc is
+// set, Yt is on 16 bytes and the mode is not GG_TC_EXACT.
+size_t gg_nm_spmm_tc_prep_bytes (const gg_nm_spmm_op *W) ;
+int gg_cuda_nm_spmm_tc_prep (gg_nm_spmm_op *W, void *buf, cudaStream_t stream) ;
 // Y (m x n, the family's orientation: Y' above) = S X (S m x k in CSR, FP32
 // values sx, X k x n row-major): each zero of Y that should be -0 (every
 // product -0) made -0; the other values are not touched (nm_spmm_tc_prep.cu).

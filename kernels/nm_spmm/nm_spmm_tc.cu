@@ -68,21 +68,14 @@ constexpr int LDW = BC + 8 ;            // padded rows (8 mod 32 words)
 // A schedule: BB columns of X' per block (a warp's BB / 4), NBUF pipe
 // buffers, MINB blocks per SM asked of the register allocator, CH steps of
 // 8 slots summed on the tensor cores before each rounded FP32 add (exact
-// modes); the second kernel: WP parts of W's values in op.wtc (2: split
-// ahead of time, 1: as they are, split in registers).
-template <int BB_, int NBUF_, int MINB_, int CH_, int WP_ = 2> struct tc_cfg
+// modes).
+template <int BB_, int NBUF_, int MINB_, int CH_> struct tc_cfg
 {
-    static constexpr int BB = BB_, NBUF = NBUF_, MINB = MINB_, CH = CH_, WP = WP_ ;
+    static constexpr int BB = BB_, NBUF = NBUF_, MINB = MINB_, CH = CH_ ;
     static constexpr int NI = BB / WARPS / 8 ;          // MMA tiles along X'
     static constexpr int LDX = BB + 8 ;                 // 8 mod 32 words
-} ;
-
-// the first kernel's stage: X' rows and W's values (it reads no op.wtc)
-template <class C> struct tc1
-{
-    static_assert (C::WP == 2, "the first kernel's schedules name no layout of op.wtc") ;
-    static constexpr size_t STAGE_FLOATS = (size_t) PS * (C::LDX + LDW) ;
-    static constexpr size_t SMEM = C::NBUF * STAGE_FLOATS * sizeof (float) ;
+    static constexpr size_t STAGE_FLOATS = (size_t) PS * (LDX + LDW) ;
+    static constexpr size_t SMEM = NBUF * STAGE_FLOATS * sizeof (float) ;
 } ;
 
 // the X' rows of stage q's slots into rows [q % RING] (threads 0 .. PS-1)
@@ -214,7 +207,7 @@ nm_tc_kernel (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
     constexpr int NS = tc_prec<MODE>::NS ;
     constexpr int NBUF = C::NBUF, BB = C::BB, NI = C::NI, LDX = C::LDX, CH = C::CH ;
     constexpr int K8 = PS / 8 ;
-    constexpr size_t STAGE_FLOATS = tc1<C>::STAGE_FLOATS ;
+    constexpr size_t STAGE_FLOATS = C::STAGE_FLOATS ;
     extern __shared__ float4 smem4 [] ;
     float *smem = (float *) smem4 ;
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5 ;
@@ -331,8 +324,7 @@ nm_tc_kernel (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
 
 template <class C> struct tc2
 {
-    static constexpr int WTC = wtc_stage (C::WP) ;     // float4 of values per stage
-    static constexpr size_t STAGE_FLOATS = (size_t) PS * C::LDX + 4 * WTC ;
+    static constexpr size_t STAGE_FLOATS = (size_t) PS * C::LDX + 4 * WTC_STAGE ;
     static constexpr size_t SMEM = C::NBUF * STAGE_FLOATS * sizeof (float) ;
 } ;
 
@@ -344,11 +336,9 @@ __device__ __forceinline__ void load_stage2 (float *sm, const int *rows,
     float *Xs = sm ;
     float4 *Ws = (float4 *) (sm + PS * C::LDX) ;
     load_xt<C> (Xs, rows, Xt, B, b0, tid) ;
-    constexpr int WTC = tc2<C>::WTC ;
-    static_assert (WTC % NT == 0, "whole float4 per thread") ;
-    const float4 *w = (const float4 *) W.wtc + ((c0 / BC) * npipe + q) * WTC ;
+    const float4 *w = (const float4 *) W.wtc + ((c0 / BC) * npipe + q) * WTC_STAGE ;
 #pragma unroll
-    for (int j = 0 ; j < WTC / NT ; j++)
+    for (int j = 0 ; j < WTC_STAGE / NT ; j++)
         tc_cp_async16 (Ws + tid + j * NT, w + tid + j * NT, true) ;
 }
 
@@ -368,7 +358,8 @@ __device__ __forceinline__ void step2 (float (&d) [4], const uint32_t (&a) [4][N
     tc_mma (d, a [0][0], a [1][0], a [2][0], a [3][0], b [0][0], b [1][0], d) ;
 }
 
-// SMEM_EPI: the tile of Y' stored through shared memory (schedules 5, 7, 8)
+// SMEM_EPI: the tile of Y' stored through shared memory (schedule 5; not yet
+// measured, so not in the rule)
 template <int MODE, bool SHARED, class C, bool SMEM_EPI>
 __global__ void __launch_bounds__ (NT, C::MINB)
 nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
@@ -395,7 +386,7 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
     static_assert (RING >= 2 * NBUF - 1, "the ring of rows holds 2 NBUF - 1 stages") ;
     __shared__ __align__ (16) int rows [RING][PS] ;
     const int *grows = (const int *) ((const float4 *) W.wtc
-        + (W.n_pad / BC) * (int64_t) npipe * tc2<C>::WTC) + (c0 / BC) * (int64_t) npipe * PS ;
+        + (W.n_pad / BC) * (int64_t) npipe * WTC_STAGE) + (c0 / BC) * (int64_t) npipe * PS ;
 
     float acc [2][NI][4] ;
 #pragma unroll
@@ -459,38 +450,19 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
 #pragma unroll
             for (int mi = 0 ; mi < 2 ; mi++)
             {
-                // A fragments of tile row mi: one 16-byte load per (step,
-                // part), or (WP 1) per step, split here as the prep would
+                // A fragments of tile row mi: one 16-byte load per (step, part)
                 uint32_t a [K8][4][NP] ;
 #pragma unroll
                 for (int k8 = 0 ; k8 < K8 ; k8++)
-                {
-                    if constexpr (C::WP == 1)
+#pragma unroll
+                    for (int h = 0 ; h < NP ; h++)
                     {
-                        const float4 v = Ws [(k8 * 2 + mi) * 32 + lane] ;
-                        const float f [4] = { v.x, v.y, v.z, v.w } ;
-#pragma unroll
-                        for (int j = 0 ; j < 4 ; j++)
-                        {
-                            uint32_t sp [3] ;
-                            tc_split<NP> (f [j], sp) ;
-#pragma unroll
-                            for (int h = 0 ; h < NP ; h++) a [k8][j][h] = sp [h] ;
-                        }
+                        const float4 v = Ws [((k8 * 2 + mi) * 2 + h) * 32 + lane] ;
+                        a [k8][0][h] = __float_as_uint (v.x) ;
+                        a [k8][1][h] = __float_as_uint (v.y) ;
+                        a [k8][2][h] = __float_as_uint (v.z) ;
+                        a [k8][3][h] = __float_as_uint (v.w) ;
                     }
-                    else
-                    {
-#pragma unroll
-                        for (int h = 0 ; h < NP ; h++)
-                        {
-                            const float4 v = Ws [((k8 * 2 + mi) * 2 + h) * 32 + lane] ;
-                            a [k8][0][h] = __float_as_uint (v.x) ;
-                            a [k8][1][h] = __float_as_uint (v.y) ;
-                            a [k8][2][h] = __float_as_uint (v.z) ;
-                            a [k8][3][h] = __float_as_uint (v.w) ;
-                        }
-                    }
-                }
 #pragma unroll
                 for (int q = 0 ; q < 4 ; q++)
                 {
@@ -581,7 +553,7 @@ int launch (const gg_nm_spmm_op *W, int64_t B, const float *Xt, float *Yt,
     else
     {
         kern = nm_tc_kernel<MODE, SHARED, C> ;
-        smem = tc1<C>::SMEM ;
+        smem = C::SMEM ;
     }
     // the shared-memory limit raised once per kernel and device (a host
     // call of some microseconds, not to be paid on every product)
@@ -656,11 +628,7 @@ extern "C" bool gg_nm_spmm_tc_fits (const gg_nm_spmm_op *W, int64_t B)
 // 94.7; 90.5 -> 92.1, 90.4 -> 93.5, 85.7 -> 90.2), 16:32 won on two and
 // lost on 8192 x 8192 x 2048 (97.8 -> 84.0), where each block's epilogue
 // is the smallest share of its time: the rule takes 5 where at most 8 of
-// 32 are kept, 4 otherwise.  6, 7 = 4, 5 reading W's values unsplit (half
-// the bytes from memory and L2; each warp splits its values in registers),
-// 8 = 7 with 256 columns of X' per block, three buffers, three blocks per SM
-// (W's values read once per 256 columns of X'): not yet measured; the rule
-// takes 6 / 7 where the form made op.wtc unsplit.
+// 32 are kept, 4 otherwise.
 #define NM_TC_MANY_BLOCKS 1024
 
 extern "C" int gg_cuda_nm_spmm_tc_cfg (const gg_nm_spmm_op *W, int64_t B,
@@ -675,25 +643,19 @@ extern "C" int gg_cuda_nm_spmm_tc_cfg (const gg_nm_spmm_op *W, int64_t B,
     const float *X = (const float *) Xt ;
     float *Y = (float *) Yt ;
     const bool second = W->wtc != NULL && (uintptr_t) Yt % 16 == 0 && mode != GG_TC_EXACT ;
-    const bool raw = (W->wtc_parts == 1) ;
     if (cfg < 0)
     {
         const int64_t blocks = (W->n_pad / BC) * ((B + 255) / 256) ;
-        const bool epi = (W->geom.n * 4 <= W->geom.m) ;
-        cfg = second ? (raw ? (epi ? 7 : 6) : (epi ? 5 : 4))
+        cfg = second ? ((W->geom.n * 4 <= W->geom.m) ? 5 : 4)
             : (blocks >= NM_TC_MANY_BLOCKS) ? 1 : 0 ;
     }
-    // schedules 4, 5 read two parts, 6 - 8 one
-    if (cfg >= 4 && (!second || raw != (cfg >= 6))) return GG_ERR_UNSUPPORTED ;
+    if ((cfg == 4 || cfg == 5) && !second) return GG_ERR_UNSUPPORTED ;
     switch (cfg)
     {
         case 0 : return launch_mode<false, tc_cfg<256, 4, 1, 2>> (W, B, X, Y, mode, stream) ;
         case 1 : return launch_mode<false, tc_cfg<256, 3, 3, 2>> (W, B, X, Y, mode, stream) ;
         case 4 : return launch_mode<true, tc_cfg<128, 4, 4, 2>> (W, B, X, Y, mode, stream) ;
         case 5 : return launch_mode<true, tc_cfg<128, 4, 4, 2>, true> (W, B, X, Y, mode, stream) ;
-        case 6 : return launch_mode<true, tc_cfg<128, 4, 4, 2, 1>> (W, B, X, Y, mode, stream) ;
-        case 7 : return launch_mode<true, tc_cfg<128, 4, 4, 2, 1>, true> (W, B, X, Y, mode, stream) ;
-        case 8 : return launch_mode<true, tc_cfg<256, 3, 3, 2, 1>, true> (W, B, X, Y, mode, stream) ;
         default : return GG_ERR_UNSUPPORTED ;
     }
 }

@@ -2,8 +2,8 @@
 // kernels/nm_spmm/nm_spmm_tc_prep.cu: the passes around the tensor-core N:M product
 //------------------------------------------------------------------------------
 
-// Once per form (backend/cuda/form_nm.c): W's values in the MMA's fragment
-// order, split in two TF32 parts or as they are (op.wtc_parts) and the X' row of every (tile, stage, slot),
+// Once per form (backend/cuda/form_nm.c): W's values split in two TF32 parts
+// in the MMA's fragment order and the X' row of every (tile, stage, slot),
 // into op.wtc, which the second kernel of nm_spmm_tc.cu reads.  After each
 // product (backend/cuda/family_nm.c): the zeros of Y that must be -0.
 
@@ -11,10 +11,8 @@
 
 namespace {
 
-// W's values in fragment order: thread e = ((tile, stage) * 2 + k8) * 2 + mi)
-// * 32 + lane writes its float4 of each part (PARTS 2: the hi and lo TF32
-// parts; 1: the FP32 values, which the kernel splits the same way)
-template <int PARTS>
+// W's values split and in fragment order: thread e = ((tile, stage) * 2 + k8)
+// * 2 + mi) * 32 + lane writes its hi and lo float4
 __global__ void tc_prep_kernel (const gg_nm_spmm_op W, float4 *__restrict__ out,
     int64_t npipe, int64_t total)
 {
@@ -31,21 +29,14 @@ __global__ void tc_prep_kernel (const gg_nm_spmm_op W, float4 *__restrict__ out,
     const float x [4] = {
         (u0 < U) ? v [u0 * ld + c] : 0.0f, (u0 < U) ? v [u0 * ld + c + 8] : 0.0f,
         (u1 < U) ? v [u1 * ld + c] : 0.0f, (u1 < U) ? v [u1 * ld + c + 8] : 0.0f } ;
-    float4 *o = out + (((tp * 2 + k8) * 2 + mi) * PARTS) * 32 + lane ;
-    if constexpr (PARTS == 1)
-    {
-        o [0] = make_float4 (x [0], x [1], x [2], x [3]) ;
-    }
-    else
-    {
-        uint32_t s [4][3] ;
+    uint32_t s [4][3] ;
 #pragma unroll
-        for (int q = 0 ; q < 4 ; q++) tc_split<2> (x [q], s [q]) ;
-        o [0] = make_float4 (__uint_as_float (s [0][0]), __uint_as_float (s [1][0]),
-            __uint_as_float (s [2][0]), __uint_as_float (s [3][0])) ;
-        o [32] = make_float4 (__uint_as_float (s [0][1]), __uint_as_float (s [1][1]),
-            __uint_as_float (s [2][1]), __uint_as_float (s [3][1])) ;
-    }
+    for (int q = 0 ; q < 4 ; q++) tc_split<2> (x [q], s [q]) ;
+    float4 *o = out + (((tp * 2 + k8) * 2 + mi) * 2) * 32 + lane ;
+    o [0] = make_float4 (__uint_as_float (s [0][0]), __uint_as_float (s [1][0]),
+        __uint_as_float (s [2][0]), __uint_as_float (s [3][0])) ;
+    o [32] = make_float4 (__uint_as_float (s [0][1]), __uint_as_float (s [1][1]),
+        __uint_as_float (s [2][1]), __uint_as_float (s [3][1])) ;
 }
 
 // the X' row of each (tile, pipe stage, slot): slot_row, once per form
@@ -64,33 +55,25 @@ __global__ void tc_rows_kernel (const gg_nm_spmm_op W, int *__restrict__ rows,
 
 } // namespace
 
-// op.wtc: per (tile, pipe stage), the values (wtc_stage (parts) float4),
-// then per (tile, pipe stage) the X' rows of its PS slots (int, -1: none)
-extern "C" size_t gg_nm_spmm_tc_prep_bytes (const gg_nm_spmm_op *W, int parts)
+// op.wtc: per (tile, pipe stage), the split values (WTC_STAGE float4), then
+// per (tile, pipe stage) the X' rows of its PS slots (int, -1: none)
+extern "C" size_t gg_nm_spmm_tc_prep_bytes (const gg_nm_spmm_op *W)
 {
-    if (W == NULL || !W->tc32 || W->esz != 4 || W->n_pad % BC != 0
-        || (parts != 1 && parts != 2))
-    {
-        return 0 ;
-    }
+    if (W == NULL || !W->tc32 || W->esz != 4 || W->n_pad % BC != 0) return 0 ;
     const int64_t npipe = tc_npipe (*W) ;
     return (size_t) (W->n_pad / BC) * (size_t) npipe
-        * (wtc_stage (parts) * sizeof (float4) + PS * sizeof (int)) ;
+        * (WTC_STAGE * sizeof (float4) + PS * sizeof (int)) ;
 }
 
-extern "C" int gg_cuda_nm_spmm_tc_prep (gg_nm_spmm_op *W, void *buf, int parts,
-    cudaStream_t stream)
+extern "C" int gg_cuda_nm_spmm_tc_prep (gg_nm_spmm_op *W, void *buf, cudaStream_t stream)
 {
-    const size_t bytes = gg_nm_spmm_tc_prep_bytes (W, parts) ;
+    const size_t bytes = gg_nm_spmm_tc_prep_bytes (W) ;
     if (bytes == 0 || buf == NULL || (uintptr_t) buf % 16 != 0) return GG_ERR_UNSUPPORTED ;
     const int64_t npipe = tc_npipe (*W) ;
     const int64_t total = (W->n_pad / BC) * npipe * 128 ;
-    const unsigned nb = (unsigned) ((total + 255) / 256) ;
-    if (parts == 1)
-        tc_prep_kernel<1><<<nb, 256, 0, stream>>> (*W, (float4 *) buf, npipe, total) ;
-    else
-        tc_prep_kernel<2><<<nb, 256, 0, stream>>> (*W, (float4 *) buf, npipe, total) ;
-    int *rows = (int *) ((float4 *) buf + (W->n_pad / BC) * npipe * wtc_stage (parts)) ;
+    tc_prep_kernel<<<(unsigned) ((total + 255) / 256), 256, 0, stream>>> (*W,
+        (float4 *) buf, npipe, total) ;
+    int *rows = (int *) ((float4 *) buf + (W->n_pad / BC) * npipe * WTC_STAGE) ;
     const int64_t nr = (W->n_pad / BC) * npipe * PS ;
     if (W->shared)
         tc_rows_kernel<true><<<(unsigned) ((nr + 255) / 256), 256, 0, stream>>> (*W, rows, npipe, nr) ;
@@ -98,7 +81,6 @@ extern "C" int gg_cuda_nm_spmm_tc_prep (gg_nm_spmm_op *W, void *buf, int parts,
         tc_rows_kernel<false><<<(unsigned) ((nr + 255) / 256), 256, 0, stream>>> (*W, rows, npipe, nr) ;
     if (cudaGetLastError () != cudaSuccess) return GG_ERR_DEVICE ;
     W->wtc = buf ;
-    W->wtc_parts = parts ;
     return GG_OK ;
 }
 

@@ -6,9 +6,8 @@
 // (nm_spmm_tc.cu) and the passes around them (nm_spmm_tc_prep.cu: the
 // form's split values and X' rows, the zero signs): a tile of BC output
 // columns shares its slot positions (op.tc32), slots are taken PS at a time,
-// and op.wtc holds per (tile, pipe stage) wtc_stage (op.wtc_parts) float4 of
-// values (split, or as they are), then per (tile, pipe stage) the X' rows of
-// its PS slots.
+// and op.wtc holds per (tile, pipe stage) WTC_STAGE float4 of split values,
+// then per (tile, pipe stage) the X' rows of its PS slots.
 
 #ifndef GG_NM_TC_COMMON_CUH
 #define GG_NM_TC_COMMON_CUH
@@ -23,8 +22,7 @@ namespace {
 
 constexpr int BC = 32 ;                 // output columns per block (a tile)
 constexpr int PS = 16 ;                 // slots per pipe stage
-// float4 per (tile, stage) of op.wtc's values: k8, mi, part (of parts), lane
-__host__ __device__ constexpr int wtc_stage (int parts) { return 2 * 2 * parts * 32 ; }
+constexpr int WTC_STAGE = 2 * 2 * 2 * 32 ;     // float4 per (tile, stage): k8, mi, part, lane
 
 // pipe stages of PS slots
 __host__ __device__ __forceinline__ int64_t tc_npipe (const gg_nm_spmm_op &W)
