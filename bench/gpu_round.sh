@@ -498,6 +498,20 @@ if has nm; then
     grep -E 'SGEMM|nm ' "$OUT/nm_gpu_bench.log" | sed 's/; SGEMM this W.*vs cuBLAS/; vs cuBLAS/' | tee -a "$summary"
 fi
 
+if has nmncu; then
+    # hardware counters of the N:M tensor-core kernel's rule launch (exact)
+    # on one cell (default the batch-256 4:32 one): where its time goes
+    # (issue, stalls, L2 and shared-memory throughput)
+    env NM_BENCH_ONLY=${NMNCU_PAT:-4:32} timeout 240 ncu --clock-control none --launch-count 1 \
+        -k "regex:${NMNCU_KERNEL:-nm_tc_kernel2}" --section SpeedOfLight --section ComputeWorkloadAnalysis \
+        --section InstructionStats --section WarpStateStats --section MemoryWorkloadAnalysis \
+        --section Occupancy --section SchedulerStats --section LaunchStats \
+        ./bench/nm_gpu_bench ${NMNCU_SHAPE:-256 4096 16384} > "$OUT/nm_ncu.log" 2>&1
+    say "ncu nm_gpu_bench ${NMNCU_PAT:-4:32}: exit $?"
+    grep -E '^  [a-z_ ]*nm_tc|Duration|Throughput|Issue Slots Busy|Issued Ipc|Executed Ipc|No Eligible|Warp Cycles Per Issued|Stall|Achieved Occupancy|Registers Per|Pipe|Theoretical Occupancy|Eligible Warps|Active Warps' "$OUT/nm_ncu.log" \
+        | head -60 | tee -a "$summary"
+fi
+
 if has lt; then
     # cuSPARSELt (2:4 fp16 / bf16, 1:2 tf32) against dense cuBLAS on the N:M
     # shapes: a lower-precision reference for issue 16, built here against
