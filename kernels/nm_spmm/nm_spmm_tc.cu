@@ -358,57 +358,9 @@ __device__ __forceinline__ void step2 (float (&d) [4], const uint32_t (&a) [4][N
     tc_mma (d, a [0][0], a [1][0], a [2][0], a [3][0], b [0][0], b [1][0], d) ;
 }
 
-// The copy engine (BULK, schedule 6): a stage's 16 X' rows, its values and
-// the rows of a later stage come as bulk copies (cp.async.bulk) that
-// complete on the stage's mbarrier, issued by 18 lanes of warp 0, where the
-// cp.async path has every thread issue four 16-byte copies with their
-// address arithmetic (ncu, schedule 5 on 256 x 4096 x 16384 at 4:32: issue
-// slots 51 % busy, one eligible warp per scheduler, ~300 instructions per
-// warp and stage of which 48 are MMAs).  An absent slot copies a row of
-// zeros from nm_zero_row; columns of X' past B are zeroed once.
-__device__ __align__ (16) float nm_zero_row [256] ;
-
-__device__ __forceinline__ void mbar_init (uint64_t *bar, unsigned count)
-{
-    const unsigned a = (unsigned) __cvta_generic_to_shared (bar) ;
-    asm volatile ("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r" (a), "r" (count) : "memory") ;
-}
-__device__ __forceinline__ void mbar_fence_init (void)
-{
-    asm volatile ("fence.mbarrier_init.release.cluster;" ::: "memory") ;
-}
-__device__ __forceinline__ void mbar_expect (uint64_t *bar, unsigned bytes)
-{
-    const unsigned a = (unsigned) __cvta_generic_to_shared (bar) ;
-    asm volatile ("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
-        :: "r" (a), "r" (bytes) : "memory") ;
-}
-__device__ __forceinline__ void mbar_wait (uint64_t *bar, unsigned parity)
-{
-    const unsigned a = (unsigned) __cvta_generic_to_shared (bar) ;
-    unsigned done = 0 ;
-    while (!done)
-    {
-        asm volatile ("{\n\t.reg .pred p;\n\t"
-            "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
-            "selp.u32 %0, 1, 0, p;\n\t}"
-            : "=r" (done) : "r" (a), "r" (parity) : "memory") ;
-    }
-}
-// bytes (a multiple of 16) from global src to shared dst (both on 16
-// bytes), counted on bar
-__device__ __forceinline__ void bulk_copy (void *dst, const void *src, unsigned bytes,
-    uint64_t *bar)
-{
-    const unsigned d = (unsigned) __cvta_generic_to_shared (dst) ;
-    const unsigned b = (unsigned) __cvta_generic_to_shared (bar) ;
-    asm volatile ("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
-        "[%0], [%1], %2, [%3];" :: "r" (d), "l" (src), "r" (bytes), "r" (b) : "memory") ;
-}
-
-// SMEM_EPI: the tile of Y' stored through shared memory (schedules 5, 6);
-// BULK: the stages by the copy engine (schedule 6)
-template <int MODE, bool SHARED, class C, bool SMEM_EPI, bool BULK>
+// SMEM_EPI: the tile of Y' stored through shared memory (schedule 5; not yet
+// measured, so not in the rule)
+template <int MODE, bool SHARED, class C, bool SMEM_EPI>
 __global__ void __launch_bounds__ (NT, C::MINB)
 nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
     const gg_nm_spmm_op W, bool swap)
@@ -447,7 +399,23 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
     // the rows of the first 2 (NBUF-1) stages directly
     for (int e = tid ; e < 2 * (NBUF - 1) * PS && e < npipe * PS ; e += NT)
         rows [e / PS][e % PS] = __ldg (grows + e) ;
-    auto compute = [&] (int p)
+    __syncthreads () ;
+    // stage q's data (its rows came with the group of stage q - (NBUF-1)),
+    // and with stage pn's group the rows of stage pr = pn + NBUF - 1 (its
+    // ring slot was last read for stage pr - RING, at least two iterations
+    // ago: every thread is past it)
+    stage_ring<NBUF> (npipe, [&] (int q)
+    {
+        load_stage2<C> (smem + (q % NBUF) * STAGE_FLOATS, rows [q % RING], W, Xt, B, q,
+            npipe, c0, b0, tid) ;
+    },
+    [&] (int pn)
+    {
+        const int pr = pn + NBUF - 1 ;
+        if (pr < npipe && tid < PS / 4)
+            tc_cp_async16 (&rows [pr % RING][4 * tid], grows + (int64_t) pr * PS + 4 * tid, true) ;
+    },
+    [&] (int p)
     {
         const float *Xs = smem + (p % NBUF) * STAGE_FLOATS ;
         const float4 *Ws = (const float4 *) (Xs + PS * LDX) ;
@@ -504,90 +472,7 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
                 }
             }
         }
-    } ;
-    if constexpr (BULK)
-    {
-        // one mbarrier per buffer, one arrival (lane 0 of warp 0, with the
-        // stage's bytes); stage q completes phase (q / NBUF) & 1 of its
-        // buffer's barrier
-        __shared__ __align__ (8) uint64_t full [NBUF] ;
-        const int64_t nb = (B - b0 < BB) ? B - b0 : BB ;     // X' columns of this block
-        if (tid == 0)
-        {
-            for (int i = 0 ; i < NBUF ; i++) mbar_init (&full [i], 1) ;
-            mbar_fence_init () ;
-        }
-        if (nb < BB)
-        {
-            // the columns past B are never copied: zeros, once (only those:
-            // a copy may not follow an ordinary store to the same bytes
-            // without a proxy fence)
-            const int w0 = (int) nb, wn = LDX - w0 ;
-            for (int e = tid ; e < NBUF * PS * wn ; e += NT)
-            {
-                const int rr = e / wn ;
-                smem [(rr / PS) * STAGE_FLOATS + (rr % PS) * LDX + w0 + e % wn] = 0 ;
-            }
-        }
-        __syncthreads () ;
-        const unsigned xbytes = (unsigned) nb * sizeof (float) ;
-        // stage q's X' rows and values, and (ROWS) the rows of stage q +
-        // NBUF - 1, by lanes 0 .. PS+1 of warp 0
-        auto issue = [&] (int q, bool with_rows)
-        {
-            if (warp != 0) return ;
-            float *Xs = smem + (q % NBUF) * STAGE_FLOATS ;
-            uint64_t *bar = &full [q % NBUF] ;
-            const int pr = q + NBUF - 1 ;
-            const bool rw = with_rows && pr < npipe ;
-            if (lane == 0)
-                mbar_expect (bar, PS * xbytes + WTC_STAGE * sizeof (float4) + (rw ? PS * sizeof (int) : 0)) ;
-            if (lane < PS)
-            {
-                const int row = rows [q % RING][lane] ;
-                const float *src = (row >= 0) ? Xt + (int64_t) row * B + b0 : nm_zero_row ;
-                bulk_copy (Xs + lane * LDX, src, xbytes, bar) ;
-            }
-            else if (lane == PS)
-            {
-                bulk_copy (Xs + PS * LDX, (const float4 *) W.wtc
-                    + ((c0 / BC) * npipe + q) * WTC_STAGE, WTC_STAGE * sizeof (float4), bar) ;
-            }
-            else if (lane == PS + 1 && rw)
-            {
-                bulk_copy (&rows [pr % RING][0], grows + (int64_t) pr * PS, PS * sizeof (int), bar) ;
-            }
-        } ;
-        for (int q = 0 ; q < NBUF - 1 && q < npipe ; q++) issue (q, false) ;
-        for (int p = 0 ; p < npipe ; p++)
-        {
-            mbar_wait (&full [p % NBUF], (unsigned) (p / NBUF) & 1) ;
-            __syncthreads () ;              // every warp past stage p-1: its buffer is free
-            const int pn = p + NBUF - 1 ;
-            if (pn < npipe) issue (pn, true) ;
-            compute (p) ;
-        }
-    }
-    else
-    {
-        __syncthreads () ;
-        // stage q's data (its rows came with the group of stage q - (NBUF-1)),
-        // and with stage pn's group the rows of stage pr = pn + NBUF - 1 (its
-        // ring slot was last read for stage pr - RING, at least two iterations
-        // ago: every thread is past it)
-        stage_ring<NBUF> (npipe, [&] (int q)
-        {
-            load_stage2<C> (smem + (q % NBUF) * STAGE_FLOATS, rows [q % RING], W, Xt, B, q,
-                npipe, c0, b0, tid) ;
-        },
-        [&] (int pn)
-        {
-            const int pr = pn + NBUF - 1 ;
-            if (pr < npipe && tid < PS / 4)
-                tc_cp_async16 (&rows [pr % RING][4 * tid], grows + (int64_t) pr * PS + 4 * tid, true) ;
-        },
-        compute) ;
-    }
+    }) ;
     // lane (g, t)'s values of the tile of Y' (rows c0 .. c0+31, columns b0 ..
     // b0+BB-1): per tile row mi and half h, Y' columns 8t .. 8t+7 of each
     // 32-column half hf of the warp's columns, as two float4; put (r, j, lo,
@@ -654,7 +539,7 @@ nm_tc_kernel2 (const float *__restrict__ Xt, float *__restrict__ Yt, int64_t B,
 // a tile's blocks are launched side by side, so that the second and later
 // read its values from L2, not from memory well after the first (measured
 // on the second kernel: batch 256, 8:32, 85.6 -> 89.8 % of the ideal).
-template <bool SECOND, int MODE, bool SHARED, class C, bool SMEM_EPI, bool BULK>
+template <bool SECOND, int MODE, bool SHARED, class C, bool SMEM_EPI>
 int launch (const gg_nm_spmm_op *W, int64_t B, const float *Xt, float *Yt,
     cudaStream_t stream)
 {
@@ -662,7 +547,7 @@ int launch (const gg_nm_spmm_op *W, int64_t B, const float *Xt, float *Yt,
     size_t smem ;
     if constexpr (SECOND)
     {
-        kern = nm_tc_kernel2<MODE, SHARED, C, SMEM_EPI, BULK> ;
+        kern = nm_tc_kernel2<MODE, SHARED, C, SMEM_EPI> ;
         smem = tc2<C>::SMEM ;
     }
     else
@@ -693,22 +578,22 @@ int launch (const gg_nm_spmm_op *W, int64_t B, const float *Xt, float *Yt,
     return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
 }
 
-template <bool SECOND, class C, bool SMEM_EPI = false, bool BULK = false>
+template <bool SECOND, class C, bool SMEM_EPI = false>
 int launch_mode (const gg_nm_spmm_op *W, int64_t B, const float *X, float *Y,
     int mode, cudaStream_t stream)
 {
     const bool sh = W->shared ;
     switch (mode)
     {
-        case GG_TC_EXACT3 : return sh ? launch<SECOND, GG_TC_EXACT3, true, C, SMEM_EPI, BULK> (W, B, X, Y, stream)
-                                      : launch<SECOND, GG_TC_EXACT3, false, C, SMEM_EPI, BULK> (W, B, X, Y, stream) ;
-        case GG_TC_TF32   : return sh ? launch<SECOND, GG_TC_TF32, true, C, SMEM_EPI, BULK> (W, B, X, Y, stream)
-                                      : launch<SECOND, GG_TC_TF32, false, C, SMEM_EPI, BULK> (W, B, X, Y, stream) ;
+        case GG_TC_EXACT3 : return sh ? launch<SECOND, GG_TC_EXACT3, true, C, SMEM_EPI> (W, B, X, Y, stream)
+                                      : launch<SECOND, GG_TC_EXACT3, false, C, SMEM_EPI> (W, B, X, Y, stream) ;
+        case GG_TC_TF32   : return sh ? launch<SECOND, GG_TC_TF32, true, C, SMEM_EPI> (W, B, X, Y, stream)
+                                      : launch<SECOND, GG_TC_TF32, false, C, SMEM_EPI> (W, B, X, Y, stream) ;
         case GG_TC_EXACT  :
             // six MMAs: the first kernel only
             if constexpr (SECOND) return GG_ERR_UNSUPPORTED ;
-            else return sh ? launch<SECOND, GG_TC_EXACT, true, C, SMEM_EPI, BULK> (W, B, X, Y, stream)
-                           : launch<SECOND, GG_TC_EXACT, false, C, SMEM_EPI, BULK> (W, B, X, Y, stream) ;
+            else return sh ? launch<SECOND, GG_TC_EXACT, true, C, SMEM_EPI> (W, B, X, Y, stream)
+                           : launch<SECOND, GG_TC_EXACT, false, C, SMEM_EPI> (W, B, X, Y, stream) ;
         default           : return GG_ERR_UNSUPPORTED ;
     }
 }
@@ -743,8 +628,7 @@ extern "C" bool gg_nm_spmm_tc_fits (const gg_nm_spmm_op *W, int64_t B)
 // 94.7; 90.5 -> 92.1, 90.4 -> 93.5, 85.7 -> 90.2), 16:32 won on two and
 // lost on 8192 x 8192 x 2048 (97.8 -> 84.0), where each block's epilogue
 // is the smallest share of its time: the rule takes 5 where at most 8 of
-// 32 are kept, 4 otherwise.  6 = 5 with the stages brought by the copy
-// engine (BULK above; not yet measured, not in the rule).
+// 32 are kept, 4 otherwise.
 #define NM_TC_MANY_BLOCKS 1024
 
 extern "C" int gg_cuda_nm_spmm_tc_cfg (const gg_nm_spmm_op *W, int64_t B,
@@ -765,14 +649,13 @@ extern "C" int gg_cuda_nm_spmm_tc_cfg (const gg_nm_spmm_op *W, int64_t B,
         cfg = second ? ((W->geom.n * 4 <= W->geom.m) ? 5 : 4)
             : (blocks >= NM_TC_MANY_BLOCKS) ? 1 : 0 ;
     }
-    if ((cfg == 4 || cfg == 5 || cfg == 6) && !second) return GG_ERR_UNSUPPORTED ;
+    if ((cfg == 4 || cfg == 5) && !second) return GG_ERR_UNSUPPORTED ;
     switch (cfg)
     {
         case 0 : return launch_mode<false, tc_cfg<256, 4, 1, 2>> (W, B, X, Y, mode, stream) ;
         case 1 : return launch_mode<false, tc_cfg<256, 3, 3, 2>> (W, B, X, Y, mode, stream) ;
         case 4 : return launch_mode<true, tc_cfg<128, 4, 4, 2>> (W, B, X, Y, mode, stream) ;
         case 5 : return launch_mode<true, tc_cfg<128, 4, 4, 2>, true> (W, B, X, Y, mode, stream) ;
-        case 6 : return launch_mode<true, tc_cfg<128, 4, 4, 2>, true, true> (W, B, X, Y, mode, stream) ;
         default : return GG_ERR_UNSUPPORTED ;
     }
 }
