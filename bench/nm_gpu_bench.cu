@@ -90,7 +90,8 @@ static double timed_ms (F run, int calls)
 template <typename F> static double median_ms (F run) { return timed_ms (run, 1) ; }
 
 // Median over PAIRS of the ratio t (a) / t (b), a and b each timed once,
-// one right after the other (after WARM calls of each): the two share the
+// one right after the other and after an untimed a, so that both are queued
+// behind work and neither counts a launch (after WARM calls of each): the two share the
 // GPU's clock of that moment, where medians taken seconds apart do not (on
 // an H100 with clocks left alone the same kernel's median moved by up to 9 %
 // within one run, 2026-11-28)
@@ -105,6 +106,9 @@ static double paired_ratio (A a, F b)
     std::vector<double> q ;
     for (int r = 0 ; r < PAIRS ; r++)
     {
+        // an untimed a first, so that neither timed call starts on an idle
+        // GPU (which would count the launch in one and not the other)
+        a () ;
         CHECK_CUDA (cudaEventRecord (e [0])) ;
         a () ;
         CHECK_CUDA (cudaEventRecord (e [1])) ;
