@@ -40,7 +40,9 @@
 // 1e-12 of max |y|), and an FP64 table; --fp64-only skips the FP32 part.
 // --reorder adds the hybrid of the row-reordered S (reorder/, RSH pass on
 // the host) next to the hybrid of S and cuSPARSE (FP32), cuSPARSE and our
-// CUDA-core kernel on S and on the reordered S (the order alone), and its table;
+// CUDA-core kernel on S and on the reordered S (the order alone; ours storing
+// rows in S's order, gg_cuda_spmm_rows, for the RSH, first-column and
+// row-length orders, with the calls that pay for each), and its table;
 // --reorder-only runs only that (with --fp64: and the FP64 part).
 
 #include "bench/tc_bench.cuh"

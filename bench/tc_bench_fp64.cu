@@ -194,11 +194,58 @@ void fp64_table (const std::vector<int64_t> &ns)
 // timed in exact mode (and tf32) at each N and checked on all rows against
 // cuSPARSE's best on S.  And what the order alone buys CUDA-core kernels
 // (neighbouring rows sharing columns read X's rows from L1 / L2): cuSPARSE's
-// best and our CUDA-core kernel (the chooser's plan) on S and on the permuted
-// S, whose Y is S's with its rows permuted (checked so; a product would store
-// row q to Y's row perm [q], not timed here).
+// best on S and on the permuted S (whose Y is S's with its rows permuted,
+// checked so), and our CUDA-core kernel (the chooser's pick) on S and on the
+// permuted S storing row q to Y's row perm [q] (gg_cuda_spmm_rows: the
+// product itself, checked against S's), for three orders: RSH, the
+// first-column sort and rows by length (longest first; ties by first
+// column), each with its host seconds and the warm calls that pay for it
+// (seconds / time saved per call).
 struct reorder_row { std::string matrix ; int64_t n ; double rsh_s, s3a, s3b, s4a, s4b,
-    cusp, unre, re, re_tf32, cusp_p, cuda, cuda_p ; } ;
+    cusp, unre, re, re_tf32, cusp_p, cuda, cuda_p, cuda_fc, cuda_len, fc_s, len_s ; } ;
+
+// rows by length, longest first (ties: first column, then row); empty rows last
+static void order_by_length (const bm_csr &A, std::vector<int32_t> &perm)
+{
+    perm.resize (A.m) ;
+    for (int64_t r = 0 ; r < A.m ; r++) perm [r] = (int32_t) r ;
+    std::stable_sort (perm.begin (), perm.end (), [&] (int32_t a, int32_t b)
+    {
+        const int32_t la = A.p [a+1] - A.p [a], lb = A.p [b+1] - A.p [b] ;
+        if (la != lb) return la > lb ;
+        if (la == 0) return false ;
+        return A.i [A.p [a]] < A.i [A.p [b]] ;
+    }) ;
+}
+
+static double host_seconds (void)
+{
+    struct timespec t ;
+    clock_gettime (CLOCK_MONOTONIC, &t) ;
+    return t.tv_sec + 1e-9 * t.tv_nsec ;
+}
+
+// a permuted copy of S on the device (row q = row perm [q] of A) and perm
+struct dev_perm { int32_t *p = NULL, *i = NULL, *perm = NULL ; float *x = NULL ; } ;
+static dev_perm upload_permuted (const bm_csr &A, const std::vector<int32_t> &perm)
+{
+    std::vector<int32_t> bp (A.m + 1), bi (A.nnz + 1) ;
+    std::vector<float> bx (A.nnz + 1) ;
+    gg_reorder_permute_rows (A.p.data (), A.i.data (), A.x.data (), sizeof (float), false, A.m,
+        perm.data (), bp.data (), bi.data (), bx.data ()) ;
+    dev_perm d ;
+    CK (cudaMalloc (&d.p, (A.m + 1) * 4)) ; CK (cudaMalloc (&d.i, A.nnz * 4 + 4)) ;
+    CK (cudaMalloc (&d.x, A.nnz * 4 + 4)) ; CK (cudaMalloc (&d.perm, A.m * 4 + 4)) ;
+    CK (cudaMemcpy (d.p, bp.data (), (A.m + 1) * 4, cudaMemcpyHostToDevice)) ;
+    CK (cudaMemcpy (d.i, bi.data (), A.nnz * 4, cudaMemcpyHostToDevice)) ;
+    CK (cudaMemcpy (d.x, bx.data (), A.nnz * 4, cudaMemcpyHostToDevice)) ;
+    CK (cudaMemcpy (d.perm, perm.data (), A.m * 4, cudaMemcpyHostToDevice)) ;
+    return d ;
+}
+static void free_permuted (dev_perm &d)
+{
+    cudaFree (d.p) ; cudaFree (d.i) ; cudaFree (d.x) ; cudaFree (d.perm) ;
+}
 static std::vector<reorder_row> reorder_rows ;
 
 void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64_t> &ns)
@@ -235,6 +282,16 @@ void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64
     CK (cudaMemcpy (ei, bi.data (), A.nnz * 4, cudaMemcpyHostToDevice)) ;
     CK (cudaMemcpy (ex, bx.data (), A.nnz * 4, cudaMemcpyHostToDevice)) ;
     CK (cudaMemcpy (dperm, perm.data (), A.m * 4, cudaMemcpyHostToDevice)) ;
+    // the two cheap orders, timed on the host
+    std::vector<int32_t> pfc (A.m), plen ;
+    double t0 = host_seconds () ;
+    if (gg_reorder_first_column (A.p.data (), A.i.data (), A.m, A.k, pfc.data (), NULL) != GG_OK)
+    { printf ("reorder: first-column order failed\n") ; exit (1) ; }
+    const double fc_s = host_seconds () - t0 ;
+    t0 = host_seconds () ;
+    order_by_length (A, plen) ;
+    const double len_s = host_seconds () - t0 ;
+    dev_perm dfc = upload_permuted (A, pfc), dlen = upload_permuted (A, plen) ;
     // the permuted S as a matrix of its own, with the plans of our CUDA-core kernel
     bm_csr B ;
     B.name = A.name + " reordered" ; B.m = A.m ; B.k = A.k ; B.nnz = A.nnz ; B.max_row = A.max_row ;
@@ -296,21 +353,28 @@ void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64
         const double cusp_p_rel = (cusp_p > 0) ? rel_to_ref (B, n, refq, refp) : INFINITY ;
         const gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP32 } ;
         const char *kern = gg_cuda_spmm_choose_plan (A.m, n, A.nnz, A.max_row) ;
-        auto core = [&] (const bm_csr &M, int32_t *mp, int32_t *mi, float *mx, void *plan,
-            const std::vector<float> &want, const char *what) -> double
+        // (row_out: the permuted store; kern where it takes one, else the
+        // chooser's pick among the row and nnz schedules)
+        const bool kern_rows = !strncmp (kern, "row", 3) || !strncmp (kern, "nnz", 3) ;
+        auto core = [&] (int32_t *mp, int32_t *mi, float *mx, void *plan, const int32_t *row_out,
+            const char *what) -> double
         {
             int rc = GG_OK ;
             CK (cudaMemset (dY, 0xff, A.m * n * 4)) ;
-            const double t = time_ms ([&] { rc = gg_cuda_spmm_plan (&sr, M.m, M.k, n, M.nnz, mp, mi,
-                mx, false, dX, dY, plan, kern, 0) ; }) ;
+            const double t = time_ms ([&] { rc = (row_out == NULL)
+                ? gg_cuda_spmm_plan (&sr, A.m, A.k, n, A.nnz, mp, mi, mx, false, dX, dY, plan, kern, 0)
+                : gg_cuda_spmm_rows (&sr, A.m, A.k, n, A.nnz, mp, mi, mx, false, dX, dY, row_out,
+                    kern_rows ? kern : "", 0) ; }) ;
             if (rc != GG_OK) return -1 ;
             CK (cudaMemcpy (y.data (), dY, A.m * n * 4, cudaMemcpyDeviceToHost)) ;
-            const double rel = rel_to_ref (M, n, y, want) ;
+            const double rel = rel_to_ref (A, n, y, ref) ;
             return line (what, t, rel, rel < 1e-4) ? t : -1 ;
         } ;
-        const double cuda = core (A, dp, di, dx, aplan, ref, (std::string ("cuda ") + kern).c_str ()) ;
-        const double cuda_p = core (B, ep, ei, ex, bplan, refp,
-            (std::string ("cuda ") + kern + " reordered").c_str ()) ;
+        const std::string kn = std::string ("cuda ") + kern ;
+        const double cuda = core (dp, di, dx, aplan, NULL, kn.c_str ()) ;
+        const double cuda_p = core (ep, ei, ex, NULL, dperm, (kn + " RSH order").c_str ()) ;
+        const double cuda_fc = core (dfc.p, dfc.i, dfc.x, NULL, dfc.perm, (kn + " first-col order").c_str ()) ;
+        const double cuda_len = core (dlen.p, dlen.i, dlen.x, NULL, dlen.perm, (kn + " length order").c_str ()) ;
         line ("cuSPARSE reordered", cusp_p, cusp_p_rel, cusp_p_rel < 1e-4) ;
         double unre = -1, re = -1, re_tf32 = -1 ;
         for (int q = 0 ; q < 2 ; q++)
@@ -327,12 +391,13 @@ void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64
         }
         reorder_rows.push_back ({ A.name, n, info.t_total, s0.tc_share [3], s1.tc_share [3],
             s0.tc_share [4], s1.tc_share [4], base, unre, re, re_tf32,
-            cusp_p_rel < 1e-4 ? cusp_p : -1, cuda, cuda_p }) ;
+            cusp_p_rel < 1e-4 ? cusp_p : -1, cuda, cuda_p, cuda_fc, cuda_len, fc_s, len_s }) ;
         cudaFree (dX) ; cudaFree (dY) ;
     }
     for (int q = 0 ; q < 2 ; q++) { gg_tc_free (fu [q], 0) ; gg_tc_free (fr [q], 0) ; }
     cudaFree (dp) ; cudaFree (di) ; cudaFree (dx) ; cudaFree (ep) ; cudaFree (ei) ; cudaFree (ex) ;
     cudaFree (dperm) ; cudaFree (aplan) ; cudaFree (bplan) ;
+    free_permuted (dfc) ; free_permuted (dlen) ;
     CK (cudaDeviceSynchronize ()) ;
 }
 
@@ -343,14 +408,21 @@ void reorder_table (const std::vector<int64_t> &ns)
         ">= 3 / >= 4 before -> after; ms: cuSPARSE best on S, the hybrid of S (best of split and "
         "fused, T = 3, 4, exact), the hybrid of the reordered S (best of split and fused, exact; tf32); x = cuSPARSE / this\n") ;
     printf ("# and the order alone: cuSP re/S = cuSPARSE's best on S / on the reordered S, cuda "
-        "re/S = our CUDA-core kernel on S / on the reordered S (> 1: the order helps)\n") ;
-    printf ("%-14s %4s %7s %13s %13s %9s %9s %6s %9s %6s %6s %6s %9s %9s\n", "matrix", "N", "rsh s",
-        "TC%3", "TC%4", "cuSP ms", "hyb ms", "x", "reord ms", "x", "re/hyb", "tf32 x",
-        "cuSP re/S", "cuda re/S") ;
+        "re/S = our CUDA-core kernel on S / on the reordered S storing rows in S's order (> 1: the "
+        "order helps), for RSH, the first-column order (fc) and rows by length (len); pays = "
+        "the order's host seconds / ms saved per call (calls; - : never)\n") ;
+    printf ("%-14s %4s %7s %13s %13s %9s %9s %6s %9s %6s %6s %6s %9s %9s %8s %8s %9s %9s %9s\n",
+        "matrix", "N", "rsh s", "TC%3", "TC%4", "cuSP ms", "hyb ms", "x", "reord ms", "x", "re/hyb",
+        "tf32 x", "cuSP re/S", "cuda re/S", "fc", "len", "pays rsh", "pays fc", "pays len") ;
+    // warm calls that pay for an order of s host seconds saving cuda - t ms
+    auto pays = [] (double s, double cuda, double t) -> double
+    {
+        return (cuda > 0 && t > 0 && t < cuda) ? 1e3 * s / (cuda - t) : -1 ;
+    } ;
     for (int64_t n : ns)
     {
-        double l1 = 0, l2 = 0, l3 = 0, l4 = 0, l5 = 0 ;
-        int c = 0, c4 = 0, c5 = 0 ;
+        double l1 = 0, l2 = 0, l3 = 0, l4 = 0, l5 = 0, l6 = 0, l7 = 0 ;
+        int c = 0, c4 = 0, c5 = 0, c6 = 0, c7 = 0 ;
         for (const reorder_row &r : reorder_rows)
         {
             if (r.n != n) continue ;
@@ -358,10 +430,15 @@ void reorder_table (const std::vector<int64_t> &ns)
             const double x3 = (r.unre > 0 && r.re > 0) ? r.unre / r.re : 0 ;
             const double x4 = r.cusp_p > 0 ? r.cusp / r.cusp_p : 0 ;
             const double x5 = (r.cuda > 0 && r.cuda_p > 0) ? r.cuda / r.cuda_p : 0 ;
-            printf ("%-14s %4lld %7.3f %5.1f->%5.1f %5.1f->%5.1f %9.4f %9.4f %6.2f %9.4f %6.2f %6.2f %6.2f %9.2f %9.2f\n",
+            const double x6 = (r.cuda > 0 && r.cuda_fc > 0) ? r.cuda / r.cuda_fc : 0 ;
+            const double x7 = (r.cuda > 0 && r.cuda_len > 0) ? r.cuda / r.cuda_len : 0 ;
+            printf ("%-14s %4lld %7.3f %5.1f->%5.1f %5.1f->%5.1f %9.4f %9.4f %6.2f %9.4f %6.2f %6.2f %6.2f %9.2f %9.2f %8.2f %8.2f %9.0f %9.0f %9.0f\n",
                 r.matrix.c_str (), (long long) n, r.rsh_s, 100 * r.s3a, 100 * r.s3b, 100 * r.s4a,
                 100 * r.s4b, r.cusp, r.unre, x1, r.re, x2, x3, r.re_tf32 > 0 ? r.cusp / r.re_tf32 : 0,
-                x4, x5) ;
+                x4, x5, x6, x7, pays (r.rsh_s, r.cuda, r.cuda_p), pays (r.fc_s, r.cuda, r.cuda_fc),
+                pays (r.len_s, r.cuda, r.cuda_len)) ;
+            if (x6 > 0) { l6 += log (x6) ; c6++ ; }
+            if (x7 > 0) { l7 += log (x7) ; c7++ ; }
             if (x1 > 0 && x2 > 0) { l1 += log (x1) ; l2 += log (x2) ; l3 += log (x3) ; c++ ; }
             if (x4 > 0) { l4 += log (x4) ; c4++ ; }
             if (x5 > 0) { l5 += log (x5) ; c5++ ; }
@@ -371,5 +448,8 @@ void reorder_table (const std::vector<int64_t> &ns)
         if (c4 && c5) printf ("# REORDER order alone N=%lld: cuSPARSE on S / on reordered S %.3f (%d "
             "matrices), our CUDA-core kernel %.3f (%d)\n", (long long) n, exp (l4 / c4), c4,
             exp (l5 / c5), c5) ;
+        if (c6 && c7) printf ("# REORDER order alone N=%lld, our CUDA-core kernel (rows stored in "
+            "S's order): first-column order %.3f (%d matrices), rows by length %.3f (%d)\n",
+            (long long) n, exp (l6 / c6), c6, exp (l7 / c7), c7) ;
     }
 }

@@ -36,6 +36,18 @@ int gg_cuda_spmm (const gg_semiring *sr, int64_t m, int64_t k, int64_t n,
     int64_t nnz, const int32_t *p, const int32_t *i, const void *x, bool iso,
     const void *X, void *Y, const char *kernel, cudaStream_t stream) ;
 
+// The same with S's rows permuted in Y: row r of S X is written to row
+// row_out [r] of Y (row_out: m distinct rows, on the device; NULL:
+// GG_ERR_UNSUPPORTED), rows without entries left unwritten as above.  So S
+// may be held with its rows reordered (reorder/) and Y come out in the
+// original order, without a pass over Y.  The row and nnz schedules only
+// (kernel: one of those, or NULL / "" for the chooser's pick among them);
+// every semiring and type gg_cuda_spmm takes.
+int gg_cuda_spmm_rows (const gg_semiring *sr, int64_t m, int64_t k, int64_t n,
+    int64_t nnz, const int32_t *p, const int32_t *i, const void *x, bool iso,
+    const void *X, void *Y, const int32_t *row_out, const char *kernel,
+    cudaStream_t stream) ;
+
 // The same, with the SpMV plan of S (below) made once for S's pattern and
 // kept with it (plan == NULL: the warp_tI variant makes it in its scratch
 // for this call, one pass over p: ~5 us on 4M rows; other variants ignore it).

@@ -212,6 +212,102 @@ void test_spmm_case (const csr &A, gg_semiring sr, int64_t n, bool iso,
         }
     }
     for (gg_spmv_band_form *bf : bands) gg_cuda_spmv_band_free (bf, true, 0) ;
+
+    // the permuted store (gg_cuda_spmm_rows): row r of S X to row
+    // row_out [r] of Y, a random permutation, with every row and nnz
+    // schedule and the chooser's pick; rows without entries leave their
+    // target untouched; the SpMV schedules refuse it
+    {
+        std::vector<int32_t> perm (A.m) ;
+        for (int64_t r = 0 ; r < A.m ; r++) perm [r] = (int32_t) r ;
+        uint64_t st = 0x9e3779b97f4a7c15ull ^ (uint64_t) (A.m * 131 + n * 7 + sr.type) ;
+        for (int64_t r = A.m - 1 ; r > 0 ; r--)
+        {
+            st = st * 6364136223846793005ull + 1442695040888963407ull ;
+            const int64_t q = (int64_t) ((st >> 33) % (uint64_t) (r + 1)) ;
+            std::swap (perm [r], perm [q]) ;
+        }
+        int32_t *d_perm = NULL ;
+        CHECK_CUDA (cudaMalloc (&d_perm, (A.m + 1) * sizeof (int32_t))) ;
+        CHECK_CUDA (cudaMemcpy (d_perm, perm.data (), A.m * sizeof (int32_t), cudaMemcpyHostToDevice)) ;
+        std::vector<std::string> rnames ;
+        for (const char *const *v = gg_cuda_spmm_variants () ; *v != NULL ; v++)
+            rnames.push_back (*v) ;
+        rnames.push_back ("") ;
+        for (const std::string &rn : rnames)
+        {
+            const bool takes = rn.empty () || rn.compare (0, 3, "row") == 0
+                || rn.compare (0, 3, "nnz") == 0 ;
+            CHECK_CUDA (cudaMemset (d_Y, SENTINEL, ybytes)) ;
+            const int rc = gg_cuda_spmm_rows (&sr, A.m, A.k, n, A.nnz, d_p, d_i, d_sx, iso,
+                d_X, d_Y, d_perm, rn.c_str (), 0) ;
+            cudaError_t err = cudaDeviceSynchronize () ;
+            checks++ ;
+            if (!takes)
+            {
+                if (rc != GG_ERR_UNSUPPORTED || err != cudaSuccess)
+                {
+                    printf ("FAIL spmm_rows %s %s: rc %d, want unsupported\n", A.name, rn.c_str (), rc) ;
+                    failures++ ;
+                }
+                continue ;
+            }
+            if (rc != GG_OK || err != cudaSuccess)
+            {
+                printf ("FAIL spmm_rows %s %s_%s_%s n=%lld %s: rc %d, %s\n", A.name,
+                    add_name [sr.add], mul_name [sr.mul], type_name [t], (long long) n,
+                    rn.c_str (), rc, cudaGetErrorString (err)) ;
+                failures++ ;
+                if (err != cudaSuccess) exit (1) ;
+                continue ;
+            }
+            CHECK_CUDA (cudaMemcpy (Y.data (), d_Y, ybytes, cudaMemcpyDeviceToHost)) ;
+            int64_t bad = 0 ;
+            for (int64_t r = 0 ; r < A.m ; r++)
+            {
+                const int64_t yr = perm [r] ;
+                const bool empty = (A.p [r] == A.p [r+1]) ;
+                for (int64_t j = 0 ; j < n ; j++)
+                {
+                    bool ok ;
+                    if (empty)
+                    {
+                        ok = true ;
+                        for (size_t b = 0 ; b < ts ; b++) ok = ok && Y [(yr * n + j) * ts + b] == SENTINEL ;
+                    }
+                    else if (sr.add == GG_ADD_ANY)
+                    {
+                        val got = get (t, Y.data (), yr * n + j) ;
+                        ok = false ;
+                        for (int64_t e = A.p [r] ; e < A.p [r+1] && !ok ; e++)
+                        {
+                            val sv = reads_s ? get (t, sx.data (), iso ? 0 : e) : val { 0, 0 } ;
+                            val xv = reads_x ? get (t, X.data (), A.i [e] * n + j) : val { 0, 0 } ;
+                            ok = same (t, sr.add, got, ref_mul (t, sr.mul, sv, xv)) ;
+                        }
+                    }
+                    else ok = same (t, sr.add, get (t, Y.data (), yr * n + j), want [r * n + j]) ;
+                    bad += !ok ;
+                }
+            }
+            if (bad > 0)
+            {
+                failures++ ;
+                printf ("FAIL spmm_rows %s %s_%s_%s n=%lld iso=%d %s: %lld wrong\n", A.name,
+                    add_name [sr.add], mul_name [sr.mul], type_name [t], (long long) n,
+                    (int) iso, rn.empty () ? "(chooser)" : rn.c_str (), (long long) bad) ;
+            }
+        }
+        // no row_out: refused
+        checks++ ;
+        if (gg_cuda_spmm_rows (&sr, A.m, A.k, n, A.nnz, d_p, d_i, d_sx, iso, d_X, d_Y,
+            NULL, "", 0) != GG_ERR_UNSUPPORTED)
+        {
+            printf ("FAIL spmm_rows %s: NULL row_out accepted\n", A.name) ;
+            failures++ ;
+        }
+        cudaFree (d_perm) ;
+    }
     cudaFree (d_sx) ; cudaFree (d_X) ; cudaFree (d_Y) ;
 }
 

@@ -107,6 +107,9 @@ static int spmm_launch_op (const spmm_variant *var, const spmm_args<T> &a,
     int vec, const int32_t *plan, const int32_t *hot, int64_t nhot,
     cudaStream_t stream)
 {
+    // a permuted store: the row and nnz schedules only
+    if (a.row_out != NULL && var->sched != SCHED_ROW && var->sched != SCHED_NNZ)
+        return GG_ERR_UNSUPPORTED ;
     if (var->sched == SCHED_WARP)
     {
         static_assert (SPW_HOT_ITEMS == 8, "the hot form is warp_t8's") ;
@@ -131,7 +134,7 @@ struct spmm_dispatch
     static int run (const gg_canon *cs, const spmm_variant *var, bool fast,
         int64_t m, int64_t n, int64_t nnz, const int32_t *p, const int32_t *i,
         const void *x, bool iso, const void *X, void *Y, const int32_t *plan,
-        const int32_t *hot, int64_t nhot, cudaStream_t stream)
+        const int32_t *hot, int64_t nhot, cudaStream_t stream, const int32_t *row_out)
     {
         spmm_args<T> a ;
         memset (&a, 0, sizeof (a)) ;
@@ -140,6 +143,7 @@ struct spmm_dispatch
         a.smode = gg_mul_reads_s (cs->mul) ? (iso ? GG_S_ISO : GG_S_ARRAY) : GG_S_NONE ;
         a.X = gg_mul_reads_x (cs->mul) ? (const T *) X : NULL ;
         a.Y = (T *) Y ;
+        a.row_out = row_out ;
         a.mon = cs->mon ; a.mul = cs->mul ;
         int vec = gg_pick_vec (n, sizeof (T), a.X != NULL ? X : Y, Y) ;
         // a compile-time fast path for the FP types' common semirings (the
@@ -193,18 +197,18 @@ int spmm_run (const gg_semiring *sr, const gg_canon *cs,
     const spmm_variant *var, bool fast, int64_t m, int64_t n, int64_t nnz,
     const int32_t *p, const int32_t *i, const void *x, bool iso,
     const void *X, void *Y, const int32_t *plan, const int32_t *hot,
-    int64_t nhot, cudaStream_t stream)
+    int64_t nhot, cudaStream_t stream, const int32_t *row_out)
 {
     GG_TYPE_DISPATCH (sr->type, spmm_dispatch, cs, var, fast, m, n, nnz, p, i,
-        x, iso, X, Y, plan, hot, nhot, stream) ;
+        x, iso, X, Y, plan, hot, nhot, stream, row_out) ;
 }
 
 // kernel: a variant name, optionally with "/generic" (no fast path, for
 // benchmarks that measure what the runtime switches cost).
-extern "C" int gg_cuda_spmm_plan (const gg_semiring *sr, int64_t m, int64_t k,
+static int spmm_named (const gg_semiring *sr, int64_t m, int64_t k,
     int64_t n, int64_t nnz, const int32_t *p, const int32_t *i, const void *x,
-    bool iso, const void *X, void *Y, const void *plan, const char *kernel,
-    cudaStream_t stream)
+    bool iso, const void *X, void *Y, const void *plan, const int32_t *row_out,
+    const char *kernel, cudaStream_t stream)
 {
     gg_canon cs ;
     if (!spmm_check (sr, m, k, n, nnz, x, X, &cs)) return GG_ERR_UNSUPPORTED ;
@@ -230,7 +234,32 @@ extern "C" int gg_cuda_spmm_plan (const gg_semiring *sr, int64_t m, int64_t k,
 
     if (m == 0 || n == 0 || nnz == 0) return GG_OK ;   // no row has entries
     return spmm_run (sr, &cs, var, fast, m, n, nnz, p, i, x, iso, X, Y,
-        (const int32_t *) plan, NULL, 0, stream) ;
+        (const int32_t *) plan, NULL, 0, stream, row_out) ;
+}
+
+extern "C" int gg_cuda_spmm_plan (const gg_semiring *sr, int64_t m, int64_t k,
+    int64_t n, int64_t nnz, const int32_t *p, const int32_t *i, const void *x,
+    bool iso, const void *X, void *Y, const void *plan, const char *kernel,
+    cudaStream_t stream)
+{
+    return spmm_named (sr, m, k, n, nnz, p, i, x, iso, X, Y, plan, NULL, kernel, stream) ;
+}
+
+// (the chooser's pick among the row and nnz schedules: at n = 1 it may name
+// an SpMV schedule, which has no permuted store; then the n = 2 pick)
+extern "C" int gg_cuda_spmm_rows (const gg_semiring *sr, int64_t m, int64_t k,
+    int64_t n, int64_t nnz, const int32_t *p, const int32_t *i, const void *x,
+    bool iso, const void *X, void *Y, const int32_t *row_out, const char *kernel,
+    cudaStream_t stream)
+{
+    if (row_out == NULL) return GG_ERR_UNSUPPORTED ;
+    if (kernel == NULL || kernel [0] == '\0')
+    {
+        kernel = gg_cuda_spmm_choose (m, n, nnz, -1) ;
+        if (strncmp (kernel, "row", 3) != 0 && strncmp (kernel, "nnz", 3) != 0)
+            kernel = gg_cuda_spmm_choose (m, 2, nnz, -1) ;
+    }
+    return spmm_named (sr, m, k, n, nnz, p, i, x, iso, X, Y, NULL, row_out, kernel, stream) ;
 }
 
 extern "C" int gg_cuda_spmm (const gg_semiring *sr, int64_t m, int64_t k,

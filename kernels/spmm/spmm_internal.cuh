@@ -81,6 +81,8 @@ struct spmm_args
     int smode ;
     const T *X ;            // NULL when the multiply ignores x
     T *Y ;
+    const int32_t *row_out ;    // NULL, or row r of S goes to row row_out [r]
+                                // of Y (row_gG and nnz_kK only)
     int mon, mul ;
     int G, C ;              // row_g: group lanes, column lanes per group
     int K ;                 // nnz_k: nonzeros per nonzero lane
@@ -190,11 +192,13 @@ SPMM_PRIVATE const spmm_variant *spmm_variant_named (const char *name) ;
 
 // Launch variant var for a call spmm_check accepted (m, n, nnz > 0): the
 // type and fast-path dispatch (fast == false: GENERIC only); hot / nhot:
-// the hot form (warp_t8 only; NULL, 0 otherwise)
+// the hot form (warp_t8 only; NULL, 0 otherwise); row_out: where each row
+// of S goes in Y (NULL: row r to row r; row_gG and nnz_kK only, the others
+// answer GG_ERR_UNSUPPORTED)
 SPMM_PRIVATE int spmm_run (const gg_semiring *sr, const gg_canon *cs,
     const spmm_variant *var, bool fast, int64_t m, int64_t n, int64_t nnz,
     const int32_t *p, const int32_t *i, const void *x, bool iso,
     const void *X, void *Y, const int32_t *plan, const int32_t *hot,
-    int64_t nhot, cudaStream_t stream) ;
+    int64_t nhot, cudaStream_t stream, const int32_t *row_out = NULL) ;
 
 #endif

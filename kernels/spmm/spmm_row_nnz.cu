@@ -26,6 +26,13 @@ __device__ __forceinline__ void spmm_fill (T (&a) [VEC], T val)
     for (int v = 0 ; v < VEC ; v++) a [v] = val ;
 }
 
+// the row of Y that row r of S is written to
+template <typename T>
+__device__ __forceinline__ int64_t spmm_yrow (const spmm_args<T> &a, int64_t r)
+{
+    return (a.row_out != NULL) ? (int64_t) a.row_out [r] : r ;
+}
+
 template <typename T, int VEC>
 __device__ __forceinline__ void spmm_atomic_vec (int mon, T *y, const T (&a) [VEC])
 {
@@ -78,7 +85,7 @@ spmm_row_kernel (const spmm_args<T> a)
             gg_combine_vec<T, VEC, OP> (a.mon, acc, o) ;
         }
         if (r == 0 && colok && end > start)
-            gg_store_vec<T, VEC> (a.Y + row * a.n + j, acc) ;
+            gg_store_vec<T, VEC> (a.Y + spmm_yrow (a, row) * a.n + j, acc) ;
     }
 }
 
@@ -102,7 +109,8 @@ __global__ void spmm_nnz_init_kernel (const spmm_args<T> a, int64_t CH,
     const int64_t r = gg_find_row (a.p, 0, a.m, e) ;
     if ((int64_t) a.p [r] == e) return ;            // row starts at the cut
     const T id = gg_identity<T> (a.mon) ;
-    for (int64_t j = g ; j < a.n ; j += GI) a.Y [r * a.n + j] = id ;
+    const int64_t yr = spmm_yrow (a, r) ;
+    for (int64_t j = g ; j < a.n ; j += GI) a.Y [yr * a.n + j] = id ;
 }
 
 // shared memory per warp of spmm_nnz_kernel: stage_n values, then stage_n
@@ -207,7 +215,7 @@ spmm_nnz_kernel (const spmm_args<T> a)
                         }
                         else if (colok)
                         {
-                            gg_store_vec<T, VEC> (a.Y + row * n + j, acc) ;
+                            gg_store_vec<T, VEC> (a.Y + spmm_yrow (a, row) * n + j, acc) ;
                         }
                         row++ ;
                         while ((int64_t) a.p [row+1] <= t) row++ ;    // empty rows
@@ -228,7 +236,7 @@ spmm_nnz_kernel (const spmm_args<T> a)
                 }
                 else if (colok)
                 {
-                    gg_store_vec<T, VEC> (a.Y + row * n + j, acc) ;
+                    gg_store_vec<T, VEC> (a.Y + spmm_yrow (a, row) * n + j, acc) ;
                 }
             }
             else
@@ -261,14 +269,14 @@ spmm_nnz_kernel (const spmm_args<T> a)
             // started before this chunk, the previous chunk holds more: atomic)
             if (r > 0) gg_combine_vec<T, VEC, OP> (a.mon, hv, in) ;
             if ((int64_t) a.p [r0] >= e0)
-                gg_store_vec<T, VEC> (a.Y + r0 * n + j, hv) ;
+                gg_store_vec<T, VEC> (a.Y + spmm_yrow (a, r0) * n + j, hv) ;
             else
-                spmm_atomic_vec<T, VEC> (gg_op_mon<OP> (a.mon), a.Y + r0 * n + j, hv) ;
+                spmm_atomic_vec<T, VEC> (gg_op_mon<OP> (a.mon), a.Y + spmm_yrow (a, r0) * n + j, hv) ;
         }
         if (r == r_last && carry_row >= 0 && colok)
         {
             // the row runs on into the next chunk
-            spmm_atomic_vec<T, VEC> (gg_op_mon<OP> (a.mon), a.Y + carry_row * n + j, acc) ;
+            spmm_atomic_vec<T, VEC> (gg_op_mon<OP> (a.mon), a.Y + spmm_yrow (a, carry_row) * n + j, acc) ;
         }
     }
 }
