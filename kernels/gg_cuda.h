@@ -48,6 +48,31 @@ int gg_cuda_spmm_rows (const gg_semiring *sr, int64_t m, int64_t k, int64_t n,
     const void *X, void *Y, const int32_t *row_out, const char *kernel,
     cudaStream_t stream) ;
 
+// S's rows ordered by length, longest first (equal lengths in S's order,
+// empty rows last), made on the device (kernels/spmm/spmm_rows_order.cu: a
+// stable radix sort of the lengths, a scan, a copy of the entries): the
+// form's CSR (p, i, and x when S's values x are given, elem bytes each: 1,
+// 2, 4 or 8) and perm, row q of the form being row perm [q] of S, which is
+// the row_out of gg_cuda_spmm_rows for a product in S's row order.  One
+// device allocation (buf, bytes), stream-ordered on `stream`; freed with
+// gg_cuda_rows_form_free.  m, nnz < 2^31.  On R-MAT the nnz-split schedules
+// run 1.1-1.7x faster on this order (bench/NOTES.md); on other graphs
+// slower: chosen by measurement only.
+typedef struct
+{
+    int64_t m, nnz ;
+    int32_t *p, *i ;            // the form's CSR (device)
+    void *x ;                   // its values, or NULL
+    int32_t *perm ;             // row q of the form is row perm [q] of S
+    void *buf ;                 // the one allocation holding all of them
+    size_t bytes ;
+}
+gg_rows_form ;
+int gg_cuda_rows_by_length (int64_t m, int64_t nnz, const int32_t *p,
+    const int32_t *i, const void *x, size_t elem, gg_rows_form *out,
+    cudaStream_t stream) ;
+void gg_cuda_rows_form_free (gg_rows_form *f, cudaStream_t stream) ;
+
 // The same, with the SpMV plan of S (below) made once for S's pattern and
 // kept with it (plan == NULL: the warp_tI variant makes it in its scratch
 // for this call, one pass over p: ~5 us on 4M rows; other variants ignore it).

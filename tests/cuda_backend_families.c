@@ -1,5 +1,5 @@
 //------------------------------------------------------------------------------
-// tests/cuda_backend_families.c: kernel-family rows (TC, N:M)
+// tests/cuda_backend_families.c: kernel-family rows (TC, N:M, rows by length)
 //------------------------------------------------------------------------------
 
 #include "config.h"
@@ -381,3 +381,105 @@ void test_nm_family (void **state)
     }
 }
 
+
+// rows of very different lengths: most 0-5 entries, every 97th 300, so that
+// the nnz-split schedules cut rows across chunks
+static test_csr make_skewed_csr (int64_t m, int64_t k, gg_type t)
+{
+    test_csr S = { .m = m, .k = k } ;
+    size_t cap = (size_t) m * 6 + (size_t) (m / 97 + 1) * 300 + 16 ;
+    S.p = malloc ((m + 1) * sizeof (int32_t)) ;
+    S.i = malloc (cap * sizeof (int32_t)) ;
+    S.v = malloc (cap * sizeof (double)) ;
+    S.x = malloc (cap * 8) ;
+    S.p [0] = 0 ;
+    for (int64_t r = 0 ; r < m ; r++)
+    {
+        const int64_t len = (r % 97 == 3) ? 300 : (int64_t) (rng () % 6) ;
+        const int64_t step = k / (len + 1) ;
+        int64_t c = (int64_t) (rng () % (uint64_t) (step > 0 ? step : 1)) ;
+        for (int64_t q = 0 ; q < len && c < k ; q++, c += 1 + (int64_t) (rng () % (uint64_t) (step > 0 ? step : 1)))
+        {
+            put (S.x, (size_t) S.nnz, t, rnd_value ()) ;
+            S.v [S.nnz] = get (S.x, (size_t) S.nnz, t) ;
+            S.i [S.nnz++] = (int32_t) c ;
+        }
+        S.p [r+1] = (int32_t) S.nnz ;
+    }
+    return S ;
+}
+
+// The own kernels on S's rows ordered by length (backend/cuda/family_rows.c,
+// row lenr): forced (GRBGPU_KERNEL=lenr) they run for every semiring and
+// type tried, n = 1, 5, 32, and give the reference's values in S's row
+// order; with GRBGPU_REORDER=1 and the chooser measuring, the product is
+// right whichever row wins, and after S changes (a new form) too; with
+// GRBGPU_REORDER=0 and nothing forced the row is never offered.
+void test_lenr_family (void **state)
+{
+    (void) state ;
+    const gg_semiring srs [6] = {
+        { .add = GG_ADD_PLUS, .mul = GG_MUL_TIMES, .type = GG_FP32 },
+        { .add = GG_ADD_PLUS, .mul = GG_MUL_TIMES, .type = GG_FP64 },
+        { .add = GG_ADD_MIN, .mul = GG_MUL_PLUS, .type = GG_FP64 },
+        { .add = GG_ADD_PLUS, .mul = GG_MUL_TIMES, .type = GG_INT32 },
+        { .add = GG_ADD_MAX, .mul = GG_MUL_FIRST, .type = GG_FP32 },
+        { .add = GG_ADD_PLUS, .mul = GG_MUL_PAIR, .type = GG_INT64 } } ;
+    const int64_t ns [3] = { 1, 5, 32 } ;
+    for (int s = 0 ; s < 6 ; s++)
+    {
+        const gg_semiring *sr = &srs [s] ;
+        test_csr S = make_skewed_csr (2003, 611, sr->type) ;
+        gg_csr Sv = view_csr (&S, false, make_entry ()) ;
+        for (int ni = 0 ; ni < 3 ; ni++)
+        {
+            const int64_t n = ns [ni] ;
+            double *Xv ;
+            void *X = make_dense (S.k, n, sr->type, &Xv) ;
+            void *Y = malloc ((size_t) (S.m * n) * 8) ;
+            gg_dense Xd = { .nrows = S.k, .ncols = n, .x = X } ;
+            set_kernel ("lenr") ;
+            memset (Y, 0x7f, (size_t) (S.m * n) * 8) ;
+            assert_int_equal (be->spmm (sr, &Sv, &Xd, Y), GG_OK) ;
+            const char *fam = gg_spmm_last_family () ;
+            const int bad = check_spmm (sr, &S, false, Xv, n, Y) ;
+            if (bad || strcmp (fam, "lenr") != 0)
+                print_message ("  lenr semiring %d n %ld: ran %s, %d wrong\n", s, (long) n, fam, bad) ;
+            assert_int_equal (bad, 0) ;
+            assert_string_equal (fam, "lenr") ;
+            set_kernel ("") ;
+            free (X) ; free (Xv) ; free (Y) ;
+        }
+        grbgpu_cache_release ((gg_cache_entry *) Sv.cache) ;
+        free_csr (&S) ;
+    }
+    // the chooser measuring (about 180K entries x 32 columns), with the row
+    // offered and not
+    for (int on = 1 ; on >= 0 ; on--)
+    {
+        const bool was = grbgpu_settings.reorder ;
+        grbgpu_settings.reorder = (on == 1) ;
+        const gg_semiring *sr = &srs [0] ;
+        for (int version = 0 ; version < 2 ; version++)
+        {
+            test_csr S = make_skewed_csr (40000, 4001, sr->type) ;
+            gg_csr Sv = view_csr (&S, false, make_entry ()) ;
+            double *Xv ;
+            void *X = make_dense (S.k, 32, sr->type, &Xv) ;
+            void *Y = malloc ((size_t) (S.m * 32) * 8) ;
+            gg_dense Xd = { .nrows = S.k, .ncols = 32, .x = X } ;
+            for (int call = 0 ; call < 2 ; call++)
+            {
+                memset (Y, 0x7f, (size_t) (S.m * 32) * 8) ;
+                assert_int_equal (be->spmm (sr, &Sv, &Xd, Y), GG_OK) ;
+                const char *fam = gg_spmm_last_family () ;
+                print_message ("  reorder %d, S %d, call %d: %s\n", on, version, call, fam) ;
+                assert_int_equal (check_spmm (sr, &S, false, Xv, 32, Y), 0) ;
+                if (!on) assert_string_not_equal (fam, "lenr") ;
+            }
+            grbgpu_cache_release ((gg_cache_entry *) Sv.cache) ;
+            free_csr (&S) ; free (X) ; free (Xv) ; free (Y) ;
+        }
+        grbgpu_settings.reorder = was ;
+    }
+}

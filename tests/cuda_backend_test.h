@@ -73,6 +73,7 @@ const char *gg_spmm_last_family (void) ;
 // the tests, in the order main runs them
 void test_tc_family (void **state) ;
 void test_nm_family (void **state) ;
+void test_lenr_family (void **state) ;
 void test_spmm_plus_times (void **state) ;
 void test_spmm_algorithms (void **state) ;
 void test_spmm_tuned (void **state) ;

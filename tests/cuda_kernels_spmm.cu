@@ -369,3 +369,121 @@ hot_form test_hot_build (const csr &A, const int32_t *d_i, int64_t kmax)
     }
     return h ;
 }
+
+//------------------------------------------------------------------------------
+// S's rows ordered by length (gg_cuda_rows_by_length)
+//------------------------------------------------------------------------------
+
+// The form of A with values of elem bytes (0: none): perm a bijection, rows
+// by length longest first, equal lengths in A's order, each row's entries
+// and values A's row perm [q]'s; then Y = A X (FP32 plus-times, n = 8) from
+// the form through gg_cuda_spmm_rows in A's row order, against the host
+void test_rows_form (const csr &A, const int32_t *d_p, const int32_t *d_i)
+{
+    for (size_t elem : { (size_t) 0, (size_t) 1, (size_t) 4, (size_t) 8 })
+    {
+        std::vector<unsigned char> x ((size_t) A.nnz * (elem ? elem : 1) + 8) ;
+        for (auto &b : x) b = (unsigned char) rng () ;
+        void *d_x = NULL ;
+        if (elem > 0)
+        {
+            CHECK_CUDA (cudaMalloc (&d_x, x.size ())) ;
+            CHECK_CUDA (cudaMemcpy (d_x, x.data (), x.size (), cudaMemcpyHostToDevice)) ;
+        }
+        gg_rows_form F ;
+        const int rc = gg_cuda_rows_by_length (A.m, A.nnz, d_p, d_i, d_x, elem, &F, 0) ;
+        cudaError_t err = cudaDeviceSynchronize () ;
+        checks++ ;
+        if (A.m == 0)
+        {
+            if (rc != GG_ERR_UNSUPPORTED) { printf ("FAIL rows form %s: m = 0 accepted\n", A.name) ; failures++ ; }
+            cudaFree (d_x) ;
+            continue ;
+        }
+        if (rc != GG_OK || err != cudaSuccess || (elem > 0) != (F.x != NULL))
+        {
+            printf ("FAIL rows form %s elem %zu: rc %d, %s\n", A.name, elem, rc, cudaGetErrorString (err)) ;
+            failures++ ;
+            if (err != cudaSuccess) exit (1) ;
+            cudaFree (d_x) ;
+            continue ;
+        }
+        std::vector<int32_t> np (A.m + 1), ni (A.nnz + 1), perm (A.m) ;
+        std::vector<unsigned char> nx (x.size ()) ;
+        CHECK_CUDA (cudaMemcpy (np.data (), F.p, (A.m + 1) * 4, cudaMemcpyDeviceToHost)) ;
+        CHECK_CUDA (cudaMemcpy (perm.data (), F.perm, A.m * 4, cudaMemcpyDeviceToHost)) ;
+        if (A.nnz > 0) CHECK_CUDA (cudaMemcpy (ni.data (), F.i, A.nnz * 4, cudaMemcpyDeviceToHost)) ;
+        if (elem > 0 && A.nnz > 0)
+            CHECK_CUDA (cudaMemcpy (nx.data (), F.x, A.nnz * elem, cudaMemcpyDeviceToHost)) ;
+        const char *why = NULL ;
+        std::vector<char> seen (A.m, 0) ;
+        if (np [0] != 0 || np [A.m] != A.nnz) why = "row pointers do not span the entries" ;
+        for (int64_t q = 0 ; q < A.m && !why ; q++)
+        {
+            const int32_t r = perm [q] ;
+            if (r < 0 || r >= A.m || seen [r]) { why = "perm is not a bijection" ; break ; }
+            seen [r] = 1 ;
+            const int32_t len = A.p [r+1] - A.p [r] ;
+            if (np [q+1] - np [q] != len) { why = "a row's length changed" ; break ; }
+            if (q > 0)
+            {
+                const int32_t r0 = perm [q-1], len0 = A.p [r0+1] - A.p [r0] ;
+                if (len0 < len || (len0 == len && r0 > r)) { why = "not longest first, S's order" ; break ; }
+            }
+            for (int32_t e = 0 ; e < len && !why ; e++)
+            {
+                if (ni [np [q] + e] != A.i [A.p [r] + e]) why = "a column index moved" ;
+                else if (elem > 0 && memcmp (&nx [(size_t) (np [q] + e) * elem],
+                    &x [(size_t) (A.p [r] + e) * elem], elem) != 0) why = "a value moved" ;
+            }
+        }
+        if (why)
+        {
+            printf ("FAIL rows form %s elem %zu: %s\n", A.name, elem, why) ;
+            failures++ ;
+        }
+        if (elem == 4 && !why)
+        {
+            // the product in A's order, values as FP32 of small integers
+            const int64_t n = 8 ;
+            std::vector<float> sv (A.nnz + 1), X (A.k * n + 1), Y (A.m * n) ;
+            for (int64_t e = 0 ; e < A.nnz ; e++) sv [e] = (float) ((int) (rng () % 7) - 3) ;
+            for (auto &v : X) v = (float) ((int) (rng () % 5) - 2) ;
+            std::vector<float> fsv (A.nnz + 1) ;
+            for (int64_t q = 0 ; q < A.m ; q++)
+                for (int32_t e = 0 ; e < np [q+1] - np [q] ; e++)
+                    fsv [np [q] + e] = sv [A.p [perm [q]] + e] ;
+            float *d_sv, *d_X, *d_Y ;
+            CHECK_CUDA (cudaMalloc (&d_sv, fsv.size () * 4)) ;
+            CHECK_CUDA (cudaMalloc (&d_X, X.size () * 4)) ;
+            CHECK_CUDA (cudaMalloc (&d_Y, Y.size () * 4 + 4)) ;
+            CHECK_CUDA (cudaMemcpy (d_sv, fsv.data (), fsv.size () * 4, cudaMemcpyHostToDevice)) ;
+            CHECK_CUDA (cudaMemcpy (d_X, X.data (), X.size () * 4, cudaMemcpyHostToDevice)) ;
+            CHECK_CUDA (cudaMemset (d_Y, 0, Y.size () * 4 + 4)) ;
+            const gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP32 } ;
+            const int prc = gg_cuda_spmm_rows (&sr, A.m, A.k, n, A.nnz, F.p, F.i, d_sv, false,
+                d_X, d_Y, F.perm, NULL, 0) ;
+            CHECK_CUDA (cudaDeviceSynchronize ()) ;
+            CHECK_CUDA (cudaMemcpy (Y.data (), d_Y, Y.size () * 4, cudaMemcpyDeviceToHost)) ;
+            int64_t bad = 0 ;
+            for (int64_t r = 0 ; r < A.m ; r++)
+                for (int64_t j = 0 ; j < n ; j++)
+                {
+                    float want = 0 ;          // exact: small integers
+                    for (int32_t e = A.p [r] ; e < A.p [r+1] ; e++) want += sv [e] * X [A.i [e] * n + j] ;
+                    bad += (Y [r * n + j] != want) ;
+                }
+            checks++ ;
+            if (prc != GG_OK || bad > 0)
+            {
+                printf ("FAIL rows form %s: product from the form rc %d, %lld wrong\n", A.name,
+                    prc, (long long) bad) ;
+                failures++ ;
+            }
+            cudaFree (d_sv) ; cudaFree (d_X) ; cudaFree (d_Y) ;
+        }
+        gg_cuda_rows_form_free (&F, 0) ;
+        CHECK_CUDA (cudaDeviceSynchronize ()) ;
+        cudaFree (d_x) ;
+    }
+}

@@ -74,5 +74,6 @@ void test_spmm_case (const csr &A, gg_semiring sr, int64_t n, bool iso,
     const int32_t *d_p, const int32_t *d_i, const void *d_plan,
     const std::vector<hot_form> &hots) ;
 hot_form test_hot_build (const csr &A, const int32_t *d_i, int64_t kmax) ;
+void test_rows_form (const csr &A, const int32_t *d_p, const int32_t *d_i) ;
 
 #endif

@@ -244,6 +244,7 @@ int main (void)
         cmocka_unit_test (test_spmv_band),
         cmocka_unit_test (test_tc_family),
         cmocka_unit_test (test_nm_family),
+        cmocka_unit_test (test_lenr_family),
         cmocka_unit_test (test_sddmm),
         cmocka_unit_test (test_gemm),
         cmocka_unit_test (test_dense_tuned),

@@ -245,6 +245,7 @@ int main (int argc, char **argv)
             const int64_t kmaxes [] = { 0, 5, 200, (int64_t) gg_cuda_spmv_hot_max (8) } ;
             for (int64_t kmax : kmaxes) hots.push_back (test_hot_build (A, d_i, kmax)) ;
         }
+        test_rows_form (A, d_p, d_i) ;
         int f0 = failures ;
         for (int t = 0 ; t < GG_NTYPES ; t++)
         {

@@ -28,7 +28,7 @@ GG_CUDA_MODULE_C = backend/cuda/runtime.c backend/cuda/copies.c \
 	backend/cuda/choose.c backend/cuda/spmm.c backend/cuda/family_tc.c \
 	backend/cuda/dense.c backend/cuda/backend.c backend/cuda/slots.c \
 	backend/cuda/multi.c backend/cuda/form_resident.c backend/cuda/form_exp.c \
-	backend/cuda/form_nm.c backend/cuda/family_nm.c
+	backend/cuda/form_nm.c backend/cuda/family_nm.c backend/cuda/family_rows.c
 EXTRA_DIST += $(GG_CUDA_MODULE_C) backend/cuda/cuda_internal.h \
 	backend/cuda/forms.h backend/cuda/family.h backend/cuda/multi.h \
 	backend/cuda/form_nm.h \

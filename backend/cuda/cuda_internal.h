@@ -245,6 +245,10 @@ struct dev_csr
     bool tc_tried [GG_TC_FORMS] ;
     struct gg_hybrid_form *tc [GG_TC_FORMS] ;
     int32_t *tc_perm ;          // device: the reordered form's row order
+    // S's rows ordered by length (backend/cuda/family_rows.c, row lenr),
+    // under plan_lock: made at the first product that measures the row
+    bool lenr_tried ;
+    gg_rows_form *lenr ;
     _Atomic int x_plain ;
     // the transposed form (form_csrt.c): the CSR of this form's transpose,
     // built on the device (kernels/csr_transpose) at the first product by
@@ -354,6 +358,7 @@ GG_INTERNAL void csr_unref (dev_csr *f) ;
 GG_INTERNAL void tc_forms_release (dev_csr *f, cudaStream_t fs) ;
 // The same for f's N:M form (form_nm.c).
 GG_INTERNAL void nm_form_release (dev_csr *f, cudaStream_t fs) ;
+GG_INTERNAL void rows_form_release (dev_csr *f, cudaStream_t fs) ;
 // Account `more` bytes of device memory to f and S's cache entry (a form
 // made beside f: band, hot/cold, tensor-core).
 GG_INTERNAL void form_grow (const gg_csr *S, dev_csr *f, size_t more) ;

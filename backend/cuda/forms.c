@@ -62,6 +62,7 @@ void form_free_device (dev_form *h, void *const *ptrs, int nptrs,
             gg_cuda_spmv_band_free (plans->band, false, NULL) ;
             tc_forms_release (plans, NULL) ;
             nm_form_release (plans, NULL) ;
+            rows_form_release (plans, NULL) ;
         }
         return ;
     }
@@ -75,6 +76,7 @@ void form_free_device (dev_form *h, void *const *ptrs, int nptrs,
         gg_cuda_spmv_band_free (plans->band, true, fs) ;
         tc_forms_release (plans, fs) ;
         nm_form_release (plans, fs) ;
+        rows_form_release (plans, fs) ;
     }
     for (int k = 0 ; k < nptrs ; k++) if (ptrs [k] != NULL) CU_LOG (cudaFreeAsync (ptrs [k], fs)) ;
     if (h->ready != NULL) CU_LOG (cudaEventDestroy (h->ready)) ;

@@ -197,6 +197,7 @@ const gg_spmm_family gg_spmm_families [GG_SPMM_NFAM] =
     { "tc3r",     gg_tc3r_supports, gg_tc_prefer, gg_tc3r_run },
     { "nm",       gg_nm_supports,  gg_nm_prefer,  gg_nm_run  },
     { "nmtc",     gg_nmtc_supports, gg_nmtc_prefer, gg_nmtc_run },
+    { "lenr",     gg_lenr_supports, gg_lenr_prefer, gg_lenr_run },
     { "own",      own_supports,    always,        own_run    },
 } ;
 const int gg_spmm_nfamilies = GG_SPMM_NFAM ;

@@ -10,10 +10,13 @@
 #   spmm_merge.cu      merge_iI (SpMV, chunks per block)
 #   spmv_warp.cu       warp_tI (SpMV, chunks per warp), its plan, and the
 #                      product of its hot form (kernels/spmv_hot/)
+#   spmm_rows_order.cu S's rows ordered by length on the device, the form
+#                      gg_cuda_spmm_rows multiplies (gg_cuda_rows_by_length)
 # Test and benchmark: tests/test_cuda_kernels, bench/kernels_bench
 # (kernels/kernels.mk).
 GG_SPMM_SRCS = kernels/spmm/spmm.cu kernels/spmm/spmm_row_nnz.cu \
-	kernels/spmm/spmm_merge.cu kernels/spmm/spmv_warp.cu
+	kernels/spmm/spmm_merge.cu kernels/spmm/spmv_warp.cu \
+	kernels/spmm/spmm_rows_order.cu
 EXTRA_DIST += $(GG_SPMM_SRCS) kernels/spmm/spmm_internal.cuh
 
 if HAVE_CUDA

@@ -1,0 +1,80 @@
+//------------------------------------------------------------------------------
+// backend/cuda/family_rows.c: grbgpu's CUDA-core SpMM on S's rows ordered by length
+//------------------------------------------------------------------------------
+
+// Row "lenr" of the SpMM table (backend/cuda/family.h): Y = S (+.*) X by the
+// row and nnz schedules of kernels/spmm on S's rows sorted by length
+// (gg_cuda_rows_by_length: made on the device, once per version of S, kept
+// with S's CSR form and counted in its cache entry), each row stored to its
+// place in Y (gg_cuda_spmm_rows), so Y needs no pass to put rows back.
+// Every semiring and type the own kernels take.  Measured (bench/NOTES.md,
+// 2026-11-28, H100, the kernel alone): 1.33x / 1.66x the same kernel on S at
+// N = 32 on R-MAT 2^18 / 2^20, 1.18x / 1.12x at N = 128; 0.76-0.91x on the
+// shared graphs.  So it is never the static choice: the chooser that
+// measures times it (with GRBGPU_REORDER=1) and takes it where it wins, or
+// GRBGPU_KERNEL=lenr forces it (tests).  Off unless GRBGPU_REORDER=1 until
+// it has run through the backend on a GPU.
+
+#include "backend/cuda/family.h"
+
+void rows_form_release (dev_csr *f, cudaStream_t fs)
+{
+    if (f->lenr == NULL) return ;
+    if (fs != NULL) gg_cuda_rows_form_free (f->lenr, fs) ;
+    free (f->lenr) ;
+    f->lenr = NULL ;
+}
+
+const char *gg_lenr_supports (gg_spmm_op *o)
+{
+    const char *forced = grbgpu_settings_get ()->kernel ;
+    const bool is_forced = (forced [0] != '\0') ;
+    if (is_forced && strcmp (forced, "lenr") != 0) return "another kernel is forced" ;
+    if (!is_forced && !grbgpu_settings_get ()->reorder)
+        return "row reordering is off (GRBGPU_REORDER=0)" ;
+    dev_csr *f = o->fs ;
+    // made only where it will be measured (or forced): never by the static rule
+    if (!is_forced && !o->exploring && f->lenr == NULL) return "chosen only by measurement (GRBGPU_TUNE)" ;
+    if (o->S->x != NULL && o->S->x_dev) return "S's values are a buffer of its own (not in the form)" ;
+    if (o->S->nnz >= (int64_t) INT32_MAX || o->m >= INT32_MAX || o->m == 0)
+        return "too large for 32-bit rows, or no rows" ;
+    pthread_mutex_lock (&f->plan_lock) ;
+    if (!f->lenr_tried)
+    {
+        f->lenr_tried = true ;
+        gg_rows_form *F = calloc (1, sizeof (gg_rows_form)) ;
+        int rc = (F == NULL) ? GG_ERR_NOMEM
+            : gg_cuda_rows_by_length (o->m, o->S->nnz, f->p, f->i,
+                (o->S->x == NULL) ? NULL : f->x, o->elem, F, o->c->ctx->stream) ;
+        if (rc == GG_OK)
+        {
+            f->lenr = F ;
+            form_grow (o->S, f, F->bytes) ;
+            grbgpu_log (2, "cuda: rows ordered by length for row lenr: %lld rows, %.2f MB",
+                (long long) o->m, (double) F->bytes / 1e6) ;
+        }
+        else
+        {
+            (void) cudaGetLastError () ;
+            free (F) ;
+            grbgpu_log (1, "cuda: rows ordered by length not made: error %d", rc) ;
+        }
+    }
+    const bool have = (f->lenr != NULL) ;
+    pthread_mutex_unlock (&f->plan_lock) ;
+    return have ? NULL : "no form of rows by length (its build failed)" ;
+}
+
+bool gg_lenr_prefer (const gg_spmm_op *o)
+{
+    (void) o ;
+    return strcmp (grbgpu_settings_get ()->kernel, "lenr") == 0 ;
+}
+
+int gg_lenr_run (gg_spmm_op *o)
+{
+    o->rowsum = false ;
+    const gg_rows_form *F = o->fs->lenr ;
+    return gg_cuda_spmm_rows (o->sr, o->m, o->k, o->n, o->S->nnz, F->p, F->i, F->x, false,
+        o->dX, o->dY, F->perm, NULL, o->c->ctx->stream) ;
+}
