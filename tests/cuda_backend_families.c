@@ -6,17 +6,23 @@
 
 #include "tests/cuda_backend_test.h"
 
-static test_csr make_windowed_csr (int64_t m, int64_t k, int cols, gg_type t)
+// an m x k CSR with room for cap entries and none yet (p [0] = 0)
+static test_csr csr_with_room (int64_t m, int64_t k, size_t cap)
 {
     test_csr S = { .m = m, .k = k } ;
-    size_t cap = (size_t) m * (size_t) (cols + 4) + 16 ;
     S.p = malloc ((m + 1) * sizeof (int32_t)) ;
     S.i = malloc (cap * sizeof (int32_t)) ;
     S.v = malloc (cap * sizeof (double)) ;
     S.x = malloc (cap * 8) ;
+    S.p [0] = 0 ;
+    return S ;
+}
+
+static test_csr make_windowed_csr (int64_t m, int64_t k, int cols, gg_type t)
+{
+    test_csr S = csr_with_room (m, k, (size_t) m * (size_t) (cols + 4) + 16) ;
     int32_t *wc = malloc ((size_t) cols * sizeof (int32_t)) ;
     char *mark = calloc ((size_t) k, 1) ;
-    S.p [0] = 0 ;
     for (int64_t r = 0 ; r < m ; r++)
     {
         if (r % 8 == 0) for (int q = 0 ; q < cols ; q++) wc [q] = (int32_t) (rng () % (uint64_t) k) ;
@@ -149,13 +155,7 @@ void test_tc_family (void **state)
 static test_csr make_nm_csr (int64_t m, int64_t k, int N, int M, gg_type t,
     int extra)
 {
-    test_csr S = { .m = m, .k = k } ;
-    size_t cap = (size_t) m * (size_t) ((k + M - 1) / M) * (size_t) N + 16 ;
-    S.p = malloc ((m + 1) * sizeof (int32_t)) ;
-    S.i = malloc (cap * sizeof (int32_t)) ;
-    S.v = malloc (cap * sizeof (double)) ;
-    S.x = malloc (cap * 8) ;
-    S.p [0] = 0 ;
+    test_csr S = csr_with_room (m, k, (size_t) m * (size_t) ((k + M - 1) / M) * (size_t) N + 16) ;
     for (int64_t r = 0 ; r < m ; r++)
     {
         for (int64_t g0 = 0 ; (extra < 0 || r % 7 != 3) && g0 < k ; g0 += M)
@@ -386,13 +386,7 @@ void test_nm_family (void **state)
 // the nnz-split schedules cut rows across chunks
 static test_csr make_skewed_csr (int64_t m, int64_t k, gg_type t)
 {
-    test_csr S = { .m = m, .k = k } ;
-    size_t cap = (size_t) m * 6 + (size_t) (m / 97 + 1) * 300 + 16 ;
-    S.p = malloc ((m + 1) * sizeof (int32_t)) ;
-    S.i = malloc (cap * sizeof (int32_t)) ;
-    S.v = malloc (cap * sizeof (double)) ;
-    S.x = malloc (cap * 8) ;
-    S.p [0] = 0 ;
+    test_csr S = csr_with_room (m, k, (size_t) m * 6 + (size_t) (m / 97 + 1) * 300 + 16) ;
     for (int64_t r = 0 ; r < m ; r++)
     {
         const int64_t len = (r % 97 == 3) ? 300 : (int64_t) (rng () % 6) ;

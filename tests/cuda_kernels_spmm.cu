@@ -10,6 +10,32 @@
 
 int failures = 0, checks = 0 ;
 
+// Whether Y's element (yr, j) (elements of ts bytes) holds row r's answer
+// at column j: untouched (SENTINEL) where A's row r is empty, one of the
+// row's products under ANY, else want (the reference)
+static bool spmm_elem_ok (const csr &A, gg_semiring sr, bool iso, bool reads_s,
+    bool reads_x, const std::vector<unsigned char> &sx, const std::vector<unsigned char> &X,
+    const std::vector<unsigned char> &Y, int64_t n, int64_t r, int64_t yr, int64_t j,
+    val want)
+{
+    const gg_type t = sr.type ;
+    const size_t ts = gg_type_size (t) ;
+    if (A.p [r] == A.p [r+1])
+    {
+        for (size_t b = 0 ; b < ts ; b++) if (Y [(yr * n + j) * ts + b] != SENTINEL) return false ;
+        return true ;
+    }
+    const val got = get (t, Y.data (), yr * n + j) ;
+    if (sr.add != GG_ADD_ANY) return same (t, sr.add, got, want) ;
+    for (int64_t e = A.p [r] ; e < A.p [r+1] ; e++)
+    {
+        val s = reads_s ? get (t, sx.data (), iso ? 0 : e) : val { 0, 0 } ;
+        val x = reads_x ? get (t, X.data (), A.i [e] * n + j) : val { 0, 0 } ;
+        if (same (t, sr.add, got, ref_mul (t, sr.mul, s, x))) return true ;
+    }
+    return false ;
+}
+
 // one (matrix, semiring, n): every variant + the chooser
 void test_spmm_case (const csr &A, gg_semiring sr, int64_t n, bool iso,
     const int32_t *d_p, const int32_t *d_i, const void *d_plan,
@@ -167,33 +193,10 @@ void test_spmm_case (const csr &A, gg_semiring sr, int64_t n, bool iso,
             bool empty = (A.p [r] == A.p [r+1]) ;
             for (int64_t j = 0 ; j < n ; j++)
             {
-                bool ok ;
-                if (empty && nm.band >= 0)
-                {
-                    // the band kernel writes every row (empty ones hold the
-                    // identity, which the backend never reads)
-                    ok = true ;
-                }
-                else if (empty)
-                {
-                    ok = true ;
-                    for (size_t b = 0 ; b < ts ; b++) ok = ok && Y [(r * n + j) * ts + b] == SENTINEL ;
-                }
-                else if (sr.add == GG_ADD_ANY)
-                {
-                    val got = get (t, Y.data (), r * n + j) ;
-                    ok = false ;
-                    for (int64_t e = A.p [r] ; e < A.p [r+1] && !ok ; e++)
-                    {
-                        val s = reads_s ? get (t, sx.data (), iso ? 0 : e) : val { 0, 0 } ;
-                        val x = reads_x ? get (t, X.data (), A.i [e] * n + j) : val { 0, 0 } ;
-                        ok = same (t, sr.add, got, ref_mul (t, sr.mul, s, x)) ;
-                    }
-                }
-                else
-                {
-                    ok = same (t, sr.add, get (t, Y.data (), r * n + j), want [r * n + j]) ;
-                }
+                // (the band kernel writes every row: empty ones hold the
+                // identity, which the backend never reads)
+                const bool ok = (empty && nm.band >= 0)
+                    || spmm_elem_ok (A, sr, iso, reads_s, reads_x, sx, X, Y, n, r, r, j, want [r * n + j]) ;
                 if (!ok && bad++ == 0) { first_r = r ; first_j = j ; }
             }
         }
@@ -264,30 +267,9 @@ void test_spmm_case (const csr &A, gg_semiring sr, int64_t n, bool iso,
             int64_t bad = 0 ;
             for (int64_t r = 0 ; r < A.m ; r++)
             {
-                const int64_t yr = perm [r] ;
-                const bool empty = (A.p [r] == A.p [r+1]) ;
                 for (int64_t j = 0 ; j < n ; j++)
-                {
-                    bool ok ;
-                    if (empty)
-                    {
-                        ok = true ;
-                        for (size_t b = 0 ; b < ts ; b++) ok = ok && Y [(yr * n + j) * ts + b] == SENTINEL ;
-                    }
-                    else if (sr.add == GG_ADD_ANY)
-                    {
-                        val got = get (t, Y.data (), yr * n + j) ;
-                        ok = false ;
-                        for (int64_t e = A.p [r] ; e < A.p [r+1] && !ok ; e++)
-                        {
-                            val sv = reads_s ? get (t, sx.data (), iso ? 0 : e) : val { 0, 0 } ;
-                            val xv = reads_x ? get (t, X.data (), A.i [e] * n + j) : val { 0, 0 } ;
-                            ok = same (t, sr.add, got, ref_mul (t, sr.mul, sv, xv)) ;
-                        }
-                    }
-                    else ok = same (t, sr.add, get (t, Y.data (), yr * n + j), want [r * n + j]) ;
-                    bad += !ok ;
-                }
+                    bad += !spmm_elem_ok (A, sr, iso, reads_s, reads_x, sx, X, Y, n, r, perm [r], j,
+                        want [r * n + j]) ;
             }
             if (bad > 0)
             {
