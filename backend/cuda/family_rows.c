@@ -44,8 +44,14 @@ const char *gg_lenr_supports (gg_spmm_op *o)
         f->lenr_tried = true ;
         gg_rows_form *F = calloc (1, sizeof (gg_rows_form)) ;
         int rc = (F == NULL) ? GG_ERR_NOMEM
-            : gg_cuda_rows_by_length (o->m, o->S->nnz, f->p, f->i,
-                (o->S->x == NULL) ? NULL : f->x, o->elem, F, o->c->ctx->stream) ;
+            : gg_cuda_rows_by_length (o->m, o->S->nnz, f->p, f->i, f->x,
+                (f->x == NULL) ? 0 : gg_type_size (f->xtype), F, o->c->ctx->stream) ;
+        // other threads' streams read the form as soon as it is published
+        if (rc == GG_OK && cudaStreamSynchronize (o->c->ctx->stream) != cudaSuccess)
+        {
+            gg_cuda_rows_form_free (F, o->c->ctx->stream) ;
+            rc = GG_ERR_DEVICE ;
+        }
         if (rc == GG_OK)
         {
             f->lenr = F ;
@@ -61,8 +67,12 @@ const char *gg_lenr_supports (gg_spmm_op *o)
         }
     }
     const bool have = (f->lenr != NULL) ;
+    // (made from this CSR form's values, if it has any, in their type: the
+    // form was chosen for this product, so they are the product's)
+    const bool same_values = have && ((f->lenr->x != NULL) == (f->x != NULL)) ;
     pthread_mutex_unlock (&f->plan_lock) ;
-    return have ? NULL : "no form of rows by length (its build failed)" ;
+    if (!have) return "no form of rows by length (its build failed)" ;
+    return same_values ? NULL : "the form of rows by length has other values" ;
 }
 
 bool gg_lenr_prefer (const gg_spmm_op *o)
