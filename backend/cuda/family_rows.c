@@ -85,6 +85,11 @@ int gg_lenr_run (gg_spmm_op *o)
 {
     o->rowsum = false ;
     const gg_rows_form *F = o->fs->lenr ;
+    // the own chooser's pick with S's longest row (the lengths are S's), among
+    // the schedules with a permuted store (at n = 1 its n = 2 pick)
+    const char *k = gg_cuda_spmm_choose (o->m, o->n, o->S->nnz, o->S->max_row) ;
+    if (strncmp (k, "row", 3) != 0 && strncmp (k, "nnz", 3) != 0)
+        k = gg_cuda_spmm_choose (o->m, 2, o->S->nnz, o->S->max_row) ;
     return gg_cuda_spmm_rows (o->sr, o->m, o->k, o->n, o->S->nnz, F->p, F->i, F->x, false,
-        o->dX, o->dY, F->perm, NULL, o->c->ctx->stream) ;
+        o->dX, o->dY, F->perm, k, o->c->ctx->stream) ;
 }
