@@ -202,7 +202,8 @@ void fp64_table (const std::vector<int64_t> &ns)
 // column), each with its host seconds and the warm calls that pay for it
 // (seconds / time saved per call).
 struct reorder_row { std::string matrix ; int64_t n ; double rsh_s, s3a, s3b, s4a, s4b,
-    cusp, unre, re, re_tf32, cusp_p, cuda, cuda_p, cuda_fc, cuda_len, fc_s, len_s ; } ;
+    cusp, unre, re, re_tf32, cusp_p, cuda, cuda_p, cuda_fc, cuda_len, fc_s, len_s,
+    cuda_dev, dev_ms ; } ;
 
 // rows by length, longest first (ties: first column, then row); empty rows last
 static void order_by_length (const bm_csr &A, std::vector<int32_t> &perm)
@@ -292,6 +293,16 @@ void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64
     order_by_length (A, plen) ;
     const double len_s = host_seconds () - t0 ;
     dev_perm dfc = upload_permuted (A, pfc), dlen = upload_permuted (A, plen) ;
+    // the same order made on the device (gg_cuda_rows_by_length: equal lengths
+    // in S's order), the form the backend's row lenr multiplies, and its build
+    // time (median, the form freed after each)
+    gg_rows_form RF ;
+    const double dev_ms = time_ms ([&] {
+        if (gg_cuda_rows_by_length (A.m, A.nnz, dp, di, dx, sizeof (float), &RF, 0) != GG_OK)
+        { printf ("reorder: device length order failed\n") ; exit (1) ; }
+        gg_cuda_rows_form_free (&RF, 0) ; }) ;
+    if (gg_cuda_rows_by_length (A.m, A.nnz, dp, di, dx, sizeof (float), &RF, 0) != GG_OK)
+    { printf ("reorder: device length order failed\n") ; exit (1) ; }
     // the permuted S as a matrix of its own, with the plans of our CUDA-core kernel
     bm_csr B ;
     B.name = A.name + " reordered" ; B.m = A.m ; B.k = A.k ; B.nnz = A.nnz ; B.max_row = A.max_row ;
@@ -375,6 +386,8 @@ void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64
         const double cuda_p = core (ep, ei, ex, NULL, dperm, (kn + " RSH order").c_str ()) ;
         const double cuda_fc = core (dfc.p, dfc.i, dfc.x, NULL, dfc.perm, (kn + " first-col order").c_str ()) ;
         const double cuda_len = core (dlen.p, dlen.i, dlen.x, NULL, dlen.perm, (kn + " length order").c_str ()) ;
+        const double cuda_dev = core (RF.p, RF.i, (float *) RF.x, NULL, RF.perm,
+            (kn + " length order, device form").c_str ()) ;
         line ("cuSPARSE reordered", cusp_p, cusp_p_rel, cusp_p_rel < 1e-4) ;
         double unre = -1, re = -1, re_tf32 = -1 ;
         for (int q = 0 ; q < 2 ; q++)
@@ -391,13 +404,15 @@ void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64
         }
         reorder_rows.push_back ({ A.name, n, info.t_total, s0.tc_share [3], s1.tc_share [3],
             s0.tc_share [4], s1.tc_share [4], base, unre, re, re_tf32,
-            cusp_p_rel < 1e-4 ? cusp_p : -1, cuda, cuda_p, cuda_fc, cuda_len, fc_s, len_s }) ;
+            cusp_p_rel < 1e-4 ? cusp_p : -1, cuda, cuda_p, cuda_fc, cuda_len, fc_s, len_s,
+            cuda_dev, dev_ms }) ;
         cudaFree (dX) ; cudaFree (dY) ;
     }
     for (int q = 0 ; q < 2 ; q++) { gg_tc_free (fu [q], 0) ; gg_tc_free (fr [q], 0) ; }
     cudaFree (dp) ; cudaFree (di) ; cudaFree (dx) ; cudaFree (ep) ; cudaFree (ei) ; cudaFree (ex) ;
     cudaFree (dperm) ; cudaFree (aplan) ; cudaFree (bplan) ;
     free_permuted (dfc) ; free_permuted (dlen) ;
+    gg_cuda_rows_form_free (&RF, 0) ;
     CK (cudaDeviceSynchronize ()) ;
 }
 
@@ -409,11 +424,13 @@ void reorder_table (const std::vector<int64_t> &ns)
         "fused, T = 3, 4, exact), the hybrid of the reordered S (best of split and fused, exact; tf32); x = cuSPARSE / this\n") ;
     printf ("# and the order alone: cuSP re/S = cuSPARSE's best on S / on the reordered S, cuda "
         "re/S = our CUDA-core kernel on S / on the reordered S storing rows in S's order (> 1: the "
-        "order helps), for RSH, the first-column order (fc) and rows by length (len); pays = "
-        "the order's host seconds / ms saved per call (calls; - : never)\n") ;
-    printf ("%-14s %4s %7s %13s %13s %9s %9s %6s %9s %6s %6s %6s %9s %9s %8s %8s %9s %9s %9s\n",
+        "order helps), for RSH, the first-column order (fc) and rows by length (len: on the host; "
+        "dev: made on the device, the backend's row lenr, build ms); pays = the order's seconds "
+        "/ ms saved per call (calls; -1: never)\n") ;
+    printf ("%-14s %4s %7s %13s %13s %9s %9s %6s %9s %6s %6s %6s %9s %9s %8s %8s %8s %8s %9s %9s %9s %9s\n",
         "matrix", "N", "rsh s", "TC%3", "TC%4", "cuSP ms", "hyb ms", "x", "reord ms", "x", "re/hyb",
-        "tf32 x", "cuSP re/S", "cuda re/S", "fc", "len", "pays rsh", "pays fc", "pays len") ;
+        "tf32 x", "cuSP re/S", "cuda re/S", "fc", "len", "dev", "build ms", "pays rsh", "pays fc",
+        "pays len", "pays dev") ;
     // warm calls that pay for an order of s host seconds saving cuda - t ms
     auto pays = [] (double s, double cuda, double t) -> double
     {
@@ -432,11 +449,13 @@ void reorder_table (const std::vector<int64_t> &ns)
             const double x5 = (r.cuda > 0 && r.cuda_p > 0) ? r.cuda / r.cuda_p : 0 ;
             const double x6 = (r.cuda > 0 && r.cuda_fc > 0) ? r.cuda / r.cuda_fc : 0 ;
             const double x7 = (r.cuda > 0 && r.cuda_len > 0) ? r.cuda / r.cuda_len : 0 ;
-            printf ("%-14s %4lld %7.3f %5.1f->%5.1f %5.1f->%5.1f %9.4f %9.4f %6.2f %9.4f %6.2f %6.2f %6.2f %9.2f %9.2f %8.2f %8.2f %9.0f %9.0f %9.0f\n",
+            const double x8 = (r.cuda > 0 && r.cuda_dev > 0) ? r.cuda / r.cuda_dev : 0 ;
+            printf ("%-14s %4lld %7.3f %5.1f->%5.1f %5.1f->%5.1f %9.4f %9.4f %6.2f %9.4f %6.2f %6.2f %6.2f %9.2f %9.2f %8.2f %8.2f %8.2f %8.3f %9.0f %9.0f %9.0f %9.1f\n",
                 r.matrix.c_str (), (long long) n, r.rsh_s, 100 * r.s3a, 100 * r.s3b, 100 * r.s4a,
                 100 * r.s4b, r.cusp, r.unre, x1, r.re, x2, x3, r.re_tf32 > 0 ? r.cusp / r.re_tf32 : 0,
-                x4, x5, x6, x7, pays (r.rsh_s, r.cuda, r.cuda_p), pays (r.fc_s, r.cuda, r.cuda_fc),
-                pays (r.len_s, r.cuda, r.cuda_len)) ;
+                x4, x5, x6, x7, x8, r.dev_ms, pays (r.rsh_s, r.cuda, r.cuda_p),
+                pays (r.fc_s, r.cuda, r.cuda_fc), pays (r.len_s, r.cuda, r.cuda_len),
+                pays (1e-3 * r.dev_ms, r.cuda, r.cuda_dev)) ;
             if (x6 > 0) { l6 += log (x6) ; c6++ ; }
             if (x7 > 0) { l7 += log (x7) ; c7++ ; }
             if (x1 > 0 && x2 > 0) { l1 += log (x1) ; l2 += log (x2) ; l3 += log (x3) ; c++ ; }
