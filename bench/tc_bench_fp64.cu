@@ -226,9 +226,11 @@ static double host_seconds (void)
     return t.tv_sec + 1e-9 * t.tv_nsec ;
 }
 
-// a permuted copy of S on the device (row q = row perm [q] of A) and perm
+// a permuted copy of S on the device (row q = row perm [q] of A) and perm;
+// host != NULL: the permuted CSR on the host too, as a matrix of its own
 struct dev_perm { int32_t *p = NULL, *i = NULL, *perm = NULL ; float *x = NULL ; } ;
-static dev_perm upload_permuted (const bm_csr &A, const std::vector<int32_t> &perm)
+static dev_perm upload_permuted (const bm_csr &A, const std::vector<int32_t> &perm,
+    bm_csr *host = NULL)
 {
     std::vector<int32_t> bp (A.m + 1), bi (A.nnz + 1) ;
     std::vector<float> bx (A.nnz + 1) ;
@@ -241,6 +243,12 @@ static dev_perm upload_permuted (const bm_csr &A, const std::vector<int32_t> &pe
     CK (cudaMemcpy (d.i, bi.data (), A.nnz * 4, cudaMemcpyHostToDevice)) ;
     CK (cudaMemcpy (d.x, bx.data (), A.nnz * 4, cudaMemcpyHostToDevice)) ;
     CK (cudaMemcpy (d.perm, perm.data (), A.m * 4, cudaMemcpyHostToDevice)) ;
+    if (host != NULL)
+    {
+        host->name = A.name + " reordered" ;
+        host->m = A.m ; host->k = A.k ; host->nnz = A.nnz ; host->max_row = A.max_row ;
+        host->p = std::move (bp) ; host->i = std::move (bi) ; host->x = std::move (bx) ;
+    }
     return d ;
 }
 static void free_permuted (dev_perm &d)
@@ -261,28 +269,22 @@ void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64
     gg_reorder_stats s0, s1 ;
     gg_reorder_window_stats (A.p.data (), A.i.data (), A.m, A.k, NULL, 8, &s0) ;
     gg_reorder_window_stats (A.p.data (), A.i.data (), A.m, A.k, perm.data (), 8, &s1) ;
-    // the permuted CSR: row q of B is row perm [q] of A
-    std::vector<int32_t> bp (A.m + 1), bi (A.nnz + 1) ;
-    std::vector<float> bx (A.nnz + 1) ;
-    gg_reorder_permute_rows (A.p.data (), A.i.data (), A.x.data (), sizeof (float), false, A.m,
-        perm.data (), bp.data (), bi.data (), bx.data ()) ;
     printf ("# %s reordered (RSH, %.3f s%s): TC share T=3 %.1f -> %.1f %%, T=4 %.1f -> %.1f %%, "
         "distinct columns per window %.1f -> %.1f\n", A.name.c_str (), info.t_total,
         info.fallback ? ", budget hit: first-column order" : "", 100 * s0.tc_share [3],
         100 * s1.tc_share [3], 100 * s0.tc_share [4], 100 * s1.tc_share [4], s0.avg_distinct,
         s1.avg_distinct) ;
-    int32_t *dp, *di, *ep, *ei, *dperm ; float *dx, *ex ;
+    int32_t *dp, *di ; float *dx ;
     CK (cudaMalloc (&dp, (A.m + 1) * 4)) ; CK (cudaMalloc (&di, A.nnz * 4 + 4)) ;
-    CK (cudaMalloc (&dx, A.nnz * 4 + 4)) ; CK (cudaMalloc (&ep, (A.m + 1) * 4)) ;
-    CK (cudaMalloc (&ei, A.nnz * 4 + 4)) ; CK (cudaMalloc (&ex, A.nnz * 4 + 4)) ;
-    CK (cudaMalloc (&dperm, A.m * 4)) ;
+    CK (cudaMalloc (&dx, A.nnz * 4 + 4)) ;
     CK (cudaMemcpy (dp, A.p.data (), (A.m + 1) * 4, cudaMemcpyHostToDevice)) ;
     CK (cudaMemcpy (di, A.i.data (), A.nnz * 4, cudaMemcpyHostToDevice)) ;
     CK (cudaMemcpy (dx, A.x.data (), A.nnz * 4, cudaMemcpyHostToDevice)) ;
-    CK (cudaMemcpy (ep, bp.data (), (A.m + 1) * 4, cudaMemcpyHostToDevice)) ;
-    CK (cudaMemcpy (ei, bi.data (), A.nnz * 4, cudaMemcpyHostToDevice)) ;
-    CK (cudaMemcpy (ex, bx.data (), A.nnz * 4, cudaMemcpyHostToDevice)) ;
-    CK (cudaMemcpy (dperm, perm.data (), A.m * 4, cudaMemcpyHostToDevice)) ;
+    // the RSH-permuted S, row q of B being row perm [q] of A, on the device
+    // (ep, ei, ex, dperm) and as a matrix of its own (B, for cuSPARSE)
+    bm_csr B ;
+    dev_perm drsh = upload_permuted (A, perm, &B) ;
+    int32_t *ep = drsh.p, *ei = drsh.i, *dperm = drsh.perm ; float *ex = drsh.x ;
     // the two cheap orders, timed on the host
     std::vector<int32_t> pfc (A.m), plen ;
     double t0 = host_seconds () ;
@@ -303,15 +305,11 @@ void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64
         gg_cuda_rows_form_free (&RF, 0) ; }) ;
     if (gg_cuda_rows_by_length (A.m, A.nnz, dp, di, dx, sizeof (float), &RF, 0) != GG_OK)
     { printf ("reorder: device length order failed\n") ; exit (1) ; }
-    // the permuted S as a matrix of its own, with the plans of our CUDA-core kernel
-    bm_csr B ;
-    B.name = A.name + " reordered" ; B.m = A.m ; B.k = A.k ; B.nnz = A.nnz ; B.max_row = A.max_row ;
-    B.p = bp ; B.i = bi ; B.x = bx ;
-    void *aplan, *bplan ;
+    // the plan of our CUDA-core kernel on S (the reordered runs store
+    // through row_out, with schedules that take no plan)
+    void *aplan ;
     CK (cudaMalloc (&aplan, gg_cuda_spmv_plan_bytes (A.nnz) + 16)) ;
-    CK (cudaMalloc (&bplan, gg_cuda_spmv_plan_bytes (A.nnz) + 16)) ;
-    if (gg_cuda_spmv_plan_build (A.m, A.nnz, dp, aplan, 0) != GG_OK
-        || gg_cuda_spmv_plan_build (A.m, A.nnz, ep, bplan, 0) != GG_OK)
+    if (gg_cuda_spmv_plan_build (A.m, A.nnz, dp, aplan, 0) != GG_OK)
     { printf ("reorder: plan build failed\n") ; exit (1) ; }
     gg_hybrid_form *fu [2] = { NULL, NULL }, *fr [2] = { NULL, NULL } ;
     for (int q = 0 ; q < 2 ; q++)
@@ -364,9 +362,9 @@ void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64
         const double cusp_p_rel = (cusp_p > 0) ? rel_to_ref (B, n, refq, refp) : INFINITY ;
         const gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP32 } ;
         const char *kern = gg_cuda_spmm_choose_plan (A.m, n, A.nnz, A.max_row) ;
-        // (row_out: the permuted store; kern where it takes one, else the
-        // chooser's pick among the row and nnz schedules)
-        const bool kern_rows = !strncmp (kern, "row", 3) || !strncmp (kern, "nnz", 3) ;
+        // (row_out: the permuted store, with the chooser's pick among the
+        // schedules that take one: kern wherever kern is one of them)
+        const char *kern_rows = gg_cuda_spmm_choose_rows (A.m, n, A.nnz, A.max_row) ;
         auto core = [&] (int32_t *mp, int32_t *mi, float *mx, void *plan, const int32_t *row_out,
             const char *what) -> double
         {
@@ -375,7 +373,7 @@ void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64
             const double t = time_ms ([&] { rc = (row_out == NULL)
                 ? gg_cuda_spmm_plan (&sr, A.m, A.k, n, A.nnz, mp, mi, mx, false, dX, dY, plan, kern, 0)
                 : gg_cuda_spmm_rows (&sr, A.m, A.k, n, A.nnz, mp, mi, mx, false, dX, dY, row_out,
-                    kern_rows ? kern : "", 0) ; }) ;
+                    kern_rows, 0) ; }) ;
             if (rc != GG_OK) return -1 ;
             CK (cudaMemcpy (y.data (), dY, A.m * n * 4, cudaMemcpyDeviceToHost)) ;
             const double rel = rel_to_ref (A, n, y, ref) ;
@@ -409,8 +407,8 @@ void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64
         cudaFree (dX) ; cudaFree (dY) ;
     }
     for (int q = 0 ; q < 2 ; q++) { gg_tc_free (fu [q], 0) ; gg_tc_free (fr [q], 0) ; }
-    cudaFree (dp) ; cudaFree (di) ; cudaFree (dx) ; cudaFree (ep) ; cudaFree (ei) ; cudaFree (ex) ;
-    cudaFree (dperm) ; cudaFree (aplan) ; cudaFree (bplan) ;
+    cudaFree (dp) ; cudaFree (di) ; cudaFree (dx) ; cudaFree (aplan) ;
+    free_permuted (drsh) ;
     free_permuted (dfc) ; free_permuted (dlen) ;
     gg_cuda_rows_form_free (&RF, 0) ;
     CK (cudaDeviceSynchronize ()) ;

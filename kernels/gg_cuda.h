@@ -248,6 +248,12 @@ const char *gg_cuda_spmm_choose (int64_t m, int64_t n, int64_t nnz,
 const char *gg_cuda_spmm_choose_plan (int64_t m, int64_t n, int64_t nnz,
     int64_t max_row) ;
 
+// The same among the schedules with a permuted store (gg_cuda_spmm_rows:
+// the row and nnz ones): where the chooser takes an SpMV schedule (n = 1),
+// its pick for n = 2.
+const char *gg_cuda_spmm_choose_rows (int64_t m, int64_t n, int64_t nnz,
+    int64_t max_row) ;
+
 #ifdef __cplusplus
 }
 #endif

@@ -35,7 +35,6 @@ const char *gg_lenr_supports (gg_spmm_op *o)
     dev_csr *f = o->fs ;
     // made only where it will be measured (or forced): never by the static rule
     if (!is_forced && !o->exploring && f->lenr == NULL) return "chosen only by measurement (GRBGPU_TUNE)" ;
-    if (o->S->x != NULL && o->S->x_dev) return "S's values are a buffer of its own (not in the form)" ;
     if (o->S->nnz >= (int64_t) INT32_MAX || o->m >= INT32_MAX || o->m == 0)
         return "too large for 32-bit rows, or no rows" ;
     pthread_mutex_lock (&f->plan_lock) ;
@@ -85,11 +84,8 @@ int gg_lenr_run (gg_spmm_op *o)
 {
     o->rowsum = false ;
     const gg_rows_form *F = o->fs->lenr ;
-    // the own chooser's pick with S's longest row (the lengths are S's), among
-    // the schedules with a permuted store (at n = 1 its n = 2 pick)
-    const char *k = gg_cuda_spmm_choose (o->m, o->n, o->S->nnz, o->S->max_row) ;
-    if (strncmp (k, "row", 3) != 0 && strncmp (k, "nnz", 3) != 0)
-        k = gg_cuda_spmm_choose (o->m, 2, o->S->nnz, o->S->max_row) ;
+    // the own chooser's pick with S's longest row (the lengths are S's)
     return gg_cuda_spmm_rows (o->sr, o->m, o->k, o->n, o->S->nnz, F->p, F->i, F->x, false,
-        o->dX, o->dY, F->perm, k, o->c->ctx->stream) ;
+        o->dX, o->dY, F->perm, gg_cuda_spmm_choose_rows (o->m, o->n, o->S->nnz, o->S->max_row),
+        o->c->ctx->stream) ;
 }

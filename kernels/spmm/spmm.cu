@@ -245,20 +245,22 @@ extern "C" int gg_cuda_spmm_plan (const gg_semiring *sr, int64_t m, int64_t k,
     return spmm_named (sr, m, k, n, nnz, p, i, x, iso, X, Y, plan, NULL, kernel, stream) ;
 }
 
-// (the chooser's pick among the row and nnz schedules: at n = 1 it may name
-// an SpMV schedule, which has no permuted store; then the n = 2 pick)
+extern "C" const char *gg_cuda_spmm_choose_rows (int64_t m, int64_t n,
+    int64_t nnz, int64_t max_row)
+{
+    const char *k = gg_cuda_spmm_choose (m, n, nnz, max_row) ;
+    const spmm_variant *var = spmm_variant_named (k) ;
+    if (var != NULL && (var->sched == SCHED_ROW || var->sched == SCHED_NNZ)) return k ;
+    return gg_cuda_spmm_choose (m, 2, nnz, max_row) ;
+}
+
 extern "C" int gg_cuda_spmm_rows (const gg_semiring *sr, int64_t m, int64_t k,
     int64_t n, int64_t nnz, const int32_t *p, const int32_t *i, const void *x,
     bool iso, const void *X, void *Y, const int32_t *row_out, const char *kernel,
     cudaStream_t stream)
 {
     if (row_out == NULL) return GG_ERR_UNSUPPORTED ;
-    if (kernel == NULL || kernel [0] == '\0')
-    {
-        kernel = gg_cuda_spmm_choose (m, n, nnz, -1) ;
-        if (strncmp (kernel, "row", 3) != 0 && strncmp (kernel, "nnz", 3) != 0)
-            kernel = gg_cuda_spmm_choose (m, 2, nnz, -1) ;
-    }
+    if (kernel == NULL || kernel [0] == '\0') kernel = gg_cuda_spmm_choose_rows (m, n, nnz, -1) ;
     return spmm_named (sr, m, k, n, nnz, p, i, x, iso, X, Y, NULL, row_out, kernel, stream) ;
 }
 
