@@ -33,12 +33,20 @@ void put (void *a, size_t k, gg_type t, double v)
     if (t == GG_FP32) ((float *) a) [k] = (float) v ;
     else if (t == GG_FP64) ((double *) a) [k] = v ;
     else if (t == GG_INT32) ((int32_t *) a) [k] = (int32_t) v ;
+    else if (t == GG_INT64) ((int64_t *) a) [k] = (int64_t) v ;
+    else if (t == GG_UINT32) ((uint32_t *) a) [k] = (uint32_t) v ;
+    else if (t == GG_UINT64) ((uint64_t *) a) [k] = (uint64_t) v ;
+    else if (t == GG_BOOL) ((uint8_t *) a) [k] = (v != 0) ;
 }
 
 double get (const void *a, size_t k, gg_type t)
 {
     if (t == GG_FP32) return ((const float *) a) [k] ;
     if (t == GG_FP64) return ((const double *) a) [k] ;
+    if (t == GG_INT64) return (double) ((const int64_t *) a) [k] ;
+    if (t == GG_UINT32) return ((const uint32_t *) a) [k] ;
+    if (t == GG_UINT64) return (double) ((const uint64_t *) a) [k] ;
+    if (t == GG_BOOL) return ((const uint8_t *) a) [k] ;
     return ((const int32_t *) a) [k] ;
 }
 

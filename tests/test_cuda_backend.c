@@ -211,10 +211,24 @@ static void test_fork_after_start (void **state)
 // main
 //------------------------------------------------------------------------------
 
+// after each test, pass or fail: no kernel forced and reordering as the
+// environment set it (a test that stops at a failed assertion must not
+// leave its settings to the next one)
+static bool reorder_default ;
+static int restore_settings (void **state)
+{
+    (void) state ;
+    set_kernel ("") ;
+    grbgpu_settings.reorder = reorder_default ;
+    return 0 ;
+}
+#define T(f) cmocka_unit_test_teardown (f, restore_settings)
+
 int main (void)
 {
     setenv ("GRBGPU_VERBOSE", "1", 0) ;
     grbgpu_settings_init () ;
+    reorder_default = grbgpu_settings.reorder ;
 
     // fork before anything here touches CUDA
     fflush (NULL) ;
@@ -234,25 +248,25 @@ int main (void)
     if (fork_status == 77) fork_status = 0 ;    // raced with a vanished GPU
     const struct CMUnitTest tests [] =
     {
-        cmocka_unit_test (test_spmm_plus_times),
-        cmocka_unit_test (test_spmm_algorithms),
-        cmocka_unit_test (test_spmm_tuned),
-        cmocka_unit_test (test_spmm_own_kernels),
-        cmocka_unit_test (test_spmm_edge_cases),
-        cmocka_unit_test (test_spmv_push),
-        cmocka_unit_test (test_spmv_hot),
-        cmocka_unit_test (test_spmv_band),
-        cmocka_unit_test (test_tc_family),
-        cmocka_unit_test (test_nm_family),
-        cmocka_unit_test (test_lenr_family),
-        cmocka_unit_test (test_sddmm),
-        cmocka_unit_test (test_gemm),
-        cmocka_unit_test (test_dense_tuned),
-        cmocka_unit_test (test_cache_reuse),
-        cmocka_unit_test (test_cache_eviction),
-        cmocka_unit_test (test_faults),
-        cmocka_unit_test (test_threads),
-        cmocka_unit_test (test_fork_after_start),
+        T (test_spmm_plus_times),
+        T (test_spmm_algorithms),
+        T (test_spmm_tuned),
+        T (test_spmm_own_kernels),
+        T (test_spmm_edge_cases),
+        T (test_spmv_push),
+        T (test_spmv_hot),
+        T (test_spmv_band),
+        T (test_tc_family),
+        T (test_nm_family),
+        T (test_lenr_family),
+        T (test_sddmm),
+        T (test_gemm),
+        T (test_dense_tuned),
+        T (test_cache_reuse),
+        T (test_cache_eviction),
+        T (test_faults),
+        T (test_threads),
+        T (test_fork_after_start),
     } ;
     // GRBGPU_TEST_FILTER (a CMocka pattern, e.g. 'test_nm*') runs some only
     const char *filter = getenv ("GRBGPU_TEST_FILTER") ;
