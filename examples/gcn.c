@@ -5,7 +5,7 @@
 // usage: gcn [--nodes N] [--classes C] [--features F] [--hidden H]
 //            [--degree D] [--homophily P] [--signal S] [--train-frac T]
 //            [--epochs E] [--lr L] [--sgd] [--seed N] [--min-test-acc A]
-//            [--save FILE | --compare FILE] [graph.mtx[.gz]]
+//            [--save FILE | --compare FILE] [--rmat S | graph.mtx[.gz]]
 //
 // Kipf and Welling's GCN: Ahat = D^-1/2 (A+I) D^-1/2 (D: degrees of A+I),
 //      H1 = ReLU (Ahat H0 W0),   Z = Ahat H1 W1,
@@ -317,7 +317,7 @@ static void usage (void)
         "[--hidden H] [--degree D] [--homophily P] [--signal S] "
         "[--train-frac T] [--epochs E] [--lr L] [--sgd] [--seed N] "
         "[--min-test-acc A] [--save FILE | --compare FILE] "
-        "[graph.mtx[.gz]]\n") ;
+        "[--rmat S | graph.mtx[.gz]]\n") ;
 }
 
 int main (int argc, char **argv)
@@ -344,6 +344,7 @@ int main (int argc, char **argv)
         .seed = 7 } ;
     double min_test_acc = -1 ;
     const char *file = NULL ;
+    int rmat = 0 ;              // --rmat S: R-MAT of 2^S vertices
     ex_check_opts check = { NULL, NULL } ;
     for (int k = 1 ; k < argc ; )
     {
@@ -364,12 +365,13 @@ int main (int argc, char **argv)
         else if (!strcmp (a, "--lr")) o.lr = atof (v) ;
         else if (!strcmp (a, "--seed")) o.seed = strtoull (v, NULL, 0) ;
         else if (!strcmp (a, "--min-test-acc")) min_test_acc = atof (v) ;
+        else if (!strcmp (a, "--rmat")) rmat = atoi (v) ;
         else { usage () ; return (2) ; }
         k += 2 ;
     }
     if (o.nodes < 2 || o.classes < 2 || o.features < 1 || o.hidden < 1
         || o.degree < 1 || o.epochs < 1 || o.train_frac <= 0
-        || o.train_frac >= 1)
+        || o.train_frac >= 1 || rmat < 0 || rmat > 26 || (rmat > 0 && file != NULL))
     {
         usage () ;
         return (2) ;
@@ -387,7 +389,16 @@ int main (int argc, char **argv)
     //--------------------------------------------------------------------------
 
     double t0 = ex_wtime () ;
-    if (file != NULL)
+    char rmat_name [32] ;
+    if (rmat > 0)
+    {
+        // (a graph like a file's from here on: symmetrized, region labels)
+        snprintf (rmat_name, sizeof (rmat_name), "R-MAT scale %d", rmat) ;
+        GRB_TRY (ex_rmat (&A, rmat, 16, o.seed)) ;
+        file = rmat_name ;
+        o.nodes = (int64_t) 1 << rmat ;
+    }
+    else if (file != NULL)
     {
         GRB_TRY (ex_read_mm (&A, file)) ;
         GrB_Index nr, nc ;
