@@ -54,6 +54,8 @@ gg_precision ;
 #define GG_MAX_SLOTS 8          // slots of GRBGPU_DEVICES (devices, repeats allowed)
 #define GG_MAX_DEVICES 64       // device ids 0 .. 63 (GRBGPU_DEVICES, per-device accounts)
 
+#define GG_REORDER_AUTO (-1)    // gg_settings.reorder's default
+
 typedef struct
 {
     bool disable ;              // GRBGPU_DISABLE: pure pass-through
@@ -67,8 +69,11 @@ typedef struct
     int device_id ;             // GRBGPU_DEVICE_ID
     uint64_t device_memory ;    // GRBGPU_DEVICE_MEMORY (0 = a safe fraction of free)
     char fault [128] ;          // GRBGPU_FAULT, pushed to backend/fault.c
-    bool reorder ;              // GRBGPU_REORDER: offer the tensor-core row
-                                // of the RSH-reordered S (tc3r) to the chooser
+    int reorder ;               // GRBGPU_REORDER: GG_REORDER_AUTO (default):
+                                // the chooser times the row lenr (S's rows by
+                                // length, made on the device); 1: also the
+                                // tensor-core row of the RSH-reordered S
+                                // (tc3r, a host pass); 0: neither
     bool nm ;                   // GRBGPU_NM: offer the dense x N:M row (nm)
     bool nm_host_pack ;         // GRBGPU_NM_PACK=host: lay the N:M form out
                                 // on the host (default device)

@@ -26,7 +26,7 @@ gg_settings grbgpu_settings =
     .disable = false, .device = GG_DEVICE_AUTO, .min_work = -1,
     .verbose = 0, .stats = false, .cache_bytes = 0,
     .precision = GG_PRECISION_EXACT, .kernel = "", .device_id = 0,
-    .device_memory = 0, .fault = "", .tune = true, .reorder = false, .nm = true, .nm_host_pack = false, .devices = "",
+    .device_memory = 0, .fault = "", .tune = true, .reorder = GG_REORDER_AUTO, .nm = true, .nm_host_pack = false, .devices = "",
     .devices_all = false, .ndevices = 0, .resident = true, .test_fake_devices = 0,
     .split_row_weight = 0
 } ;
@@ -161,7 +161,14 @@ static int set_one (const char *name, const char *v)
     }
     if (!strcasecmp (name, "DEVICE_ID")) return parse_int (v, &s->device_id) ;
     if (!strcasecmp (name, "TUNE"))     return parse_bool (v, &s->tune) ;
-    if (!strcasecmp (name, "REORDER"))  return parse_bool (v, &s->reorder) ;
+    if (!strcasecmp (name, "REORDER"))
+    {
+        bool on ;
+        if (!strcasecmp (v, "auto")) { s->reorder = GG_REORDER_AUTO ; return 0 ; }
+        if (parse_bool (v, &on)) return -1 ;
+        s->reorder = on ? 1 : 0 ;
+        return 0 ;
+    }
     if (!strcasecmp (name, "NM"))       return parse_bool (v, &s->nm) ;
     if (!strcasecmp (name, "NM_PACK"))
     {
@@ -285,7 +292,11 @@ GG_EXPORT int grbgpu_get (const char *name, char *buf, size_t len)
     else if (!strcasecmp (name, "VERBOSE")) snprintf (buf, len, "%d", s->verbose) ;
     else if (!strcasecmp (name, "DEVICE_ID")) snprintf (buf, len, "%d", s->device_id) ;
     else if (!strcasecmp (name, "TUNE")) snprintf (buf, len, "%d", s->tune) ;
-    else if (!strcasecmp (name, "REORDER")) snprintf (buf, len, "%d", s->reorder) ;
+    else if (!strcasecmp (name, "REORDER"))
+    {
+        if (s->reorder == GG_REORDER_AUTO) snprintf (buf, len, "auto") ;
+        else snprintf (buf, len, "%d", s->reorder) ;
+    }
     else if (!strcasecmp (name, "NM")) snprintf (buf, len, "%d", s->nm) ;
     else if (!strcasecmp (name, "NM_PACK")) snprintf (buf, len, "%s", s->nm_host_pack ? "host" : "device") ;
     else if (!strcasecmp (name, "RESIDENT")) snprintf (buf, len, "%d", s->resident) ;

@@ -447,12 +447,14 @@ void test_lenr_family (void **state)
         grbgpu_cache_release ((gg_cache_entry *) Sv.cache) ;
         free_csr (&S) ;
     }
-    // the chooser measuring (about 180K entries x 32 columns), with the row
-    // offered and not
-    for (int on = 1 ; on >= 0 ; on--)
+    // the chooser measuring (about 180K entries x 32 columns), with
+    // GRBGPU_REORDER=1 (lenr and tc3r offered), auto (lenr only) and 0 (none)
+    const int settings [3] = { 1, GG_REORDER_AUTO, 0 } ;
+    for (int si = 0 ; si < 3 ; si++)
     {
-        const bool was = grbgpu_settings.reorder ;
-        grbgpu_settings.reorder = (on == 1) ;
+        const int on = settings [si] ;
+        const int was = grbgpu_settings.reorder ;
+        grbgpu_settings.reorder = on ;
         const gg_semiring *sr = &srs [0] ;
         for (int version = 0 ; version < 2 ; version++)
         {
@@ -469,7 +471,8 @@ void test_lenr_family (void **state)
                 const char *fam = gg_spmm_last_family () ;
                 print_message ("  reorder %d, S %d, call %d: %s\n", on, version, call, fam) ;
                 assert_int_equal (check_spmm (sr, &S, false, Xv, 32, Y), 0) ;
-                if (!on) assert_string_not_equal (fam, "lenr") ;
+                if (on == 0) assert_string_not_equal (fam, "lenr") ;
+                if (on != 1) assert_string_not_equal (fam, "tc3r") ;
             }
             grbgpu_cache_release ((gg_cache_entry *) Sv.cache) ;
             free_csr (&S) ; free (X) ; free (Xv) ; free (Y) ;

@@ -214,7 +214,7 @@ static void test_fork_after_start (void **state)
 // after each test, pass or fail: no kernel forced and reordering as the
 // environment set it (a test that stops at a failed assertion must not
 // leave its settings to the next one)
-static bool reorder_default ;
+static int reorder_default ;
 static int restore_settings (void **state)
 {
     (void) state ;

@@ -8,12 +8,14 @@
 // with S's CSR form and counted in its cache entry), each row stored to its
 // place in Y (gg_cuda_spmm_rows), so Y needs no pass to put rows back.
 // Every semiring and type the own kernels take.  Measured (bench/NOTES.md,
-// 2026-11-28, H100, the kernel alone): 1.33x / 1.66x the same kernel on S at
-// N = 32 on R-MAT 2^18 / 2^20, 1.18x / 1.12x at N = 128; 0.76-0.91x on the
-// shared graphs.  So it is never the static choice: the chooser that
-// measures times it (with GRBGPU_REORDER=1) and takes it where it wins, or
-// GRBGPU_KERNEL=lenr forces it (tests).  Off unless GRBGPU_REORDER=1 until
-// it has run through the backend on a GPU.
+// 2026-11-28, H200, the kernel alone, the form made on the device): 1.35x /
+// 1.75x / 1.42x the same kernel on S at N = 32 on R-MAT 2^18 / 2^20 / 2^22,
+// 1.17x / 1.12x at N = 128 on 2^18 / 2^20; 0.84-1.03x on the shared graphs;
+// the form built in 0.34 / 0.67 / 1.86 ms.  So it is never the static
+// choice: the chooser that measures times it (GRBGPU_REORDER=auto, the
+// default, or 1) and takes it where it wins; GRBGPU_REORDER=0 never offers
+// it; GRBGPU_KERNEL=lenr forces it (tests).  A form that lost stays with S's
+// CSR form, as the tensor-core forms do (its bytes are counted there).
 
 #include "backend/cuda/family.h"
 
@@ -30,7 +32,7 @@ const char *gg_lenr_supports (gg_spmm_op *o)
     const char *forced = grbgpu_settings_get ()->kernel ;
     const bool is_forced = (forced [0] != '\0') ;
     if (is_forced && strcmp (forced, "lenr") != 0) return "another kernel is forced" ;
-    if (!is_forced && !grbgpu_settings_get ()->reorder)
+    if (!is_forced && grbgpu_settings_get ()->reorder == 0)
         return "row reordering is off (GRBGPU_REORDER=0)" ;
     dev_csr *f = o->fs ;
     // made only where it will be measured (or forced): never by the static rule

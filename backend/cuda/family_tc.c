@@ -177,8 +177,8 @@ static const char *tc_supports (gg_spmm_op *o, int slot, const char *name)
     const char *why = tc_operands_plain (o) ;
     if (why != NULL) return why ;
 
-    if (slot == TC_REORDERED && !grbgpu_settings_get ()->reorder && !is_forced)
-        return "row reordering is off (GRBGPU_REORDER=0)" ;
+    if (slot == TC_REORDERED && grbgpu_settings_get ()->reorder != 1 && !is_forced)
+        return "the RSH pass is off (GRBGPU_REORDER is not 1)" ;
     pthread_mutex_lock (&f->plan_lock) ;
     if (!f->tc_tried [slot])
     {
