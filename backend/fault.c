@@ -9,7 +9,8 @@
 // behaves as if the real operation had failed.
 //
 // Spec: comma-separated `point:probability` pairs, probability in [0, 1];
-// points alloc, convert, launch (or kernel), copy, and all.  "", "off",
+// points alloc, convert, launch (or kernel), copy, reorder (a reordered
+// form's build: the product is made without it), and all.  "", "off",
 // "none" and "0" turn injection off.  A bad spec is rejected whole.
 //
 // The configuration comes from grbgpu_fault_configure only: settings.c calls
@@ -55,7 +56,8 @@ static __thread uint64_t tl_ordinal __attribute__ ((tls_model ("initial-exec")))
 static const char *point_names [GG_NFAULTS] =
 {
     [GG_FAULT_ALLOC] = "alloc", [GG_FAULT_CONVERT] = "convert",
-    [GG_FAULT_LAUNCH] = "launch", [GG_FAULT_COPY] = "copy"
+    [GG_FAULT_LAUNCH] = "launch", [GG_FAULT_COPY] = "copy",
+    [GG_FAULT_REORDER] = "reorder"
 } ;
 
 //------------------------------------------------------------------------------

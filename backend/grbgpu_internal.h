@@ -164,6 +164,8 @@ typedef enum
     GG_FAULT_CONVERT,       // converting an operand to a device format
     GG_FAULT_LAUNCH,        // a kernel launch
     GG_FAULT_COPY,          // a host <-> device copy
+    GG_FAULT_REORDER,       // making a reordered form (the rows lenr, tc3r):
+                            // the product is then made without it
     GG_NFAULTS
 }
 gg_fault_point ;

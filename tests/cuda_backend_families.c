@@ -408,7 +408,8 @@ static test_csr make_skewed_csr (int64_t m, int64_t k, gg_type t)
 // type tried, n = 1, 5, 32, and give the reference's values in S's row
 // order; with GRBGPU_REORDER=1 and the chooser measuring, the product is
 // right whichever row wins, and after S changes (a new form) too; with
-// GRBGPU_REORDER=0 and nothing forced the row is never offered.
+// GRBGPU_REORDER=0 and nothing forced the row is never offered; a fault in
+// every reordered form's build leaves the right product, made without them.
 void test_lenr_family (void **state)
 {
     (void) state ;
@@ -477,6 +478,43 @@ void test_lenr_family (void **state)
             grbgpu_cache_release ((gg_cache_entry *) Sv.cache) ;
             free_csr (&S) ; free (X) ; free (Xv) ; free (Y) ;
         }
+        grbgpu_settings.reorder = was ;
+    }
+
+    // every reordered form's build failing (GRBGPU_FAULT=reorder:1, the rows
+    // lenr and tc3r offered): the products are right, made without them, the
+    // calls succeed, and a later version of S (faults off) may take lenr again
+    {
+        const int was = grbgpu_settings.reorder ;
+        grbgpu_settings.reorder = 1 ;
+        const gg_semiring *sr = &srs [0] ;
+        for (int version = 0 ; version < 2 ; version++)
+        {
+            assert_int_equal (grbgpu_fault_configure (version == 0 ? "reorder:1" : ""), 0) ;
+            test_csr S = make_skewed_csr (40000, 4001, sr->type) ;
+            gg_csr Sv = view_csr (&S, false, make_entry ()) ;
+            double *Xv ;
+            void *X = make_dense (S.k, 32, sr->type, &Xv) ;
+            void *Y = malloc ((size_t) (S.m * 32) * 8) ;
+            gg_dense Xd = { .nrows = S.k, .ncols = 32, .x = X } ;
+            for (int call = 0 ; call < 2 ; call++)
+            {
+                memset (Y, 0x7f, (size_t) (S.m * 32) * 8) ;
+                assert_int_equal (be->spmm (sr, &Sv, &Xd, Y), GG_OK) ;
+                const char *fam = gg_spmm_last_family () ;
+                print_message ("  reorder faults %s, call %d: %s\n", version == 0 ? "on" : "off",
+                    call, fam) ;
+                assert_int_equal (check_spmm (sr, &S, false, Xv, 32, Y), 0) ;
+                if (version == 0)
+                {
+                    assert_string_not_equal (fam, "lenr") ;
+                    assert_string_not_equal (fam, "tc3r") ;
+                }
+            }
+            grbgpu_cache_release ((gg_cache_entry *) Sv.cache) ;
+            free_csr (&S) ; free (X) ; free (Xv) ; free (Y) ;
+        }
+        assert_int_equal (grbgpu_fault_configure (""), 0) ;
         grbgpu_settings.reorder = was ;
     }
 }

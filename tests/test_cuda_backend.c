@@ -211,16 +211,16 @@ static void test_fork_after_start (void **state)
 // main
 //------------------------------------------------------------------------------
 
-// after each test, pass or fail: no kernel forced and reordering as the
-// environment set it (a test that stops at a failed assertion must not
-// leave its settings to the next one)
+// after each test, pass or fail: no kernel forced, reordering as the
+// environment set it, no fault injected (a test that stops at a failed
+// assertion must not leave its settings to the next one)
 static int reorder_default ;
 static int restore_settings (void **state)
 {
     (void) state ;
     set_kernel ("") ;
     grbgpu_settings.reorder = reorder_default ;
-    return 0 ;
+    return grbgpu_fault_configure ("") ;
 }
 #define T(f) cmocka_unit_test_teardown (f, restore_settings)
 

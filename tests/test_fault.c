@@ -59,7 +59,7 @@ static void test_parse (void **state)
     {
         "alloc:0.1,convert:0.05,launch:0.05,copy:0.1", "", "off", "none",
         "0", " alloc : 0.5 ", "kernel:1", "ALL:0.25", "copy:0,alloc:1e-3",
-        "launch:1.0",
+        "launch:1.0", "reorder:1", "reorder:0.5,copy:0",
     } ;
     for (size_t k = 0 ; k < sizeof (good) / sizeof (good [0]) ; k++)
     {
@@ -89,6 +89,12 @@ static void test_parse (void **state)
     assert_true (grbgpu_fault (GG_FAULT_CONVERT)) ;
     assert_true (grbgpu_fault (GG_FAULT_LAUNCH)) ;
     assert_false (grbgpu_fault (GG_FAULT_COPY)) ;
+    assert_true (grbgpu_fault (GG_FAULT_REORDER)) ;
+    // reorder: a reordered form's build only
+    assert_int_equal (grbgpu_fault_configure ("reorder:1"), 0) ;
+    assert_true (grbgpu_fault (GG_FAULT_REORDER)) ;
+    assert_false (grbgpu_fault (GG_FAULT_CONVERT)) ;
+    assert_false (grbgpu_fault (GG_FAULT_ALLOC)) ;
     // out-of-range points never fire
     assert_false (grbgpu_fault ((gg_fault_point) GG_NFAULTS)) ;
 }
@@ -111,7 +117,7 @@ static void test_rates (void **state)
 static void test_off_never_fails (void **state)
 {
     (void) state ;
-    const char *off [] = { "", "off", "none", "0", "alloc:0,convert:0,launch:0,copy:0" } ;
+    const char *off [] = { "", "off", "none", "0", "alloc:0,convert:0,launch:0,copy:0,reorder:0" } ;
     for (size_t k = 0 ; k < sizeof (off) / sizeof (off [0]) ; k++)
     {
         assert_int_equal (grbgpu_fault_configure ("all:1"), 0) ;

@@ -44,7 +44,9 @@ const char *gg_lenr_supports (gg_spmm_op *o)
     {
         f->lenr_tried = true ;
         gg_rows_form *F = calloc (1, sizeof (gg_rows_form)) ;
+        // (an injected fault: as a failed build, the product goes on without it)
         int rc = (F == NULL) ? GG_ERR_NOMEM
+            : grbgpu_fault (GG_FAULT_REORDER) ? GG_ERR_FAULT
             : gg_cuda_rows_by_length (o->m, o->S->nnz, f->p, f->i, f->x,
                 (f->x == NULL) ? 0 : gg_type_size (f->xtype), F, o->c->ctx->stream) ;
         // other threads' streams read the form as soon as it is published

@@ -82,7 +82,9 @@ static int tc_build_reordered (gg_spmm_op *o, dev_csr *f, gg_hybrid_form **h)
     gg_reorder_options_default (&opt) ;
     opt.budget_s = REORDER_BUDGET_S ;
     gg_reorder_info info ;
-    rc = gg_reorder_rsh (S->p32, S->i32, m, o->k, &opt, perm, NULL, &info) ;
+    // (an injected fault: as a failed pass, the product goes on without it)
+    rc = grbgpu_fault (GG_FAULT_REORDER) ? GG_ERR_FAULT
+        : gg_reorder_rsh (S->p32, S->i32, m, o->k, &opt, perm, NULL, &info) ;
     if (rc != GG_OK) goto done ;
     gg_reorder_permute_rows (S->p32, S->i32, S->x, elem, S->iso, m, perm, bp, bi, bx) ;
     // one device buffer: perm (kept), then p, i, x (freed after the build)
