@@ -403,6 +403,32 @@ static test_csr make_skewed_csr (int64_t m, int64_t k, gg_type t)
     return S ;
 }
 
+// One new version of a skewed S (40000 x 4001), two products with X of 32
+// columns through the chooser: right each time, and lenr / tc3r taken only
+// where allowed.
+static void lenr_chooser_round (const gg_semiring *sr, bool lenr_ok, bool tc3r_ok)
+{
+    test_csr S = make_skewed_csr (40000, 4001, sr->type) ;
+    gg_csr Sv = view_csr (&S, false, make_entry ()) ;
+    double *Xv ;
+    void *X = make_dense (S.k, 32, sr->type, &Xv) ;
+    void *Y = malloc ((size_t) (S.m * 32) * 8) ;
+    gg_dense Xd = { .nrows = S.k, .ncols = 32, .x = X } ;
+    for (int call = 0 ; call < 2 ; call++)
+    {
+        memset (Y, 0x7f, (size_t) (S.m * 32) * 8) ;
+        assert_int_equal (be->spmm (sr, &Sv, &Xd, Y), GG_OK) ;
+        const char *fam = gg_spmm_last_family () ;
+        print_message ("  reorder %d, lenr %s, tc3r %s, call %d: %s\n", grbgpu_settings.reorder,
+            lenr_ok ? "allowed" : "not", tc3r_ok ? "allowed" : "not", call, fam) ;
+        assert_int_equal (check_spmm (sr, &S, false, Xv, 32, Y), 0) ;
+        if (!lenr_ok) assert_string_not_equal (fam, "lenr") ;
+        if (!tc3r_ok) assert_string_not_equal (fam, "tc3r") ;
+    }
+    grbgpu_cache_release ((gg_cache_entry *) Sv.cache) ;
+    free_csr (&S) ; free (X) ; free (Xv) ; free (Y) ;
+}
+
 // The own kernels on S's rows ordered by length (backend/cuda/family_rows.c,
 // row lenr): forced (GRBGPU_KERNEL=lenr) they run for every semiring and
 // type tried, n = 1, 5, 32, and give the reference's values in S's row
@@ -450,71 +476,21 @@ void test_lenr_family (void **state)
     }
     // the chooser measuring (about 180K entries x 32 columns), with
     // GRBGPU_REORDER=1 (lenr and tc3r offered), auto (lenr only) and 0 (none)
+    const int was = grbgpu_settings.reorder ;
     const int settings [3] = { 1, GG_REORDER_AUTO, 0 } ;
     for (int si = 0 ; si < 3 ; si++)
     {
-        const int on = settings [si] ;
-        const int was = grbgpu_settings.reorder ;
-        grbgpu_settings.reorder = on ;
-        const gg_semiring *sr = &srs [0] ;
+        grbgpu_settings.reorder = settings [si] ;
         for (int version = 0 ; version < 2 ; version++)
-        {
-            test_csr S = make_skewed_csr (40000, 4001, sr->type) ;
-            gg_csr Sv = view_csr (&S, false, make_entry ()) ;
-            double *Xv ;
-            void *X = make_dense (S.k, 32, sr->type, &Xv) ;
-            void *Y = malloc ((size_t) (S.m * 32) * 8) ;
-            gg_dense Xd = { .nrows = S.k, .ncols = 32, .x = X } ;
-            for (int call = 0 ; call < 2 ; call++)
-            {
-                memset (Y, 0x7f, (size_t) (S.m * 32) * 8) ;
-                assert_int_equal (be->spmm (sr, &Sv, &Xd, Y), GG_OK) ;
-                const char *fam = gg_spmm_last_family () ;
-                print_message ("  reorder %d, S %d, call %d: %s\n", on, version, call, fam) ;
-                assert_int_equal (check_spmm (sr, &S, false, Xv, 32, Y), 0) ;
-                if (on == 0) assert_string_not_equal (fam, "lenr") ;
-                if (on != 1) assert_string_not_equal (fam, "tc3r") ;
-            }
-            grbgpu_cache_release ((gg_cache_entry *) Sv.cache) ;
-            free_csr (&S) ; free (X) ; free (Xv) ; free (Y) ;
-        }
-        grbgpu_settings.reorder = was ;
+            lenr_chooser_round (&srs [0], settings [si] != 0, settings [si] == 1) ;
     }
-
     // every reordered form's build failing (GRBGPU_FAULT=reorder:1, the rows
-    // lenr and tc3r offered): the products are right, made without them, the
-    // calls succeed, and a later version of S (faults off) may take lenr again
-    {
-        const int was = grbgpu_settings.reorder ;
-        grbgpu_settings.reorder = 1 ;
-        const gg_semiring *sr = &srs [0] ;
-        for (int version = 0 ; version < 2 ; version++)
-        {
-            assert_int_equal (grbgpu_fault_configure (version == 0 ? "reorder:1" : ""), 0) ;
-            test_csr S = make_skewed_csr (40000, 4001, sr->type) ;
-            gg_csr Sv = view_csr (&S, false, make_entry ()) ;
-            double *Xv ;
-            void *X = make_dense (S.k, 32, sr->type, &Xv) ;
-            void *Y = malloc ((size_t) (S.m * 32) * 8) ;
-            gg_dense Xd = { .nrows = S.k, .ncols = 32, .x = X } ;
-            for (int call = 0 ; call < 2 ; call++)
-            {
-                memset (Y, 0x7f, (size_t) (S.m * 32) * 8) ;
-                assert_int_equal (be->spmm (sr, &Sv, &Xd, Y), GG_OK) ;
-                const char *fam = gg_spmm_last_family () ;
-                print_message ("  reorder faults %s, call %d: %s\n", version == 0 ? "on" : "off",
-                    call, fam) ;
-                assert_int_equal (check_spmm (sr, &S, false, Xv, 32, Y), 0) ;
-                if (version == 0)
-                {
-                    assert_string_not_equal (fam, "lenr") ;
-                    assert_string_not_equal (fam, "tc3r") ;
-                }
-            }
-            grbgpu_cache_release ((gg_cache_entry *) Sv.cache) ;
-            free_csr (&S) ; free (X) ; free (Xv) ; free (Y) ;
-        }
-        assert_int_equal (grbgpu_fault_configure (""), 0) ;
-        grbgpu_settings.reorder = was ;
-    }
+    // lenr and tc3r offered): the products are right, made without them; a
+    // later version of S (faults off) may take lenr again
+    grbgpu_settings.reorder = 1 ;
+    assert_int_equal (grbgpu_fault_configure ("reorder:1"), 0) ;
+    lenr_chooser_round (&srs [0], false, false) ;
+    assert_int_equal (grbgpu_fault_configure (""), 0) ;
+    lenr_chooser_round (&srs [0], true, true) ;
+    grbgpu_settings.reorder = was ;
 }
