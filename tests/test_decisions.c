@@ -315,13 +315,36 @@ static void test_tune_setting (void **state)
     assert_string_equal (buf, "1") ;
 }
 
+// GRBGPU_REORDER: auto (the default), 1, 0; words as for a boolean
+static void test_reorder_setting (void **state)
+{
+    (void) state ;
+    char buf [16] ;
+    assert_int_equal (grbgpu_get ("REORDER", buf, sizeof (buf)), 0) ;
+    assert_string_equal (buf, "auto") ;
+    assert_int_equal (grbgpu_set ("REORDER", "on"), 0) ;
+    assert_int_equal (grbgpu_get ("GRBGPU_REORDER", buf, sizeof (buf)), 0) ;
+    assert_string_equal (buf, "1") ;
+    assert_int_equal (grbgpu_set ("REORDER", "sometimes"), -1) ;   // unchanged
+    assert_int_equal (grbgpu_get ("REORDER", buf, sizeof (buf)), 0) ;
+    assert_string_equal (buf, "1") ;
+    assert_int_equal (grbgpu_set ("REORDER", "0"), 0) ;
+    assert_int_equal (grbgpu_get ("REORDER", buf, sizeof (buf)), 0) ;
+    assert_string_equal (buf, "0") ;
+    assert_int_equal (grbgpu_set ("REORDER", "AUTO"), 0) ;
+    assert_int_equal (grbgpu_get ("REORDER", buf, sizeof (buf)), 0) ;
+    assert_string_equal (buf, "auto") ;
+}
+
 int main (void)
 {
     if (getenv ("GRBGPU_TUNE") != NULL) unsetenv ("GRBGPU_TUNE") ;
+    if (getenv ("GRBGPU_REORDER") != NULL) unsetenv ("GRBGPU_REORDER") ;
     OK (GrB_init (GrB_NONBLOCKING)) ;
     const struct CMUnitTest tests [] =
     {
         cmocka_unit_test (test_tune_setting),
+        cmocka_unit_test (test_reorder_setting),
         cmocka_unit_test (test_operand_changes),
         cmocka_unit_test (test_program_semiring_and_descriptor),
         cmocka_unit_test (test_decline_table),
