@@ -15,7 +15,8 @@
 //      first call (conversion + upload) and warm, vs the CPU library
 //      (grbgpu_set ("DEVICE", "cpu")) in the same run; only when built inside
 //      the library's tree (GG_BENCH_E2E), since it needs the dispatcher;
-//  (c) SDDMM: the backend vs cusparseSDDMM directly, K = N (N > 1);
+//  (c) SDDMM: the backend vs cusparseSDDMM directly, K = N (N > 1), and our
+//      group and batch schedules called directly; --sddmm-only: (c) alone;
 //  (d) vxm (w = A' u, N = 1 in --ns): the pull on a transposed CSR (what the
 //      backend does: our kernel and cuSPARSE) vs the push from A's own CSR
 //      with atomics (gg_cuda_spmv_push) and cuSPARSE's transposed SpMV, for
@@ -57,7 +58,7 @@ int reps = 20 ;
 const char *data_dir = NULL ;
 const char *real_filter = "" ;       // "" = none, "all", or a,b,c
 const char *csv_path = "spmm_bench.csv" ;
-bool do_e2e = true, do_sddmm = true ;
+bool do_e2e = true, do_sddmm = true, sddmm_only = false ;
 FILE *csv ;
 int failures = 0 ;
 
@@ -73,8 +74,9 @@ static void run_matrix (const gg_backend *b, cusparseHandle_t h, csr *A)
 #ifdef GG_BENCH_E2E
     if (split_list != NULL) { bench_split (A) ; return ; }
 #endif
-    for (int f = 0 ; f < 2 ; f++) bench_kernel (b, h, A, f == 0) ;
+    if (!sddmm_only) for (int f = 0 ; f < 2 ; f++) bench_kernel (b, h, A, f == 0) ;
     if (do_sddmm) for (int f = 0 ; f < 2 ; f++) bench_sddmm (b, h, A, f == 0) ;
+    if (sddmm_only) return ;
     bool has_n1 = false ;
     for (int ni = 0 ; ni < nns ; ni++) has_n1 |= (ns [ni] == 1) ;
     if (has_n1) for (int f = 0 ; f < 2 ; f++) bench_vxm (h, A, f == 0) ;
@@ -131,12 +133,13 @@ int main (int argc, char **argv)
             gg_cuda_fake_devices (atoi (argv [++a])) ;
 #endif
         else if (!strcmp (argv [a], "--no-sddmm")) do_sddmm = false ;
+        else if (!strcmp (argv [a], "--sddmm-only")) sddmm_only = true ;
         else if (!strcmp (argv [a], "--no-rmat")) nscales = 0 ;
         else
         {
             fprintf (stderr, "usage: %s [--scales 18,20] [--ns 1,32,64,128,256]"
                 " [--reps 20] [--real all|name,name] [--data DIR] [--csv FILE]"
-                " [--no-e2e] [--no-sddmm] [--no-rmat] [--split 0,0] [--split-sddmm] [--split-reps 5] [--split-only]"
+                " [--no-e2e] [--no-sddmm] [--sddmm-only] [--no-rmat] [--split 0,0] [--split-sddmm] [--split-reps 5] [--split-only]"
                 " [--fake-devices 2]\n", argv [0]) ;
             return 2 ;
         }

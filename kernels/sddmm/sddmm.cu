@@ -11,7 +11,20 @@
 // and each group's row by a short binary search inside that range, so long
 // mask rows (hubs) cost no more than short ones.
 //
-// Kernel names: NULL / "" (G from k), or "g4", "g8", "g16", "g32".
+// The batch schedule (FP32 / FP64, sddmm_batch_kernel): a group of G = 8 ..
+// 32 lanes takes SDDMM_E = 8 consecutive entries at once: each lane loads its
+// piece of the 8 rows of B (8 loads in flight, where the group schedule has
+// one or two) and of A (only where the row changes: the 8 entries mostly lie
+// in one or two rows), accumulates 8 partial dot products, and the group
+// reduces the 8 by halving: at each of the first three shuffle steps a lane
+// keeps half its values and sends the other half, so 8 entries cost
+// 4 + 2 + 1 (+ 1 per further step) shuffles instead of 8 per step.
+//
+// Kernel names: NULL / "" (the batch schedule for FP32 / FP64 when a row
+// takes 8 or more vectors, else the group schedule with G from k), "grp"
+// (the group schedule, G from k), "g4", "g8", "g16", "g32" (the group
+// schedule with that G), "w" (the batch schedule; the group schedule for the
+// integer types).
 
 #include <cstring>
 #include "kernels/gg_cuda.h"
@@ -100,6 +113,122 @@ sddmm_group_kernel (const sddmm_args<T> a)
     }
 }
 
+#define SDDMM_E 8           // entries per group in one batch
+#define SDDMM_WITER 4       // batches per warp
+
+template <typename T, int VEC, bool PT>
+__global__ void __launch_bounds__ (256)
+sddmm_batch_kernel (const sddmm_args<T> a)
+{
+    constexpr int E = SDDMM_E ;
+    const int lane = threadIdx.x & 31 ;
+    const int G = a.G, ngrp = 32 / G ;
+    const int g = lane & (G - 1), grp = lane / G ;
+    const int64_t warp = ((int64_t) blockIdx.x * blockDim.x + threadIdx.x) / 32 ;
+    const int64_t per_warp = (int64_t) ngrp * E * SDDMM_WITER ;
+    const int64_t q0 = warp * per_warp ;
+    if (q0 >= a.nnz) return ;                                   // whole warp
+    int64_t q1 = q0 + per_warp ;
+    if (q1 > a.nnz) q1 = a.nnz ;
+    const int64_t row_lo = gg_warp_find_row (a.p, 0, a.m, q0) ;
+    const int64_t row_hi = gg_warp_find_row (a.p, row_lo, a.m, q1 - 1) + 1 ;
+    const T id = (a.k > 0) ? gg_identity<T> (a.mon) : gg_empty_value<T> (a.mon) ;
+    const int64_t step = (int64_t) G * VEC ;
+    const int h1 = G / 2, h2 = G / 4, h3 = G / 8 ;
+
+    for (int it = 0 ; it < SDDMM_WITER ; it++)
+    {
+        // the group's entries qb .. qb + E - 1 (those < q1), their rows and columns
+        const int64_t qb = q0 + ((int64_t) it * ngrp + grp) * E ;
+        int32_t ri [E], cj [E] ;          // (m, n < 2^31: gg_cuda_sddmm)
+        bool newrow [E] ;
+        int64_t r = row_lo ;
+        #pragma unroll
+        for (int e = 0 ; e < E ; e++)
+        {
+            const int64_t q = qb + e ;
+            if (q < q1)
+            {
+                r = gg_find_row (a.p, r, row_hi, q) ;
+                ri [e] = (int32_t) r ;
+                cj [e] = a.ci [q] ;
+            }
+            else { ri [e] = -1 ; cj [e] = -1 ; }
+            newrow [e] = (e == 0) || (ri [e] != ri [e-1]) ;
+        }
+        T acc [E] ;
+        #pragma unroll
+        for (int e = 0 ; e < E ; e++) acc [e] = id ;
+        for (int64_t t = (int64_t) g * VEC ; t < a.k ; t += step)
+        {
+            T av [E][VEC], bv [E][VEC] ;
+            #pragma unroll
+            for (int e = 0 ; e < E ; e++)
+            {
+                #pragma unroll
+                for (int v = 0 ; v < VEC ; v++) { bv [e][v] = T (0) ; av [e][v] = T (0) ; }
+                if (cj [e] >= 0 && a.B != NULL) gg_load_vec<T, VEC> (bv [e], a.B + (int64_t) cj [e] * a.k + t) ;
+                if (e > 0 && !newrow [e])
+                {
+                    #pragma unroll
+                    for (int v = 0 ; v < VEC ; v++) av [e][v] = av [e-1][v] ;
+                }
+                else if (ri [e] >= 0 && a.A != NULL)
+                    gg_load_vec<T, VEC> (av [e], a.A + (int64_t) ri [e] * a.k + t) ;
+            }
+            #pragma unroll
+            for (int e = 0 ; e < E ; e++)
+            {
+                if (ri [e] < 0) continue ;
+                #pragma unroll
+                for (int v = 0 ; v < VEC ; v++)
+                {
+                    T one [1] = { acc [e] } ;
+                    const T bx [1] = { bv [e][v] } ;
+                    gg_fma_vec<T, 1, PT> (a.mon, a.mul, one, av [e][v], bx) ;
+                    acc [e] = one [0] ;
+                }
+            }
+        }
+        // reduce the 8 partials over the group's G lanes by halving: after
+        // the step at offset h, a lane holds the half of its values picked
+        // by its bit h (low half when clear), each combined with the lane
+        // across
+        auto mon = [&] (T x, T y) { return PT ? gg_plus (x, y) : gg_monoid (a.mon, x, y) ; } ;
+        const bool b1 = (g & h1) != 0, b2 = (g & h2) != 0, b3 = (g & h3) != 0 ;
+        T s4 [4], s2 [2], s1 ;
+        #pragma unroll
+        for (int k = 0 ; k < 4 ; k++)
+        {
+            const T send = b1 ? acc [k] : acc [k + 4], keep = b1 ? acc [k + 4] : acc [k] ;
+            s4 [k] = mon (keep, gg_shfl_xor (send, h1)) ;
+        }
+        #pragma unroll
+        for (int k = 0 ; k < 2 ; k++)
+        {
+            const T send = b2 ? s4 [k] : s4 [k + 2], keep = b2 ? s4 [k + 2] : s4 [k] ;
+            s2 [k] = mon (keep, gg_shfl_xor (send, h2)) ;
+        }
+        {
+            const T send = b3 ? s2 [0] : s2 [1], keep = b3 ? s2 [1] : s2 [0] ;
+            s1 = mon (keep, gg_shfl_xor (send, h3)) ;
+        }
+        for (int off = h3 / 2 ; off >= 1 ; off /= 2) s1 = mon (s1, gg_shfl_xor (s1, off)) ;
+        const int e = (b1 ? 4 : 0) + (b2 ? 2 : 0) + (b3 ? 1 : 0) ;
+        const int64_t q = qb + e ;
+        if ((g & (h3 - 1)) == 0 && q < q1) a.y [q] = s1 ;
+    }
+}
+
+template <typename T, int VEC, bool PT>
+static void sddmm_launch_batch (sddmm_args<T> a, cudaStream_t stream)
+{
+    int64_t per_warp = (int64_t) (32 / a.G) * SDDMM_E * SDDMM_WITER ;
+    int64_t warps = (a.nnz + per_warp - 1) / per_warp ;
+    int64_t blocks = (warps * 32 + 255) / 256 ;
+    sddmm_batch_kernel<T, VEC, PT> <<<(unsigned) blocks, 256, 0, stream>>> (a) ;
+}
+
 template <typename T, int VEC, bool PT>
 static void sddmm_launch_vec (sddmm_args<T> a, cudaStream_t stream)
 {
@@ -112,8 +241,10 @@ static void sddmm_launch_vec (sddmm_args<T> a, cudaStream_t stream)
 struct sddmm_dispatch
 {
     template <typename T>
-    static int run (const gg_canon *cs, int G, int64_t m, int64_t n, int64_t k,
-        int64_t nnz, const int32_t *p, const int32_t *i, const void *A,
+    // sched: 0 the rule (batch for FP32 / FP64 with 8 or more vectors in a
+    // row), 1 the group schedule, 2 the batch schedule (FP32 / FP64)
+    static int run (const gg_canon *cs, int G, int sched, int64_t m, int64_t n,
+        int64_t k, int64_t nnz, const int32_t *p, const int32_t *i, const void *A,
         const void *B, void *y, cudaStream_t stream)
     {
         sddmm_args<T> a ;
@@ -126,6 +257,35 @@ struct sddmm_dispatch
         const void *pa = a.A != NULL ? A : y ;
         const void *pb = a.B != NULL ? B : pa ;
         int vec = gg_pick_vec (k, sizeof (T), pa, pb) ;
+        constexpr bool fp = std::is_same<T, float>::value || std::is_same<T, double>::value ;
+        const bool pt = cs->plus_times && fp ;
+        if constexpr (fp)
+        {
+            // at most 16 bytes a load (FP64: VEC <= 2), so that the batch's
+            // 8 x 2 vectors stay in registers
+            const int vmax = 16 / (int) sizeof (T) ;
+            const int bvec = vec < vmax ? vec : vmax ;
+            const int64_t nv = (k + bvec - 1) / bvec ;
+            if (sched == 2 || (sched == 0 && G == 0 && nv >= 8))
+            {
+                int Gb = 8 ;
+                while (Gb < 32 && Gb < nv) Gb *= 2 ;
+                a.G = Gb ;
+                if (pt)
+                {
+                    if (bvec == 4)      sddmm_launch_batch<T, (16 / sizeof (T) >= 4) ? 4 : 2, true> (a, stream) ;
+                    else if (bvec == 2) sddmm_launch_batch<T, 2, true> (a, stream) ;
+                    else                sddmm_launch_batch<T, 1, true> (a, stream) ;
+                }
+                else
+                {
+                    if (bvec == 4)      sddmm_launch_batch<T, (16 / sizeof (T) >= 4) ? 4 : 2, false> (a, stream) ;
+                    else if (bvec == 2) sddmm_launch_batch<T, 2, false> (a, stream) ;
+                    else                sddmm_launch_batch<T, 1, false> (a, stream) ;
+                }
+                return gg_launch_status () ;
+            }
+        }
         if (G == 0)
         {
             // enough lanes that each takes about 2 vectors of the row
@@ -134,8 +294,6 @@ struct sddmm_dispatch
             while (G < 32 && (int64_t) G * 2 < nv) G *= 2 ;
         }
         a.G = G ;
-        const bool pt = cs->plus_times
-            && (std::is_same<T, float>::value || std::is_same<T, double>::value) ;
         if (pt)
         {
             if constexpr (std::is_same<T, float>::value || std::is_same<T, double>::value)
@@ -171,16 +329,18 @@ extern "C" int gg_cuda_sddmm (const gg_semiring *sr, int64_t m, int64_t n,
         return GG_ERR_UNSUPPORTED ;
     if (gg_mul_reads_s (cs.mul) && A == NULL) return GG_ERR_UNSUPPORTED ;
     if (gg_mul_reads_x (cs.mul) && B == NULL) return GG_ERR_UNSUPPORTED ;
-    int G = 0 ;
+    int G = 0, sched = 0 ;
     if (kernel != NULL && kernel [0] != '\0')
     {
-        if      (strcmp (kernel, "g4")  == 0) G = 4 ;
+        if      (strcmp (kernel, "grp") == 0) sched = 1 ;
+        else if (strcmp (kernel, "w")   == 0) sched = 2 ;
+        else if (strcmp (kernel, "g4")  == 0) G = 4 ;
         else if (strcmp (kernel, "g8")  == 0) G = 8 ;
         else if (strcmp (kernel, "g16") == 0) G = 16 ;
         else if (strcmp (kernel, "g32") == 0) G = 32 ;
         else return GG_ERR_UNSUPPORTED ;
     }
     if (nnz == 0 || m == 0) return GG_OK ;
-    GG_TYPE_DISPATCH (sr->type, sddmm_dispatch, &cs, G, m, n, k, nnz, p, i, A,
-        B, y, stream) ;
+    GG_TYPE_DISPATCH (sr->type, sddmm_dispatch, &cs, G, sched, m, n, k, nnz, p,
+        i, A, B, y, stream) ;
 }
