@@ -278,6 +278,8 @@ int main (int argc, char **argv)
                 gg_semiring sr = { all_types [s].add, all_types [s].mul, (gg_type) t } ;
                 const int64_t ks [] = { 1, 3, 32, 100 } ;
                 for (int64_t k : ks) test_sddmm_case (A, sr, k, d_p, d_i, NULL) ;
+                if (t == GG_FP32 || t == GG_FP64)
+                    for (int64_t k : ks) test_sddmm_case (A, sr, k, d_p, d_i, "w") ;
             }
         {
             gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP32 } ;

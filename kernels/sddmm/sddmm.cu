@@ -20,8 +20,9 @@
 // keeps half its values and sends the other half, so 8 entries cost
 // 4 + 2 + 1 (+ 1 per further step) shuffles instead of 8 per step.
 //
-// Kernel names: NULL / "" (the batch schedule for FP32 / FP64 when a row
-// takes 8 or more vectors, else the group schedule with G from k), "grp"
+// Kernel names: NULL / "" (the rule: the group schedule with G from k; the
+// batch schedule for FP32 / FP64 rows of 8 or more vectors if
+// SDDMM_BATCH_RULE), "grp"
 // (the group schedule, G from k), "g4", "g8", "g16", "g32" (the group
 // schedule with that G), "w" (the batch schedule; the group schedule for the
 // integer types).
@@ -114,6 +115,11 @@ sddmm_group_kernel (const sddmm_args<T> a)
 }
 
 #define SDDMM_E 8           // entries per group in one batch
+// whether the rule takes the batch schedule (0: the group schedule; the batch
+// one only when named): set from measurement (bench/NOTES.md, 2026-11-28)
+#ifndef SDDMM_BATCH_RULE
+#define SDDMM_BATCH_RULE 0
+#endif
 #define SDDMM_WITER 4       // batches per warp
 
 template <typename T, int VEC, bool PT>
@@ -136,23 +142,25 @@ sddmm_batch_kernel (const sddmm_args<T> a)
     const int64_t step = (int64_t) G * VEC ;
     const int h1 = G / 2, h2 = G / 4, h3 = G / 8 ;
 
+    // the row of each of the warp's entries, one independent search per
+    // lane and entry (m < 2^31: gg_cuda_sddmm)
+    __shared__ int32_t rows_s [8][4 * SDDMM_E * SDDMM_WITER] ;
+    int32_t *rows = rows_s [(threadIdx.x / 32) & 7] ;
+    for (int64_t x = lane ; x < q1 - q0 ; x += 32)
+        rows [x] = (int32_t) gg_find_row (a.p, row_lo, row_hi, q0 + x) ;
+    __syncwarp () ;
+
     for (int it = 0 ; it < SDDMM_WITER ; it++)
     {
         // the group's entries qb .. qb + E - 1 (those < q1), their rows and columns
-        const int64_t qb = q0 + ((int64_t) it * ngrp + grp) * E ;
-        int32_t ri [E], cj [E] ;          // (m, n < 2^31: gg_cuda_sddmm)
+        const int64_t xb = ((int64_t) it * ngrp + grp) * E, qb = q0 + xb ;
+        int32_t ri [E], cj [E] ;
         bool newrow [E] ;
-        int64_t r = row_lo ;
         #pragma unroll
         for (int e = 0 ; e < E ; e++)
         {
             const int64_t q = qb + e ;
-            if (q < q1)
-            {
-                r = gg_find_row (a.p, r, row_hi, q) ;
-                ri [e] = (int32_t) r ;
-                cj [e] = a.ci [q] ;
-            }
+            if (q < q1) { ri [e] = rows [xb + e] ; cj [e] = a.ci [q] ; }
             else { ri [e] = -1 ; cj [e] = -1 ; }
             newrow [e] = (e == 0) || (ri [e] != ri [e-1]) ;
         }
@@ -266,7 +274,7 @@ struct sddmm_dispatch
             const int vmax = 16 / (int) sizeof (T) ;
             const int bvec = vec < vmax ? vec : vmax ;
             const int64_t nv = (k + bvec - 1) / bvec ;
-            if (sched == 2 || (sched == 0 && G == 0 && nv >= 8))
+            if (sched == 2 || (sched == 0 && G == 0 && SDDMM_BATCH_RULE && nv >= 8))
             {
                 int Gb = 8 ;
                 while (Gb < 32 && Gb < nv) Gb *= 2 ;
