@@ -266,13 +266,13 @@ void bench_sddmm (const gg_backend *b, cusparseHandle_t h,
         bool ok = worst <= (fp32 ? 1e-5 : 1e-13) ;
         if (!ok) failures++ ;
 
-        // our two schedules called directly (the backend's own row takes the
-        // batch one by its rule): the group (the rule before the batch
-        // schedule) and the batch, timed like cuSPARSE and checked likewise
-        double sms [2] = { NAN, NAN } ;
-        bool sok [2] = { false, false } ;
-        const char *snames [2] = { "grp", "w" } ;
-        for (int v = 0 ; v < 2 ; v++)
+        // our schedules called directly: the group one (the rule's) and the
+        // batch ones of 8 and 4 entries (rows of the backend's chooser),
+        // timed like cuSPARSE and checked likewise
+        double sms [3] = { NAN, NAN, NAN } ;
+        bool sok [3] = { false, false, false } ;
+        const char *snames [3] = { "grp", "w", "w4" } ;
+        for (int v = 0 ; v < 3 ; v++)
         {
             int src = GG_OK ;
             for (int r = -3 ; r < reps && src == GG_OK ; r++)
@@ -308,9 +308,11 @@ void bench_sddmm (const gg_backend *b, cusparseHandle_t h,
             minb / kms / 1e6, 2.0 * M->nnz * K / kms / 1e6, ok ? "ok" : "WRONG",
             worst) ;
         printf ("%-16s %s K=%-4ld sddmm own schedules: grp %8.3f ms (%s)  w %8.3f ms (%s)"
-            "  grp/w x%.2f | cusparse/w x%.2f\n", M->name, fp32 ? "fp32" : "fp64",
+            "  w4 %8.3f ms (%s) | grp/w x%.2f grp/w4 x%.2f | cusparse/grp x%.2f cusparse/w x%.2f"
+            " cusparse/w4 x%.2f\n", M->name, fp32 ? "fp32" : "fp64",
             (long) K, sms [0], sok [0] ? "ok" : "WRONG", sms [1], sok [1] ? "ok" : "WRONG",
-            sms [0] / sms [1], vms / sms [1]) ;
+            sms [2], sok [2] ? "ok" : "WRONG", sms [0] / sms [1], sms [0] / sms [2],
+            vms / sms [0], vms / sms [1], vms / sms [2]) ;
         fflush (stdout) ;
         free (tk) ; free (tv) ;
         cusparseDestroyDnMat (dAd) ; cusparseDestroyDnMat (dBd) ;

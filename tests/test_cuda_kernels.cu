@@ -279,11 +279,15 @@ int main (int argc, char **argv)
                 const int64_t ks [] = { 1, 3, 32, 100 } ;
                 for (int64_t k : ks) test_sddmm_case (A, sr, k, d_p, d_i, NULL) ;
                 if (t == GG_FP32 || t == GG_FP64)
-                    for (int64_t k : ks) test_sddmm_case (A, sr, k, d_p, d_i, "w") ;
+                    for (int64_t k : ks)
+                    {
+                        test_sddmm_case (A, sr, k, d_p, d_i, "w") ;
+                        test_sddmm_case (A, sr, k, d_p, d_i, "w4") ;
+                    }
             }
         {
             gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP32 } ;
-            const char *gs [] = { "g4", "g8", "g16", "g32", "grp", "w" } ;
+            const char *gs [] = { "g4", "g8", "g16", "g32", "grp", "w", "w4" } ;
             for (const char *g : gs) if (!quick) test_sddmm_case (A, sr, 64, d_p, d_i, g) ;
         }
         // special values (+-INF, NaN, -0) on every variant: absent and padded
@@ -330,7 +334,7 @@ int main (int argc, char **argv)
                 }
                 fill_mode = FILL_SPECIAL ;
                 gg_semiring pt = { GG_ADD_MIN, GG_MUL_SECOND, (gg_type) t } ;
-                const char *gs [] = { "g4", "g8", "g16", "g32", "grp", "w" } ;
+                const char *gs [] = { "g4", "g8", "g16", "g32", "grp", "w", "w4" } ;
                 for (const char *g : gs) test_sddmm_case (A, pt, 64, d_p, d_i, g) ;
             }
             fill_mode = FILL_PLAIN ;

@@ -201,7 +201,8 @@ done:
     return rc ;
 }
 
-static int sddmm_own_run (gg_dense_op *o)
+// our kernel, the schedule named (NULL: GRBGPU_KERNEL's, else the rule's)
+static int sddmm_own_named (gg_dense_op *o, const char *name)
 {
     int rc = GG_OK ;
     GG_TRY (sddmm_pattern (o)) ;
@@ -210,15 +211,34 @@ static int sddmm_own_run (gg_dense_op *o)
     o->spread = 0 ;
     FAULT_TRY (GG_FAULT_LAUNCH) ;
     GG_TRY (gg_cuda_sddmm (o->sr, o->m, o->n, o->k, o->nnz, o->fm->p, o->fm->i,
-        dev_a (o), dev_b (o), o->dy, own_kernel_name (), o->c->ctx->stream)) ;
+        dev_a (o), dev_b (o), o->dy, name != NULL ? name : own_kernel_name (),
+        o->c->ctx->stream)) ;
 done:
     return rc ;
 }
 
-const gg_dense_family gg_sddmm_families [GG_DENSE_NFAM] =
+static int sddmm_own_run (gg_dense_op *o) { return sddmm_own_named (o, NULL) ; }
+static int sddmm_w8_run (gg_dense_op *o) { return sddmm_own_named (o, "w") ; }
+static int sddmm_w4_run (gg_dense_op *o) { return sddmm_own_named (o, "w4") ; }
+
+// the batch schedules (kernels/sddmm): FP32 / FP64, rows of A of 8 or more
+// vectors, a row of the chooser only (the rule keeps the group schedule:
+// the batch ones lose on FP64 and on small products, bench/NOTES.md)
+static const char *sddmm_batch_supports (gg_dense_op *o)
+{
+    if (o->t != GG_FP32 && o->t != GG_FP64) return "the batch schedule is FP32 / FP64" ;
+    if (o->k < 32) return "rows of A shorter than 32" ;
+    if (own_kernel_name () != NULL) return "a kernel is forced" ;
+    return NULL ;
+}
+static bool never (const gg_dense_op *o) { (void) o ; return false ; }
+
+const gg_dense_family gg_sddmm_families [GG_SDDMM_NFAM] =
 {
     { "rowsum",   rowsum_supports,        always, rowsum_run       },
     { "cusparse", sddmm_vendor_supports,  always, sddmm_vendor_run },
+    { "own_w",    sddmm_batch_supports,   never,  sddmm_w8_run     },
+    { "own_w4",   sddmm_batch_supports,   never,  sddmm_w4_run     },
     { "own",      own_supports,           always, sddmm_own_run    },
 } ;
 
@@ -278,7 +298,7 @@ done:
     return rc ;
 }
 
-const gg_dense_family gg_gemm_families [GG_DENSE_NFAM] =
+const gg_dense_family gg_gemm_families [GG_GEMM_NFAM] =
 {
     { "rowsum",   rowsum_supports,      always, rowsum_run      },
     { "cublas",   gemm_vendor_supports, always, gemm_vendor_run },
@@ -301,7 +321,8 @@ static int dense_row_run (void *op, int f)
     return r->tab [f].run (r->o) ;
 }
 
-static int dense_attempt (gg_dense_op *o, const gg_dense_family *tab, void *y)
+static int dense_attempt (gg_dense_op *o, const gg_dense_family *tab, int nfam,
+    void *y)
 {
     int rc = GG_OK ;
     gg_devcall *c = o->c ;
@@ -334,11 +355,11 @@ static int dense_attempt (gg_dense_op *o, const gg_dense_family *tab, void *y)
     int fam = (mem != NULL) ? tuned_find (mem, lock, &key) : -1 ;
     o->exploring = (fam < 0 && mem != NULL) ;
 
-    const char *why [GG_DENSE_NFAM] ;
+    const char *why [GG_DENSE_NFAM_MAX] ;
     int nsup = 0 ;
-    for (int f = 0 ; f < GG_DENSE_NFAM ; f++)
+    for (int f = 0 ; f < nfam ; f++)
     {
-        why [f] = (fam >= 0 && f != fam && f != GG_DENSE_NFAM - 1) ? "not the remembered winner"
+        why [f] = (fam >= 0 && f != fam && f != nfam - 1) ? "not the remembered winner"
             : tab [f].supports (o) ;
         if (why [f] == NULL) nsup++ ;
         grbgpu_log (3, "cuda: %s row %s: %s", what, tab [f].name, why [f] ? why [f] : "supports") ;
@@ -346,16 +367,22 @@ static int dense_attempt (gg_dense_op *o, const gg_dense_family *tab, void *y)
     if (fam >= 0 && why [fam] != NULL) fam = -1 ;
     if (o->exploring && nsup > 1)
     {
-        float ms [GG_DENSE_NFAM] ;
+        float ms [GG_DENSE_NFAM_MAX] ;
         dense_runner r = { tab, o } ;
         const double t0 = grbgpu_now () ;
-        GG_TRY (tune_rows (c, GG_DENSE_NFAM, why, dense_row_run, &r, ms, &fam)) ;
+        GG_TRY (tune_rows (c, nfam, why, dense_row_run, &r, ms, &fam)) ;
         const double tuning_ms = 1e3 * (grbgpu_now () - t0) ;
-        tuned_keep (mem, lock, &key, fam, ms, GG_DENSE_NFAM) ;
-        grbgpu_log (2, "cuda: tuned %s %lldx%lld k=%lld (%lld outputs): %s %.4g, %s %.4g, "
-            "%s %.4g ms (-1: not a candidate) -> %s (tuning %.1f ms)", what, (long long) o->m,
-            (long long) o->n, (long long) o->k, (long long) o->nnz, tab [0].name, ms [0],
-            tab [1].name, ms [1], tab [2].name, ms [2], tab [fam].name, tuning_ms) ;
+        tuned_keep (mem, lock, &key, fam, ms, nfam) ;
+        char times [256] ;
+        size_t len = 0 ;
+        times [0] = '\0' ;
+        for (int f = 0 ; f < nfam && len < sizeof (times) ; f++)
+            len += (size_t) snprintf (times + len, sizeof (times) - len, "%s%s %.4g",
+                f ? ", " : "", tab [f].name, ms [f]) ;
+        grbgpu_log (2, "cuda: tuned %s %lldx%lld k=%lld (%lld outputs): %s ms "
+            "(-1: not a candidate) -> %s (tuning %.1f ms)", what, (long long) o->m,
+            (long long) o->n, (long long) o->k, (long long) o->nnz, times,
+            tab [fam].name, tuning_ms) ;
     }
     else
     {
@@ -363,7 +390,7 @@ static int dense_attempt (gg_dense_op *o, const gg_dense_family *tab, void *y)
         mark_start (c) ;
         rc = GG_ERR_UNSUPPORTED ;
         if (fam >= 0) rc = tab [fam].run (o) ;
-        for (int f = 0 ; rc == GG_ERR_UNSUPPORTED && f < GG_DENSE_NFAM ; f++)
+        for (int f = 0 ; rc == GG_ERR_UNSUPPORTED && f < nfam ; f++)
         {
             if (why [f] == NULL && tab [f].prefer (o))
             {
@@ -427,7 +454,7 @@ int sddmm_attempt_rows (gg_devcall *c, const gg_semiring *sr, const gg_csr *M,
         .m = M->nrows, .n = M->ncols, .k = A->ncols, .nnz = M->nnz, .t = sr->type,
         .elem = gg_type_size (sr->type), .fb = fb,
         .precision = grbgpu_settings_get ()->precision } ;
-    return dense_attempt (&o, gg_sddmm_families, y) ;     // (it unrefs o.fb)
+    return dense_attempt (&o, gg_sddmm_families, GG_SDDMM_NFAM, y) ;     // (it unrefs o.fb)
 }
 
 int sddmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *M,
@@ -444,7 +471,7 @@ int sddmm_attempt_res (gg_devcall *c, const gg_semiring *sr, const gg_csr *M,
         .m = M->nrows, .n = M->ncols, .k = A->ncols, .nnz = M->nnz, .t = sr->type,
         .elem = gg_type_size (sr->type), .y_dev = true, .dy = y,
         .precision = grbgpu_settings_get ()->precision } ;
-    return dense_attempt (&o, gg_sddmm_families, y) ;
+    return dense_attempt (&o, gg_sddmm_families, GG_SDDMM_NFAM, y) ;
 }
 
 // *d: the call's own device form of the resident operand X (rows x cols):
@@ -485,7 +512,7 @@ int gemm_attempt_res (gg_devcall *c, const gg_semiring *sr, const gg_dense *A,
         GG_TRY (resident_view (c, B, b_t, o.elem, &o.db)) ;
         o.fb = &o.db ;
     }
-    return dense_attempt (&o, gg_gemm_families, Y) ;
+    return dense_attempt (&o, gg_gemm_families, GG_GEMM_NFAM, Y) ;
 done:
     return rc ;
 }
@@ -497,5 +524,5 @@ int gemm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_dense *A,
         .n = B->nrows, .k = A->ncols, .nnz = A->nrows * B->nrows, .t = sr->type,
         .elem = gg_type_size (sr->type),
         .precision = grbgpu_settings_get ()->precision } ;
-    return dense_attempt (&o, gg_gemm_families, Y) ;
+    return dense_attempt (&o, gg_gemm_families, GG_GEMM_NFAM, Y) ;
 }

@@ -165,8 +165,10 @@ typedef struct
 }
 gg_dense_family ;
 
-#define GG_DENSE_NFAM 3             // rows in the SDDMM and GEMM tables
-GG_INTERNAL extern const gg_dense_family gg_sddmm_families [GG_DENSE_NFAM] ;
-GG_INTERNAL extern const gg_dense_family gg_gemm_families [GG_DENSE_NFAM] ;
+#define GG_SDDMM_NFAM 5             // rows in the SDDMM table
+#define GG_GEMM_NFAM 3              // rows in the GEMM table
+#define GG_DENSE_NFAM_MAX 5         // the larger of the two
+GG_INTERNAL extern const gg_dense_family gg_sddmm_families [GG_SDDMM_NFAM] ;
+GG_INTERNAL extern const gg_dense_family gg_gemm_families [GG_GEMM_NFAM] ;
 
 #endif

@@ -12,20 +12,25 @@
 // mask rows (hubs) cost no more than short ones.
 //
 // The batch schedule (FP32 / FP64, sddmm_batch_kernel): a group of G = 8 ..
-// 32 lanes takes SDDMM_E = 8 consecutive entries at once: each lane loads its
-// piece of the 8 rows of B (8 loads in flight, where the group schedule has
-// one or two) and of A (only where the row changes: the 8 entries mostly lie
-// in one or two rows), accumulates 8 partial dot products, and the group
-// reduces the 8 by halving: at each of the first three shuffle steps a lane
+// 32 lanes takes E = 8 (or 4) consecutive entries at once: each lane loads
+// its piece of the E rows of B (E loads in flight, where the group schedule
+// has one or two) and of A (only where the row changes: consecutive entries
+// mostly lie in one row), accumulates E partial dot products, and the group
+// reduces them by halving: at each of the first log2 E shuffle steps a lane
 // keeps half its values and sends the other half, so 8 entries cost
-// 4 + 2 + 1 (+ 1 per further step) shuffles instead of 8 per step.
+// 4 + 2 + 1 (+ 1 per further step) shuffles instead of 8 per step.  The rows
+// of the warp's entries are found by independent searches (one per lane and
+// entry) into shared memory first.  Measured against the group schedule
+// (ncu, R-MAT 2^20, FP32, K = 128): half the instructions, but a quarter of
+// the occupancy (116 registers): bench/NOTES.md.
 //
 // Kernel names: NULL / "" (the rule: the group schedule with G from k; the
 // batch schedule for FP32 / FP64 rows of 8 or more vectors if
-// SDDMM_BATCH_RULE), "grp"
-// (the group schedule, G from k), "g4", "g8", "g16", "g32" (the group
-// schedule with that G), "w" (the batch schedule; the group schedule for the
-// integer types).
+// SDDMM_BATCH_RULE), "grp" (the group schedule, G from k), "g4", "g8",
+// "g16", "g32" (the group schedule with that G), "w" / "w4" (the batch
+// schedule of 8 / 4 entries; the group schedule for the integer types).  The
+// backend's chooser times "w" and "w4" as rows of their own
+// (backend/cuda/dense.c).
 
 #include <cstring>
 #include "kernels/gg_cuda.h"
@@ -114,19 +119,20 @@ sddmm_group_kernel (const sddmm_args<T> a)
     }
 }
 
-#define SDDMM_E 8           // entries per group in one batch
 // whether the rule takes the batch schedule (0: the group schedule; the batch
-// one only when named): set from measurement (bench/NOTES.md, 2026-11-28)
+// one only when named or chosen by measurement): bench/NOTES.md, 2026-11-28
 #ifndef SDDMM_BATCH_RULE
 #define SDDMM_BATCH_RULE 0
 #endif
 #define SDDMM_WITER 4       // batches per warp
+#define SDDMM_EMAX 8        // the largest batch (E = 8: "w"; E = 4: "w4")
 
-template <typename T, int VEC, bool PT>
+// E entries per group and batch (E = 4: half the registers, so about twice
+// the warps per multiprocessor, each with half the loads in flight)
+template <typename T, int VEC, bool PT, int E>
 __global__ void __launch_bounds__ (256)
 sddmm_batch_kernel (const sddmm_args<T> a)
 {
-    constexpr int E = SDDMM_E ;
     const int lane = threadIdx.x & 31 ;
     const int G = a.G, ngrp = 32 / G ;
     const int g = lane & (G - 1), grp = lane / G ;
@@ -140,11 +146,10 @@ sddmm_batch_kernel (const sddmm_args<T> a)
     const int64_t row_hi = gg_warp_find_row (a.p, row_lo, a.m, q1 - 1) + 1 ;
     const T id = (a.k > 0) ? gg_identity<T> (a.mon) : gg_empty_value<T> (a.mon) ;
     const int64_t step = (int64_t) G * VEC ;
-    const int h1 = G / 2, h2 = G / 4, h3 = G / 8 ;
 
     // the row of each of the warp's entries, one independent search per
     // lane and entry (m < 2^31: gg_cuda_sddmm)
-    __shared__ int32_t rows_s [8][4 * SDDMM_E * SDDMM_WITER] ;
+    __shared__ int32_t rows_s [8][4 * SDDMM_EMAX * SDDMM_WITER] ;
     int32_t *rows = rows_s [(threadIdx.x / 32) & 7] ;
     for (int64_t x = lane ; x < q1 - q0 ; x += 32)
         rows [x] = (int32_t) gg_find_row (a.p, row_lo, row_hi, q0 + x) ;
@@ -167,8 +172,10 @@ sddmm_batch_kernel (const sddmm_args<T> a)
         T acc [E] ;
         #pragma unroll
         for (int e = 0 ; e < E ; e++) acc [e] = id ;
+        #pragma unroll 1
         for (int64_t t = (int64_t) g * VEC ; t < a.k ; t += step)
         {
+            // each row's piece of B, and of A where the row changes
             T av [E][VEC], bv [E][VEC] ;
             #pragma unroll
             for (int e = 0 ; e < E ; e++)
@@ -198,43 +205,42 @@ sddmm_batch_kernel (const sddmm_args<T> a)
                 }
             }
         }
-        // reduce the 8 partials over the group's G lanes by halving: after
-        // the step at offset h, a lane holds the half of its values picked
-        // by its bit h (low half when clear), each combined with the lane
-        // across
+        // reduce the E partials over the group's G lanes by halving: after
+        // the step at offset off, a lane holds the half of its values picked
+        // by its bit off (the low half when clear), each combined with the
+        // lane across; then the single value over the remaining offsets
         auto mon = [&] (T x, T y) { return PT ? gg_plus (x, y) : gg_monoid (a.mon, x, y) ; } ;
-        const bool b1 = (g & h1) != 0, b2 = (g & h2) != 0, b3 = (g & h3) != 0 ;
-        T s4 [4], s2 [2], s1 ;
+        int off = G / 2, e = 0 ;
         #pragma unroll
-        for (int k = 0 ; k < 4 ; k++)
+        for (int h = E / 2 ; h >= 1 ; h /= 2)
         {
-            const T send = b1 ? acc [k] : acc [k + 4], keep = b1 ? acc [k + 4] : acc [k] ;
-            s4 [k] = mon (keep, gg_shfl_xor (send, h1)) ;
+            const bool hi = (g & off) != 0 ;
+            #pragma unroll
+            for (int k = 0 ; k < h ; k++)
+            {
+                const T send = hi ? acc [k] : acc [k + h], keep = hi ? acc [k + h] : acc [k] ;
+                acc [k] = mon (keep, gg_shfl_xor (send, off)) ;
+            }
+            e += hi ? h : 0 ;
+            off /= 2 ;
         }
-        #pragma unroll
-        for (int k = 0 ; k < 2 ; k++)
-        {
-            const T send = b2 ? s4 [k] : s4 [k + 2], keep = b2 ? s4 [k + 2] : s4 [k] ;
-            s2 [k] = mon (keep, gg_shfl_xor (send, h2)) ;
-        }
-        {
-            const T send = b3 ? s2 [0] : s2 [1], keep = b3 ? s2 [1] : s2 [0] ;
-            s1 = mon (keep, gg_shfl_xor (send, h3)) ;
-        }
-        for (int off = h3 / 2 ; off >= 1 ; off /= 2) s1 = mon (s1, gg_shfl_xor (s1, off)) ;
-        const int e = (b1 ? 4 : 0) + (b2 ? 2 : 0) + (b3 ? 1 : 0) ;
+        T s1 = acc [0] ;
+        for (int o = off ; o >= 1 ; o /= 2) s1 = mon (s1, gg_shfl_xor (s1, o)) ;
         const int64_t q = qb + e ;
-        if ((g & (h3 - 1)) == 0 && q < q1) a.y [q] = s1 ;
+        // (off == 0: the halving used every lane's bit, each lane holds its own)
+        const int low = (off > 0) ? 2 * off - 1 : 0 ;
+        if ((g & low) == 0 && q < q1) a.y [q] = s1 ;
     }
 }
 
 template <typename T, int VEC, bool PT>
-static void sddmm_launch_batch (sddmm_args<T> a, cudaStream_t stream)
+static void sddmm_launch_batch (sddmm_args<T> a, int E, cudaStream_t stream)
 {
-    int64_t per_warp = (int64_t) (32 / a.G) * SDDMM_E * SDDMM_WITER ;
+    int64_t per_warp = (int64_t) (32 / a.G) * E * SDDMM_WITER ;
     int64_t warps = (a.nnz + per_warp - 1) / per_warp ;
     int64_t blocks = (warps * 32 + 255) / 256 ;
-    sddmm_batch_kernel<T, VEC, PT> <<<(unsigned) blocks, 256, 0, stream>>> (a) ;
+    if (E == 4) sddmm_batch_kernel<T, VEC, PT, 4> <<<(unsigned) blocks, 256, 0, stream>>> (a) ;
+    else        sddmm_batch_kernel<T, VEC, PT, 8> <<<(unsigned) blocks, 256, 0, stream>>> (a) ;
 }
 
 template <typename T, int VEC, bool PT>
@@ -249,8 +255,8 @@ static void sddmm_launch_vec (sddmm_args<T> a, cudaStream_t stream)
 struct sddmm_dispatch
 {
     template <typename T>
-    // sched: 0 the rule (batch for FP32 / FP64 with 8 or more vectors in a
-    // row), 1 the group schedule, 2 the batch schedule (FP32 / FP64)
+    // sched: 0 the rule (the group schedule; see SDDMM_BATCH_RULE), 1 the
+    // group schedule, 2 / 3 the batch schedule of 8 / 4 entries (FP32 / FP64)
     static int run (const gg_canon *cs, int G, int sched, int64_t m, int64_t n,
         int64_t k, int64_t nnz, const int32_t *p, const int32_t *i, const void *A,
         const void *B, void *y, cudaStream_t stream)
@@ -274,22 +280,23 @@ struct sddmm_dispatch
             const int vmax = 16 / (int) sizeof (T) ;
             const int bvec = vec < vmax ? vec : vmax ;
             const int64_t nv = (k + bvec - 1) / bvec ;
-            if (sched == 2 || (sched == 0 && G == 0 && SDDMM_BATCH_RULE && nv >= 8))
+            if (sched >= 2 || (sched == 0 && G == 0 && SDDMM_BATCH_RULE && nv >= 8))
             {
+                const int E = (sched == 3) ? 4 : 8 ;
                 int Gb = 8 ;
                 while (Gb < 32 && Gb < nv) Gb *= 2 ;
                 a.G = Gb ;
                 if (pt)
                 {
-                    if (bvec == 4)      sddmm_launch_batch<T, (16 / sizeof (T) >= 4) ? 4 : 2, true> (a, stream) ;
-                    else if (bvec == 2) sddmm_launch_batch<T, 2, true> (a, stream) ;
-                    else                sddmm_launch_batch<T, 1, true> (a, stream) ;
+                    if (bvec == 4)      sddmm_launch_batch<T, (16 / sizeof (T) >= 4) ? 4 : 2, true> (a, E, stream) ;
+                    else if (bvec == 2) sddmm_launch_batch<T, 2, true> (a, E, stream) ;
+                    else                sddmm_launch_batch<T, 1, true> (a, E, stream) ;
                 }
                 else
                 {
-                    if (bvec == 4)      sddmm_launch_batch<T, (16 / sizeof (T) >= 4) ? 4 : 2, false> (a, stream) ;
-                    else if (bvec == 2) sddmm_launch_batch<T, 2, false> (a, stream) ;
-                    else                sddmm_launch_batch<T, 1, false> (a, stream) ;
+                    if (bvec == 4)      sddmm_launch_batch<T, (16 / sizeof (T) >= 4) ? 4 : 2, false> (a, E, stream) ;
+                    else if (bvec == 2) sddmm_launch_batch<T, 2, false> (a, E, stream) ;
+                    else                sddmm_launch_batch<T, 1, false> (a, E, stream) ;
                 }
                 return gg_launch_status () ;
             }
@@ -342,6 +349,7 @@ extern "C" int gg_cuda_sddmm (const gg_semiring *sr, int64_t m, int64_t n,
     {
         if      (strcmp (kernel, "grp") == 0) sched = 1 ;
         else if (strcmp (kernel, "w")   == 0) sched = 2 ;
+        else if (strcmp (kernel, "w4")  == 0) sched = 3 ;
         else if (strcmp (kernel, "g4")  == 0) G = 4 ;
         else if (strcmp (kernel, "g8")  == 0) G = 8 ;
         else if (strcmp (kernel, "g16") == 0) G = 16 ;
