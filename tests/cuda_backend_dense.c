@@ -148,7 +148,7 @@ void test_dense_tuned (void **state)
             "", true, 2), 0) ;
         assert_int_equal (sddmm_case (t, GG_MUL_SECOND, 2000, 1500, 128, 0.01,
             "", true, 2), 0) ;
-        // SDDMM TIMES: our group and batch schedules (own, own_w, own_w4)
+        // SDDMM TIMES: the rule's schedule (own) against the 8-entry batch (own_w)
         assert_int_equal (sddmm_case (t, GG_MUL_TIMES, 2000, 2000, 128, 0.01,
             "", true, 2), 0) ;
         // GEMM TIMES: cuBLAS against kernels/gemm (512^3)

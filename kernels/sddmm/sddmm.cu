@@ -21,16 +21,16 @@
 // 4 + 2 + 1 (+ 1 per further step) shuffles instead of 8 per step.  The rows
 // of the warp's entries are found by independent searches (one per lane and
 // entry) into shared memory first.  Measured against the group schedule
-// (ncu, R-MAT 2^20, FP32, K = 128): half the instructions, but a quarter of
-// the occupancy (116 registers): bench/NOTES.md.
+// (ncu, R-MAT 2^20, FP32, K = 128, H200): E = 8 half the instructions but a
+// third of the occupancy (116 registers), 2.37 against 2.92 ms; E = 4 70 % of
+// the instructions at 46 % occupancy, 2.19 ms (bench/NOTES.md, 2026-11-28).
 //
-// Kernel names: NULL / "" (the rule: the group schedule with G from k; the
-// batch schedule for FP32 / FP64 rows of 8 or more vectors if
-// SDDMM_BATCH_RULE), "grp" (the group schedule, G from k), "g4", "g8",
-// "g16", "g32" (the group schedule with that G), "w" / "w4" (the batch
-// schedule of 8 / 4 entries; the group schedule for the integer types).  The
-// backend's chooser times "w" and "w4" as rows of their own
-// (backend/cuda/dense.c).
+// Kernel names: NULL / "" (the rule: the batch schedule of 4 entries for
+// FP32 rows of 8 or more 16-byte pieces, else the group schedule with G from
+// k), "grp" (the group schedule, G from k), "g4", "g8", "g16", "g32" (the
+// group schedule with that G), "w" / "w4" (the batch schedule of 8 / 4
+// entries; the group schedule for the integer types).  The backend's chooser
+// times "w" against the rule for FP32 (backend/cuda/dense.c).
 
 #include <cstring>
 #include "kernels/gg_cuda.h"
@@ -119,11 +119,6 @@ sddmm_group_kernel (const sddmm_args<T> a)
     }
 }
 
-// whether the rule takes the batch schedule (0: the group schedule; the batch
-// one only when named or chosen by measurement): bench/NOTES.md, 2026-11-28
-#ifndef SDDMM_BATCH_RULE
-#define SDDMM_BATCH_RULE 0
-#endif
 #define SDDMM_WITER 4       // batches per warp
 #define SDDMM_EMAX 8        // the largest batch (E = 8: "w"; E = 4: "w4")
 
@@ -255,8 +250,8 @@ static void sddmm_launch_vec (sddmm_args<T> a, cudaStream_t stream)
 struct sddmm_dispatch
 {
     template <typename T>
-    // sched: 0 the rule (the group schedule; see SDDMM_BATCH_RULE), 1 the
-    // group schedule, 2 / 3 the batch schedule of 8 / 4 entries (FP32 / FP64)
+    // sched: 0 the rule (below), 1 the group schedule, 2 / 3 the batch
+    // schedule of 8 / 4 entries (FP32 / FP64)
     static int run (const gg_canon *cs, int G, int sched, int64_t m, int64_t n,
         int64_t k, int64_t nnz, const int32_t *p, const int32_t *i, const void *A,
         const void *B, void *y, cudaStream_t stream)
@@ -280,9 +275,14 @@ struct sddmm_dispatch
             const int vmax = 16 / (int) sizeof (T) ;
             const int bvec = vec < vmax ? vec : vmax ;
             const int64_t nv = (k + bvec - 1) / bvec ;
-            if (sched >= 2 || (sched == 0 && G == 0 && SDDMM_BATCH_RULE && nv >= 8))
+            // the rule: FP32 rows of 8 or more 16-byte pieces take the batch
+            // schedule of 4 entries (1.25-1.36x the group schedule on R-MAT,
+            // 0.92-1.27x on the 18 shared matrices, H200, 2026-11-28); FP64
+            // keeps the group schedule (the batch ones 0.5-0.9x there)
+            const bool rule = (sched == 0 && G == 0 && sizeof (T) == 4 && bvec == 4 && nv >= 8) ;
+            if (sched >= 2 || rule)
             {
-                const int E = (sched == 3) ? 4 : 8 ;
+                const int E = (sched == 2) ? 8 : 4 ;
                 int Gb = 8 ;
                 while (Gb < 32 && Gb < nv) Gb *= 2 ;
                 a.G = Gb ;
