@@ -222,8 +222,8 @@ static int sddmm_w8_run (gg_dense_op *o) { return sddmm_own_named (o, "w") ; }
 
 // the batch schedule of 8 entries (kernels/sddmm), FP32 rows of A of 32 or
 // more: a row of the chooser only, against the rule's (FP32: the batch
-// schedule of 4 entries; FP64 keeps the group one, which both batch
-// schedules lost to on every matrix measured: bench/NOTES.md, 2026-11-28)
+// schedule of 4 entries; FP64 keeps the group one, which the batch
+// schedules lost to on 40 of 42 products measured: bench/NOTES.md, 2026-11-28)
 static const char *sddmm_w8_supports (gg_dense_op *o)
 {
     if (o->t != GG_FP32) return "the 8-entry batch is timed for FP32 only" ;
