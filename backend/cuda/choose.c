@@ -204,6 +204,21 @@ done:
 // row run is re-run if it was not the winner); ms [f] = each row's time
 // (-1: not run).  A row whose run fails as unsupported is left out; any
 // other failure fails the call.
+// line = "name ms, name ms, ..." over a table's rows, for the log: name0 is
+// the first row's name field, the rows lie stride bytes apart
+void tune_times (char *line, size_t size, int nrows, const char *const *name0,
+    size_t stride, const float *ms)
+{
+    size_t len = 0 ;
+    line [0] = '\0' ;
+    for (int f = 0 ; f < nrows && len < size ; f++)
+    {
+        const char *name = *(const char *const *) ((const char *) name0 + (size_t) f * stride) ;
+        len += (size_t) snprintf (line + len, size - len, "%s%s %.4g", f ? ", " : "",
+            name, ms [f]) ;
+    }
+}
+
 int tune_rows (gg_devcall *c, int nrows, const char **why,
     gg_row_run_fn run, void *op, float *ms, int *winner)
 {

@@ -427,6 +427,8 @@ GG_INTERNAL int tuned_find (gg_tune_memory *mem, pthread_mutex_t *lock,
 GG_INTERNAL void tuned_keep (gg_tune_memory *mem, pthread_mutex_t *lock,
     const gg_tune_key *key, int fam, const float *ms, int nrows) ;
 GG_INTERNAL bool tune_wanted (double work) ;
+GG_INTERNAL void tune_times (char *line, size_t size, int nrows,
+    const char *const *name0, size_t stride, const float *ms) ;
 
 // spmm.c
 GG_INTERNAL int spmm_attempt (gg_devcall *c, const gg_semiring *sr, const gg_csr *S,

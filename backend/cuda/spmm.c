@@ -232,11 +232,8 @@ static int tune (gg_spmm_op *o, const char **why, int *winner)
     if (grbgpu_settings_get ()->verbose >= 2)
     {
         char line [64 * GG_SPMM_NFAM] ;
-        size_t len = 0 ;
-        line [0] = '\0' ;
-        for (int f = 0 ; f < GG_SPMM_NFAM && len < sizeof (line) ; f++)
-            len += (size_t) snprintf (line + len, sizeof (line) - len, "%s%s %.4g",
-                f ? ", " : "", gg_spmm_families [f].name, ms [f]) ;
+        tune_times (line, sizeof (line), GG_SPMM_NFAM, &gg_spmm_families [0].name,
+            sizeof (gg_spmm_families [0]), ms) ;
         grbgpu_log (2, "cuda: tuned spmm %lldx%lld (%lld entries) n=%lld: %s ms "
             "(-1: not a candidate) -> %s (tuning %.1f ms, forms made included)",
             (long long) o->m, (long long) o->k, (long long) o->S->nnz, (long long) o->n,
