@@ -238,6 +238,16 @@ static void sddmm_launch_batch (sddmm_args<T> a, int E, cudaStream_t stream)
     else        sddmm_batch_kernel<T, VEC, PT, 8> <<<(unsigned) blocks, 256, 0, stream>>> (a) ;
 }
 
+// the batch kernel for vec values a piece (4 only for FP32: 16 bytes at most)
+template <typename T, bool PT>
+static void sddmm_launch_batch_vec (sddmm_args<T> a, int vec, int E, cudaStream_t stream)
+{
+    if constexpr (sizeof (T) == 4)
+        if (vec == 4) { sddmm_launch_batch<T, 4, PT> (a, E, stream) ; return ; }
+    if (vec >= 2) sddmm_launch_batch<T, 2, PT> (a, E, stream) ;
+    else          sddmm_launch_batch<T, 1, PT> (a, E, stream) ;
+}
+
 template <typename T, int VEC, bool PT>
 static void sddmm_launch_vec (sddmm_args<T> a, cudaStream_t stream)
 {
@@ -287,18 +297,8 @@ struct sddmm_dispatch
                 int Gb = 8 ;
                 while (Gb < 32 && Gb < nv) Gb *= 2 ;
                 a.G = Gb ;
-                if (pt)
-                {
-                    if (bvec == 4)      sddmm_launch_batch<T, (16 / sizeof (T) >= 4) ? 4 : 2, true> (a, E, stream) ;
-                    else if (bvec == 2) sddmm_launch_batch<T, 2, true> (a, E, stream) ;
-                    else                sddmm_launch_batch<T, 1, true> (a, E, stream) ;
-                }
-                else
-                {
-                    if (bvec == 4)      sddmm_launch_batch<T, (16 / sizeof (T) >= 4) ? 4 : 2, false> (a, E, stream) ;
-                    else if (bvec == 2) sddmm_launch_batch<T, 2, false> (a, E, stream) ;
-                    else                sddmm_launch_batch<T, 1, false> (a, E, stream) ;
-                }
+                if (pt) sddmm_launch_batch_vec<T, true> (a, bvec, E, stream) ;
+                else    sddmm_launch_batch_vec<T, false> (a, bvec, E, stream) ;
                 return gg_launch_status () ;
             }
         }
