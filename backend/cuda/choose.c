@@ -199,11 +199,6 @@ done:
     return rc ;
 }
 
-// Time every row of a table (nrows <= GG_FAM_MAX) whose why [f] is NULL;
-// *winner = the fastest, whose result is in the op when it returns (the last
-// row run is re-run if it was not the winner); ms [f] = each row's time
-// (-1: not run).  A row whose run fails as unsupported is left out; any
-// other failure fails the call.
 // line = "name ms, name ms, ..." over a table's rows, for the log: name0 is
 // the first row's name field, the rows lie stride bytes apart
 void tune_times (char *line, size_t size, int nrows, const char *const *name0,
@@ -219,6 +214,11 @@ void tune_times (char *line, size_t size, int nrows, const char *const *name0,
     }
 }
 
+// Time every row of a table (nrows <= GG_FAM_MAX) whose why [f] is NULL;
+// *winner = the fastest, whose result is in the op when it returns (the last
+// row run is re-run if it was not the winner); ms [f] = each row's time
+// (-1: not run).  A row whose run fails as unsupported is left out; any
+// other failure fails the call.
 int tune_rows (gg_devcall *c, int nrows, const char **why,
     gg_row_run_fn run, void *op, float *ms, int *winner)
 {

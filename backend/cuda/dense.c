@@ -372,12 +372,15 @@ static int dense_attempt (gg_dense_op *o, const gg_dense_family *tab, int nfam,
         GG_TRY (tune_rows (c, nfam, why, dense_row_run, &r, ms, &fam)) ;
         const double tuning_ms = 1e3 * (grbgpu_now () - t0) ;
         tuned_keep (mem, lock, &key, fam, ms, nfam) ;
-        char times [64 * GG_DENSE_NFAM_MAX] ;
-        tune_times (times, sizeof (times), nfam, &tab [0].name, sizeof (tab [0]), ms) ;
-        grbgpu_log (2, "cuda: tuned %s %lldx%lld k=%lld (%lld outputs): %s ms "
-            "(-1: not a candidate) -> %s (tuning %.1f ms)", what, (long long) o->m,
-            (long long) o->n, (long long) o->k, (long long) o->nnz, times,
-            tab [fam].name, tuning_ms) ;
+        if (set->verbose >= 2)
+        {
+            char times [64 * GG_DENSE_NFAM_MAX] ;
+            tune_times (times, sizeof (times), nfam, &tab [0].name, sizeof (tab [0]), ms) ;
+            grbgpu_log (2, "cuda: tuned %s %lldx%lld k=%lld (%lld outputs): %s ms "
+                "(-1: not a candidate) -> %s (tuning %.1f ms)", what, (long long) o->m,
+                (long long) o->n, (long long) o->k, (long long) o->nnz, times,
+                tab [fam].name, tuning_ms) ;
+        }
     }
     else
     {
