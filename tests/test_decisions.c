@@ -298,42 +298,39 @@ static void test_decline_table (void **state)
 // settings of this session
 //------------------------------------------------------------------------------
 
+// grbgpu_get (name) reads back want
+static void setting_is (const char *name, const char *want)
+{
+    char buf [16] ;
+    assert_int_equal (grbgpu_get (name, buf, sizeof (buf)), 0) ;
+    assert_string_equal (buf, want) ;
+}
+
 static void test_tune_setting (void **state)
 {
     (void) state ;
-    char buf [16] ;
-    assert_int_equal (grbgpu_get ("TUNE", buf, sizeof (buf)), 0) ;
-    assert_string_equal (buf, "1") ;                    // on by default
+    setting_is ("TUNE", "1") ;                          // on by default
     assert_int_equal (grbgpu_set ("TUNE", "0"), 0) ;
-    assert_int_equal (grbgpu_get ("GRBGPU_TUNE", buf, sizeof (buf)), 0) ;
-    assert_string_equal (buf, "0") ;
+    setting_is ("GRBGPU_TUNE", "0") ;
     assert_int_equal (grbgpu_set ("TUNE", "maybe"), -1) ;   // unchanged
-    assert_int_equal (grbgpu_get ("TUNE", buf, sizeof (buf)), 0) ;
-    assert_string_equal (buf, "0") ;
+    setting_is ("TUNE", "0") ;
     assert_int_equal (grbgpu_set ("TUNE", "on"), 0) ;
-    assert_int_equal (grbgpu_get ("TUNE", buf, sizeof (buf)), 0) ;
-    assert_string_equal (buf, "1") ;
+    setting_is ("TUNE", "1") ;
 }
 
 // GRBGPU_REORDER: auto (the default), 1, 0; words as for a boolean
 static void test_reorder_setting (void **state)
 {
     (void) state ;
-    char buf [16] ;
-    assert_int_equal (grbgpu_get ("REORDER", buf, sizeof (buf)), 0) ;
-    assert_string_equal (buf, "auto") ;
+    setting_is ("REORDER", "auto") ;
     assert_int_equal (grbgpu_set ("REORDER", "on"), 0) ;
-    assert_int_equal (grbgpu_get ("GRBGPU_REORDER", buf, sizeof (buf)), 0) ;
-    assert_string_equal (buf, "1") ;
+    setting_is ("GRBGPU_REORDER", "1") ;
     assert_int_equal (grbgpu_set ("REORDER", "sometimes"), -1) ;   // unchanged
-    assert_int_equal (grbgpu_get ("REORDER", buf, sizeof (buf)), 0) ;
-    assert_string_equal (buf, "1") ;
+    setting_is ("REORDER", "1") ;
     assert_int_equal (grbgpu_set ("REORDER", "0"), 0) ;
-    assert_int_equal (grbgpu_get ("REORDER", buf, sizeof (buf)), 0) ;
-    assert_string_equal (buf, "0") ;
+    setting_is ("REORDER", "0") ;
     assert_int_equal (grbgpu_set ("REORDER", "AUTO"), 0) ;
-    assert_int_equal (grbgpu_get ("REORDER", buf, sizeof (buf)), 0) ;
-    assert_string_equal (buf, "auto") ;
+    setting_is ("REORDER", "auto") ;
 }
 
 int main (void)
