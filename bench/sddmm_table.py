@@ -1,38 +1,82 @@
 #!/usr/bin/env python3
 # bench/sddmm_table.py LOG: one line per (matrix, type, K) from a
 # `spmm_bench --sddmm-only` log (the backend's SDDMM, cusparseSDDMM, and our
-# group / batch schedules called directly), and geometric means per type and K.
+# schedules called directly, whichever --sddmm-kernels named), and geometric
+# means per type and K.  Where the log has the back-to-back times (runs from
+# 2026-11-28's fifth session on), a second table of those.
 import math, re, sys
 rows = {}
 order = []
+names = []
+pat = re.compile(r'(\S+)\s+(fp32|fp64) K=(\d+)\s+sddmm')
 for line in open(sys.argv[1]):
-    m = re.match(r'(\S+)\s+(fp32|fp64) K=(\d+)\s+sddmm\s+([\d.]+) ms.*cusparse\s+([\d.]+) ms.*\| (ok|WRONG)', line)
-    if m:
-        key = (m.group(1), m.group(2), int(m.group(3)))
-        if key not in rows: order.append(key)
-        rows.setdefault(key, {}).update(be=float(m.group(4)), cs=float(m.group(5)), ok=m.group(6))
+    m = pat.match(line)
+    if not m:
         continue
-    m = re.match(r'(\S+)\s+(fp32|fp64) K=(\d+)\s+sddmm own schedules: grp\s+([\d.na]+) ms \((\w+)\)\s+w\s+([\d.na]+) ms \((\w+)\)\s+w4\s+([\d.na]+) ms \((\w+)\)', line)
-    if m:
-        key = (m.group(1), m.group(2), int(m.group(3)))
-        rows.setdefault(key, {}).update(grp=float(m.group(4)), w=float(m.group(6)), w4=float(m.group(8)),
-            sok=(m.group(5), m.group(7), m.group(9)))
-print("%-16s %-4s %4s %9s %9s %6s | %8s %8s %8s %s" % ("matrix", "type", "K", "backend", "cusparse",
-    "x", "grp", "w", "w4", "checks"))
-geo = {}
-for key in order:
-    r = rows[key]
-    if 'be' not in r or 'grp' not in r: continue
-    x = r['cs'] / r['be']
-    print("%-16s %-4s %4d %9.4f %9.4f %6.2f | %8.4f %8.4f %8.4f %s %s" % (key[0], key[1], key[2],
-        r['be'], r['cs'], x, r['grp'], r['w'], r['w4'], r['ok'], ','.join(r['sok'])))
-    g = geo.setdefault((key[1], key[2]), [0.0, 0.0, 0.0, 0])
-    g[0] += math.log(x)
-    g[1] += math.log(r['cs'] / r['grp'])
-    g[2] += math.log(r['grp'] / min(r['w'], r['w4'], r['grp']))
-    g[3] += 1
-for (t, K), g in sorted(geo.items()):
-    n = g[3]
-    print("geomean %s K=%d over %d: backend x cusparse %.3f, group schedule x cusparse %.3f, "
-          "best own schedule over group %.3f" % (t, K, n, math.exp(g[0] / n), math.exp(g[1] / n),
-          math.exp(g[2] / n)))
+    key = (m.group(1), m.group(2), int(m.group(3)))
+    rest = line[m.end():]
+    r = rows.setdefault(key, {'own': {}, 'ok': {}, 'bb': {}})
+    if key not in order:
+        order.append(key)
+    if rest.startswith(' own schedules:'):
+        for n, ms, ok in re.findall(r'(\w+)\s+([\d.na]+) ms \((\w+)\)', rest.split('|')[0]):
+            r['own'][n] = float(ms)
+            r['ok'][n] = ok
+            if n not in names:
+                names.append(n)
+    elif rest.startswith(' back to back:'):
+        for n, ms in re.findall(r'(\w+)\s+([\d.na]+) ms', rest):
+            r['bb'][n] = float(ms)
+    else:
+        b = re.match(r'\s+([\d.na]+) ms.*cusparse\s+([\d.]+) ms.*\| (ok|WRONG)', rest)
+        if b:
+            r.update(be=float(b.group(1)), cs=float(b.group(2)), check=b.group(3))
+
+
+def geo(v):
+    v = [x for x in v if x > 0 and not math.isnan(x)]
+    return math.exp(sum(map(math.log, v)) / len(v)) if v else float('nan')
+
+
+def table(title, get_cs, get_own, with_backend):
+    print(title)
+    head = "%-16s %-4s %4s" % ("matrix", "type", "K")
+    if with_backend:
+        head += " %9s" % "backend"
+    head += " %9s" % "cusparse" + "".join(" %8s" % n for n in names) + " %6s" % "best x"
+    print(head)
+    acc = {}
+    for key in order:
+        r = rows[key]
+        cs = get_cs(r)
+        own = [get_own(r, n) for n in names]
+        if cs is None or any(o is None for o in own) or not own:
+            continue
+        best = min(own)
+        line = "%-16s %-4s %4d" % key
+        if with_backend:
+            line += " %9.4f" % r.get('be', float('nan'))
+        line += " %9.4f" % cs + "".join(" %8.4f" % o for o in own) + " %6.2f" % (cs / best)
+        if with_backend:
+            line += " " + r.get('check', '?') + " " + ",".join(r['ok'].get(n, '?') for n in names)
+        print(line)
+        a = acc.setdefault(key[1:], {'best': [], 'be': [], **{n: [] for n in names}})
+        a['best'].append(cs / best)
+        if with_backend and 'be' in r:
+            a['be'].append(cs / r['be'])
+        for n, o in zip(names, own):
+            a[n].append(cs / o)
+    for (t, K), a in sorted(acc.items()):
+        s = "geomean %s K=%d over %d, x cusparse:" % (t, K, len(a['best']))
+        if with_backend:
+            s += " backend %.3f," % geo(a['be'])
+        s += " best own %.3f;" % geo(a['best'])
+        s += "".join(" %s %.3f" % (n, geo(a[n])) for n in names)
+        print(s)
+
+
+table("== one call between events (ms)", lambda r: r.get('cs'),
+      lambda r, n: r['own'].get(n), True)
+if any(r['bb'] for r in rows.values()):
+    table("== back to back, per call (ms)", lambda r: r['bb'].get('cusparse'),
+          lambda r, n: r['bb'].get(n), False)

@@ -16,7 +16,8 @@
 //      (grbgpu_set ("DEVICE", "cpu")) in the same run; only when built inside
 //      the library's tree (GG_BENCH_E2E), since it needs the dispatcher;
 //  (c) SDDMM: the backend vs cusparseSDDMM directly, K = N (N > 1), and our
-//      group and batch schedules called directly; --sddmm-only: (c) alone;
+//      group and batch schedules called directly (--sddmm-kernels: which;
+//      each also timed back to back, as cusparseSDDMM is); --sddmm-only: (c) alone;
 //  (d) vxm (w = A' u, N = 1 in --ns): the pull on a transposed CSR (what the
 //      backend does: our kernel and cuSPARSE) vs the push from A's own CSR
 //      with atomics (gg_cuda_spmv_push) and cuSPARSE's transposed SpMV, for
@@ -59,6 +60,7 @@ const char *data_dir = NULL ;
 const char *real_filter = "" ;       // "" = none, "all", or a,b,c
 const char *csv_path = "spmm_bench.csv" ;
 bool do_e2e = true, do_sddmm = true, sddmm_only = false ;
+const char *sddmm_kernels = "grp,w,w4" ;
 FILE *csv ;
 int failures = 0 ;
 
@@ -134,12 +136,14 @@ int main (int argc, char **argv)
 #endif
         else if (!strcmp (argv [a], "--no-sddmm")) do_sddmm = false ;
         else if (!strcmp (argv [a], "--sddmm-only")) sddmm_only = true ;
+        else if (!strcmp (argv [a], "--sddmm-kernels") && a + 1 < argc)
+            sddmm_kernels = argv [++a] ;
         else if (!strcmp (argv [a], "--no-rmat")) nscales = 0 ;
         else
         {
             fprintf (stderr, "usage: %s [--scales 18,20] [--ns 1,32,64,128,256]"
                 " [--reps 20] [--real all|name,name] [--data DIR] [--csv FILE]"
-                " [--no-e2e] [--no-sddmm] [--sddmm-only] [--no-rmat] [--split 0,0] [--split-sddmm] [--split-reps 5] [--split-only]"
+                " [--no-e2e] [--no-sddmm] [--sddmm-only] [--sddmm-kernels grp,w,w4] [--no-rmat] [--split 0,0] [--split-sddmm] [--split-reps 5] [--split-only]"
                 " [--fake-devices 2]\n", argv [0]) ;
             return 2 ;
         }

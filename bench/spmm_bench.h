@@ -50,6 +50,7 @@ extern const char *data_dir ;
 extern const char *real_filter ;
 extern const char *csv_path ;
 extern bool do_e2e, do_sddmm ;
+extern const char *sddmm_kernels ;   // --sddmm-kernels: our schedules timed next to cuSPARSE
 extern FILE *csv ;
 extern int failures ;
 

@@ -181,6 +181,64 @@ static double sddmm_error (const csr *M, const void *A, const void *B,
     return worst ;
 }
 
+// One SDDMM to time: cusparseSDDMM (own == NULL) or our schedule `own`
+// called directly, on operands already on the device.
+typedef struct
+{
+    cusparseHandle_t h ; cusparseDnMatDescr_t dA, dB ; cusparseSpMatDescr_t C ;
+    const void *al, *be ; cudaDataType dt ; void *buf ;
+    const char *own ; const gg_semiring *sr ; int64_t m, n, K, nnz ;
+    const int32_t *p, *i ; const void *A, *B ; void *y ;
+} sddmm_call ;
+
+static int sddmm_run (const sddmm_call *c)
+{
+    if (c->own != NULL)
+        return gg_cuda_sddmm (c->sr, c->m, c->n, c->K, c->nnz, c->p, c->i, c->A,
+            c->B, c->y, c->own, 0) ;
+    CHECK_SP (cusparseSDDMM (c->h, CUSPARSE_OPERATION_NON_TRANSPOSE,
+        CUSPARSE_OPERATION_NON_TRANSPOSE, c->al, c->dA, c->dB, c->be, c->C, c->dt,
+        CUSPARSE_SDDMM_ALG_DEFAULT, c->buf)) ;
+    return GG_OK ;
+}
+
+// Times one SDDMM two ways, after 3 warm-ups: *single, the median over reps
+// of one call between two events (what an isolated call costs, with the
+// launch on an idle GPU included); *bb, reps calls back to back between two
+// events, divided by reps (the GPU's time per call with the queue kept full).
+static int sddmm_time (const sddmm_call *c, double *single, double *bb)
+{
+    *single = *bb = NAN ;
+    cudaEvent_t e0, e1 ;
+    CHECK_CUDA (cudaEventCreate (&e0)) ; CHECK_CUDA (cudaEventCreate (&e1)) ;
+    double *tv = malloc (reps * sizeof (double)) ;
+    int rc = GG_OK ;
+    float ms ;
+    for (int r = -3 ; r < reps && rc == GG_OK ; r++)
+    {
+        CHECK_CUDA (cudaEventRecord (e0, 0)) ;
+        rc = sddmm_run (c) ;
+        CHECK_CUDA (cudaEventRecord (e1, 0)) ;
+        CHECK_CUDA (cudaEventSynchronize (e1)) ;
+        CHECK_CUDA (cudaEventElapsedTime (&ms, e0, e1)) ;
+        if (r >= 0) tv [r] = ms ;
+    }
+    if (rc == GG_OK)
+    {
+        *single = median (tv, reps) ;
+        CHECK_CUDA (cudaEventRecord (e0, 0)) ;
+        for (int r = 0 ; r < reps && rc == GG_OK ; r++) rc = sddmm_run (c) ;
+        CHECK_CUDA (cudaEventRecord (e1, 0)) ;
+        CHECK_CUDA (cudaEventSynchronize (e1)) ;
+        CHECK_CUDA (cudaEventElapsedTime (&ms, e0, e1)) ;
+        if (rc == GG_OK) *bb = ms / reps ;
+    }
+    CHECK_CUDA (cudaGetLastError ()) ;
+    free (tv) ;
+    cudaEventDestroy (e0) ; cudaEventDestroy (e1) ;
+    return rc ;
+}
+
 // SDDMM: y = (A B') .* spy (M), A: m x K, B: k x K.
 void bench_sddmm (const gg_backend *b, cusparseHandle_t h,
     const csr *M, bool fp32)
@@ -246,55 +304,14 @@ void bench_sddmm (const gg_backend *b, cusparseHandle_t h,
             CUSPARSE_OPERATION_NON_TRANSPOSE, al, dAd, dBd, be, C, dt,
             CUSPARSE_SDDMM_ALG_DEFAULT, &bs)) ;
         CHECK_CUDA (cudaMalloc (&buf, bs + 1)) ;
-        cudaEvent_t e0, e1 ;
-        CHECK_CUDA (cudaEventCreate (&e0)) ; CHECK_CUDA (cudaEventCreate (&e1)) ;
-        double *tv = malloc (reps * sizeof (double)) ;
-        for (int r = -3 ; r < reps ; r++)
-        {
-            CHECK_CUDA (cudaEventRecord (e0, 0)) ;
-            CHECK_SP (cusparseSDDMM (h, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                CUSPARSE_OPERATION_NON_TRANSPOSE, al, dAd, dBd, be, C, dt,
-                CUSPARSE_SDDMM_ALG_DEFAULT, buf)) ;
-            CHECK_CUDA (cudaEventRecord (e1, 0)) ;
-            CHECK_CUDA (cudaEventSynchronize (e1)) ;
-            float ms ; CHECK_CUDA (cudaEventElapsedTime (&ms, e0, e1)) ;
-            if (r >= 0) tv [r] = ms ;
-        }
-        double vms = median (tv, reps) ;
+        sddmm_call cc = { .h = h, .dA = dAd, .dB = dBd, .C = C, .al = al, .be = be,
+            .dt = dt, .buf = buf } ;
+        double vms, vbb ;
+        if (sddmm_time (&cc, &vms, &vbb) != GG_OK) failures++ ;
 
         double worst = (rc == GG_OK) ? sddmm_error (M, A, B, y, K, fp32) : 1 ;
         bool ok = worst <= (fp32 ? 1e-5 : 1e-13) ;
         if (!ok) failures++ ;
-
-        // our schedules called directly: the group one (the rule's) and the
-        // batch ones of 8 and 4 entries (rows of the backend's chooser),
-        // timed like cuSPARSE and checked likewise
-        double sms [3] = { NAN, NAN, NAN } ;
-        bool sok [3] = { false, false, false } ;
-        const char *snames [3] = { "grp", "w", "w4" } ;
-        for (int v = 0 ; v < 3 ; v++)
-        {
-            int src = GG_OK ;
-            for (int r = -3 ; r < reps && src == GG_OK ; r++)
-            {
-                CHECK_CUDA (cudaEventRecord (e0, 0)) ;
-                src = gg_cuda_sddmm (&sr, M->m, M->k, K, M->nnz, dp, di, dA, dB, dy,
-                    snames [v], 0) ;
-                CHECK_CUDA (cudaEventRecord (e1, 0)) ;
-                CHECK_CUDA (cudaEventSynchronize (e1)) ;
-                float ms ; CHECK_CUDA (cudaEventElapsedTime (&ms, e0, e1)) ;
-                if (r >= 0) tv [r] = ms ;
-            }
-            CHECK_CUDA (cudaGetLastError ()) ;
-            if (src != GG_OK) { failures++ ; continue ; }
-            sms [v] = median (tv, reps) ;
-            void *yv = malloc (yb + 8) ;
-            CHECK_CUDA (cudaMemcpy (yv, dy, yb, cudaMemcpyDeviceToHost)) ;
-            double wv = sddmm_error (M, A, B, yv, K, fp32) ;
-            sok [v] = wv <= (fp32 ? 1e-5 : 1e-13) ;
-            if (!sok [v]) failures++ ;
-            free (yv) ;
-        }
         double minb = (double) (M->m + 1) * 4 + (double) M->nnz * (4 + es)
             + (double) ab + (double) bb ;
         printf ("%-16s %s K=%-4ld sddmm  %8.3f ms %7.1f GB/s %7.1f GF/s | "
@@ -307,18 +324,44 @@ void bench_sddmm (const gg_backend *b, cusparseHandle_t h,
             fp32 ? "fp32" : "fp64", (long) K, kms, vms, 1e3 * first,
             minb / kms / 1e6, 2.0 * M->nnz * K / kms / 1e6, ok ? "ok" : "WRONG",
             worst) ;
-        printf ("%-16s %s K=%-4ld sddmm own schedules: grp %8.3f ms (%s)  w %8.3f ms (%s)"
-            "  w4 %8.3f ms (%s) | grp/w x%.2f grp/w4 x%.2f | cusparse/grp x%.2f cusparse/w x%.2f"
-            " cusparse/w4 x%.2f\n", M->name, fp32 ? "fp32" : "fp64",
-            (long) K, sms [0], sok [0] ? "ok" : "WRONG", sms [1], sok [1] ? "ok" : "WRONG",
-            sms [2], sok [2] ? "ok" : "WRONG", sms [0] / sms [1], sms [0] / sms [2],
-            vms / sms [0], vms / sms [1], vms / sms [2]) ;
+
+        // our schedules called directly (--sddmm-kernels), timed like
+        // cuSPARSE (one call between events, and back to back) and checked
+        // likewise; then one line of the back-to-back times
+        printf ("%-16s %s K=%-4ld sddmm own schedules:", M->name,
+            fp32 ? "fp32" : "fp64", (long) K) ;
+        char bbline [1024] ;
+        int bbl = snprintf (bbline, sizeof (bbline), "%-16s %s K=%-4ld sddmm back to back: "
+            "cusparse %8.4f ms", M->name, fp32 ? "fp32" : "fp64", (long) K, vbb) ;
+        for (const char *kn = sddmm_kernels ; kn != NULL && *kn != '\0' ; )
+        {
+            const char *comma = strchr (kn, ',') ;
+            size_t len = comma ? (size_t) (comma - kn) : strlen (kn) ;
+            char name [16] ;
+            snprintf (name, sizeof (name), "%.*s", (int) (len < 15 ? len : 15), kn) ;
+            kn = comma ? comma + 1 : NULL ;
+            sddmm_call oc = { .own = name, .sr = &sr, .m = M->m, .n = M->k, .K = K,
+                .nnz = M->nnz, .p = dp, .i = di, .A = dA, .B = dB, .y = dy } ;
+            double oms, obb ;
+            bool sok = false ;
+            if (sddmm_time (&oc, &oms, &obb) == GG_OK)
+            {
+                void *yv = malloc (yb + 8) ;
+                CHECK_CUDA (cudaMemcpy (yv, dy, yb, cudaMemcpyDeviceToHost)) ;
+                sok = sddmm_error (M, A, B, yv, K, fp32) <= (fp32 ? 1e-5 : 1e-13) ;
+                free (yv) ;
+            }
+            if (!sok) failures++ ;
+            printf (" %s %8.4f ms (%s)", name, oms, sok ? "ok" : "WRONG") ;
+            if (bbl < (int) sizeof (bbline) - 40)
+                bbl += snprintf (bbline + bbl, sizeof (bbline) - bbl, " %s %8.4f ms", name, obb) ;
+        }
+        printf ("\n%s\n", bbline) ;
         fflush (stdout) ;
-        free (tk) ; free (tv) ;
+        free (tk) ;
         cusparseDestroyDnMat (dAd) ; cusparseDestroyDnMat (dBd) ;
         cusparseDestroySpMat (C) ;
         cudaFree (dA) ; cudaFree (dB) ; cudaFree (dy) ; cudaFree (buf) ;
-        cudaEventDestroy (e0) ; cudaEventDestroy (e1) ;
         grbgpu_cache_release (eA) ; grbgpu_cache_release (eB) ;
         grbgpu_cache_invalidate (eA->key.handle) ;
         grbgpu_cache_invalidate (eB->key.handle) ;

@@ -278,16 +278,19 @@ int main (int argc, char **argv)
                 gg_semiring sr = { all_types [s].add, all_types [s].mul, (gg_type) t } ;
                 const int64_t ks [] = { 1, 3, 32, 100 } ;
                 for (int64_t k : ks) test_sddmm_case (A, sr, k, d_p, d_i, NULL) ;
+                // the long runs (4x the entries per warp) on every type
+                test_sddmm_case (A, sr, 32, d_p, d_i, "grpl") ;
                 if (t == GG_FP32 || t == GG_FP64)
                     for (int64_t k : ks)
                     {
                         test_sddmm_case (A, sr, k, d_p, d_i, "w") ;
                         test_sddmm_case (A, sr, k, d_p, d_i, "w4") ;
+                        test_sddmm_case (A, sr, k, d_p, d_i, (s % 4 == 0) ? "w4l" : "wl") ;
                     }
             }
         {
             gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP32 } ;
-            const char *gs [] = { "g4", "g8", "g16", "g32", "grp", "w", "w4" } ;
+            const char *gs [] = { "g4", "g8", "g16", "g32", "grp", "w", "w4", "grpl", "wl", "w4l" } ;
             for (const char *g : gs) if (!quick) test_sddmm_case (A, sr, 64, d_p, d_i, g) ;
         }
         // special values (+-INF, NaN, -0) on every variant: absent and padded
@@ -334,7 +337,7 @@ int main (int argc, char **argv)
                 }
                 fill_mode = FILL_SPECIAL ;
                 gg_semiring pt = { GG_ADD_MIN, GG_MUL_SECOND, (gg_type) t } ;
-                const char *gs [] = { "g4", "g8", "g16", "g32", "grp", "w", "w4" } ;
+                const char *gs [] = { "g4", "g8", "g16", "g32", "grp", "w", "w4", "grpl", "wl", "w4l" } ;
                 for (const char *g : gs) test_sddmm_case (A, pt, 64, d_p, d_i, g) ;
             }
             fill_mode = FILL_PLAIN ;

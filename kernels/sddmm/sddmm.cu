@@ -29,8 +29,12 @@
 // FP32 rows of 8 or more 16-byte pieces, else the group schedule with G from
 // k), "grp" (the group schedule, G from k), "g4", "g8", "g16", "g32" (the
 // group schedule with that G), "w" / "w4" (the batch schedule of 8 / 4
-// entries; the group schedule for the integer types).  The backend's chooser
-// times "w" against the rule for FP32 (backend/cuda/dense.c).
+// entries; the group schedule for the integer types), "grpl", "wl", "w4l"
+// (the same with SDDMM_LONG times the rounds per warp: a block of 8 warps then
+// spans 4x the consecutive entries, so on matrices whose neighbouring rows
+// share columns (FEM) more of the rows of B it gathers are in its
+// multiprocessor's L1).  The backend's chooser times "w" against the rule for
+// FP32 (backend/cuda/dense.c).
 
 #include <cstring>
 #include "kernels/gg_cuda.h"
@@ -46,6 +50,7 @@ struct sddmm_args
     const T *A, *B ;        // NULL when the multiply ignores them
     T *y ;
     int mon, mul, G ;
+    int iter ;              // rounds per warp (SDDMM_ITER / SDDMM_WITER, or 4x that)
 } ;
 
 template <typename T, int VEC, bool PT>
@@ -56,9 +61,9 @@ sddmm_group_kernel (const sddmm_args<T> a)
     const int G = a.G, per_warp = 32 / G ;
     const int g = lane % G, grp = lane / G ;
     const int64_t warp = ((int64_t) blockIdx.x * blockDim.x + threadIdx.x) / 32 ;
-    const int64_t q0 = warp * per_warp * SDDMM_ITER ;
+    const int64_t q0 = warp * per_warp * a.iter ;
     if (q0 >= a.nnz) return ;                                   // whole warp
-    int64_t q1 = q0 + per_warp * SDDMM_ITER ;
+    int64_t q1 = q0 + per_warp * a.iter ;
     if (q1 > a.nnz) q1 = a.nnz ;
     const int64_t row_lo = gg_warp_find_row (a.p, 0, a.m, q0) ;
     const int64_t row_hi = gg_warp_find_row (a.p, row_lo, a.m, q1 - 1) + 1 ;
@@ -66,7 +71,7 @@ sddmm_group_kernel (const sddmm_args<T> a)
     // operand (gg_identity); k == 0 (no terms): the monoid's identity
     const T id = (a.k > 0) ? gg_identity<T> (a.mon) : gg_empty_value<T> (a.mon) ;
 
-    for (int it = 0 ; it < SDDMM_ITER ; it++)
+    for (int it = 0 ; it < a.iter ; it++)
     {
         const int64_t q = q0 + (int64_t) it * per_warp + grp ;
         const bool ok = (q < q1) ;
@@ -120,7 +125,7 @@ sddmm_group_kernel (const sddmm_args<T> a)
 }
 
 #define SDDMM_WITER 4       // batches per warp
-#define SDDMM_EMAX 8        // the largest batch (E = 8: "w"; E = 4: "w4")
+#define SDDMM_LONG 4        // the long runs ("grpl", "wl", "w4l"): 4x the rounds per warp
 
 // E entries per group and batch (E = 4: half the registers, so about twice
 // the warps per multiprocessor, each with half the loads in flight)
@@ -132,7 +137,7 @@ sddmm_batch_kernel (const sddmm_args<T> a)
     const int G = a.G, ngrp = 32 / G ;
     const int g = lane & (G - 1), grp = lane / G ;
     const int64_t warp = ((int64_t) blockIdx.x * blockDim.x + threadIdx.x) / 32 ;
-    const int64_t per_warp = (int64_t) ngrp * E * SDDMM_WITER ;
+    const int64_t per_warp = (int64_t) ngrp * E * a.iter ;
     const int64_t q0 = warp * per_warp ;
     if (q0 >= a.nnz) return ;                                   // whole warp
     int64_t q1 = q0 + per_warp ;
@@ -143,14 +148,14 @@ sddmm_batch_kernel (const sddmm_args<T> a)
     const int64_t step = (int64_t) G * VEC ;
 
     // the row of each of the warp's entries, one independent search per
-    // lane and entry (m < 2^31: gg_cuda_sddmm)
-    __shared__ int32_t rows_s [8][4 * SDDMM_EMAX * SDDMM_WITER] ;
-    int32_t *rows = rows_s [(threadIdx.x / 32) & 7] ;
+    // lane and entry (m < 2^31: gg_cuda_sddmm), per_warp of them per warp
+    extern __shared__ int32_t sddmm_rows_s [] ;
+    int32_t *rows = sddmm_rows_s + (threadIdx.x / 32) * per_warp ;
     for (int64_t x = lane ; x < q1 - q0 ; x += 32)
         rows [x] = (int32_t) gg_find_row (a.p, row_lo, row_hi, q0 + x) ;
     __syncwarp () ;
 
-    for (int it = 0 ; it < SDDMM_WITER ; it++)
+    for (int it = 0 ; it < a.iter ; it++)
     {
         // the group's entries qb .. qb + E - 1 (those < q1), their rows and columns
         const int64_t xb = ((int64_t) it * ngrp + grp) * E, qb = q0 + xb ;
@@ -231,11 +236,12 @@ sddmm_batch_kernel (const sddmm_args<T> a)
 template <typename T, int VEC, bool PT>
 static void sddmm_launch_batch (sddmm_args<T> a, int E, cudaStream_t stream)
 {
-    int64_t per_warp = (int64_t) (32 / a.G) * E * SDDMM_WITER ;
+    int64_t per_warp = (int64_t) (32 / a.G) * E * a.iter ;
     int64_t warps = (a.nnz + per_warp - 1) / per_warp ;
     int64_t blocks = (warps * 32 + 255) / 256 ;
-    if (E == 4) sddmm_batch_kernel<T, VEC, PT, 4> <<<(unsigned) blocks, 256, 0, stream>>> (a) ;
-    else        sddmm_batch_kernel<T, VEC, PT, 8> <<<(unsigned) blocks, 256, 0, stream>>> (a) ;
+    size_t smem = 8 * per_warp * sizeof (int32_t) ;       // the rows of 8 warps' entries
+    if (E == 4) sddmm_batch_kernel<T, VEC, PT, 4> <<<(unsigned) blocks, 256, smem, stream>>> (a) ;
+    else        sddmm_batch_kernel<T, VEC, PT, 8> <<<(unsigned) blocks, 256, smem, stream>>> (a) ;
 }
 
 // the batch kernel for vec values a piece (4 only for FP32: 16 bytes at most)
@@ -251,7 +257,7 @@ static void sddmm_launch_batch_vec (sddmm_args<T> a, int vec, int E, cudaStream_
 template <typename T, int VEC, bool PT>
 static void sddmm_launch_vec (sddmm_args<T> a, cudaStream_t stream)
 {
-    int64_t per_warp = (32 / a.G) * SDDMM_ITER ;
+    int64_t per_warp = (32 / a.G) * a.iter ;
     int64_t warps = (a.nnz + per_warp - 1) / per_warp ;
     int64_t blocks = (warps * 32 + 255) / 256 ;
     sddmm_group_kernel<T, VEC, PT> <<<(unsigned) blocks, 256, 0, stream>>> (a) ;
@@ -262,7 +268,7 @@ struct sddmm_dispatch
     template <typename T>
     // sched: 0 the rule (below), 1 the group schedule, 2 / 3 the batch
     // schedule of 8 / 4 entries (FP32 / FP64)
-    static int run (const gg_canon *cs, int G, int sched, int64_t m, int64_t n,
+    static int run (const gg_canon *cs, int G, int sched, int lng, int64_t m, int64_t n,
         int64_t k, int64_t nnz, const int32_t *p, const int32_t *i, const void *A,
         const void *B, void *y, cudaStream_t stream)
     {
@@ -273,6 +279,7 @@ struct sddmm_dispatch
         a.B = gg_mul_reads_x (cs->mul) ? (const T *) B : NULL ;
         a.y = (T *) y ;
         a.mon = cs->mon ; a.mul = cs->mul ;
+        const int more = lng ? SDDMM_LONG : 1 ;
         const void *pa = a.A != NULL ? A : y ;
         const void *pb = a.B != NULL ? B : pa ;
         int vec = gg_pick_vec (k, sizeof (T), pa, pb) ;
@@ -297,6 +304,7 @@ struct sddmm_dispatch
                 int Gb = 8 ;
                 while (Gb < 32 && Gb < nv) Gb *= 2 ;
                 a.G = Gb ;
+                a.iter = SDDMM_WITER * more ;
                 if (pt) sddmm_launch_batch_vec<T, true> (a, bvec, E, stream) ;
                 else    sddmm_launch_batch_vec<T, false> (a, bvec, E, stream) ;
                 return gg_launch_status () ;
@@ -310,6 +318,7 @@ struct sddmm_dispatch
             while (G < 32 && (int64_t) G * 2 < nv) G *= 2 ;
         }
         a.G = G ;
+        a.iter = SDDMM_ITER * more ;
         if (pt)
         {
             if constexpr (std::is_same<T, float>::value || std::is_same<T, double>::value)
@@ -345,12 +354,15 @@ extern "C" int gg_cuda_sddmm (const gg_semiring *sr, int64_t m, int64_t n,
         return GG_ERR_UNSUPPORTED ;
     if (gg_mul_reads_s (cs.mul) && A == NULL) return GG_ERR_UNSUPPORTED ;
     if (gg_mul_reads_x (cs.mul) && B == NULL) return GG_ERR_UNSUPPORTED ;
-    int G = 0, sched = 0 ;
+    int G = 0, sched = 0, lng = 0 ;
     if (kernel != NULL && kernel [0] != '\0')
     {
-        if      (strcmp (kernel, "grp") == 0) sched = 1 ;
-        else if (strcmp (kernel, "w")   == 0) sched = 2 ;
-        else if (strcmp (kernel, "w4")  == 0) sched = 3 ;
+        if      (strcmp (kernel, "grp")  == 0) sched = 1 ;
+        else if (strcmp (kernel, "w")    == 0) sched = 2 ;
+        else if (strcmp (kernel, "w4")   == 0) sched = 3 ;
+        else if (strcmp (kernel, "grpl") == 0) { sched = 1 ; lng = 1 ; }
+        else if (strcmp (kernel, "wl")   == 0) { sched = 2 ; lng = 1 ; }
+        else if (strcmp (kernel, "w4l")  == 0) { sched = 3 ; lng = 1 ; }
         else if (strcmp (kernel, "g4")  == 0) G = 4 ;
         else if (strcmp (kernel, "g8")  == 0) G = 8 ;
         else if (strcmp (kernel, "g16") == 0) G = 16 ;
@@ -358,6 +370,6 @@ extern "C" int gg_cuda_sddmm (const gg_semiring *sr, int64_t m, int64_t n,
         else return GG_ERR_UNSUPPORTED ;
     }
     if (nnz == 0 || m == 0) return GG_OK ;
-    GG_TYPE_DISPATCH (sr->type, sddmm_dispatch, &cs, G, sched, m, n, k, nnz, p,
+    GG_TYPE_DISPATCH (sr->type, sddmm_dispatch, &cs, G, sched, lng, m, n, k, nnz, p,
         i, A, B, y, stream) ;
 }
