@@ -57,16 +57,16 @@ static int sddmm_case (gg_type t, gg_mul mul, int64_t m, int64_t n, int64_t k,
 
 // Every row of the SDDMM table (backend/cuda/dense.c) forced: "" (the
 // static rule: row sums for FIRST / SECOND / PAIR, the own kernel for
-// TIMES), "cusparse" (cusparseSDDMM for TIMES), "g8", "w", "w4" (the own
-// kernel's group and batch schedules).
+// TIMES), "cusparse" (cusparseSDDMM for TIMES), "g8", "w", "w4", "grpl",
+// "w4l" (the own kernel's group and batch schedules, and two in long runs).
 void test_sddmm (void **state)
 {
     (void) state ;
     const gg_mul muls [4] = { GG_MUL_TIMES, GG_MUL_FIRST, GG_MUL_SECOND,
         GG_MUL_PAIR } ;
     const int64_t ks [3] = { 1, 16, 33 } ;
-    const char *kernels [5] = { "", "cusparse", "g8", "w", "w4" } ;
-    for (int ki2 = 0 ; ki2 < 5 ; ki2++)
+    const char *kernels [7] = { "", "cusparse", "g8", "w", "w4", "grpl", "w4l" } ;
+    for (int ki2 = 0 ; ki2 < 7 ; ki2++)
     for (int ti = 0 ; ti < 2 ; ti++)
     for (int mi = 0 ; mi < 4 ; mi++)
     for (int ki = 0 ; ki < 3 ; ki++)
@@ -148,7 +148,8 @@ void test_dense_tuned (void **state)
             "", true, 2), 0) ;
         assert_int_equal (sddmm_case (t, GG_MUL_SECOND, 2000, 1500, 128, 0.01,
             "", true, 2), 0) ;
-        // SDDMM TIMES: the rule's schedule (own) against the 8-entry batch (own_w)
+        // SDDMM TIMES: the rule's schedule (own) against the 8-entry batch
+        // (own_w, FP32) and the long runs (own_l)
         assert_int_equal (sddmm_case (t, GG_MUL_TIMES, 2000, 2000, 128, 0.01,
             "", true, 2), 0) ;
         // GEMM TIMES: cuBLAS against kernels/gemm (512^3)

@@ -219,6 +219,10 @@ done:
 
 static int sddmm_own_run (gg_dense_op *o) { return sddmm_own_named (o, NULL) ; }
 static int sddmm_w8_run (gg_dense_op *o) { return sddmm_own_named (o, "w") ; }
+static int sddmm_long_run (gg_dense_op *o)
+{
+    return sddmm_own_named (o, o->t == GG_FP32 ? "w4l" : "grpl") ;
+}
 
 // the batch schedule of 8 entries (kernels/sddmm), FP32 rows of A of 32 or
 // more: a row of the chooser only, against the rule's (FP32: the batch
@@ -231,6 +235,19 @@ static const char *sddmm_w8_supports (gg_dense_op *o)
     if (own_kernel_name () != NULL) return "a kernel is forced" ;
     return NULL ;
 }
+
+// the rule's schedule in long runs (4x the entries per warp: "w4l" for FP32,
+// "grpl" for FP64): a row of the chooser only.  The FP32 rule takes them on
+// large products by itself; FP64's group schedule gained 1.1-1.3x from them on
+// R-MAT and lost up to 1.2x on some shared graphs of 0.1-1M entries, with no
+// simple rule between (bench/NOTES.md, 2026-11-28), so it is measured.
+static const char *sddmm_long_supports (gg_dense_op *o)
+{
+    if (o->t != GG_FP32 && o->t != GG_FP64) return "the long runs are timed for FP32 / FP64 only" ;
+    if (o->k < 32) return "rows of A shorter than 32" ;
+    if (own_kernel_name () != NULL) return "a kernel is forced" ;
+    return NULL ;
+}
 static bool never (const gg_dense_op *o) { (void) o ; return false ; }
 
 const gg_dense_family gg_sddmm_families [GG_SDDMM_NFAM] =
@@ -238,6 +255,7 @@ const gg_dense_family gg_sddmm_families [GG_SDDMM_NFAM] =
     { "rowsum",   rowsum_supports,        always, rowsum_run       },
     { "cusparse", sddmm_vendor_supports,  always, sddmm_vendor_run },
     { "own_w",    sddmm_w8_supports,      never,  sddmm_w8_run     },
+    { "own_l",    sddmm_long_supports,    never,  sddmm_long_run   },
     { "own",      own_supports,           always, sddmm_own_run    },
 } ;
 

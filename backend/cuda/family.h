@@ -165,7 +165,7 @@ typedef struct
 }
 gg_dense_family ;
 
-#define GG_SDDMM_NFAM 4             // rows in the SDDMM table
+#define GG_SDDMM_NFAM 5             // rows in the SDDMM table
 #define GG_GEMM_NFAM 3              // rows in the GEMM table
 #define GG_DENSE_NFAM_MAX 4         // the larger of the two
 GG_INTERNAL extern const gg_dense_family gg_sddmm_families [GG_SDDMM_NFAM] ;

@@ -26,14 +26,17 @@
 // the instructions at 46 % occupancy, 2.19 ms (bench/NOTES.md, 2026-11-28).
 //
 // Kernel names: NULL / "" (the rule: the batch schedule of 4 entries for
-// FP32 rows of 8 or more 16-byte pieces, else the group schedule with G from
-// k), "grp" (the group schedule, G from k), "g4", "g8", "g16", "g32" (the
+// FP32 rows of 8 or more 16-byte pieces, in long runs where that still gives
+// 32 warps per multiprocessor; else the group schedule with G from k), "grp" (the group schedule, G from k), "g4", "g8", "g16", "g32" (the
 // group schedule with that G), "w" / "w4" (the batch schedule of 8 / 4
 // entries; the group schedule for the integer types), "grpl", "wl", "w4l"
-// (the same with SDDMM_LONG times the rounds per warp: a block of 8 warps then
-// spans 4x the consecutive entries, so on matrices whose neighbouring rows
-// share columns (FEM) more of the rows of B it gathers are in its
-// multiprocessor's L1).  The backend's chooser times "w" against the rule for
+// (the same with SDDMM_LONG times the rounds per warp).  The long runs were
+// written so that a block spans more FEM rows sharing columns (more of B in
+// L1); they do not help there (bcsstk16 0.042 against 0.043 ms), but they
+// take 1.19-1.37x off R-MAT 2^18-2^22 in FP32 and 1.1-1.3x in FP64, perhaps
+// because each warp's fixed cost (its two searches of the row pointers, a
+// chain of dependent loads) is spread over 4x the entries; on small matrices
+// they leave the GPU underfilled (H200, 2026-11-28).  The backend's chooser times "w" against the rule for
 // FP32 (backend/cuda/dense.c).
 
 #include <cstring>
@@ -279,7 +282,6 @@ struct sddmm_dispatch
         a.B = gg_mul_reads_x (cs->mul) ? (const T *) B : NULL ;
         a.y = (T *) y ;
         a.mon = cs->mon ; a.mul = cs->mul ;
-        const int more = lng ? SDDMM_LONG : 1 ;
         const void *pa = a.A != NULL ? A : y ;
         const void *pb = a.B != NULL ? B : pa ;
         int vec = gg_pick_vec (k, sizeof (T), pa, pb) ;
@@ -304,7 +306,19 @@ struct sddmm_dispatch
                 int Gb = 8 ;
                 while (Gb < 32 && Gb < nv) Gb *= 2 ;
                 a.G = Gb ;
-                a.iter = SDDMM_WITER * more ;
+                // the rule takes the long runs where they still give 32
+                // warps per multiprocessor: 1.19-1.37x on R-MAT 2^18-2^22,
+                // up to 1.09x on the larger shared graphs, and up to 2x
+                // slower on the small ones, which they leave underfilled
+                // (H200, 2026-11-28, bench/NOTES.md)
+                int lrule = 0 ;
+                if (rule)
+                {
+                    const int sms = gg_device_sms () > 0 ? gg_device_sms () : 132 ;
+                    const int64_t per_long = (int64_t) (32 / Gb) * E * SDDMM_WITER * SDDMM_LONG ;
+                    lrule = (nnz / per_long >= (int64_t) 32 * sms) ;
+                }
+                a.iter = SDDMM_WITER * ((lng || lrule) ? SDDMM_LONG : 1) ;
                 if (pt) sddmm_launch_batch_vec<T, true> (a, bvec, E, stream) ;
                 else    sddmm_launch_batch_vec<T, false> (a, bvec, E, stream) ;
                 return gg_launch_status () ;
@@ -318,7 +332,7 @@ struct sddmm_dispatch
             while (G < 32 && (int64_t) G * 2 < nv) G *= 2 ;
         }
         a.G = G ;
-        a.iter = SDDMM_ITER * more ;
+        a.iter = SDDMM_ITER * (lng ? SDDMM_LONG : 1) ;
         if (pt)
         {
             if constexpr (std::is_same<T, float>::value || std::is_same<T, double>::value)
