@@ -188,14 +188,14 @@ typedef struct
     cusparseHandle_t h ; cusparseDnMatDescr_t dA, dB ; cusparseSpMatDescr_t C ;
     const void *al, *be ; cudaDataType dt ; void *buf ;
     const char *own ; const gg_semiring *sr ; int64_t m, n, K, nnz ;
-    const int32_t *p, *i ; const void *A, *B ; void *y ;
+    const int32_t *p, *i, *ri ; const void *A, *B ; void *y ;
 } sddmm_call ;
 
 static int sddmm_run (const sddmm_call *c)
 {
     if (c->own != NULL)
-        return gg_cuda_sddmm (c->sr, c->m, c->n, c->K, c->nnz, c->p, c->i, c->A,
-            c->B, c->y, c->own, 0) ;
+        return gg_cuda_sddmm (c->sr, c->m, c->n, c->K, c->nnz, c->p, c->i, c->ri,
+            c->A, c->B, c->y, c->own, 0) ;
     CHECK_SP (cusparseSDDMM (c->h, CUSPARSE_OPERATION_NON_TRANSPOSE,
         CUSPARSE_OPERATION_NON_TRANSPOSE, c->al, c->dA, c->dB, c->be, c->C, c->dt,
         CUSPARSE_SDDMM_ALG_DEFAULT, c->buf)) ;
@@ -254,6 +254,21 @@ void bench_sddmm (const gg_backend *b, cusparseHandle_t h,
     CHECK_CUDA (cudaMalloc ((void **) &di, M->nnz * 4 + 4)) ;
     CHECK_CUDA (cudaMemcpy (dp, M->p, (M->m + 1) * 4, cudaMemcpyHostToDevice)) ;
     CHECK_CUDA (cudaMemcpy (di, M->i, M->nnz * 4, cudaMemcpyHostToDevice)) ;
+    // the row of each entry, for the schedules named with "_r" (built once:
+    // its time is printed, against one SDDMM's)
+    int32_t *dri ;
+    CHECK_CUDA (cudaMalloc ((void **) &dri, M->nnz * 4 + 4)) ;
+    {
+        cudaEvent_t r0, r1 ;
+        CHECK_CUDA (cudaEventCreate (&r0)) ; CHECK_CUDA (cudaEventCreate (&r1)) ;
+        CHECK_CUDA (cudaEventRecord (r0, 0)) ;
+        if (gg_cuda_sddmm_rows (M->m, M->nnz, dp, dri, 0) != GG_OK) failures++ ;
+        CHECK_CUDA (cudaEventRecord (r1, 0)) ;
+        CHECK_CUDA (cudaEventSynchronize (r1)) ;
+        float ms ; CHECK_CUDA (cudaEventElapsedTime (&ms, r0, r1)) ;
+        printf ("# %s: the rows of its %ld entries in %.4f ms\n", M->name, (long) M->nnz, ms) ;
+        cudaEventDestroy (r0) ; cudaEventDestroy (r1) ;
+    }
     for (int ni = 0 ; ni < nns ; ni++)
     {
         int64_t K = ns [ni] ;
@@ -337,11 +352,16 @@ void bench_sddmm (const gg_backend *b, cusparseHandle_t h,
         {
             const char *comma = strchr (kn, ',') ;
             size_t len = comma ? (size_t) (comma - kn) : strlen (kn) ;
-            char name [16] ;
+            char name [16], kname [16] ;
             snprintf (name, sizeof (name), "%.*s", (int) (len < 15 ? len : 15), kn) ;
             kn = comma ? comma + 1 : NULL ;
-            sddmm_call oc = { .own = name, .sr = &sr, .m = M->m, .n = M->k, .K = K,
-                .nnz = M->nnz, .p = dp, .i = di, .A = dA, .B = dB, .y = dy } ;
+            // NAME_r: the schedule NAME given the rows of the entries
+            size_t nl = strlen (name) ;
+            const bool given = (nl >= 2 && strcmp (name + nl - 2, "_r") == 0) ;
+            snprintf (kname, sizeof (kname), "%.*s", (int) (given ? nl - 2 : nl), name) ;
+            sddmm_call oc = { .own = kname, .sr = &sr, .m = M->m, .n = M->k, .K = K,
+                .nnz = M->nnz, .p = dp, .i = di, .ri = given ? dri : NULL, .A = dA,
+                .B = dB, .y = dy } ;
             double oms, obb ;
             bool sok = false ;
             if (sddmm_time (&oc, &oms, &obb) == GG_OK)
@@ -369,5 +389,5 @@ void bench_sddmm (const gg_backend *b, cusparseHandle_t h,
     }
     grbgpu_cache_release (eM) ;
     grbgpu_cache_clear () ;
-    cudaFree (dp) ; cudaFree (di) ;
+    cudaFree (dp) ; cudaFree (di) ; cudaFree (dri) ;
 }

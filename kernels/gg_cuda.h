@@ -174,9 +174,14 @@ int gg_cuda_spmv_band (const gg_semiring *sr, const gg_spmv_band_form *f,
 
 // y [q] for every entry q of M (m x n CSR pattern p/i, nnz entries):
 // (+) over t < k of mul (A (i,t), B (j,t)); A: m x k, B: n x k row-major.
+// ri: the row of each entry (gg_cuda_sddmm_rows), or NULL (each warp then
+// searches p for the rows of its entries).
 int gg_cuda_sddmm (const gg_semiring *sr, int64_t m, int64_t n, int64_t k,
-    int64_t nnz, const int32_t *p, const int32_t *i, const void *A,
-    const void *B, void *y, const char *kernel, cudaStream_t stream) ;
+    int64_t nnz, const int32_t *p, const int32_t *i, const int32_t *ri,
+    const void *A, const void *B, void *y, const char *kernel, cudaStream_t stream) ;
+// ri [q] = the row of entry q of the CSR pattern p (nnz entries).
+int gg_cuda_sddmm_rows (int64_t m, int64_t nnz, const int32_t *p, int32_t *ri,
+    cudaStream_t stream) ;
 
 // Y (m x n, row-major) = A (m x k) (+.*) B' with B: n x k row-major.
 int gg_cuda_gemm (const gg_semiring *sr, int64_t m, int64_t n, int64_t k,

@@ -85,6 +85,10 @@ static bool dot_ok (gg_type t, gg_semiring sr, val got, val want,
     return false ;
 }
 
+// the row of each entry for the SDDMM cases (gg_cuda_sddmm_rows), or NULL:
+// the kernels search p
+static const int32_t *sddmm_ri = NULL ;
+
 static void test_sddmm_case (const csr &M, gg_semiring sr, int64_t k,
     const int32_t *d_p, const int32_t *d_i, const char *kernel)
 {
@@ -100,7 +104,7 @@ static void test_sddmm_case (const csr &M, gg_semiring sr, int64_t k,
     if (rs) { CHECK_CUDA (cudaMalloc (&d_A, A.size ())) ; CHECK_CUDA (cudaMemcpy (d_A, A.data (), A.size (), cudaMemcpyHostToDevice)) ; }
     if (rx) { CHECK_CUDA (cudaMalloc (&d_B, B.size ())) ; CHECK_CUDA (cudaMemcpy (d_B, B.data (), B.size (), cudaMemcpyHostToDevice)) ; }
     CHECK_CUDA (cudaMalloc (&d_y, y.size () + 8)) ;
-    int rc = gg_cuda_sddmm (&sr, m, n, k, M.nnz, d_p, d_i, d_A, d_B, d_y, kernel, 0) ;
+    int rc = gg_cuda_sddmm (&sr, m, n, k, M.nnz, d_p, d_i, sddmm_ri, d_A, d_B, d_y, kernel, 0) ;
     cudaError_t err = cudaDeviceSynchronize () ;
     checks++ ;
     if (rc != GG_OK || err != cudaSuccess)
@@ -126,9 +130,9 @@ static void test_sddmm_case (const csr &M, gg_semiring sr, int64_t k,
         if (bad)
         {
             failures++ ;
-            printf ("FAIL sddmm %s %s_%s_%s k=%lld %s: %lld wrong\n", M.name,
+            printf ("FAIL sddmm %s %s_%s_%s k=%lld %s%s: %lld wrong\n", M.name,
                 add_name [sr.add], mul_name [sr.mul], type_name [t], (long long) k,
-                kernel ? kernel : "(default)", (long long) bad) ;
+                kernel ? kernel : "(default)", sddmm_ri ? " (rows given)" : "", (long long) bad) ;
         }
     }
     cudaFree (d_A) ; cudaFree (d_B) ; cudaFree (d_y) ;
@@ -229,6 +233,23 @@ int main (int argc, char **argv)
         CHECK_CUDA (cudaMalloc (&d_i, (A.nnz + 1) * sizeof (int32_t))) ;
         CHECK_CUDA (cudaMemcpy (d_p, A.p.data (), (A.m + 1) * sizeof (int32_t), cudaMemcpyHostToDevice)) ;
         CHECK_CUDA (cudaMemcpy (d_i, A.i.data (), A.nnz * sizeof (int32_t), cudaMemcpyHostToDevice)) ;
+        // the row of each entry (SDDMM), checked against the pattern
+        int32_t *d_ri ;
+        CHECK_CUDA (cudaMalloc (&d_ri, (A.nnz + 1) * sizeof (int32_t))) ;
+        {
+            checks++ ;
+            std::vector<int32_t> ri (A.nnz + 1) ;
+            int rrc = gg_cuda_sddmm_rows (A.m, A.nnz, d_p, d_ri, 0) ;
+            CHECK_CUDA (cudaMemcpy (ri.data (), d_ri, A.nnz * sizeof (int32_t), cudaMemcpyDeviceToHost)) ;
+            int64_t wrong = 0 ;
+            for (int64_t r = 0 ; r < A.m && rrc == GG_OK ; r++)
+                for (int64_t q = A.p [r] ; q < A.p [r+1] ; q++) wrong += (ri [q] != r) ;
+            if (rrc != GG_OK || wrong != 0)
+            {
+                printf ("FAIL sddmm rows %s: rc %d, %lld wrong\n", A.name, rrc, (long long) wrong) ;
+                failures++ ;
+            }
+        }
         // the SpMV plan, made once for the pattern
         void *d_plan ;
         CHECK_CUDA (cudaMalloc (&d_plan, gg_cuda_spmv_plan_bytes (A.nnz))) ;
@@ -287,6 +308,16 @@ int main (int argc, char **argv)
                         test_sddmm_case (A, sr, k, d_p, d_i, "w4") ;
                         test_sddmm_case (A, sr, k, d_p, d_i, (s % 4 == 0) ? "w4l" : "wl") ;
                     }
+                // the rows given: the rule, and a group and a batch schedule
+                sddmm_ri = d_ri ;
+                for (int64_t k : ks)
+                {
+                    test_sddmm_case (A, sr, k, d_p, d_i, NULL) ;
+                    test_sddmm_case (A, sr, k, d_p, d_i, (s % 4 == 0) ? "grp" : "grpl") ;
+                    if (t == GG_FP32 || t == GG_FP64)
+                        test_sddmm_case (A, sr, k, d_p, d_i, (s % 4 == 0) ? "w4l" : "w") ;
+                }
+                sddmm_ri = NULL ;
             }
         {
             gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP32 } ;
@@ -339,12 +370,15 @@ int main (int argc, char **argv)
                 gg_semiring pt = { GG_ADD_MIN, GG_MUL_SECOND, (gg_type) t } ;
                 const char *gs [] = { "g4", "g8", "g16", "g32", "grp", "w", "w4", "grpl", "wl", "w4l" } ;
                 for (const char *g : gs) test_sddmm_case (A, pt, 64, d_p, d_i, g) ;
+                sddmm_ri = d_ri ;
+                for (const char *g : gs) test_sddmm_case (A, pt, 64, d_p, d_i, g) ;
+                sddmm_ri = NULL ;
             }
             fill_mode = FILL_PLAIN ;
         }
         printf ("matrix %-22s m=%5lld nnz=%6lld: %s\n", A.name, (long long) A.m,
             (long long) A.nnz, failures == f0 ? "ok" : "FAILED") ;
-        cudaFree (d_p) ; cudaFree (d_i) ; cudaFree (d_plan) ;
+        cudaFree (d_p) ; cudaFree (d_i) ; cudaFree (d_plan) ; cudaFree (d_ri) ;
         for (hot_form &h : hots) { cudaFree (h.d_hot) ; cudaFree (h.d_ih) ; }
     }
 

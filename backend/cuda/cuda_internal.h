@@ -265,6 +265,11 @@ struct dev_csr
     bool nm_tried ;
     const char *nm_why ;
     struct gg_nm_dev *nm ;
+    // the row of each entry (gg_cuda_sddmm_rows), under plan_lock: made at
+    // the first SDDMM with this form as its mask, so that the SDDMM kernels
+    // need not search the row pointers (backend/cuda/dense.c)
+    bool ri_tried ;
+    int32_t *ri ;
 } ;
 
 typedef struct

@@ -201,6 +201,45 @@ done:
     return rc ;
 }
 
+// The row of each of M's entries, kept in M's cached device form (made at
+// its first SDDMM; 4 bytes an entry): the SDDMM kernels then read each
+// entry's row where they would search the row pointers for it.  NULL where
+// M is not cached (the form is dropped after this call) or the build failed
+// (the kernels search, as before).
+static const int32_t *sddmm_rows (gg_dense_op *o)
+{
+    dev_csr *f = o->fm ;
+    if (o->M->cache == NULL || f->nnz == 0 || f->nnz != o->nnz) return NULL ;
+    gg_devcall *c = o->c ;
+    pthread_mutex_lock (&f->plan_lock) ;
+    if (!f->ri_tried)
+    {
+        f->ri_tried = true ;
+        int32_t *ri = NULL ;
+        int rc = dev_alloc (c, (void **) &ri, (size_t) f->nnz * sizeof (int32_t)) ;
+        if (rc == GG_OK) rc = grbgpu_fault (GG_FAULT_CONVERT) ? GG_ERR_FAULT
+            : gg_cuda_sddmm_rows (f->m, f->nnz, f->p, ri, c->ctx->stream) ;
+        // other threads' streams read it as soon as it is published
+        if (rc == GG_OK && cudaStreamSynchronize (c->ctx->stream) != cudaSuccess)
+            rc = GG_ERR_DEVICE ;
+        if (rc == GG_OK)
+        {
+            f->ri = ri ;
+            form_grow (o->M, f, (size_t) f->nnz * sizeof (int32_t)) ;
+        }
+        else
+        {
+            (void) cudaGetLastError () ;
+            if (ri != NULL) cudaFreeAsync (ri, c->ctx->stream) ;
+            grbgpu_log (1, "cuda: the rows of the SDDMM mask's entries not made: "
+                "error %d (the kernels search for them)", rc) ;
+        }
+    }
+    const int32_t *ri = f->ri ;
+    pthread_mutex_unlock (&f->plan_lock) ;
+    return ri ;
+}
+
 // our kernel, the schedule named (NULL: GRBGPU_KERNEL's, else the rule's)
 static int sddmm_own_named (gg_dense_op *o, const char *name)
 {
@@ -209,9 +248,10 @@ static int sddmm_own_named (gg_dense_op *o, const char *name)
     GG_TRY (dense_operands (o)) ;
     GG_TRY (out_alloc (o)) ;
     o->spread = 0 ;
+    const int32_t *ri = sddmm_rows (o) ;
     FAULT_TRY (GG_FAULT_LAUNCH) ;
     GG_TRY (gg_cuda_sddmm (o->sr, o->m, o->n, o->k, o->nnz, o->fm->p, o->fm->i,
-        dev_a (o), dev_b (o), o->dy, name != NULL ? name : own_kernel_name (),
+        ri, dev_a (o), dev_b (o), o->dy, name != NULL ? name : own_kernel_name (),
         o->c->ctx->stream)) ;
 done:
     return rc ;

@@ -10,9 +10,9 @@
 void csr_form_destroy (dev_form *h)
 {
     dev_csr *f = (dev_csr *) h ;
-    void *const ptrs [7] = { f->p, f->i, f->x, f->ones, f->spmv_plan, f->hot,
-        f->ih } ;
-    form_free_device (h, ptrs, 7, f) ;
+    void *const ptrs [8] = { f->p, f->i, f->x, f->ones, f->spmv_plan, f->hot,
+        f->ih, f->ri } ;
+    form_free_device (h, ptrs, 8, f) ;
     csr_unref (f->t) ;          // the transposed form, when made
     pthread_mutex_destroy (&f->plan_lock) ;
     free (f) ;

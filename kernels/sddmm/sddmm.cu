@@ -9,7 +9,10 @@
 // shuffle reduction over the group.  A warp owns 32 / G * SDDMM_ITER
 // consecutive entries, finds the rows they lie in with one 32-ary warp search
 // and each group's row by a short binary search inside that range, so long
-// mask rows (hubs) cost no more than short ones.
+// mask rows (hubs) cost no more than short ones.  Given the row of each entry
+// (ri, from gg_cuda_sddmm_rows; the backend keeps it with M's device form),
+// both schedules read it instead of searching: the searches are a chain of
+// dependent loads at the start of every warp.
 //
 // The batch schedule (FP32 / FP64, sddmm_batch_kernel): a group of G = 8 ..
 // 32 lanes takes E = 8 (or 4) consecutive entries at once: each lane loads
@@ -50,6 +53,7 @@ struct sddmm_args
 {
     int64_t m, n, k, nnz ;
     const int32_t *p, *ci ;
+    const int32_t *ri ;     // the row of each entry (gg_cuda_sddmm_rows), or NULL: searched
     const T *A, *B ;        // NULL when the multiply ignores them
     T *y ;
     int mon, mul, G ;
@@ -68,8 +72,12 @@ sddmm_group_kernel (const sddmm_args<T> a)
     if (q0 >= a.nnz) return ;                                   // whole warp
     int64_t q1 = q0 + per_warp * a.iter ;
     if (q1 > a.nnz) q1 = a.nnz ;
-    const int64_t row_lo = gg_warp_find_row (a.p, 0, a.m, q0) ;
-    const int64_t row_hi = gg_warp_find_row (a.p, row_lo, a.m, q1 - 1) + 1 ;
+    int64_t row_lo = 0, row_hi = a.m ;
+    if (a.ri == NULL)
+    {
+        row_lo = gg_warp_find_row (a.p, 0, a.m, q0) ;
+        row_hi = gg_warp_find_row (a.p, row_lo, a.m, q1 - 1) + 1 ;
+    }
     // lanes past k combine nothing: they hold a value neutral for every
     // operand (gg_identity); k == 0 (no terms): the monoid's identity
     const T id = (a.k > 0) ? gg_identity<T> (a.mon) : gg_empty_value<T> (a.mon) ;
@@ -83,7 +91,7 @@ sddmm_group_kernel (const sddmm_args<T> a)
         for (int v = 0 ; v < VEC ; v++) acc [v] = id ;
         if (ok)
         {
-            const int64_t i = gg_find_row (a.p, row_lo, row_hi, q) ;
+            const int64_t i = (a.ri != NULL) ? (int64_t) a.ri [q] : gg_find_row (a.p, row_lo, row_hi, q) ;
             const int64_t j = a.ci [q] ;
             const T *arow = (a.A != NULL) ? a.A + i * a.k : NULL ;
             const T *brow = (a.B != NULL) ? a.B + j * a.k : NULL ;
@@ -145,8 +153,6 @@ sddmm_batch_kernel (const sddmm_args<T> a)
     if (q0 >= a.nnz) return ;                                   // whole warp
     int64_t q1 = q0 + per_warp ;
     if (q1 > a.nnz) q1 = a.nnz ;
-    const int64_t row_lo = gg_warp_find_row (a.p, 0, a.m, q0) ;
-    const int64_t row_hi = gg_warp_find_row (a.p, row_lo, a.m, q1 - 1) + 1 ;
     const T id = (a.k > 0) ? gg_identity<T> (a.mon) : gg_empty_value<T> (a.mon) ;
     const int64_t step = (int64_t) G * VEC ;
 
@@ -154,8 +160,15 @@ sddmm_batch_kernel (const sddmm_args<T> a)
     // lane and entry (m < 2^31: gg_cuda_sddmm), per_warp of them per warp
     extern __shared__ int32_t sddmm_rows_s [] ;
     int32_t *rows = sddmm_rows_s + (threadIdx.x / 32) * per_warp ;
-    for (int64_t x = lane ; x < q1 - q0 ; x += 32)
-        rows [x] = (int32_t) gg_find_row (a.p, row_lo, row_hi, q0 + x) ;
+    if (a.ri != NULL)
+        for (int64_t x = lane ; x < q1 - q0 ; x += 32) rows [x] = a.ri [q0 + x] ;
+    else
+    {
+        const int64_t row_lo = gg_warp_find_row (a.p, 0, a.m, q0) ;
+        const int64_t row_hi = gg_warp_find_row (a.p, row_lo, a.m, q1 - 1) + 1 ;
+        for (int64_t x = lane ; x < q1 - q0 ; x += 32)
+            rows [x] = (int32_t) gg_find_row (a.p, row_lo, row_hi, q0 + x) ;
+    }
     __syncwarp () ;
 
     for (int it = 0 ; it < a.iter ; it++)
@@ -272,12 +285,12 @@ struct sddmm_dispatch
     // sched: 0 the rule (below), 1 the group schedule, 2 / 3 the batch
     // schedule of 8 / 4 entries (FP32 / FP64)
     static int run (const gg_canon *cs, int G, int sched, int lng, int64_t m, int64_t n,
-        int64_t k, int64_t nnz, const int32_t *p, const int32_t *i, const void *A,
+        int64_t k, int64_t nnz, const int32_t *p, const int32_t *i, const int32_t *ri, const void *A,
         const void *B, void *y, cudaStream_t stream)
     {
         sddmm_args<T> a ;
         memset (&a, 0, sizeof (a)) ;
-        a.m = m ; a.n = n ; a.k = k ; a.nnz = nnz ; a.p = p ; a.ci = i ;
+        a.m = m ; a.n = n ; a.k = k ; a.nnz = nnz ; a.p = p ; a.ci = i ; a.ri = ri ;
         a.A = gg_mul_reads_s (cs->mul) ? (const T *) A : NULL ;
         a.B = gg_mul_reads_x (cs->mul) ? (const T *) B : NULL ;
         a.y = (T *) y ;
@@ -358,9 +371,25 @@ struct sddmm_dispatch
     }
 } ;
 
+// the row of each entry: one thread per entry, a binary search of p
+__global__ void sddmm_rows_kernel (int64_t m, int64_t nnz, const int32_t *p, int32_t *ri)
+{
+    const int64_t q = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ;
+    if (q < nnz) ri [q] = (int32_t) gg_find_row (p, 0, m, q) ;
+}
+
+extern "C" int gg_cuda_sddmm_rows (int64_t m, int64_t nnz, const int32_t *p,
+    int32_t *ri, cudaStream_t stream)
+{
+    if (m < 0 || nnz < 0 || m > INT32_MAX || nnz > INT32_MAX) return GG_ERR_UNSUPPORTED ;
+    if (nnz == 0 || m == 0) return GG_OK ;
+    sddmm_rows_kernel <<<(unsigned) ((nnz + 255) / 256), 256, 0, stream>>> (m, nnz, p, ri) ;
+    return gg_launch_status () ;
+}
+
 extern "C" int gg_cuda_sddmm (const gg_semiring *sr, int64_t m, int64_t n,
-    int64_t k, int64_t nnz, const int32_t *p, const int32_t *i, const void *A,
-    const void *B, void *y, const char *kernel, cudaStream_t stream)
+    int64_t k, int64_t nnz, const int32_t *p, const int32_t *i, const int32_t *ri,
+    const void *A, const void *B, void *y, const char *kernel, cudaStream_t stream)
 {
     gg_canon cs ;
     if (!gg_canon_semiring (sr, &cs)) return GG_ERR_UNSUPPORTED ;
@@ -385,5 +414,5 @@ extern "C" int gg_cuda_sddmm (const gg_semiring *sr, int64_t m, int64_t n,
     }
     if (nnz == 0 || m == 0) return GG_OK ;
     GG_TYPE_DISPATCH (sr->type, sddmm_dispatch, &cs, G, sched, lng, m, n, k, nnz, p,
-        i, A, B, y, stream) ;
+        i, ri, A, B, y, stream) ;
 }
