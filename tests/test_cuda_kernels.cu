@@ -308,20 +308,25 @@ int main (int argc, char **argv)
                         test_sddmm_case (A, sr, k, d_p, d_i, "w4") ;
                         test_sddmm_case (A, sr, k, d_p, d_i, (s % 4 == 0) ? "w4l" : "wl") ;
                     }
-                // the rows given: the rule, and a group and a batch schedule
+                // the rows given: the rule, and group and batch schedules in
+                // each run length
                 sddmm_ri = d_ri ;
                 for (int64_t k : ks)
                 {
                     test_sddmm_case (A, sr, k, d_p, d_i, NULL) ;
                     test_sddmm_case (A, sr, k, d_p, d_i, (s % 4 == 0) ? "grp" : "grpl") ;
+                    test_sddmm_case (A, sr, k, d_p, d_i, "grps") ;
                     if (t == GG_FP32 || t == GG_FP64)
+                    {
                         test_sddmm_case (A, sr, k, d_p, d_i, (s % 4 == 0) ? "w4l" : "w") ;
+                        test_sddmm_case (A, sr, k, d_p, d_i, (s % 4 == 0) ? "w4s" : "ws") ;
+                    }
                 }
                 sddmm_ri = NULL ;
             }
         {
             gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP32 } ;
-            const char *gs [] = { "g4", "g8", "g16", "g32", "grp", "w", "w4", "grpl", "wl", "w4l" } ;
+            const char *gs [] = { "g4", "g8", "g16", "g32", "grp", "w", "w4", "grpl", "wl", "w4l", "grps", "ws", "w4s" } ;
             for (const char *g : gs) if (!quick) test_sddmm_case (A, sr, 64, d_p, d_i, g) ;
         }
         // special values (+-INF, NaN, -0) on every variant: absent and padded
@@ -368,7 +373,7 @@ int main (int argc, char **argv)
                 }
                 fill_mode = FILL_SPECIAL ;
                 gg_semiring pt = { GG_ADD_MIN, GG_MUL_SECOND, (gg_type) t } ;
-                const char *gs [] = { "g4", "g8", "g16", "g32", "grp", "w", "w4", "grpl", "wl", "w4l" } ;
+                const char *gs [] = { "g4", "g8", "g16", "g32", "grp", "w", "w4", "grpl", "wl", "w4l", "grps", "ws", "w4s" } ;
                 for (const char *g : gs) test_sddmm_case (A, pt, 64, d_p, d_i, g) ;
                 sddmm_ri = d_ri ;
                 for (const char *g : gs) test_sddmm_case (A, pt, 64, d_p, d_i, g) ;

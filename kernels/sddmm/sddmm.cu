@@ -33,7 +33,8 @@
 // 32 warps per multiprocessor; else the group schedule with G from k), "grp" (the group schedule, G from k), "g4", "g8", "g16", "g32" (the
 // group schedule with that G), "w" / "w4" (the batch schedule of 8 / 4
 // entries; the group schedule for the integer types), "grpl", "wl", "w4l"
-// (the same with SDDMM_LONG times the rounds per warp).  The long runs were
+// (the same with SDDMM_LONG times the rounds per warp), "grps", "ws", "w4s"
+// (one round per warp: 4x the warps, each with a quarter of the chain).  The long runs were
 // written so that a block spans more FEM rows sharing columns (more of B in
 // L1); they do not help there (bcsstk16 0.042 against 0.043 ms), but they
 // take 1.19-1.37x off R-MAT 2^18-2^22 in FP32 and 1.1-1.3x in FP64, perhaps
@@ -283,7 +284,8 @@ struct sddmm_dispatch
 {
     template <typename T>
     // sched: 0 the rule (below), 1 the group schedule, 2 / 3 the batch
-    // schedule of 8 / 4 entries (FP32 / FP64)
+    // schedule of 8 / 4 entries (FP32 / FP64); lng: 0 the usual rounds per
+    // warp, 1 SDDMM_LONG times them, 2 one round (short runs)
     static int run (const gg_canon *cs, int G, int sched, int lng, int64_t m, int64_t n,
         int64_t k, int64_t nnz, const int32_t *p, const int32_t *i, const int32_t *ri, const void *A,
         const void *B, void *y, cudaStream_t stream)
@@ -331,7 +333,7 @@ struct sddmm_dispatch
                     const int64_t per_long = (int64_t) (32 / Gb) * E * SDDMM_WITER * SDDMM_LONG ;
                     lrule = (nnz / per_long >= (int64_t) 32 * sms) ;
                 }
-                a.iter = SDDMM_WITER * ((lng || lrule) ? SDDMM_LONG : 1) ;
+                a.iter = (lng == 2) ? 1 : SDDMM_WITER * ((lng == 1 || lrule) ? SDDMM_LONG : 1) ;
                 if (pt) sddmm_launch_batch_vec<T, true> (a, bvec, E, stream) ;
                 else    sddmm_launch_batch_vec<T, false> (a, bvec, E, stream) ;
                 return gg_launch_status () ;
@@ -345,7 +347,7 @@ struct sddmm_dispatch
             while (G < 32 && (int64_t) G * 2 < nv) G *= 2 ;
         }
         a.G = G ;
-        a.iter = SDDMM_ITER * (lng ? SDDMM_LONG : 1) ;
+        a.iter = (lng == 2) ? 1 : SDDMM_ITER * (lng == 1 ? SDDMM_LONG : 1) ;
         if (pt)
         {
             if constexpr (std::is_same<T, float>::value || std::is_same<T, double>::value)
@@ -400,12 +402,20 @@ extern "C" int gg_cuda_sddmm (const gg_semiring *sr, int64_t m, int64_t n,
     int G = 0, sched = 0, lng = 0 ;
     if (kernel != NULL && kernel [0] != '\0')
     {
-        if      (strcmp (kernel, "grp")  == 0) sched = 1 ;
-        else if (strcmp (kernel, "w")    == 0) sched = 2 ;
-        else if (strcmp (kernel, "w4")   == 0) sched = 3 ;
-        else if (strcmp (kernel, "grpl") == 0) { sched = 1 ; lng = 1 ; }
-        else if (strcmp (kernel, "wl")   == 0) { sched = 2 ; lng = 1 ; }
-        else if (strcmp (kernel, "w4l")  == 0) { sched = 3 ; lng = 1 ; }
+        // "grp", "w", "w4", each with "l" (long runs) or "s" (short) after it
+        const char *const base [3] = { "grp", "w", "w4" } ;
+        for (int b = 0 ; b < 3 && sched == 0 ; b++)
+        {
+            const size_t len = strlen (base [b]) ;
+            if (strncmp (kernel, base [b], len) != 0) continue ;
+            const char *x = kernel + len ;
+            if (x [0] == '\0' || (x [1] == '\0' && (x [0] == 'l' || x [0] == 's')))
+            {
+                sched = b + 1 ;
+                lng = (x [0] == 'l') ? 1 : (x [0] == 's') ? 2 : 0 ;
+            }
+        }
+        if (sched != 0) { }
         else if (strcmp (kernel, "g4")  == 0) G = 4 ;
         else if (strcmp (kernel, "g8")  == 0) G = 8 ;
         else if (strcmp (kernel, "g16") == 0) G = 16 ;
