@@ -277,10 +277,10 @@ static const char *sddmm_w8_supports (gg_dense_op *o)
 }
 
 // the rule's schedule in long runs (4x the entries per warp: "w4l" for FP32,
-// "grpl" for FP64): a row of the chooser only.  The FP32 rule takes them on
-// large products by itself; FP64's group schedule gained 1.1-1.3x from them on
-// R-MAT and lost up to 1.2x on some shared graphs of 0.1-1M entries, with no
-// simple rule between (bench/NOTES.md, 2026-11-28), so it is measured.
+// "grpl" for FP64): a row of the chooser only.  The rule takes them from
+// 2^21 entries (kernels/sddmm/sddmm.cu: with the rows given they gained
+// 1.0-1.15x on R-MAT 2^18-2^22 and lost up to 8 % on the shared graphs of
+// 0.3-1M entries, bench/NOTES.md, 2026-11-28); below that they are measured.
 static const char *sddmm_long_supports (gg_dense_op *o)
 {
     if (o->t != GG_FP32 && o->t != GG_FP64) return "the long runs are timed for FP32 / FP64 only" ;

@@ -29,19 +29,20 @@
 // the instructions at 46 % occupancy, 2.19 ms (bench/NOTES.md, 2026-11-28).
 //
 // Kernel names: NULL / "" (the rule: the batch schedule of 4 entries for
-// FP32 rows of 8 or more 16-byte pieces, in long runs where that still gives
-// 32 warps per multiprocessor; else the group schedule with G from k), "grp" (the group schedule, G from k), "g4", "g8", "g16", "g32" (the
-// group schedule with that G), "w" / "w4" (the batch schedule of 8 / 4
-// entries; the group schedule for the integer types), "grpl", "wl", "w4l"
-// (the same with SDDMM_LONG times the rounds per warp), "grps", "ws", "w4s"
-// (one round per warp: 4x the warps, each with a quarter of the chain).  The long runs were
-// written so that a block spans more FEM rows sharing columns (more of B in
-// L1); they do not help there (bcsstk16 0.042 against 0.043 ms), but they
-// take 1.19-1.37x off R-MAT 2^18-2^22 in FP32 and 1.1-1.3x in FP64, perhaps
-// because each warp's fixed cost (its two searches of the row pointers, a
-// chain of dependent loads) is spread over 4x the entries; on small matrices
-// they leave the GPU underfilled (H200, 2026-11-28).  The backend's chooser times "w" against the rule for
-// FP32 (backend/cuda/dense.c).
+// FP32 rows of 8 or more 16-byte pieces, else the group schedule with G from
+// k; its run length by sddmm_rule_runs), "grp" (the group schedule, G from
+// k), "g4", "g8", "g16", "g32" (the group schedule with that G), "w" / "w4"
+// (the batch schedule of 8 / 4 entries; the group schedule for the integer
+// types), "grpl", "wl", "w4l" (the same with SDDMM_LONG times the rounds per
+// warp), "grps", "ws", "w4s" (one round per warp: 4x the warps, each with a
+// quarter of the chain).  The long runs were written so that a block spans
+// more FEM rows sharing columns (more of B in L1); they do not help there
+// (bcsstk16 0.042 against 0.043 ms), but they take 1.19-1.37x off R-MAT
+// 2^18-2^22 in FP32 and 1.1-1.3x in FP64 without the rows given, 1.0-1.15x
+// with them: each warp's fixed cost is spread over 4x the entries.  On small
+// matrices they leave the GPU underfilled, and there the short runs win
+// (H200, 2026-11-28).  The backend's chooser times "w" and the long runs
+// against the rule (backend/cuda/dense.c).
 
 #include <cstring>
 #include "kernels/gg_cuda.h"
@@ -138,6 +139,27 @@ sddmm_group_kernel (const sddmm_args<T> a)
 
 #define SDDMM_WITER 4       // batches per warp
 #define SDDMM_LONG 4        // the long runs ("grpl", "wl", "w4l"): 4x the rounds per warp
+
+// The rule's run length (lng: 0 usual, 1 long, 2 short) for nnz entries at
+// per_warp entries a warp in usual runs.  Short where the usual runs give
+// fewer than 16 warps per multiprocessor: each warp's chain of dependent
+// loads is then the call's time (citeseer, cora: 4-5 us a call against
+// 7 us); long from 2^21 entries (FP32 / FP64; measured between road_usa_col,
+// 1.04M entries, where they lose up to 8 %, and R-MAT 2^18, 3.9M, where
+// they gain 5-12 %).  With the rows given, on the 21 matrices of
+// bench/NOTES.md (H200, 2026-11-28): back to back 2.29 -> 2.51x
+// cusparseSDDMM at K = 32 FP32, 2.61 -> 2.77x FP64.
+static int sddmm_rule_runs (int64_t nnz, int64_t per_warp, bool fp)
+{
+    const int sms = gg_device_sms () > 0 ? gg_device_sms () : 132 ;
+    if (nnz / per_warp < (int64_t) 16 * sms) return 2 ;
+    return (fp && nnz >= ((int64_t) 1 << 21)) ? 1 : 0 ;
+}
+
+static int sddmm_iter (int usual, int lng)
+{
+    return (lng == 2) ? 1 : usual * (lng == 1 ? SDDMM_LONG : 1) ;
+}
 
 // E entries per group and batch (E = 4: half the registers, so about twice
 // the warps per multiprocessor, each with half the loads in flight)
@@ -321,24 +343,14 @@ struct sddmm_dispatch
                 int Gb = 8 ;
                 while (Gb < 32 && Gb < nv) Gb *= 2 ;
                 a.G = Gb ;
-                // the rule takes the long runs where they still give 32
-                // warps per multiprocessor: 1.19-1.37x on R-MAT 2^18-2^22,
-                // up to 1.09x on the larger shared graphs, and up to 2x
-                // slower on the small ones, which they leave underfilled
-                // (H200, 2026-11-28, bench/NOTES.md)
-                int lrule = 0 ;
-                if (rule)
-                {
-                    const int sms = gg_device_sms () > 0 ? gg_device_sms () : 132 ;
-                    const int64_t per_long = (int64_t) (32 / Gb) * E * SDDMM_WITER * SDDMM_LONG ;
-                    lrule = (nnz / per_long >= (int64_t) 32 * sms) ;
-                }
-                a.iter = (lng == 2) ? 1 : SDDMM_WITER * ((lng == 1 || lrule) ? SDDMM_LONG : 1) ;
+                if (rule) lng = sddmm_rule_runs (nnz, (int64_t) (32 / Gb) * E * SDDMM_WITER, true) ;
+                a.iter = sddmm_iter (SDDMM_WITER, lng) ;
                 if (pt) sddmm_launch_batch_vec<T, true> (a, bvec, E, stream) ;
                 else    sddmm_launch_batch_vec<T, false> (a, bvec, E, stream) ;
                 return gg_launch_status () ;
             }
         }
+        const bool forced_g = (G != 0) ;
         if (G == 0)
         {
             // enough lanes that each takes about 2 vectors of the row
@@ -347,7 +359,9 @@ struct sddmm_dispatch
             while (G < 32 && (int64_t) G * 2 < nv) G *= 2 ;
         }
         a.G = G ;
-        a.iter = (lng == 2) ? 1 : SDDMM_ITER * (lng == 1 ? SDDMM_LONG : 1) ;
+        if (sched == 0 && lng == 0 && !forced_g)
+            lng = sddmm_rule_runs (nnz, (int64_t) (32 / G) * SDDMM_ITER, fp) ;
+        a.iter = sddmm_iter (SDDMM_ITER, lng) ;
         if (pt)
         {
             if constexpr (std::is_same<T, float>::value || std::is_same<T, double>::value)
