@@ -89,7 +89,7 @@ cd build || exit 1
 
 if has check; then
     t0=$(date +%s)
-    timeout 240 make -j8 check > "$OUT/check.log" 2>&1
+    timeout 420 make -j8 check > "$OUT/check.log" 2>&1
     say "make check: $(grep -E '^# (PASS|FAIL|SKIP|ERROR):' "$OUT/check.log" | tr -s ' ' | tr '\n' ' ') ($(( $(date +%s) - t0 )) s)"
     grep -E '^(FAIL|ERROR|SKIP):' "$OUT/check.log" | tee -a "$summary"
     cp tests/*.log examples/*.log "$OUT/" 2>/dev/null
