@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "bench/spmm_bench.h"
+#include "kernels/tc_sddmm/tc_sddmm.h"
 
 //------------------------------------------------------------------------------
 // (a) + (c): the backend vs cuSPARSE
@@ -189,10 +190,14 @@ typedef struct
     const void *al, *be ; cudaDataType dt ; void *buf ;
     const char *own ; const gg_semiring *sr ; int64_t m, n, K, nnz ;
     const int32_t *p, *i, *ri ; const void *A, *B ; void *y ;
+    const gg_tc_sddmm_form *tcf ; int mode ;    // the tensor-core SDDMM (tcf != NULL)
 } sddmm_call ;
 
 static int sddmm_run (const sddmm_call *c)
 {
+    if (c->tcf != NULL)
+        return gg_tc_sddmm (c->tcf, c->sr->type, c->K, c->A, c->B, c->y, c->mode,
+            GG_TC_PARTS_ALL, NULL, 0) ;
     if (c->own != NULL)
         return gg_cuda_sddmm (c->sr, c->m, c->n, c->K, c->nnz, c->p, c->i, c->ri,
             c->A, c->B, c->y, c->own, 0) ;
@@ -269,6 +274,10 @@ void bench_sddmm (const gg_backend *b, cusparseHandle_t h,
         printf ("# %s: the rows of its %ld entries in %.4f ms\n", M->name, (long) M->nnz, ms) ;
         cudaEventDestroy (r0) ; cudaEventDestroy (r1) ;
     }
+    // the tensor-core SDDMM's forms (names "tcT": threshold T, exact; "tcTt":
+    // the same in tf32), built once per matrix on first use (printed: the
+    // build's wall time and the share of entries on tensor cores)
+    gg_tc_sddmm_form *tcf [10] = { NULL } ;
     for (int ni = 0 ; ni < nns ; ni++)
     {
         int64_t K = ns [ni] ;
@@ -362,13 +371,34 @@ void bench_sddmm (const gg_backend *b, cusparseHandle_t h,
             sddmm_call oc = { .own = kname, .sr = &sr, .m = M->m, .n = M->k, .K = K,
                 .nnz = M->nnz, .p = dp, .i = di, .ri = given ? dri : NULL, .A = dA,
                 .B = dB, .y = dy } ;
+            if (strncmp (name, "tc", 2) == 0 && name [2] >= '1' && name [2] <= '9'
+                && (name [3] == '\0' || (name [3] == 't' && name [4] == '\0')))
+            {
+                const int thr = name [2] - '0' ;
+                if (tcf [thr] == NULL)
+                {
+                    if (gg_tc_sddmm_build (M->m, M->k, M->nnz, dp, di, thr, 0, &tcf [thr], 0) != GG_OK)
+                        failures++ ;
+                    else
+                        printf ("\n# %s: tensor-core SDDMM form, threshold %d: share %.3f, "
+                            "%ld blocks, %ld segments, %.1f MB, build %.3f ms\n", M->name, thr,
+                            M->nnz ? (double) tcf [thr]->h->tc_nnz / M->nnz : 0.0,
+                            (long) tcf [thr]->h->nblk, (long) tcf [thr]->h->nseg,
+                            tcf [thr]->bytes / 1e6, tcf [thr]->build_ms) ;
+                }
+                oc.tcf = tcf [thr] ;
+                oc.mode = (name [3] == 't') ? GG_TC_TF32 : GG_TC_EXACT ;
+                if (oc.tcf == NULL) { printf (" %s failed", name) ; continue ; }
+            }
             double oms, obb ;
             bool sok = false ;
             if (sddmm_time (&oc, &oms, &obb) == GG_OK)
             {
                 void *yv = malloc (yb + 8) ;
                 CHECK_CUDA (cudaMemcpy (yv, dy, yb, cudaMemcpyDeviceToHost)) ;
-                sok = sddmm_error (M, A, B, yv, K, fp32) <= (fp32 ? 1e-5 : 1e-13) ;
+                // tf32 (asked for by name): its own bound
+                const bool tf = oc.tcf != NULL && oc.mode == GG_TC_TF32 && fp32 ;
+                sok = sddmm_error (M, A, B, yv, K, fp32) <= (tf ? 2e-3 : fp32 ? 1e-5 : 1e-13) ;
                 free (yv) ;
             }
             if (!sok) failures++ ;
@@ -387,6 +417,7 @@ void bench_sddmm (const gg_backend *b, cusparseHandle_t h,
         grbgpu_cache_invalidate (eB->key.handle) ;
         free (A) ; free (B) ; free (y) ;
     }
+    for (int q = 0 ; q < 10 ; q++) gg_tc_sddmm_free (tcf [q], 0) ;
     grbgpu_cache_release (eM) ;
     grbgpu_cache_clear () ;
     cudaFree (dp) ; cudaFree (di) ; cudaFree (dri) ;

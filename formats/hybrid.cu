@@ -149,7 +149,8 @@ __global__ void hyb_window_count_kernel (const int32_t *__restrict__ p, int64_t 
     }
 }
 
-// entries to their part
+// entries to their part; x == NULL (the index form, T = int32_t): val gets
+// the entry's position + 1 (0 stays: absent), rx its position
 template <typename T>
 __global__ void hyb_scatter_kernel (const int32_t *__restrict__ p,
     const int32_t *__restrict__ ci, const T *__restrict__ x,
@@ -166,7 +167,7 @@ __global__ void hyb_scatter_kernel (const int32_t *__restrict__ p,
         {
             const int64_t q = hyb_R (scan, e) ;
             ri [q] = c ;
-            rx [q] = x [e] ;
+            rx [q] = (x != NULL) ? x [e] : (T) e ;
             continue ;
         }
         const int32_t r = row [e] ;
@@ -174,7 +175,7 @@ __global__ void hyb_scatter_kernel (const int32_t *__restrict__ p,
         const int64_t v = hyb_L (scan, ld) - hyb_L (scan, p [w * GG_HYB_WIN]) ;
         const int64_t b = wc [w].blk + v / GG_HYB_SLOTS ;
         const int s = (int) (v % GG_HYB_SLOTS) ;
-        val [64 * b + GG_HYB_VAL_POS (r % GG_HYB_WIN, s)] = x [e] ;
+        val [64 * b + GG_HYB_VAL_POS (r % GG_HYB_WIN, s)] = (x != NULL) ? x [e] : (T) (e + 1) ;
         if (ld == (int32_t) e) col [8 * b + GG_HYB_COL_POS (s)] = c ;
     }
 }
@@ -286,9 +287,12 @@ extern "C" int gg_tc_build (int64_t m, int64_t k, int64_t nnz, const int32_t *p,
 {
     if (form == NULL) return GG_ERR_UNSUPPORTED ;
     *form = NULL ;
-    if (type != GG_FP32 && type != GG_FP64) return GG_ERR_UNSUPPORTED ;
+    // GG_INT32 with x == NULL: the index form (tc_spmm.h)
+    const bool index = (type == GG_INT32) ;
+    if (type != GG_FP32 && type != GG_FP64 && !(index && x == NULL)) return GG_ERR_UNSUPPORTED ;
     if (m <= 0 || k <= 0 || nnz < 0 || m >= INT32_MAX - 8 || k >= INT32_MAX
-        || nnz >= INT32_MAX - 64 || p == NULL || (nnz > 0 && (i == NULL || x == NULL)))
+        || nnz >= INT32_MAX - 64 || p == NULL
+        || (nnz > 0 && (i == NULL || (x == NULL && !index))))
         return GG_ERR_UNSUPPORTED ;
     if (threshold <= 0) threshold = 3 ;
     if (threshold > GG_HYB_WIN) threshold = GG_HYB_WIN + 1 ;    // nothing to the TC part
@@ -296,7 +300,7 @@ extern "C" int gg_tc_build (int64_t m, int64_t k, int64_t nnz, const int32_t *p,
     if (seg_blocks > 32) seg_blocks = 32 ;          // the kernel stages <= 32 blocks' columns
 
     const auto t0 = std::chrono::steady_clock::now () ;
-    const size_t ts = (type == GG_FP32) ? 4 : 8 ;
+    const size_t ts = (type == GG_FP64) ? 8 : 4 ;
     const int64_t nwin = (m + GG_HYB_WIN - 1) / GG_HYB_WIN ;
     int rc = GG_OK ;
     int32_t *row = NULL, *lead = NULL ;
@@ -393,7 +397,11 @@ extern "C" int gg_tc_build (int64_t m, int64_t k, int64_t nnz, const int32_t *p,
     }
     if (nnz > 0)
     {
-        if (type == GG_FP32)
+        if (index)
+            HYB_LAUNCH ((hyb_scatter_kernel<int32_t> <<<hyb_grid (nnz, 256), 256, 0, stream>>> (p, i,
+                (const int32_t *) NULL, row, lead, scan, wc, nnz, f->col, (int32_t *) f->val, f->ri,
+                (int32_t *) f->rx))) ;
+        else if (type == GG_FP32)
             HYB_LAUNCH ((hyb_scatter_kernel<float> <<<hyb_grid (nnz, 256), 256, 0, stream>>> (p, i,
                 (const float *) x, row, lead, scan, wc, nnz, f->col, (float *) f->val, f->ri,
                 (float *) f->rx))) ;
@@ -480,7 +488,8 @@ __global__ void hyb_perm_map_kernel (int32_t *__restrict__ rows, int64_t n,
 
 extern "C" int gg_tc_set_row_out (gg_hybrid_form *f, const int32_t *perm, cudaStream_t stream)
 {
-    if (f == NULL || perm == NULL || f->row_out != NULL) return GG_ERR_UNSUPPORTED ;
+    if (f == NULL || perm == NULL || f->row_out != NULL
+        || (f->type != GG_FP32 && f->type != GG_FP64)) return GG_ERR_UNSUPPORTED ;
     const int64_t m = f->m ;
     const size_t ts = (f->type == GG_FP32) ? 4 : 8 ;
     int rc = GG_OK ;

@@ -179,6 +179,13 @@ int gg_cuda_spmv_band (const gg_semiring *sr, const gg_spmv_band_form *f,
 int gg_cuda_sddmm (const gg_semiring *sr, int64_t m, int64_t n, int64_t k,
     int64_t nnz, const int32_t *p, const int32_t *i, const int32_t *ri,
     const void *A, const void *B, void *y, const char *kernel, cudaStream_t stream) ;
+// The same with entry q's result stored to y [opos [q]] (opos: device, nnz
+// positions, or NULL: y [q]); the tensor-core SDDMM's remainder, a CSR of
+// some of a mask's entries, stores to the mask's positions this way.
+int gg_cuda_sddmm_at (const gg_semiring *sr, int64_t m, int64_t n, int64_t k,
+    int64_t nnz, const int32_t *p, const int32_t *i, const int32_t *ri,
+    const void *A, const void *B, void *y, const int32_t *opos,
+    const char *kernel, cudaStream_t stream) ;
 // ri [q] = the row of entry q of the CSR pattern p (nnz entries).
 int gg_cuda_sddmm_rows (int64_t m, int64_t nnz, const int32_t *p, int32_t *ri,
     cudaStream_t stream) ;

@@ -9,7 +9,7 @@
 #   gemm/        dense GEMM for the semirings cuBLAS lacks
 #   special/     infinities, NaNs, subnormals in an array
 #   vec_ops/     element-wise operations and reductions on dense vectors
-#   tc_spmm/, csr_transpose/  (their fragments keep their own object lists)
+#   tc_spmm/, tc_sddmm/, csr_transpose/  (their fragments keep their own object lists)
 # Here: what the families share, namely the launcher contract
 # (kernels/gg_cuda.h, kernels/gg_kernels.h), the semiring device code
 # (kernels/gg_semiring.cuh) and the device services it declares (scratch

@@ -52,5 +52,5 @@ libgrbgpu_cuda_la_LIBADD = $(CUDA_LIBS) -lm
 # the host's objects (the GPU tests and benchmarks): there the grbgpu_*
 # services are the host's own and grbgpu_cuda_module_open is found linked in.
 GG_CUDA_MODULE_OBJS = $(GG_CUDA_MODULE_C:.c=.lo) backend/cuda/cuda_module.lo \
-	$(GG_CUDA_KERNEL_OBJS) $(GG_CSR_TRANSPOSE_OBJS) $(GG_TC_OBJS) $(GG_NM_OBJS)
+	$(GG_CUDA_KERNEL_OBJS) $(GG_CSR_TRANSPOSE_OBJS) $(GG_TC_OBJS) $(GG_TCS_OBJS) $(GG_NM_OBJS)
 endif

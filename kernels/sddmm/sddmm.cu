@@ -58,6 +58,7 @@ struct sddmm_args
     const int32_t *ri ;     // the row of each entry (gg_cuda_sddmm_rows), or NULL: searched
     const T *A, *B ;        // NULL when the multiply ignores them
     T *y ;
+    const int32_t *opos ;   // NULL, or where each entry's result goes: y [opos [q]]
     int mon, mul, G ;
     int iter ;              // rounds per warp (SDDMM_ITER / SDDMM_WITER, or 4x that)
 } ;
@@ -133,7 +134,7 @@ sddmm_group_kernel (const sddmm_args<T> a)
             T o = gg_shfl_xor (s, off) ;
             s = PT ? gg_plus (s, o) : gg_monoid (a.mon, s, o) ;
         }
-        if (ok && g == 0) a.y [q] = s ;
+        if (ok && g == 0) a.y [(a.opos != NULL) ? (int64_t) a.opos [q] : q] = s ;
     }
 }
 
@@ -268,7 +269,7 @@ sddmm_batch_kernel (const sddmm_args<T> a)
         const int64_t q = qb + e ;
         // (off == 0: the halving used every lane's bit, each lane holds its own)
         const int low = (off > 0) ? 2 * off - 1 : 0 ;
-        if ((g & low) == 0 && q < q1) a.y [q] = s1 ;
+        if ((g & low) == 0 && q < q1) a.y [(a.opos != NULL) ? (int64_t) a.opos [q] : q] = s1 ;
     }
 }
 
@@ -310,11 +311,12 @@ struct sddmm_dispatch
     // warp, 1 SDDMM_LONG times them, 2 one round (short runs)
     static int run (const gg_canon *cs, int G, int sched, int lng, int64_t m, int64_t n,
         int64_t k, int64_t nnz, const int32_t *p, const int32_t *i, const int32_t *ri, const void *A,
-        const void *B, void *y, cudaStream_t stream)
+        const void *B, void *y, const int32_t *opos, cudaStream_t stream)
     {
         sddmm_args<T> a ;
         memset (&a, 0, sizeof (a)) ;
         a.m = m ; a.n = n ; a.k = k ; a.nnz = nnz ; a.p = p ; a.ci = i ; a.ri = ri ;
+        a.opos = opos ;
         a.A = gg_mul_reads_s (cs->mul) ? (const T *) A : NULL ;
         a.B = gg_mul_reads_x (cs->mul) ? (const T *) B : NULL ;
         a.y = (T *) y ;
@@ -412,6 +414,14 @@ extern "C" int gg_cuda_sddmm (const gg_semiring *sr, int64_t m, int64_t n,
     int64_t k, int64_t nnz, const int32_t *p, const int32_t *i, const int32_t *ri,
     const void *A, const void *B, void *y, const char *kernel, cudaStream_t stream)
 {
+    return gg_cuda_sddmm_at (sr, m, n, k, nnz, p, i, ri, A, B, y, NULL, kernel, stream) ;
+}
+
+extern "C" int gg_cuda_sddmm_at (const gg_semiring *sr, int64_t m, int64_t n,
+    int64_t k, int64_t nnz, const int32_t *p, const int32_t *i, const int32_t *ri,
+    const void *A, const void *B, void *y, const int32_t *opos, const char *kernel,
+    cudaStream_t stream)
+{
     gg_canon cs ;
     if (!gg_canon_semiring (sr, &cs)) return GG_ERR_UNSUPPORTED ;
     if (m < 0 || n < 0 || k < 0 || nnz < 0 || m > INT32_MAX || nnz > INT32_MAX)
@@ -443,5 +453,5 @@ extern "C" int gg_cuda_sddmm (const gg_semiring *sr, int64_t m, int64_t n,
     }
     if (nnz == 0 || m == 0) return GG_OK ;
     GG_TYPE_DISPATCH (sr->type, sddmm_dispatch, &cs, G, sched, lng, m, n, k, nnz, p,
-        i, ri, A, B, y, stream) ;
+        i, ri, A, B, y, opos, stream) ;
 }

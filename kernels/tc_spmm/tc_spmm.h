@@ -81,7 +81,12 @@ gg_tc_info ;
 //   i          device, nnz int32 column indices, sorted within each row,
 //              no duplicates
 //   x          device, nnz values of `type` (GG_FP32 or GG_FP64; others:
-//              GG_ERR_UNSUPPORTED); not iso
+//              GG_ERR_UNSUPPORTED); not iso.  NULL with type GG_INT32: the
+//              index form of S's pattern (the tensor-core SDDMM's,
+//              kernels/tc_sddmm/): val holds each TC position's entry of S
+//              (its position in S + 1; 0 where absent) and rx each remainder
+//              entry's position in S; gg_tc_spmm and gg_tc_set_row_out refuse
+//              it
 //   threshold  entries (1..8) a window's 8x1 column vector needs to go to the
 //              tensor-core part; <= 0: the default (3, Libra's 3 of 8)
 //   seg_blocks blocks per segment (one warp's unit); <= 0: the default (16)

@@ -1,0 +1,293 @@
+//------------------------------------------------------------------------------
+// kernels/tc_sddmm/tc_sddmm.cu: SDDMM on tensor cores, CUDA-core remainder
+//------------------------------------------------------------------------------
+
+// The layout, the arithmetic and the precision: tc_sddmm.h.  Fragment
+// positions (mma.sync m16n8k8 TF32, g = lane / 4, t = lane % 4):
+//   A operand (16 slots x 8 terms): a0 (g, t), a1 (g+8, t), a2 (g, t+4),
+//     a3 (g+8, t+4): rows of B at the slots' columns;
+//   B operand (8 terms x 8 rows): b0 (t, g), b1 (t+4, g): row g of the
+//     window in A;
+//   result (16 slots x 8 rows): d0 (g, 2t), d1 (g, 2t+1), d2 (g+8, 2t),
+//     d3 (g+8, 2t+1).
+// Term t of step s of a 32-term chunk at kc is column kc + 8t + s of A and
+// B, term t+4 column kc + 8t + 4 + s (lane t holds columns kc + 8t .. +7).
+// DMMA m8n8k4 (FP64): a0 (g, t), b0 (t, g), d0 (g, 2t), d1 (g, 2t+1); term
+// t of step s of a 16-term chunk at kc is column kc + 4t + s.
+
+#include <cstdint>
+#include <cstdlib>
+#include <chrono>
+#include <cuda_runtime.h>
+#include "kernels/tc_spmm/tc_device.cuh"
+#include "kernels/tc_sddmm/tc_sddmm.h"
+
+#define TCS_WARPS 4                     // warps per block of threads
+
+//------------------------------------------------------------------------------
+// loads
+//------------------------------------------------------------------------------
+
+// v [0..7] = row [j .. j+7] (zero past k, or everywhere where row is NULL).
+// VEC: k % 4 == 0 and rows 16-byte aligned (two 16-byte loads).
+template <bool VEC>
+__device__ __forceinline__ void tcs_load8 (const float *__restrict__ row, int64_t j,
+    int64_t k, float (&v) [8])
+{
+    if (VEC)
+    {
+        float4 lo = make_float4 (0, 0, 0, 0), hi = lo ;
+        if (row != NULL && j < k) lo = __ldg ((const float4 *) (row + j)) ;
+        if (row != NULL && j + 4 < k) hi = __ldg ((const float4 *) (row + j + 4)) ;
+        v [0] = lo.x ; v [1] = lo.y ; v [2] = lo.z ; v [3] = lo.w ;
+        v [4] = hi.x ; v [5] = hi.y ; v [6] = hi.z ; v [7] = hi.w ;
+    }
+    else
+    {
+#pragma unroll
+        for (int q = 0 ; q < 8 ; q++)
+            v [q] = (row != NULL && j + q < k) ? __ldg (row + j + q) : 0.0f ;
+    }
+}
+
+// v [0..3] = row [j .. j+3]; VEC: k % 2 == 0 and rows 16-byte aligned
+template <bool VEC>
+__device__ __forceinline__ void tcs_load4 (const double *__restrict__ row, int64_t j,
+    int64_t k, double (&v) [4])
+{
+    if (VEC)
+    {
+        double2 lo = make_double2 (0, 0), hi = lo ;
+        if (row != NULL && j < k) lo = __ldg ((const double2 *) (row + j)) ;
+        if (row != NULL && j + 2 < k) hi = __ldg ((const double2 *) (row + j + 2)) ;
+        v [0] = lo.x ; v [1] = lo.y ; v [2] = hi.x ; v [3] = hi.y ;
+    }
+    else
+    {
+#pragma unroll
+        for (int q = 0 ; q < 4 ; q++)
+            v [q] = (row != NULL && j + q < k) ? __ldg (row + j + q) : 0.0 ;
+    }
+}
+
+template <typename T>
+__device__ __forceinline__ void tcs_put (T *__restrict__ y, int32_t pos1, T v)
+{
+    if (pos1 > 0) y [pos1 - 1] = v ;
+}
+
+//------------------------------------------------------------------------------
+// FP32: split TF32 (MODE) on m16n8k8, two blocks per tile
+//------------------------------------------------------------------------------
+
+template <int MODE, bool VEC>
+__global__ void __launch_bounds__ (TCS_WARPS * 32)
+tcs_fp32_kernel (const int32_t *__restrict__ col, const int32_t *__restrict__ pos,
+    const int32_t *__restrict__ seg_blk, const uint32_t *__restrict__ seg_win,
+    int64_t nseg, int64_t m, int64_t k, const float *__restrict__ A,
+    const float *__restrict__ B, float *__restrict__ y)
+{
+    constexpr int NS = tc_prec<MODE>::NS ;
+    const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3 ;
+    const int64_t nwarps = (int64_t) gridDim.x * TCS_WARPS ;
+    for (int64_t s = ((int64_t) blockIdx.x * blockDim.x + threadIdx.x) / 32 ; s < nseg ;
+         s += nwarps)
+    {
+        const int64_t w = seg_win [s] & ~GG_HYB_SEG_SHARED ;
+        const int64_t r = w * GG_HYB_WIN + g ;
+        const float *arow = (r < m) ? A + r * k : NULL ;
+        const int32_t b1 = seg_blk [s + 1] ;
+        for (int32_t b = seg_blk [s] ; b < b1 ; b += 2)
+        {
+            const bool two = (b + 1 < b1) ;
+            const int32_t c0 = col [8 * (int64_t) b + GG_HYB_COL_POS (g)] ;
+            const int32_t c1 = two ? col [8 * (int64_t) (b + 1) + GG_HYB_COL_POS (g)] : -1 ;
+            const float *brow0 = (c0 >= 0) ? B + (int64_t) c0 * k : NULL ;
+            const float *brow1 = (c1 >= 0) ? B + (int64_t) c1 * k : NULL ;
+            float big [4] = { 0, 0, 0, 0 }, small [4] = { 0, 0, 0, 0 } ;
+            for (int64_t kc = 0 ; kc < k ; kc += 32)
+            {
+                float av [8], p0 [8], p1 [8] ;
+                const int64_t j = kc + 8 * t ;
+                tcs_load8<VEC> (arow, j, k, av) ;
+                tcs_load8<VEC> (brow0, j, k, p0) ;
+                tcs_load8<VEC> (brow1, j, k, p1) ;
+#pragma unroll
+                for (int u = 0 ; u < 4 ; u++)
+                {
+                    uint32_t s0 [3], s1 [3] ;
+                    tc_split<NS> (av [u], s0) ;
+                    tc_split<NS> (av [u + 4], s1) ;
+                    tc_block_tile<MODE> (big, small, p0 [u], p1 [u], p0 [u + 4],
+                        p1 [u + 4], s0, s1) ;
+                }
+            }
+            float d [4] ;
+#pragma unroll
+            for (int q = 0 ; q < 4 ; q++)
+                d [q] = (MODE == GG_TC_TF32) ? big [q] : big [q] + small [q] ;
+            const int32_t *pb = pos + 64 * (int64_t) b ;
+            tcs_put (y, pb [GG_HYB_VAL_POS (2 * t, g)], d [0]) ;
+            tcs_put (y, pb [GG_HYB_VAL_POS (2 * t + 1, g)], d [1]) ;
+            if (two)
+            {
+                tcs_put (y, pb [64 + GG_HYB_VAL_POS (2 * t, g)], d [2]) ;
+                tcs_put (y, pb [64 + GG_HYB_VAL_POS (2 * t + 1, g)], d [3]) ;
+            }
+        }
+    }
+}
+
+//------------------------------------------------------------------------------
+// FP64: DMMA m8n8k4, one block per tile
+//------------------------------------------------------------------------------
+
+template <bool VEC>
+__global__ void __launch_bounds__ (TCS_WARPS * 32)
+tcs_fp64_kernel (const int32_t *__restrict__ col, const int32_t *__restrict__ pos,
+    const int32_t *__restrict__ seg_blk, const uint32_t *__restrict__ seg_win,
+    int64_t nseg, int64_t m, int64_t k, const double *__restrict__ A,
+    const double *__restrict__ B, double *__restrict__ y)
+{
+    const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3 ;
+    const int64_t nwarps = (int64_t) gridDim.x * TCS_WARPS ;
+    for (int64_t s = ((int64_t) blockIdx.x * blockDim.x + threadIdx.x) / 32 ; s < nseg ;
+         s += nwarps)
+    {
+        const int64_t w = seg_win [s] & ~GG_HYB_SEG_SHARED ;
+        const int64_t r = w * GG_HYB_WIN + g ;
+        const double *arow = (r < m) ? A + r * k : NULL ;
+        const int32_t b1 = seg_blk [s + 1] ;
+        for (int32_t b = seg_blk [s] ; b < b1 ; b++)
+        {
+            const int32_t c = col [8 * (int64_t) b + GG_HYB_COL_POS (g)] ;
+            const double *brow = (c >= 0) ? B + (int64_t) c * k : NULL ;
+            double acc [2] = { 0, 0 } ;
+            for (int64_t kc = 0 ; kc < k ; kc += 16)
+            {
+                double av [4], bv [4] ;
+                const int64_t j = kc + 4 * t ;
+                tcs_load4<VEC> (arow, j, k, av) ;
+                tcs_load4<VEC> (brow, j, k, bv) ;
+#pragma unroll
+                for (int u = 0 ; u < 4 ; u++) tc_dmma (acc, bv [u], av [u]) ;
+            }
+            const int32_t *pb = pos + 64 * (int64_t) b ;
+            tcs_put (y, pb [GG_HYB_VAL_POS (2 * t, g)], acc [0]) ;
+            tcs_put (y, pb [GG_HYB_VAL_POS (2 * t + 1, g)], acc [1]) ;
+        }
+    }
+}
+
+//------------------------------------------------------------------------------
+// build, free
+//------------------------------------------------------------------------------
+
+extern "C" int gg_tc_sddmm_build (int64_t m, int64_t n, int64_t nnz, const int32_t *p,
+    const int32_t *i, int threshold, int seg_blocks, gg_tc_sddmm_form **form,
+    cudaStream_t stream)
+{
+    if (form == NULL) return GG_ERR_UNSUPPORTED ;
+    *form = NULL ;
+    if (m < 1 || n < 1 || nnz < 0 || p == NULL || (nnz > 0 && i == NULL))
+        return GG_ERR_UNSUPPORTED ;
+    if (seg_blocks <= 0) seg_blocks = 4 ;
+    const auto t0 = std::chrono::steady_clock::now () ;
+    gg_tc_sddmm_form *f = (gg_tc_sddmm_form *) calloc (1, sizeof (gg_tc_sddmm_form)) ;
+    if (f == NULL) return GG_ERR_NOMEM ;
+    f->m = m ; f->n = n ; f->nnz = nnz ;
+    int rc = gg_tc_build (m, n, nnz, p, i, NULL, GG_INT32, threshold, seg_blocks, &f->h, stream) ;
+    if (rc == GG_OK && f->h->rem_nnz > 0)
+    {
+        if (cudaMallocAsync ((void **) &f->rrow, (size_t) f->h->rem_nnz * 4, stream) != cudaSuccess)
+        {
+            cudaGetLastError () ;
+            f->rrow = NULL ;
+            rc = GG_ERR_DEVICE ;
+        }
+        else rc = gg_cuda_sddmm_rows (m, f->h->rem_nnz, f->h->rp, f->rrow, stream) ;
+    }
+    if (rc == GG_OK && cudaStreamSynchronize (stream) != cudaSuccess)
+    {
+        cudaGetLastError () ;
+        rc = GG_ERR_DEVICE ;
+    }
+    if (rc != GG_OK)
+    {
+        gg_tc_sddmm_free (f, stream) ;
+        return rc ;
+    }
+    f->bytes = f->h->bytes + (size_t) f->h->rem_nnz * 4 ;
+    f->build_ms = std::chrono::duration<double, std::milli> (
+        std::chrono::steady_clock::now () - t0).count () ;
+    *form = f ;
+    return GG_OK ;
+}
+
+extern "C" void gg_tc_sddmm_free (gg_tc_sddmm_form *f, cudaStream_t stream)
+{
+    if (f == NULL) return ;
+    if (f->rrow != NULL) cudaFreeAsync (f->rrow, stream) ;
+    gg_tc_free (f->h, stream) ;
+    free (f) ;
+}
+
+//------------------------------------------------------------------------------
+// the product
+//------------------------------------------------------------------------------
+
+static unsigned tcs_grid (int64_t nseg)
+{
+    int64_t g = (nseg + TCS_WARPS - 1) / TCS_WARPS ;
+    if (g > (INT64_C (1) << 30)) g = INT64_C (1) << 30 ;
+    return (unsigned) (g < 1 ? 1 : g) ;
+}
+
+extern "C" int gg_tc_sddmm (const gg_tc_sddmm_form *f, gg_type type, int64_t k,
+    const void *A, const void *B, void *y, int mode, int parts,
+    const char *remainder, cudaStream_t stream)
+{
+    if (f == NULL || f->h == NULL || k < 1 || A == NULL || B == NULL || y == NULL
+        || (type != GG_FP32 && type != GG_FP64)
+        || (type == GG_FP32 && mode != GG_TC_EXACT && mode != GG_TC_TF32)
+        || parts < GG_TC_PARTS_ALL || parts > GG_TC_PARTS_REM)
+        return GG_ERR_UNSUPPORTED ;
+    const gg_hybrid_form *h = f->h ;
+    const size_t ts = (type == GG_FP32) ? 4 : 8 ;
+    // 16-byte loads: k a multiple of 16 bytes' worth, A and B aligned
+    const bool vec = ((k * ts) % 16 == 0) && ((uintptr_t) A % 16 == 0)
+        && ((uintptr_t) B % 16 == 0) ;
+    if (parts != GG_TC_PARTS_REM && h->nseg > 0)
+    {
+        const unsigned grid = tcs_grid (h->nseg) ;
+        const int32_t *pos = (const int32_t *) h->val ;
+        if (type == GG_FP64)
+        {
+            if (vec)
+                tcs_fp64_kernel<true> <<<grid, TCS_WARPS * 32, 0, stream>>> (h->col, pos,
+                    h->seg_blk, h->seg_win, h->nseg, h->m, k, (const double *) A,
+                    (const double *) B, (double *) y) ;
+            else
+                tcs_fp64_kernel<false> <<<grid, TCS_WARPS * 32, 0, stream>>> (h->col, pos,
+                    h->seg_blk, h->seg_win, h->nseg, h->m, k, (const double *) A,
+                    (const double *) B, (double *) y) ;
+        }
+        else
+        {
+#define TCS_FP32(MODE, VEC) tcs_fp32_kernel<MODE, VEC> <<<grid, TCS_WARPS * 32, 0, stream>>> ( \
+                h->col, pos, h->seg_blk, h->seg_win, h->nseg, h->m, k, (const float *) A, \
+                (const float *) B, (float *) y)
+            if (mode == GG_TC_TF32) { if (vec) TCS_FP32 (GG_TC_TF32, true) ; else TCS_FP32 (GG_TC_TF32, false) ; }
+            else { if (vec) TCS_FP32 (GG_TC_EXACT, true) ; else TCS_FP32 (GG_TC_EXACT, false) ; }
+#undef TCS_FP32
+        }
+        if (cudaGetLastError () != cudaSuccess) return GG_ERR_DEVICE ;
+    }
+    if (parts != GG_TC_PARTS_TC && h->rem_nnz > 0)
+    {
+        const gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, type } ;
+        return gg_cuda_sddmm_at (&sr, h->m, f->n, k, h->rem_nnz, h->rp, h->ri, f->rrow,
+            A, B, y, (const int32_t *) h->rx, remainder, stream) ;
+    }
+    return GG_OK ;
+}
