@@ -12,7 +12,9 @@
 //    (the 16-byte and the scalar loads, chunks cut by K), thresholds 1, 3, 9
 //    (everything, the default, nothing to the tensor cores), segments of 1,
 //    2, 3 and 16 blocks.  y is poisoned (NaN) first: every entry must be
-//    written, and each part alone writes exactly its own entries.  Error of
+//    written, and each part alone writes exactly its own entries; the
+//    remainder in the tensor-core launch and by the CUDA-core SDDMM after it
+//    (its rule, and the group schedule).  Error of
 //    an entry: |y - ref| / sum |a b| over its terms.  exact: max and median
 //    within 2x of our FP32 CUDA-core SDDMM's on the same inputs, plus one
 //    FP32 rounding (2^-24) on the max and 1e-9 on the median (floors for
@@ -218,13 +220,16 @@ static void check_product (const bm_csr &M, const int32_t *dp, const int32_t *di
         CHECK_CUDA (cudaDeviceSynchronize ()) ;
         cc = errors (M, A, B, K, down (dy, M.nnz), &written) ;
     }
+    // the remainder in the same launch, and by the CUDA-core SDDMM after it
     const int modes [2] = { GG_TC_EXACT, GG_TC_TF32 } ;
+    const char *const rems [3] = { NULL, "rule", "grp" } ;
     for (int mi = 0 ; mi < (type == GG_FP32 ? 2 : 1) ; mi++)
+    for (const char *rem : rems)
     {
         const int mode = modes [mi] ;
         CHECK_CUDA (cudaMemset (dy, 0xff, (M.nnz + 1) * sizeof (T))) ;     // NaN
-        int rc = gg_tc_sddmm (f, type, K, dA, dB, dy, mode, GG_TC_PARTS_ALL, NULL, 0) ;
-        EXPECT (rc == GG_OK, "%s %s: gg_tc_sddmm %d", name, tag, rc) ;
+        int rc = gg_tc_sddmm (f, type, K, dA, dB, dy, mode, GG_TC_PARTS_ALL, rem, 0) ;
+        EXPECT (rc == GG_OK, "%s %s rem %s: gg_tc_sddmm %d", name, tag, rem ? rem : "fused", rc) ;
         CHECK_CUDA (cudaDeviceSynchronize ()) ;
         errs x = errors (M, A, B, K, down (dy, M.nnz), &written) ;
         EXPECT (written, "%s %s K=%ld: an entry left unwritten", name, tag, (long) K) ;
@@ -242,9 +247,10 @@ static void check_product (const bm_csr &M, const int32_t *dp, const int32_t *di
     }
     // each part alone writes its own entries and nothing else
     for (int parts : { (int) GG_TC_PARTS_TC, (int) GG_TC_PARTS_REM })
+    for (const char *rem : rems)
     {
         CHECK_CUDA (cudaMemset (dy, 0xff, (M.nnz + 1) * sizeof (T))) ;
-        EXPECT (gg_tc_sddmm (f, type, K, dA, dB, dy, GG_TC_EXACT, parts, NULL, 0) == GG_OK,
+        EXPECT (gg_tc_sddmm (f, type, K, dA, dB, dy, GG_TC_EXACT, parts, rem, 0) == GG_OK,
             "%s: parts %d", name, parts) ;
         CHECK_CUDA (cudaDeviceSynchronize ()) ;
         std::vector<T> y = down (dy, M.nnz) ;

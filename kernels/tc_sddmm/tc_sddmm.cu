@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <chrono>
 #include <cuda_runtime.h>
 #include "kernels/tc_spmm/tc_device.cuh"
@@ -77,6 +78,61 @@ __device__ __forceinline__ void tcs_put (T *__restrict__ y, int32_t pos1, T v)
 }
 
 //------------------------------------------------------------------------------
+// the remainder in the same launch: warps past the segments
+//------------------------------------------------------------------------------
+
+// M's entries outside the tensor-core part: columns, rows, positions in M
+struct tcs_rem
+{
+    int64_t nnz ;
+    const int32_t *ci, *row, *pos ;
+} ;
+#define TCS_REM_WARP 8      // remainder entries per warp: 4 groups of 8 lanes, 2 rounds
+
+// remainder run r: entries 8r .. 8r+7, a group of 8 lanes per entry, each
+// lane taking every 8th 16-byte piece (VEC) or value of the two rows, then
+// the group's sum by shuffles
+template <typename T, bool VEC>
+__device__ __forceinline__ void tcs_rem_run (int64_t r, const tcs_rem &R, int64_t k,
+    const T *__restrict__ A, const T *__restrict__ B, T *__restrict__ y)
+{
+    constexpr int W = VEC ? (int) (16 / sizeof (T)) : 1 ;
+    const int lane = threadIdx.x & 31, grp = lane >> 3, g = lane & 7 ;
+#pragma unroll
+    for (int it = 0 ; it < 2 ; it++)
+    {
+        const int64_t q = (r * 2 + it) * 4 + grp ;
+        T acc = 0 ;
+        if (q < R.nnz)
+        {
+            const T *arow = A + (int64_t) R.row [q] * k ;
+            const T *brow = B + (int64_t) R.ci [q] * k ;
+#pragma unroll 2
+            for (int64_t j = (int64_t) g * W ; j < k ; j += 8 * W)
+            {
+                if constexpr (W == 4)
+                {
+                    const float4 a = __ldg ((const float4 *) (arow + j)) ;
+                    const float4 b = __ldg ((const float4 *) (brow + j)) ;
+                    acc = acc + a.x * b.x ; acc = acc + a.y * b.y ;
+                    acc = acc + a.z * b.z ; acc = acc + a.w * b.w ;
+                }
+                else if constexpr (W == 2)
+                {
+                    const double2 a = __ldg ((const double2 *) (arow + j)) ;
+                    const double2 b = __ldg ((const double2 *) (brow + j)) ;
+                    acc = acc + a.x * b.x ; acc = acc + a.y * b.y ;
+                }
+                else acc = acc + __ldg (arow + j) * __ldg (brow + j) ;
+            }
+        }
+#pragma unroll
+        for (int off = 4 ; off >= 1 ; off /= 2) acc = acc + __shfl_xor_sync (0xffffffffu, acc, off) ;
+        if (q < R.nnz && g == 0) y [R.pos [q]] = acc ;
+    }
+}
+
+//------------------------------------------------------------------------------
 // FP32: split TF32 (MODE) on m16n8k8, two blocks per tile
 //------------------------------------------------------------------------------
 
@@ -85,14 +141,15 @@ __global__ void __launch_bounds__ (TCS_WARPS * 32)
 tcs_fp32_kernel (const int32_t *__restrict__ col, const int32_t *__restrict__ pos,
     const int32_t *__restrict__ seg_blk, const uint32_t *__restrict__ seg_win,
     int64_t nseg, int64_t m, int64_t k, const float *__restrict__ A,
-    const float *__restrict__ B, float *__restrict__ y)
+    const float *__restrict__ B, float *__restrict__ y, const tcs_rem R, int64_t remw)
 {
     constexpr int NS = tc_prec<MODE>::NS ;
     const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3 ;
     const int64_t nwarps = (int64_t) gridDim.x * TCS_WARPS ;
-    for (int64_t s = ((int64_t) blockIdx.x * blockDim.x + threadIdx.x) / 32 ; s < nseg ;
-         s += nwarps)
+    for (int64_t s = ((int64_t) blockIdx.x * blockDim.x + threadIdx.x) / 32 ;
+         s < nseg + remw ; s += nwarps)
     {
+        if (s >= nseg) { tcs_rem_run<float, VEC> (s - nseg, R, k, A, B, y) ; continue ; }
         const int64_t w = seg_win [s] & ~GG_HYB_SEG_SHARED ;
         const int64_t r = w * GG_HYB_WIN + g ;
         const float *arow = (r < m) ? A + r * k : NULL ;
@@ -104,28 +161,36 @@ tcs_fp32_kernel (const int32_t *__restrict__ col, const int32_t *__restrict__ po
             const int32_t c1 = two ? col [8 * (int64_t) (b + 1) + GG_HYB_COL_POS (g)] : -1 ;
             const float *brow0 = (c0 >= 0) ? B + (int64_t) c0 * k : NULL ;
             const float *brow1 = (c1 >= 0) ? B + (int64_t) c1 * k : NULL ;
-            float big [4] = { 0, 0, 0, 0 }, small [4] = { 0, 0, 0, 0 } ;
+            // two chains of small products (half the dependent MMAs each);
+            // the next chunk's rows loaded before this chunk's MMAs
+            float big [4] = { 0, 0, 0, 0 }, small [2][4] = { { 0, 0, 0, 0 }, { 0, 0, 0, 0 } } ;
+            float av [8], p0 [8], p1 [8] ;
+            tcs_load8<VEC> (arow, 8 * t, k, av) ;
+            tcs_load8<VEC> (brow0, 8 * t, k, p0) ;
+            tcs_load8<VEC> (brow1, 8 * t, k, p1) ;
             for (int64_t kc = 0 ; kc < k ; kc += 32)
             {
-                float av [8], p0 [8], p1 [8] ;
-                const int64_t j = kc + 8 * t ;
-                tcs_load8<VEC> (arow, j, k, av) ;
-                tcs_load8<VEC> (brow0, j, k, p0) ;
-                tcs_load8<VEC> (brow1, j, k, p1) ;
+                float na [8], n0 [8], n1 [8] ;
+                const int64_t j = kc + 32 + 8 * t ;     // (past k: no load)
+                tcs_load8<VEC> (arow, j, k, na) ;
+                tcs_load8<VEC> (brow0, j, k, n0) ;
+                tcs_load8<VEC> (brow1, j, k, n1) ;
 #pragma unroll
                 for (int u = 0 ; u < 4 ; u++)
                 {
                     uint32_t s0 [3], s1 [3] ;
                     tc_split<NS> (av [u], s0) ;
                     tc_split<NS> (av [u + 4], s1) ;
-                    tc_block_tile<MODE> (big, small, p0 [u], p1 [u], p0 [u + 4],
+                    tc_block_tile<MODE> (big, small [u & 1], p0 [u], p1 [u], p0 [u + 4],
                         p1 [u + 4], s0, s1) ;
                 }
+#pragma unroll
+                for (int q = 0 ; q < 8 ; q++) { av [q] = na [q] ; p0 [q] = n0 [q] ; p1 [q] = n1 [q] ; }
             }
             float d [4] ;
 #pragma unroll
             for (int q = 0 ; q < 4 ; q++)
-                d [q] = (MODE == GG_TC_TF32) ? big [q] : big [q] + small [q] ;
+                d [q] = (MODE == GG_TC_TF32) ? big [q] : big [q] + (small [0][q] + small [1][q]) ;
             const int32_t *pb = pos + 64 * (int64_t) b ;
             tcs_put (y, pb [GG_HYB_VAL_POS (2 * t, g)], d [0]) ;
             tcs_put (y, pb [GG_HYB_VAL_POS (2 * t + 1, g)], d [1]) ;
@@ -147,13 +212,14 @@ __global__ void __launch_bounds__ (TCS_WARPS * 32)
 tcs_fp64_kernel (const int32_t *__restrict__ col, const int32_t *__restrict__ pos,
     const int32_t *__restrict__ seg_blk, const uint32_t *__restrict__ seg_win,
     int64_t nseg, int64_t m, int64_t k, const double *__restrict__ A,
-    const double *__restrict__ B, double *__restrict__ y)
+    const double *__restrict__ B, double *__restrict__ y, const tcs_rem R, int64_t remw)
 {
     const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3 ;
     const int64_t nwarps = (int64_t) gridDim.x * TCS_WARPS ;
-    for (int64_t s = ((int64_t) blockIdx.x * blockDim.x + threadIdx.x) / 32 ; s < nseg ;
-         s += nwarps)
+    for (int64_t s = ((int64_t) blockIdx.x * blockDim.x + threadIdx.x) / 32 ;
+         s < nseg + remw ; s += nwarps)
     {
+        if (s >= nseg) { tcs_rem_run<double, VEC> (s - nseg, R, k, A, B, y) ; continue ; }
         const int64_t w = seg_win [s] & ~GG_HYB_SEG_SHARED ;
         const int64_t r = w * GG_HYB_WIN + g ;
         const double *arow = (r < m) ? A + r * k : NULL ;
@@ -162,19 +228,26 @@ tcs_fp64_kernel (const int32_t *__restrict__ col, const int32_t *__restrict__ po
         {
             const int32_t c = col [8 * (int64_t) b + GG_HYB_COL_POS (g)] ;
             const double *brow = (c >= 0) ? B + (int64_t) c * k : NULL ;
-            double acc [2] = { 0, 0 } ;
+            // two accumulators (half the dependent DMMAs each); the next
+            // chunk loaded before this chunk's DMMAs
+            double acc [2][2] = { { 0, 0 }, { 0, 0 } } ;
+            double av [4], bv [4] ;
+            tcs_load4<VEC> (arow, 4 * t, k, av) ;
+            tcs_load4<VEC> (brow, 4 * t, k, bv) ;
             for (int64_t kc = 0 ; kc < k ; kc += 16)
             {
-                double av [4], bv [4] ;
-                const int64_t j = kc + 4 * t ;
-                tcs_load4<VEC> (arow, j, k, av) ;
-                tcs_load4<VEC> (brow, j, k, bv) ;
+                double na [4], nb [4] ;
+                const int64_t j = kc + 16 + 4 * t ;     // (past k: no load)
+                tcs_load4<VEC> (arow, j, k, na) ;
+                tcs_load4<VEC> (brow, j, k, nb) ;
 #pragma unroll
-                for (int u = 0 ; u < 4 ; u++) tc_dmma (acc, bv [u], av [u]) ;
+                for (int u = 0 ; u < 4 ; u++) tc_dmma (acc [u & 1], bv [u], av [u]) ;
+#pragma unroll
+                for (int q = 0 ; q < 4 ; q++) { av [q] = na [q] ; bv [q] = nb [q] ; }
             }
             const int32_t *pb = pos + 64 * (int64_t) b ;
-            tcs_put (y, pb [GG_HYB_VAL_POS (2 * t, g)], acc [0]) ;
-            tcs_put (y, pb [GG_HYB_VAL_POS (2 * t + 1, g)], acc [1]) ;
+            tcs_put (y, pb [GG_HYB_VAL_POS (2 * t, g)], acc [0][0] + acc [1][0]) ;
+            tcs_put (y, pb [GG_HYB_VAL_POS (2 * t + 1, g)], acc [0][1] + acc [1][1]) ;
         }
     }
 }
@@ -191,7 +264,7 @@ extern "C" int gg_tc_sddmm_build (int64_t m, int64_t n, int64_t nnz, const int32
     *form = NULL ;
     if (m < 1 || n < 1 || nnz < 0 || p == NULL || (nnz > 0 && i == NULL))
         return GG_ERR_UNSUPPORTED ;
-    if (seg_blocks <= 0) seg_blocks = 4 ;
+    if (seg_blocks <= 0) seg_blocks = 2 ;
     const auto t0 = std::chrono::steady_clock::now () ;
     gg_tc_sddmm_form *f = (gg_tc_sddmm_form *) calloc (1, sizeof (gg_tc_sddmm_form)) ;
     if (f == NULL) return GG_ERR_NOMEM ;
@@ -257,37 +330,45 @@ extern "C" int gg_tc_sddmm (const gg_tc_sddmm_form *f, gg_type type, int64_t k,
     // 16-byte loads: k a multiple of 16 bytes' worth, A and B aligned
     const bool vec = ((k * ts) % 16 == 0) && ((uintptr_t) A % 16 == 0)
         && ((uintptr_t) B % 16 == 0) ;
-    if (parts != GG_TC_PARTS_REM && h->nseg > 0)
+    // the remainder in the same launch (warps past the segments), or by
+    // the CUDA-core SDDMM named, after it
+    const bool fuse = (remainder == NULL || remainder [0] == '\0') ;
+    const int64_t nseg = (parts != GG_TC_PARTS_REM) ? h->nseg : 0 ;
+    const int64_t remw = (fuse && parts != GG_TC_PARTS_TC)
+        ? (h->rem_nnz + TCS_REM_WARP - 1) / TCS_REM_WARP : 0 ;
+    const tcs_rem R = { h->rem_nnz, h->ri, f->rrow, (const int32_t *) h->rx } ;
+    if (nseg + remw > 0)
     {
-        const unsigned grid = tcs_grid (h->nseg) ;
+        const unsigned grid = tcs_grid (nseg + remw) ;
         const int32_t *pos = (const int32_t *) h->val ;
         if (type == GG_FP64)
         {
             if (vec)
                 tcs_fp64_kernel<true> <<<grid, TCS_WARPS * 32, 0, stream>>> (h->col, pos,
-                    h->seg_blk, h->seg_win, h->nseg, h->m, k, (const double *) A,
-                    (const double *) B, (double *) y) ;
+                    h->seg_blk, h->seg_win, nseg, h->m, k, (const double *) A,
+                    (const double *) B, (double *) y, R, remw) ;
             else
                 tcs_fp64_kernel<false> <<<grid, TCS_WARPS * 32, 0, stream>>> (h->col, pos,
-                    h->seg_blk, h->seg_win, h->nseg, h->m, k, (const double *) A,
-                    (const double *) B, (double *) y) ;
+                    h->seg_blk, h->seg_win, nseg, h->m, k, (const double *) A,
+                    (const double *) B, (double *) y, R, remw) ;
         }
         else
         {
 #define TCS_FP32(MODE, VEC) tcs_fp32_kernel<MODE, VEC> <<<grid, TCS_WARPS * 32, 0, stream>>> ( \
-                h->col, pos, h->seg_blk, h->seg_win, h->nseg, h->m, k, (const float *) A, \
-                (const float *) B, (float *) y)
+                h->col, pos, h->seg_blk, h->seg_win, nseg, h->m, k, (const float *) A, \
+                (const float *) B, (float *) y, R, remw)
             if (mode == GG_TC_TF32) { if (vec) TCS_FP32 (GG_TC_TF32, true) ; else TCS_FP32 (GG_TC_TF32, false) ; }
             else { if (vec) TCS_FP32 (GG_TC_EXACT, true) ; else TCS_FP32 (GG_TC_EXACT, false) ; }
 #undef TCS_FP32
         }
         if (cudaGetLastError () != cudaSuccess) return GG_ERR_DEVICE ;
     }
-    if (parts != GG_TC_PARTS_TC && h->rem_nnz > 0)
+    if (!fuse && parts != GG_TC_PARTS_TC && h->rem_nnz > 0)
     {
         const gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, type } ;
         return gg_cuda_sddmm_at (&sr, h->m, f->n, k, h->rem_nnz, h->rp, h->ri, f->rrow,
-            A, B, y, (const int32_t *) h->rx, remainder, stream) ;
+            A, B, y, (const int32_t *) h->rx, strcmp (remainder, "rule") ? remainder : NULL,
+            stream) ;
     }
     return GG_OK ;
 }

@@ -58,7 +58,7 @@ gg_tc_sddmm_form ;
 // Build the form of M (device CSR pattern p / i, sorted rows, no
 // duplicates; m, n >= 1).  threshold: entries (1..8) a window's column
 // vector needs to go to the tensor cores (<= 0: 3); seg_blocks: blocks per
-// warp (<= 0: 4).  Synchronises the stream (the parts' sizes are read on the
+// warp (<= 0: 2).  Synchronises the stream (the parts' sizes are read on the
 // host).  GG_OK, or GG_ERR_* with *form = NULL.
 int gg_tc_sddmm_build (int64_t m, int64_t n, int64_t nnz, const int32_t *p,
     const int32_t *i, int threshold, int seg_blocks, gg_tc_sddmm_form **form,
@@ -73,8 +73,10 @@ void gg_tc_sddmm_free (gg_tc_sddmm_form *form, cudaStream_t stream) ;
 //   mode       a gg_tc_mode: GG_TC_EXACT or GG_TC_TF32 (FP64: ignored)
 //   parts      a gg_tc_parts: both (the tensor-core part, then the
 //              remainder), or either alone (timing)
-//   remainder  the CUDA-core schedule of the remainder (a gg_cuda_sddmm
-//              kernel name), NULL or "": its rule
+//   remainder  NULL or "": the remainder in the same launch (the warps
+//              past the tensor-core segments, a group of 8 lanes per entry);
+//              else the CUDA-core SDDMM (gg_cuda_sddmm_at) with that kernel
+//              name ("rule": its rule), launched after the tensor-core part
 // No synchronisation, no allocation.
 int gg_tc_sddmm (const gg_tc_sddmm_form *form, gg_type type, int64_t k,
     const void *A, const void *B, void *y, int mode, int parts,
