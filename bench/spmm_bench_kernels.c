@@ -275,9 +275,31 @@ void bench_sddmm (const gg_backend *b, cusparseHandle_t h,
         cudaEventDestroy (r0) ; cudaEventDestroy (r1) ;
     }
     // the tensor-core SDDMM's forms (names "tcT": threshold T, exact; "tcTt":
-    // the same in tf32), built once per matrix on first use (printed: the
+    // the same in tf32), built once per matrix and type (printed: the
     // build's wall time and the share of entries on tensor cores)
     gg_tc_sddmm_form *tcf [10] = { NULL } ;
+    for (const char *kn = sddmm_kernels ; kn != NULL && *kn != '\0' ; )
+    {
+        const char *comma = strchr (kn, ',') ;
+        const size_t len = comma ? (size_t) (comma - kn) : strlen (kn) ;
+        if (len >= 3 && strncmp (kn, "tc", 2) == 0 && kn [2] >= '1' && kn [2] <= '9'
+            && (len == 3 || (len == 4 && kn [3] == 't')) && tcf [kn [2] - '0'] == NULL)
+        {
+            const int thr = kn [2] - '0' ;
+            if (gg_tc_sddmm_build (M->m, M->k, M->nnz, dp, di, thr, 0, &tcf [thr], 0) != GG_OK)
+            {
+                failures++ ;
+                printf ("# %s: tensor-core SDDMM form, threshold %d: build FAILED\n", M->name, thr) ;
+            }
+            else
+                printf ("# %s: tensor-core SDDMM form, threshold %d: share %.3f, "
+                    "%ld blocks, %ld segments, %.1f MB, build %.3f ms\n", M->name, thr,
+                    M->nnz ? (double) tcf [thr]->h->tc_nnz / M->nnz : 0.0,
+                    (long) tcf [thr]->h->nblk, (long) tcf [thr]->h->nseg,
+                    tcf [thr]->bytes / 1e6, tcf [thr]->build_ms) ;
+        }
+        kn = comma ? comma + 1 : NULL ;
+    }
     for (int ni = 0 ; ni < nns ; ni++)
     {
         int64_t K = ns [ni] ;
@@ -375,17 +397,6 @@ void bench_sddmm (const gg_backend *b, cusparseHandle_t h,
                 && (name [3] == '\0' || (name [3] == 't' && name [4] == '\0')))
             {
                 const int thr = name [2] - '0' ;
-                if (tcf [thr] == NULL)
-                {
-                    if (gg_tc_sddmm_build (M->m, M->k, M->nnz, dp, di, thr, 0, &tcf [thr], 0) != GG_OK)
-                        failures++ ;
-                    else
-                        printf ("\n# %s: tensor-core SDDMM form, threshold %d: share %.3f, "
-                            "%ld blocks, %ld segments, %.1f MB, build %.3f ms\n", M->name, thr,
-                            M->nnz ? (double) tcf [thr]->h->tc_nnz / M->nnz : 0.0,
-                            (long) tcf [thr]->h->nblk, (long) tcf [thr]->h->nseg,
-                            tcf [thr]->bytes / 1e6, tcf [thr]->build_ms) ;
-                }
                 oc.tcf = tcf [thr] ;
                 oc.mode = (name [3] == 't') ? GG_TC_TF32 : GG_TC_EXACT ;
                 if (oc.tcf == NULL) { printf (" %s failed", name) ; continue ; }

@@ -102,7 +102,9 @@ __device__ __forceinline__ void tcs_rem_run (int64_t r, const tcs_rem &R, int64_
     for (int it = 0 ; it < 2 ; it++)
     {
         const int64_t q = (r * 2 + it) * 4 + grp ;
-        T acc = 0 ;
+        // -0: neutral for every term (a sum of -0 products stays -0, as
+        // the CPU library's, which starts from the first term)
+        T acc = T (-0.0) ;
         if (q < R.nnz)
         {
             const T *arow = A + (int64_t) R.row [q] * k ;
