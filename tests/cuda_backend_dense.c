@@ -10,6 +10,10 @@
 // SDDMM and GEMM
 //------------------------------------------------------------------------------
 
+// When set, sddmm_case puts a +0 and a -0 in A (the first row): a value
+// the tensor-core row declines (tc3 forced: the rule's kernel answers)
+static bool sddmm_zero_in_a = false ;
+
 // One SDDMM with GRBGPU_KERNEL = kernel (cached M when `cached`) against the
 // reference; returns the mismatches.
 static int sddmm_case (gg_type t, gg_mul mul, int64_t m, int64_t n, int64_t k,
@@ -20,6 +24,11 @@ static int sddmm_case (gg_type t, gg_mul mul, int64_t m, int64_t n, int64_t k,
     double *Av, *Bv ;
     void *A = make_dense (m, k, t, &Av) ;
     void *B = make_dense (n, k, t, &Bv) ;
+    if (sddmm_zero_in_a)
+    {
+        put (A, 0, t, 0.0) ; Av [0] = 0.0 ;
+        if (k > 1) { put (A, 1, t, -0.0) ; Av [1] = -0.0 ; }
+    }
     void *y = malloc ((size_t) M.nnz * 8 + 8) ;
     gg_csr Mv = view_csr (&M, false, cached ? make_entry () : NULL) ;
     Mv.x = NULL ;
@@ -58,7 +67,8 @@ static int sddmm_case (gg_type t, gg_mul mul, int64_t m, int64_t n, int64_t k,
 // Every row of the SDDMM table (backend/cuda/dense.c) forced: "" (the
 // static rule: row sums for FIRST / SECOND / PAIR, the own kernel for
 // TIMES), "cusparse" (cusparseSDDMM for TIMES), "g8", "w", "w4", "grpl",
-// "w4l" (the own kernel's group and batch schedules, and two in long runs).
+// "w4l" (the own kernel's group and batch schedules, and two in long runs),
+// "tc3" (the tensor-core SDDMM).
 void test_sddmm (void **state)
 {
     (void) state ;
@@ -73,6 +83,23 @@ void test_sddmm (void **state)
     {
         assert_int_equal (sddmm_case (ti ? GG_FP64 : GG_FP32, muls [mi], 211,
             150, ks [ki], 0.04, kernels [ki2], false, 1), 0) ;
+    }
+    // "tc3" (the tensor-core SDDMM; a cached M only): sparse and dense masks
+    // (a small and a large tensor-core share), twice (the form made, then
+    // reused), every multiply (FIRST / SECOND / PAIR: not its own, the
+    // rule's kernel answers); with a zero in A it declines and the rule's
+    // kernel answers
+    const int64_t tks [4] = { 1, 16, 33, 128 } ;
+    for (int z = 0 ; z < 2 ; z++)
+    for (int ti = 0 ; ti < 2 ; ti++)
+    for (int mi = 0 ; mi < 4 ; mi++)
+    for (int ki = 0 ; ki < 4 ; ki++)
+    for (int di = 0 ; di < 2 ; di++)
+    {
+        sddmm_zero_in_a = (z == 1) ;
+        assert_int_equal (sddmm_case (ti ? GG_FP64 : GG_FP32, muls [mi], 211,
+            150, tks [ki], di ? 0.5 : 0.04, "tc3", true, 2), 0) ;
+        sddmm_zero_in_a = false ;
     }
 }
 

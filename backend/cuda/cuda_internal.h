@@ -245,6 +245,11 @@ struct dev_csr
     bool tc_tried [GG_TC_FORMS] ;
     struct gg_hybrid_form *tc [GG_TC_FORMS] ;
     int32_t *tc_perm ;          // device: the reordered form's row order
+    // the tensor-core SDDMM's form of this pattern as a mask (kernels/
+    // tc_sddmm/, row tc3 of the SDDMM table in backend/cuda/dense.c), under
+    // plan_lock: made at the first SDDMM that measures the row
+    bool tcs_tried ;
+    struct gg_tc_sddmm_form *tcs ;
     // S's rows ordered by length (backend/cuda/family_rows.c, row lenr),
     // under plan_lock: made at the first product that measures the row
     bool lenr_tried ;

@@ -17,6 +17,7 @@
 // K); GEMM's, whose time depends on the shape only, process-wide.
 
 #include "backend/cuda/family.h"
+#include "kernels/tc_sddmm/tc_sddmm.h"
 
 //------------------------------------------------------------------------------
 // the rows shared by both tables
@@ -250,8 +251,11 @@ static int sddmm_own_named (gg_dense_op *o, const char *name)
     o->spread = 0 ;
     const int32_t *ri = sddmm_rows (o) ;
     FAULT_TRY (GG_FAULT_LAUNCH) ;
+    // (GRBGPU_KERNEL=tc3 names the tensor-core row: where it declines, the rule)
+    const char *forced = own_kernel_name () ;
+    if (forced != NULL && strcmp (forced, "tc3") == 0) forced = NULL ;
     GG_TRY (gg_cuda_sddmm (o->sr, o->m, o->n, o->k, o->nnz, o->fm->p, o->fm->i,
-        ri, dev_a (o), dev_b (o), o->dy, name != NULL ? name : own_kernel_name (),
+        ri, dev_a (o), dev_b (o), o->dy, name != NULL ? name : forced,
         o->c->ctx->stream)) ;
 done:
     return rc ;
@@ -290,12 +294,117 @@ static const char *sddmm_long_supports (gg_dense_op *o)
 }
 static bool never (const gg_dense_op *o) { (void) o ; return false ; }
 
+// gg_tc_values_plain in the shape of a gg_value_check
+static int sddmm_plain_check (gg_type t, const void *x, int64_t count, int *flag,
+    cudaStream_t s)
+{
+    return gg_tc_values_plain (x, count, t, (int32_t *) flag, s) ;
+}
+
+// The tensor-core SDDMM (kernels/tc_sddmm/, row "tc3": the entries of M
+// whose 8x1 column vectors in a window of 8 rows hold 3 or more, as 8 x 8
+// tiles on mma.sync, the rest in the same launch on CUDA cores): PLUS_TIMES
+// over FP32 (precision exact: three TF32 parts; tf32 only when asked) and
+// FP64 (DMMA).  Measured (bench/NOTES.md, 2026-11-29, H200): 1.2-2x
+// cusparseSDDMM on the FEM matrices where our CUDA-core schedules lost, and
+// slower than them on R-MAT and most graphs, so it never wins the static
+// rule: the chooser that measures takes it where it is the fastest for that
+// M and K, or GRBGPU_KERNEL=tc3 forces it.  Exact where A and B hold finite
+// normal numbers only (the tensor cores start sums at +0 and split an
+// infinity into NaNs; with no zero, subnormal or non-finite value every
+// product is a nonzero finite number and a zero result is +0 in any order
+// of summation): each operand checked once per version (its form keeps the
+// answer).  The form lives in M's device form (so only a cached M), built
+// under plan_lock at the first SDDMM that measures the row.
+static const char *sddmm_tc_supports (gg_dense_op *o)
+{
+    const char *forced = grbgpu_settings_get ()->kernel ;
+    const bool is_forced = (forced [0] != '\0') ;
+    if (is_forced && strcmp (forced, "tc3") != 0) return "another kernel is forced" ;
+    const gg_semiring *sr = o->sr ;
+    if (sr->add != GG_ADD_PLUS || sr->mul != GG_MUL_TIMES
+        || (o->t != GG_FP32 && o->t != GG_FP64))
+        return "not plus-times over FP32 / FP64" ;
+    if (o->A->x == NULL || o->B->x == NULL) return "no values to multiply" ;
+    if (o->t == GG_FP32 && o->precision != GG_PRECISION_EXACT
+        && o->precision != GG_PRECISION_TF32)
+        return "no FP16 / BF16 tensor-core kernel" ;
+    if (o->M->cache == NULL || o->a_row0 != 0 || o->k < 1)
+        return "the form is kept with a cached mask only" ;
+    if (o->nnz >= (int64_t) INT32_MAX - 64 || o->m >= INT32_MAX - 8 || o->n >= INT32_MAX)
+        return "too large for the form's 32-bit indices" ;
+    if (sddmm_pattern (o) != GG_OK) return "no device pattern" ;
+    dev_csr *f = o->fm ;
+    if (f->nnz != o->nnz) return "the pattern's form does not match" ;
+    // made only where it will be measured (or forced): never by the static rule
+    if (!is_forced && !o->exploring && f->tcs == NULL)
+        return "chosen only by measurement (GRBGPU_TUNE)" ;
+    if (dense_operands (o) != GG_OK || o->fa == NULL || o->fb == NULL)
+        return "no device copies of A and B" ;
+    bool flagged = false ;
+    if (values_flagged (o->c, sddmm_plain_check, o->t, o->fa->x,
+        (size_t) o->fa->nrows * (size_t) o->fa->ncols, &o->fa->x_plain, &flagged) != GG_OK)
+        return "its value check failed" ;
+    if (flagged) return "A holds a zero, subnormal or non-finite value" ;
+    if (values_flagged (o->c, sddmm_plain_check, o->t, o->fb->x,
+        (size_t) o->fb->nrows * (size_t) o->fb->ncols, &o->fb->x_plain, &flagged) != GG_OK)
+        return "its value check failed" ;
+    if (flagged) return "B holds a zero, subnormal or non-finite value" ;
+    pthread_mutex_lock (&f->plan_lock) ;
+    if (!f->tcs_tried)
+    {
+        f->tcs_tried = true ;
+        gg_tc_sddmm_form *h = NULL ;
+        int rc = grbgpu_fault (GG_FAULT_CONVERT) ? GG_ERR_FAULT
+            : gg_tc_sddmm_build (f->m, f->k, f->nnz, f->p, f->i, 3, 0, &h, o->c->ctx->stream) ;
+        if (rc == GG_OK)
+        {
+            f->tcs = h ;
+            form_grow (o->M, f, h->bytes) ;
+            grbgpu_log (2, "cuda: tensor-core SDDMM form, threshold 3: %.1f %% of %lld entries "
+                "in %lld blocks, %.2f MB, built in %.3f ms",
+                100.0 * (double) h->h->tc_nnz / (double) (f->nnz > 0 ? f->nnz : 1),
+                (long long) f->nnz, (long long) h->h->nblk, (double) h->bytes / 1e6, h->build_ms) ;
+        }
+        else
+        {
+            (void) cudaGetLastError () ;
+            grbgpu_log (1, "cuda: tensor-core SDDMM form not made: error %d", rc) ;
+        }
+    }
+    const bool have = (f->tcs != NULL) ;
+    pthread_mutex_unlock (&f->plan_lock) ;
+    return have ? NULL : "no tensor-core SDDMM form (its build failed)" ;
+}
+
+static bool sddmm_tc_prefer (const gg_dense_op *o)
+{
+    (void) o ;
+    return strcmp (grbgpu_settings_get ()->kernel, "tc3") == 0 ;
+}
+
+static int sddmm_tc_run (gg_dense_op *o)
+{
+    int rc = GG_OK ;
+    GG_TRY (sddmm_pattern (o)) ;
+    GG_TRY (dense_operands (o)) ;
+    GG_TRY (out_alloc (o)) ;
+    o->spread = 0 ;
+    FAULT_TRY (GG_FAULT_LAUNCH) ;
+    const int mode = (o->precision == GG_PRECISION_TF32) ? GG_TC_TF32 : GG_TC_EXACT ;
+    GG_TRY (gg_tc_sddmm (o->fm->tcs, o->t, o->k, dev_a (o), dev_b (o), o->dy, mode,
+        GG_TC_PARTS_ALL, NULL, o->c->ctx->stream)) ;
+done:
+    return rc ;
+}
+
 const gg_dense_family gg_sddmm_families [GG_SDDMM_NFAM] =
 {
     { "rowsum",   rowsum_supports,        always, rowsum_run       },
     { "cusparse", sddmm_vendor_supports,  always, sddmm_vendor_run },
     { "own_w",    sddmm_w8_supports,      never,  sddmm_w8_run     },
     { "own_l",    sddmm_long_supports,    never,  sddmm_long_run   },
+    { "tc3",      sddmm_tc_supports,      sddmm_tc_prefer, sddmm_tc_run },
     { "own",      own_supports,           always, sddmm_own_run    },
 } ;
 

@@ -165,9 +165,11 @@ typedef struct
 }
 gg_dense_family ;
 
-#define GG_SDDMM_NFAM 5             // rows in the SDDMM table
+#define GG_SDDMM_NFAM 6             // rows in the SDDMM table
 #define GG_GEMM_NFAM 3              // rows in the GEMM table
-#define GG_DENSE_NFAM_MAX 4         // the larger of the two
+#define GG_DENSE_NFAM_MAX 6         // the larger of the two (dense.c's arrays)
+_Static_assert (GG_SDDMM_NFAM <= GG_DENSE_NFAM_MAX && GG_GEMM_NFAM <= GG_DENSE_NFAM_MAX,
+    "GG_DENSE_NFAM_MAX must hold every dense table's rows") ;
 GG_INTERNAL extern const gg_dense_family gg_sddmm_families [GG_SDDMM_NFAM] ;
 GG_INTERNAL extern const gg_dense_family gg_gemm_families [GG_GEMM_NFAM] ;
 

@@ -38,6 +38,7 @@
 
 #include "backend/cuda/family.h"
 #include "kernels/tc_spmm/tc_spmm.h"
+#include "kernels/tc_sddmm/tc_sddmm.h"
 #include "reorder/reorder.h"
 
 static const int tc_thresholds [GG_TC_FORMS] = { 3, 4, 3 } ;
@@ -54,6 +55,13 @@ void tc_forms_release (dev_csr *f, cudaStream_t fs)
     }
     if (f->tc_perm != NULL && fs != NULL) CU_LOG (cudaFreeAsync (f->tc_perm, fs)) ;
     f->tc_perm = NULL ;
+    // the tensor-core SDDMM's form of this pattern (backend/cuda/dense.c)
+    if (f->tcs != NULL)
+    {
+        if (fs != NULL) gg_tc_sddmm_free (f->tcs, fs) ;
+        else { free (f->tcs->h) ; free (f->tcs) ; }     // (host structs only)
+        f->tcs = NULL ;
+    }
 }
 
 // The reordered form (GRBGPU_REORDER, row tc3r; issue 15): the RSH pass
