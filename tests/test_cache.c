@@ -394,6 +394,37 @@ static void test_device_accounts (void **state)
     grbgpu_cache_set_device_budget (-1, 0) ;
 }
 
+// More than 64 older copies (one eviction's batch) before the one whose
+// room is needed: every copy that must go goes, and the budget holds.
+static void test_device_many_small (void **state)
+{
+    (void) state ;
+    grbgpu_cache_set_device_budget (-1, 0) ;
+    grbgpu_cache_set_device_budget (0, 3000) ;
+    const int nsmall = 150 ;
+    for (int k = 0 ; k < nsmall ; k++)
+    {
+        gg_cache_entry *s = insert (1, 1000 + (uint64_t) k, 10) ;
+        attach_dev (s, 10) ;
+        grbgpu_cache_release (s) ;
+    }
+    gg_cache_entry *e1 = insert (2, 6, 10) ;
+    attach_dev (e1, 1400) ;
+    grbgpu_cache_release (e1) ;
+    assert_true (grbgpu_cache_device_usage (0) <= 3000) ;
+    assert_non_null (e1->dev) ;
+    // the second large copy needs e1's room too: 150 small ones, then e1
+    gg_cache_entry *e2 = insert (3, 6, 10) ;
+    attach_dev (e2, 1700) ;
+    assert_true (grbgpu_cache_device_usage (0) <= 3000) ;
+    assert_null (e1->dev) ;
+    assert_non_null (e2->dev) ;
+    grbgpu_cache_release (e2) ;
+    grbgpu_cache_clear () ;
+    assert_int_equal (grbgpu_cache_device_usage (-1), 0) ;
+    grbgpu_cache_set_device_budget (-1, 0) ;
+}
+
 static void test_device_accounting (void **state)
 {
     (void) state ;
@@ -518,6 +549,7 @@ int main (void)
         T (test_clear),
         T (test_many_entries),
         T (test_device_accounts),
+        T (test_device_many_small),
 #undef T
     } ;
     return cmocka_run_group_tests (tests, NULL, NULL) ;

@@ -514,6 +514,17 @@ void grbgpu_cache_account_device (gg_cache_entry *e, int device, size_t bytes)
     }
     pthread_mutex_unlock (&cache_mutex) ;
     free_dev_victims (victims, nv) ;
+    // 64 victims at a time: more small copies than that may stand before
+    // the ones whose room is needed (they did: a test's 128 small cached
+    // masks left the budget exceeded and the next older copy in place)
+    while (nv == 64)
+    {
+        pthread_mutex_lock (&cache_mutex) ;
+        nv = (dev_budget [d] > 0 && dev_on [d] > dev_budget [d])
+            ? evict_device_copies (d, dev_budget [d], e, victims, 64, &freed) : 0 ;
+        pthread_mutex_unlock (&cache_mutex) ;
+        free_dev_victims (victims, nv) ;
+    }
 }
 
 void grbgpu_cache_set_device_budget (int device, size_t bytes)
