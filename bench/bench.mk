@@ -4,6 +4,7 @@
 # kernels/kernels.mk (CUDA) and tests/tests.mk (declined-call overhead).
 # (outside any condition: a tarball made without CUDA must still carry them)
 EXTRA_DIST += bench/plot.sh bench/run_bench.sh bench/NOTES.md bench/before_after.py bench/chooser_table.py \
+	bench/sddmm_tc_plot.py \
 	bench/bench_median.h bench/cusparselt_bench.cu bench/cusparselt_bench_util.cuh
 
 BENCH_OUT = bench-out
