@@ -177,4 +177,32 @@ static inline std::vector<std::string> bm_mtx_files (const std::string &dir)
     return files ;
 }
 
+// fn (A) for each *.mtx.gz under dir (a test's $GRBGPU_TEST_DATA; NULL or
+// empty: none), A named by its file without ".mtx.gz"; a line for a folder
+// without any, a file that cannot be read, and one above max_nnz entries
+// (skipped)
+template <typename F>
+static inline void bm_each_real (const char *dir, int64_t max_nnz, bm_rng &rng, F fn)
+{
+    const std::vector<std::string> files = bm_mtx_files (dir ? dir : "") ;
+    if (files.empty ())
+        printf ("real-matrix cases skipped: no *.mtx.gz in GRBGPU_TEST_DATA (%s)\n", dir ? dir : "unset") ;
+    for (const std::string &fn_name : files)
+    {
+        bm_csr A ;
+        A.name = fn_name.substr (0, fn_name.size () - 7) ;
+        if (!bm_read_mtx_gz (std::string (dir) + "/" + fn_name, A, rng))
+        {
+            printf ("cannot read %s: skipped\n", fn_name.c_str ()) ;
+            continue ;
+        }
+        if (A.nnz > max_nnz)
+        {
+            printf ("%s: too large for the host reference, skipped\n", fn_name.c_str ()) ;
+            continue ;
+        }
+        fn (A) ;
+    }
+}
+
 #endif

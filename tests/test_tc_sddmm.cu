@@ -335,22 +335,8 @@ int main (void)
     }
 
     // 3. real matrices
-    const char *dir = getenv ("GRBGPU_TEST_DATA") ;
-    std::vector<std::string> files = bm_mtx_files (dir ? dir : "") ;
-    if (files.empty ())
-        printf ("real-matrix cases skipped: no *.mtx.gz in GRBGPU_TEST_DATA (%s)\n", dir ? dir : "unset") ;
-    for (const std::string &fn : files)
-    {
-        bm_csr M ;
-        M.name = fn.substr (0, fn.size () - 7) ;
-        if (!bm_read_mtx_gz (std::string (dir) + "/" + fn, M, rng))
-        {
-            printf ("cannot read %s: skipped\n", fn.c_str ()) ;
-            continue ;
-        }
-        if (M.nnz > 2000000) { printf ("%s: too large for the host reference, skipped\n", fn.c_str ()) ; continue ; }
-        test_mask (M, { 32 }, { { 0, 0 } }) ;
-    }
+    bm_each_real (getenv ("GRBGPU_TEST_DATA"), 2000000, rng, [] (const bm_csr &M)
+        { test_mask (M, { 32 }, { { 0, 0 } }) ; }) ;
 
     printf ("%d checks, %d failures\n", checks, failures) ;
     return failures ? 1 : 0 ;
