@@ -414,6 +414,10 @@ typedef int (*gg_value_check) (gg_type t, const void *x, int64_t count, int *fla
     cudaStream_t stream) ;
 GG_INTERNAL int values_flagged (gg_devcall *c, gg_value_check check, gg_type t,
     const void *x, size_t count, _Atomic int *known, bool *flagged) ;
+// the check of the tensor-core rows: a value that is not a finite normal
+// number (gg_tc_values_plain; backend/cuda/family_tc.c)
+GG_INTERNAL int tc_plain_check (gg_type t, const void *x, int64_t count, int *flag,
+    cudaStream_t stream) ;
 GG_INTERNAL int spmm_vendor_ok (gg_devcall *c, const gg_semiring *sr,
     const gg_csr *S, const gg_dense *X, dev_csr **fs, dev_dense **fx, bool *ok) ;
 GG_INTERNAL int dense_vendor_ok (gg_devcall *c, const gg_semiring *sr,

@@ -294,13 +294,6 @@ static const char *sddmm_long_supports (gg_dense_op *o)
 }
 static bool never (const gg_dense_op *o) { (void) o ; return false ; }
 
-// gg_tc_values_plain in the shape of a gg_value_check
-static int sddmm_plain_check (gg_type t, const void *x, int64_t count, int *flag,
-    cudaStream_t s)
-{
-    return gg_tc_values_plain (x, count, t, (int32_t *) flag, s) ;
-}
-
 // The tensor-core SDDMM (kernels/tc_sddmm/, row "tc3": the entries of M
 // whose 8x1 column vectors in a window of 8 rows hold 3 or more, as 8 x 8
 // tiles on mma.sync, the rest in the same launch on CUDA cores): PLUS_TIMES
@@ -342,11 +335,11 @@ static const char *sddmm_tc_supports (gg_dense_op *o)
     if (dense_operands (o) != GG_OK || o->fa == NULL || o->fb == NULL)
         return "no device copies of A and B" ;
     bool flagged = false ;
-    if (values_flagged (o->c, sddmm_plain_check, o->t, o->fa->x,
+    if (values_flagged (o->c, tc_plain_check, o->t, o->fa->x,
         (size_t) o->fa->nrows * (size_t) o->fa->ncols, &o->fa->x_plain, &flagged) != GG_OK)
         return "its value check failed" ;
     if (flagged) return "A holds a zero, subnormal or non-finite value" ;
-    if (values_flagged (o->c, sddmm_plain_check, o->t, o->fb->x,
+    if (values_flagged (o->c, tc_plain_check, o->t, o->fb->x,
         (size_t) o->fb->nrows * (size_t) o->fb->ncols, &o->fb->x_plain, &flagged) != GG_OK)
         return "its value check failed" ;
     if (flagged) return "B holds a zero, subnormal or non-finite value" ;

@@ -139,8 +139,9 @@ done:
     return rc ;
 }
 
-// gg_tc_values_plain in the shape of a gg_value_check
-static int plain_check (gg_type t, const void *x, int64_t count, int *flag, cudaStream_t s)
+// gg_tc_values_plain in the shape of a gg_value_check (also the SDDMM's tc3
+// row's, backend/cuda/dense.c)
+int tc_plain_check (gg_type t, const void *x, int64_t count, int *flag, cudaStream_t s)
 {
     return gg_tc_values_plain (x, count, t, (int32_t *) flag, s) ;
 }
@@ -152,12 +153,12 @@ static const char *tc_operands_plain (gg_spmm_op *o)
 {
     bool flagged = false ;
     dev_csr *f = o->fs ;
-    if (values_flagged (o->c, plain_check, o->t, f->x, (size_t) o->S->nnz, &f->x_plain,
+    if (values_flagged (o->c, tc_plain_check, o->t, f->x, (size_t) o->S->nnz, &f->x_plain,
         &flagged) != GG_OK)
         return "its value check failed" ;
     if (flagged) return "S holds a zero, subnormal or non-finite value" ;
     if (o->fx == NULL) return "no device copy of X" ;
-    if (values_flagged (o->c, plain_check, o->t, o->fx->x,
+    if (values_flagged (o->c, tc_plain_check, o->t, o->fx->x,
         (size_t) o->X->nrows * (size_t) o->X->ncols, &o->fx->x_plain, &flagged) != GG_OK)
         return "its value check failed" ;
     if (flagged) return "X holds a zero, subnormal or non-finite value" ;
