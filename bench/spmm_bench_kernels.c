@@ -193,6 +193,18 @@ typedef struct
     const gg_tc_sddmm_form *tcf ; int mode ;    // the tensor-core SDDMM (tcf != NULL)
 } sddmm_call ;
 
+// A tensor-core SDDMM name of --sddmm-kernels (the first len characters of
+// s): "tcT" (threshold T, exact) or "tcTt" (tf32) gives T and *mode; any
+// other name 0.
+static int sddmm_tc_name (const char *s, size_t len, int *mode)
+{
+    if (len < 3 || len > 4 || strncmp (s, "tc", 2) != 0 || s [2] < '1' || s [2] > '9'
+        || (len == 4 && s [3] != 't'))
+        return 0 ;
+    *mode = (len == 4) ? GG_TC_TF32 : GG_TC_EXACT ;
+    return s [2] - '0' ;
+}
+
 static int sddmm_run (const sddmm_call *c)
 {
     if (c->tcf != NULL)
@@ -282,10 +294,10 @@ void bench_sddmm (const gg_backend *b, cusparseHandle_t h,
     {
         const char *comma = strchr (kn, ',') ;
         const size_t len = comma ? (size_t) (comma - kn) : strlen (kn) ;
-        if (len >= 3 && strncmp (kn, "tc", 2) == 0 && kn [2] >= '1' && kn [2] <= '9'
-            && (len == 3 || (len == 4 && kn [3] == 't')) && tcf [kn [2] - '0'] == NULL)
+        int mode ;
+        const int thr = sddmm_tc_name (kn, len, &mode) ;
+        if (thr > 0 && tcf [thr] == NULL)
         {
-            const int thr = kn [2] - '0' ;
             if (gg_tc_sddmm_build (M->m, M->k, M->nnz, dp, di, thr, 0, &tcf [thr], 0) != GG_OK)
             {
                 failures++ ;
@@ -393,12 +405,10 @@ void bench_sddmm (const gg_backend *b, cusparseHandle_t h,
             sddmm_call oc = { .own = kname, .sr = &sr, .m = M->m, .n = M->k, .K = K,
                 .nnz = M->nnz, .p = dp, .i = di, .ri = given ? dri : NULL, .A = dA,
                 .B = dB, .y = dy } ;
-            if (strncmp (name, "tc", 2) == 0 && name [2] >= '1' && name [2] <= '9'
-                && (name [3] == '\0' || (name [3] == 't' && name [4] == '\0')))
+            const int thr = sddmm_tc_name (name, strlen (name), &oc.mode) ;
+            if (thr > 0)
             {
-                const int thr = name [2] - '0' ;
                 oc.tcf = tcf [thr] ;
-                oc.mode = (name [3] == 't') ? GG_TC_TF32 : GG_TC_EXACT ;
                 if (oc.tcf == NULL) { printf (" %s failed", name) ; continue ; }
             }
             double oms, obb ;
