@@ -507,23 +507,18 @@ void grbgpu_cache_account_device (gg_cache_entry *e, int device, size_t bytes)
     dev_total += bytes ;
     dev_on [d] += bytes ;
     e->dev_bytes = bytes ;          // the caller holds e->lock
-    size_t nv = 0 ;
-    if (dev_budget [d] > 0 && dev_on [d] > dev_budget [d])
+    // 64 victims at a time, until the budget holds: more small copies than
+    // that may stand before the ones whose room is needed (they did: a
+    // test's 128 small cached masks left the budget exceeded and the next
+    // older copy in place)
+    for ( ; ; )
     {
-        nv = evict_device_copies (d, dev_budget [d], e, victims, 64, &freed) ;
-    }
-    pthread_mutex_unlock (&cache_mutex) ;
-    free_dev_victims (victims, nv) ;
-    // 64 victims at a time: more small copies than that may stand before
-    // the ones whose room is needed (they did: a test's 128 small cached
-    // masks left the budget exceeded and the next older copy in place)
-    while (nv == 64)
-    {
-        pthread_mutex_lock (&cache_mutex) ;
-        nv = (dev_budget [d] > 0 && dev_on [d] > dev_budget [d])
+        const size_t nv = (dev_budget [d] > 0 && dev_on [d] > dev_budget [d])
             ? evict_device_copies (d, dev_budget [d], e, victims, 64, &freed) : 0 ;
         pthread_mutex_unlock (&cache_mutex) ;
         free_dev_victims (victims, nv) ;
+        if (nv < 64) break ;
+        pthread_mutex_lock (&cache_mutex) ;
     }
 }
 
