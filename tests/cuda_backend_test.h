@@ -62,7 +62,7 @@ int check_spmm (const gg_semiring *sr, const test_csr *S, bool iso,
 extern const gg_backend *be ;
 uint64_t h2d_bytes (void) ;
 size_t pool_used (void) ;
-extern GrB_Matrix handles [256] ;
+extern GrB_Matrix *handles ;   // the handles of make_entry (freed by main)
 extern int nhandles ;
 gg_cache_entry *make_entry (void) ;
 void set_kernel (const char *name) ;

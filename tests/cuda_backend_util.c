@@ -211,28 +211,33 @@ size_t pool_used (void)
     return (size_t) used ;
 }
 
-static uint64_t next_handle = 1 ;
-GrB_Matrix handles [256] ;
+GrB_Matrix *handles = NULL ;    // grown as needed; main frees them
 int nhandles = 0 ;
+static int handles_cap = 0 ;
 
 // A fresh cache entry (acquired) standing for a matrix: the key is a real
 // GrB_Matrix handle with its current version, so the cache links the entry
-// (a made-up handle has version 0 and would never be linked).
+// (a made-up handle has version 0 and would never be linked).  The handles
+// are not capped: an entry on a made-up handle is never linked, so no
+// eviction can reach its device copy (with a cap of 256, the tests made
+// after the 256th entry saw no eviction at all).
 gg_cache_entry *make_entry (void)
 {
     gg_cache_key key = { .form = 77 } ;
     GrB_Matrix h = NULL ;
-    if (nhandles < 256 && GrB_Matrix_new (&h, GrB_BOOL, 1, 1) == GrB_SUCCESS)
+    if (nhandles == handles_cap)
+    {
+        int cap = handles_cap ? 2 * handles_cap : 256 ;
+        GrB_Matrix *more = realloc (handles, (size_t) cap * sizeof (GrB_Matrix)) ;
+        if (more != NULL) { handles = more ; handles_cap = cap ; }
+    }
+    if (nhandles < handles_cap && GrB_Matrix_new (&h, GrB_BOOL, 1, 1) == GrB_SUCCESS)
     {
         handles [nhandles++] = h ;
         key.handle = h ;
         key.version = grbgpu_objver_get (h) ;
     }
-    if (key.version == 0)
-    {
-        key.handle = (const void *) (uintptr_t) (0x1000 * next_handle++) ;
-        key.version = 1 ;
-    }
+    assert_true (key.version != 0) ;
     void *payload = malloc (16) ;
     gg_cache_entry *e = grbgpu_cache_insert (&key, payload, 16, free) ;
     assert_non_null (e) ;

@@ -274,6 +274,7 @@ int main (void)
     int failed = cmocka_run_group_tests (tests, NULL, NULL) ;
     grbgpu_cache_clear () ;
     for (int k = 0 ; k < nhandles ; k++) GrB_Matrix_free (&handles [k]) ;
+    free (handles) ;
     GrB_finalize () ;
     return failed ? 1 : 0 ;
 }
