@@ -80,3 +80,41 @@ table("== one call between events (ms)", lambda r: r.get('cs'),
 if any(r['bb'] for r in rows.values()):
     table("== back to back, per call (ms)", lambda r: r['bb'].get('cusparse'),
           lambda r, n: r['bb'].get(n), False)
+
+# "#err" lines (runs from 2026-11-29's second session on): each schedule's
+# error against FP64 on the sampled entries (max, median; relative to the sum
+# of |terms|), and per (type, K) the distribution over the matrices of the
+# tensor-core schedules' error over the CUDA-core reference's (REF, default
+# grp_r): the issue's bound is 2x in maximum and in median.
+errs = {}
+epat = re.compile(r'#err (\S+) (fp32|fp64) K=(\d+):(.*)')
+for line in open(sys.argv[1]):
+    m = epat.match(line)
+    if m:
+        key = (m.group(1), m.group(2), int(m.group(3)))
+        for n, mx, md in re.findall(r'(\w+) (\S+) (\S+)', m.group(4)):
+            errs.setdefault(key, {})[n] = (float(mx), float(md))
+if errs:
+    ref = sys.argv[2] if len(sys.argv) > 2 else 'grp_r'
+    print("== error over %s's (max, median), per matrix; distribution over the matrices" % ref)
+    groups = {}
+    for key, e in errs.items():
+        if ref not in e:
+            continue
+        rmx, rmd = e[ref]
+        for n, (mx, md) in e.items():
+            if n == ref:
+                continue
+            q = groups.setdefault((key[1], key[2], n), [])
+            q.append((key[0], mx / rmx if rmx > 0 else float('nan'),
+                      md / rmd if rmd > 0 else float('nan'), mx, md, rmx, rmd))
+    for (t, K, n), q in sorted(groups.items()):
+        def dist(v, f='%.2f'):
+            v = sorted(x for x in v if not math.isnan(x))
+            if not v:
+                return "-"
+            return ("min " + f + " median " + f + " max " + f) % (v[0], v[len(v) // 2], v[-1])
+        print("%s K=%d %s over %d matrices: max ratio %s; median ratio %s" % (
+            t, K, n, len(q), dist([x[1] for x in q]), dist([x[2] for x in q])))
+        print("   own max error %s; %s max error %s" % (
+            dist([x[3] for x in q], '%.1e'), ref, dist([x[5] for x in q], '%.1e')))

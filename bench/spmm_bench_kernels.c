@@ -156,12 +156,21 @@ void bench_kernel (const gg_backend *b, cusparseHandle_t h,
 }
 
 // The largest error of y against an FP64 sum on 512 sampled rows of M,
-// relative to the sum of the terms' magnitudes.
-static double sddmm_error (const csr *M, const void *A, const void *B,
-    const void *y, int64_t K, bool fp32)
+// relative to the sum of the terms' magnitudes; *med (when not NULL): the
+// median of those errors over the sampled entries.
+static int cmp_double (const void *a, const void *b)
+{
+    const double x = *(const double *) a, y = *(const double *) b ;
+    return (x > y) - (x < y) ;
+}
+
+static double sddmm_error_med (const csr *M, const void *A, const void *B,
+    const void *y, int64_t K, bool fp32, double *med)
 {
     double worst = 0 ;
     uint64_t ss = 3 ;
+    size_t ne = 0, cap = 0 ;
+    double *es = NULL ;
     for (int u = 0 ; u < 512 ; u++)
     {
         int64_t r = (int64_t) (rnd (&ss) % (uint64_t) M->m) ;
@@ -177,9 +186,36 @@ static double sddmm_error (const csr *M, const void *A, const void *B,
             double g = fp32 ? ((const float *) y) [q] : ((const double *) y) [q] ;
             double e = fabs (g - acc) / (mag + 1e-300) ;
             if (!(e <= worst)) worst = e ;          // (a NaN counts as worst)
+            if (med != NULL)
+            {
+                if (ne == cap)
+                {
+                    cap = cap ? 2 * cap : 4096 ;
+                    double *more = realloc (es, cap * sizeof (double)) ;
+                    if (more == NULL) { free (es) ; es = NULL ; med = NULL ; continue ; }
+                    es = more ;
+                }
+                es [ne++] = (e == e) ? e : INFINITY ;
+            }
         }
     }
+    if (med != NULL)
+    {
+        *med = 0 ;
+        if (ne > 0)
+        {
+            qsort (es, ne, sizeof (double), cmp_double) ;
+            *med = es [ne / 2] ;
+        }
+    }
+    free (es) ;
     return worst ;
+}
+
+static double sddmm_error (const csr *M, const void *A, const void *B,
+    const void *y, int64_t K, bool fp32)
+{
+    return sddmm_error_med (M, A, B, y, K, fp32, NULL) ;
 }
 
 // One SDDMM to time: cusparseSDDMM (own == NULL) or our schedule `own`
@@ -391,6 +427,11 @@ void bench_sddmm (const gg_backend *b, cusparseHandle_t h,
         char bbline [1024] ;
         int bbl = snprintf (bbline, sizeof (bbline), "%-16s %s K=%-4ld sddmm back to back: "
             "cusparse %8.4f ms", M->name, fp32 ? "fp32" : "fp64", (long) K, vbb) ;
+        // the errors against FP64 (max and median over the sampled
+        // entries, relative to the sum of |terms|): "#err" lines
+        char erline [1024] ;
+        int erl = snprintf (erline, sizeof (erline), "#err %s %s K=%ld:", M->name,
+            fp32 ? "fp32" : "fp64", (long) K) ;
         for (const char *kn = sddmm_kernels ; kn != NULL && *kn != '\0' ; )
         {
             const char *comma = strchr (kn, ',') ;
@@ -419,15 +460,20 @@ void bench_sddmm (const gg_backend *b, cusparseHandle_t h,
                 CHECK_CUDA (cudaMemcpy (yv, dy, yb, cudaMemcpyDeviceToHost)) ;
                 // tf32 (asked for by name): its own bound
                 const bool tf = oc.tcf != NULL && oc.mode == GG_TC_TF32 && fp32 ;
-                sok = sddmm_error (M, A, B, yv, K, fp32) <= (tf ? 2e-3 : fp32 ? 1e-5 : 1e-13) ;
+                double emed = 0 ;
+                const double emax = sddmm_error_med (M, A, B, yv, K, fp32, &emed) ;
+                sok = emax <= (tf ? 2e-3 : fp32 ? 1e-5 : 1e-13) ;
                 free (yv) ;
+                if (erl < (int) sizeof (erline) - 48)
+                    erl += snprintf (erline + erl, sizeof (erline) - erl, " %s %.2e %.2e", name,
+                        emax, emed) ;
             }
             if (!sok) failures++ ;
             printf (" %s %8.4f ms (%s)", name, oms, sok ? "ok" : "WRONG") ;
             if (bbl < (int) sizeof (bbline) - 40)
                 bbl += snprintf (bbline + bbl, sizeof (bbline) - bbl, " %s %8.4f ms", name, obb) ;
         }
-        printf ("\n%s\n", bbline) ;
+        printf ("\n%s\n%s\n", bbline, erline) ;
         fflush (stdout) ;
         free (tk) ;
         cusparseDestroyDnMat (dAd) ; cusparseDestroyDnMat (dBd) ;

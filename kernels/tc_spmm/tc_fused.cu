@@ -196,6 +196,106 @@ tc_fused_dmma_kernel (const int32_t *__restrict__ col, const double2 *__restrict
 }
 
 //------------------------------------------------------------------------------
+// the team kernel: the fused kernel's window shared by the warps of a block
+//------------------------------------------------------------------------------
+
+// One thread block (TC_WARPS warps) per (window, 32 columns).  Warp q takes
+// the q-th quarter of the window's blocks (tensor cores, as the fused kernel)
+// and the remainder of the window's rows 2q and 2q + 1: lane (g, t) sums the
+// entries t, t + 4, ... of the row at columns j .. j+3 (two entries in
+// flight, FP32 products and adds), and the four lanes of a column quad are
+// added by shuffles.  The warps' sums meet in shared memory, are added in a
+// fixed order (tensor-core quarters 0..3, then the remainder) and stored a
+// row at a time (8 lanes x 16 bytes per row).  Against the fused kernel (one
+// warp per window): four times the warps on matrices of few windows, and
+// remainder rows walked four entries abreast instead of one, where the fused
+// kernel's lanes each walk a whole row (bench/NOTES.md, 2026-11-29).  Rows
+// of S without entries are written as zeros.  FP32 only (the FP64 form runs
+// the fused DMMA kernel under this name).
+template <int MODE, int U, bool VEC>
+__global__ void __launch_bounds__ (TC_WARPS * 32)
+tc_team_kernel (const int32_t *__restrict__ col, const float2 *__restrict__ val,
+    const int32_t *__restrict__ win_blk, int64_t ntiles,
+    const int32_t *__restrict__ rp, const int32_t *__restrict__ ri,
+    const float *__restrict__ rx, const int32_t *__restrict__ row_out, int64_t m,
+    int64_t n, const float *__restrict__ X, float *__restrict__ Y)
+{
+    static_assert (TC_WARPS * 2 == GG_HYB_WIN, "a warp per two rows of a window") ;
+    __shared__ int2 cols_s [TC_WARPS][TC_SEG_MAX * 4] ;
+    __shared__ float4 part_s [TC_WARPS + 1][GG_HYB_WIN][8] ;   // [TC_WARPS]: remainder
+    const int wid = threadIdx.x / 32, lane = threadIdx.x & 31 ;
+    const int g = lane >> 2, t = lane & 3 ;
+    const int64_t w = blockIdx.x / ntiles ;
+    const int64_t n0 = (blockIdx.x % ntiles) * 32 ;
+    const int64_t j = n0 + 4 * g ;
+
+    // this warp's quarter of the window's blocks
+    const int32_t wb0 = win_blk [w], wb1 = win_blk [w + 1] ;
+    const int32_t per = (wb1 - wb0 + TC_WARPS - 1) / TC_WARPS ;
+    const int32_t mb0 = min (wb0 + wid * per, wb1), mb1 = min (mb0 + per, wb1) ;
+    float big [2][4], small [2][4] ;
+#pragma unroll
+    for (int a = 0 ; a < 2 ; a++)
+#pragma unroll
+        for (int q = 0 ; q < 4 ; q++) { big [a][q] = 0 ; small [a][q] = 0 ; }
+    for (int32_t b0 = mb0 ; b0 < mb1 ; b0 += TC_SEG_MAX)
+    {
+        const int nb = (mb1 - b0 < TC_SEG_MAX) ? mb1 - b0 : TC_SEG_MAX ;
+        __syncwarp () ;        // (the previous run's columns are read)
+        tc_stage_cols (cols_s [wid], col, b0, nb, lane) ;
+        tc_blocks_direct<MODE, U, VEC> (cols_s [wid], val + (int64_t) b0 * 32 + lane, nb, t,
+            X, n, j, big, small) ;
+    }
+    float4 y0, y1 ;
+    tc_rows<MODE> (big, small, y0, y1) ;
+    part_s [wid][2 * t][g] = y0 ;
+    part_s [wid][2 * t + 1][g] = y1 ;
+
+    // the remainder of rows 2 wid and 2 wid + 1 of the window
+#pragma unroll
+    for (int h = 0 ; h < 2 ; h++)
+    {
+        const int64_t r = w * GG_HYB_WIN + 2 * wid + h ;
+        float4 acc = make_float4 (0, 0, 0, 0) ;
+        if (r < m)
+        {
+            const int64_t ro = row_out ? row_out [r] : r ;  // (remainder in Y's order)
+            const int32_t e1 = rp [ro + 1] ;
+            for (int32_t e = rp [ro] + t ; e < e1 ; e += 8)
+            {
+                const bool two = e + 4 < e1 ;
+                const int32_t c0 = __ldg (ri + e), c1 = two ? __ldg (ri + e + 4) : c0 ;
+                const float v0 = __ldg (rx + e), v1 = two ? __ldg (rx + e + 4) : 0.0f ;
+                const float4 x0 = tc_load_x<VEC> (X, c0, n, j), x1 = tc_load_x<VEC> (X, c1, n, j) ;
+                tc_axpy4 (acc, v0, x0) ;
+                if (two) tc_axpy4 (acc, v1, x1) ;
+            }
+        }
+#pragma unroll
+        for (int s = 1 ; s < 4 ; s <<= 1)
+        {
+            acc.x = acc.x + __shfl_xor_sync (0xffffffffu, acc.x, s) ;
+            acc.y = acc.y + __shfl_xor_sync (0xffffffffu, acc.y, s) ;
+            acc.z = acc.z + __shfl_xor_sync (0xffffffffu, acc.z, s) ;
+            acc.w = acc.w + __shfl_xor_sync (0xffffffffu, acc.w, s) ;
+        }
+        if (t == 0) part_s [TC_WARPS][2 * wid + h][g] = acc ;
+    }
+    __syncthreads () ;
+
+    // the window's 8 rows x 32 columns: thread (row, quad) adds and stores
+    if (threadIdx.x < GG_HYB_WIN * 8)
+    {
+        const int rr = threadIdx.x / 8, qq = threadIdx.x % 8 ;
+        const int64_t r = w * GG_HYB_WIN + rr ;
+        float4 v = part_s [0][rr][qq] ;
+#pragma unroll
+        for (int q = 1 ; q <= TC_WARPS ; q++) tc_add4 (v, part_s [q][rr][qq]) ;
+        if (r < m) tc_store<VEC> (Y, row_out ? row_out [r] : r, n, n0 + 4 * qq, v, false, false) ;
+    }
+}
+
+//------------------------------------------------------------------------------
 // launchers (called by gg_tc_spmm_ex)
 //------------------------------------------------------------------------------
 
@@ -245,5 +345,31 @@ int tc_launch_fused (const gg_hybrid_form *f, const void *X, void *Y, int64_t n,
             f->win_blk, f->nwin, ntiles, f->rp, f->ri, (const float *) f->rx, f->row_out,
             f->m, n, (const float *) X, (float *) Y) ;
     }
+    return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
+}
+
+int tc_launch_team (const gg_hybrid_form *f, const void *X, void *Y, int64_t n,
+    int mode, bool vec, int64_t ntiles, cudaStream_t stream)
+{
+    const int64_t grid = f->nwin * ntiles ;
+    if (grid > INT32_MAX) return GG_ERR_UNSUPPORTED ;
+    if (grid == 0) return GG_OK ;
+    if (f->type == GG_FP64)
+        return tc_launch_fused (f, X, Y, n, mode, vec, (grid + TC_WARPS - 1) / TC_WARPS, ntiles,
+            stream) ;
+    typedef void (*team_fn) (const int32_t *, const float2 *, const int32_t *, int64_t,
+        const int32_t *, const int32_t *, const float *, const int32_t *, int64_t, int64_t,
+        const float *, float *) ;
+    team_fn kf = NULL ;
+    switch (mode)
+    {
+        case GG_TC_EXACT:  kf = vec ? tc_team_kernel<GG_TC_EXACT, 4, true> : tc_team_kernel<GG_TC_EXACT, 2, false> ; break ;
+        case GG_TC_EXACT3: kf = vec ? tc_team_kernel<GG_TC_EXACT3, 4, true> : tc_team_kernel<GG_TC_EXACT3, 2, false> ; break ;
+        case GG_TC_EXACT4: kf = vec ? tc_team_kernel<GG_TC_EXACT4, 4, true> : tc_team_kernel<GG_TC_EXACT4, 2, false> ; break ;
+        default:           kf = vec ? tc_team_kernel<GG_TC_TF32, 4, true> : tc_team_kernel<GG_TC_TF32, 2, false> ; break ;
+    }
+    kf <<<(unsigned) grid, TC_WARPS * 32, 0, stream>>> (f->col, (const float2 *) f->val,
+        f->win_blk, ntiles, f->rp, f->ri, (const float *) f->rx, f->row_out, f->m, n,
+        (const float *) X, (float *) Y) ;
     return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
 }

@@ -146,8 +146,11 @@ const char *gg_tc_rem_kernel (const gg_hybrid_form *form, int64_t n) ;
 // The names of the tensor-core kernel variants, NULL-terminated: "direct2",
 // "direct4" (X rows loaded to registers, 2 or 4 blocks in flight per warp),
 // "cpasync2", "cpasync4" (X rows staged in shared memory by cp.async, 2 or 4
-// stages).  Widths not a multiple of 4 (or X, Y not 16-byte aligned) run a
-// scalar form of "direct2" whatever the name.
+// stages), "fused" (one launch: a warp per window and 32 columns, remainder
+// included), "team" (one launch: the warps of a thread block share a window,
+// FP32; an FP64 form runs "fused").  Widths not a multiple of 4 (or X, Y not
+// 16-byte aligned) run a scalar form whatever the name; "fused" and "team"
+// take parts = GG_TC_PARTS_ALL only.
 const char *const *gg_tc_variants (void) ;
 
 // The name of a gg_tc_mode ("exact", "exact3", "exact4", "tf32").
