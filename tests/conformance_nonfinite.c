@@ -216,7 +216,7 @@ static const struct { const char *name ; int shapes ; } nf_kernels [ ] =
     { "warp_t8", NF_SPMMS }, { "g4", NF_SDD }, { "g8", NF_SDD }, { "g16", NF_SDD },
     { "g32", NF_SDD }, { "grp", NF_SDD }, { "w", NF_SDD }, { "w4", NF_SDD },
     { "grpl", NF_SDD }, { "w4l", NF_SDD }, { "w4s", NF_SDD }, { "tc3", NF_SPMMS }, { "tc4", NF_SPMMS },
-    { "tc3f", NF_SPMMS }, { "tc4f", NF_SPMMS }, { "tc3w", NF_SPMMS }, { "tc3r", NF_SPMMS }, { "nm", NF_SPMMS },
+    { "tc3f", NF_SPMMS }, { "tc4f", NF_SPMMS }, { "tc3r", NF_SPMMS }, { "nm", NF_SPMMS },
     { "nmtc", NF_SPMMS }, { "lenr", NF_SPMMS },
 } ;
 

@@ -43,22 +43,22 @@ static test_csr make_windowed_csr (int64_t m, int64_t k, int cols, gg_type t)
 }
 
 // The tensor-core rows (backend/cuda/family_tc.c) through the backend:
-// forced (GRBGPU_KERNEL=tc3 / tc4 / tc3f / tc4f / tc3w / tc3r: the last on
-// S's rows reordered) they run where S and X hold finite normal
-// values, FP32 and FP64 (tc3w: FP32 only), and give the reference's values; a zero in X, an
+// forced (GRBGPU_KERNEL=tc3 / tc4 / tc3f / tc4f / tc3r: the last on S's
+// rows reordered) they run where S and X hold finite normal
+// values, FP32 and FP64, and give the reference's values; a zero in X, an
 // Inf in S or a semiring they do not take send the product elsewhere, still
 // right; with the chooser measuring, every family is timed and the product
 // is right whichever wins.
 void test_tc_family (void **state)
 {
     (void) state ;
-    const char *kernels [6] = { "tc3", "tc4", "tc3f", "tc4f", "tc3w", "tc3r" } ;
+    const char *kernels [5] = { "tc3", "tc4", "tc3f", "tc4f", "tc3r" } ;
     const int64_t ns [4] = { 1, 5, 32, 130 } ;
     for (int ti = 0 ; ti < 2 ; ti++)
     {
         gg_type t = ti ? GG_FP64 : GG_FP32 ;
         gg_semiring sr = { .add = GG_ADD_PLUS, .mul = GG_MUL_TIMES, .type = t } ;
-        for (int kv = 0 ; kv < 6 ; kv++)
+        for (int kv = 0 ; kv < 5 ; kv++)
         {
             test_csr S = make_windowed_csr (1003, 517, 12, t) ;
             gg_csr Sv = view_csr (&S, false, make_entry ()) ;
@@ -91,14 +91,11 @@ void test_tc_family (void **state)
                     assert_int_equal (be->spmm (&sr, &Sv2, &Xd, Y), GG_OK) ;
                     const char *fam = gg_spmm_last_family () ;
                     int bad = check_spmm (&sr, &S2, false, Xv, n, Y) ;
-                    // (tc3w takes FP32 only)
-                    const bool runs = variant == 0
-                        && !(t == GG_FP64 && strcmp (kernels [kv], "tc3w") == 0) ;
-                    if (bad || runs != (strcmp (fam, kernels [kv]) == 0))
+                    if (bad || (variant == 0) != (strcmp (fam, kernels [kv]) == 0))
                         print_message ("  tc %s type %d n %ld case %d: ran %s, %d wrong\n",
                             kernels [kv], t, (long) n, variant, fam, bad) ;
                     assert_int_equal (bad, 0) ;
-                    if (runs) assert_string_equal (fam, kernels [kv]) ;
+                    if (variant == 0) assert_string_equal (fam, kernels [kv]) ;
                     else assert_string_not_equal (fam, kernels [kv]) ;
                     set_kernel ("") ;
                     if (variant == 1) { put (X, 7, t, keep) ; Xv [7] = keep ; }

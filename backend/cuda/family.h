@@ -93,8 +93,6 @@ GG_INTERNAL const char *gg_tc3f_supports (gg_spmm_op *o) ;
 GG_INTERNAL const char *gg_tc4f_supports (gg_spmm_op *o) ;
 GG_INTERNAL int gg_tc3f_run (gg_spmm_op *o) ;
 GG_INTERNAL int gg_tc4f_run (gg_spmm_op *o) ;
-GG_INTERNAL const char *gg_tc3w_supports (gg_spmm_op *o) ;
-GG_INTERNAL int gg_tc3w_run (gg_spmm_op *o) ;
 GG_INTERNAL const char *gg_tc3r_supports (gg_spmm_op *o) ;
 GG_INTERNAL int gg_tc3r_run (gg_spmm_op *o) ;
 // the own kernels on S's rows ordered by length (backend/cuda/family_rows.c)
@@ -117,7 +115,7 @@ GG_INTERNAL int gg_nmtc_run (gg_spmm_op *o) ;
 GG_INTERNAL const char *gg_spmm_last_family (void) ;
 
 // The families, in order of the static choice (backend/cuda/spmm.c).
-#define GG_SPMM_NFAM 16             // rows in the SpMM table (<= GG_FAM_MAX)
+#define GG_SPMM_NFAM 15             // rows in the SpMM table (<= GG_FAM_MAX)
 GG_INTERNAL extern const gg_spmm_family gg_spmm_families [] ;
 GG_INTERNAL extern const int gg_spmm_nfamilies ;
 

@@ -2,13 +2,12 @@
 // backend/cuda/family_tc.c: the tensor-core hybrid SpMM as two family rows
 //------------------------------------------------------------------------------
 
-// Rows "tc3", "tc4", "tc3f", "tc4f" and "tc3w" of the SpMM table (backend/cuda/
+// Rows "tc3", "tc4", "tc3f" and "tc4f" of the SpMM table (backend/cuda/
 // family.h): Y = S * X through the hybrid tensor-core / CUDA-core form of S
 // (formats/hybrid.cu, kernels/tc_spmm/) with the window-vector threshold 3
 // or 4, run as three launches (remainder, zero pass, tensor-core part) or as
 // one fused launch ("f": one warp per window and 32 columns does the
-// window's blocks and its remainder rows; "w": FP32, threshold 3, a thread
-// block of 4 warps per window, one launch); and "tc3r", threshold 3 on S's
+// window's blocks and its remainder rows); and "tc3r", threshold 3 on S's
 // rows reordered by the RSH pass (only with GRBGPU_REORDER=1: the pass runs
 // on the host, up to a second, once per version of S).  The first
 // measurements (bench/NOTES.md, tc_bench on an H100) found the hybrid slower
@@ -229,13 +228,13 @@ bool gg_tc_prefer (const gg_spmm_op *o)
     return strncmp (grbgpu_settings_get ()->kernel, "tc", 2) == 0 ;
 }
 
-// variant NULL: the remainder, the zero pass and the tensor-core kernel
-// (direct2); "fused" / "team": one launch per product (kernels/tc_spmm)
-static int tc_run (gg_spmm_op *o, int slot, const char *variant)
+// split: the remainder, the zero pass and the tensor-core kernel (direct2);
+// fused: one launch per product (kernels/tc_spmm, "fused")
+static int tc_run (gg_spmm_op *o, int slot, bool fused)
 {
     o->rowsum = false ;
     const int mode = (o->precision == GG_PRECISION_TF32) ? GG_TC_TF32 : GG_TC_EXACT ;
-    return gg_tc_spmm_ex (o->fs->tc [slot], o->dX, o->dY, o->n, mode, variant,
+    return gg_tc_spmm_ex (o->fs->tc [slot], o->dX, o->dY, o->n, mode, fused ? "fused" : NULL,
         GG_TC_PARTS_ALL, NULL, o->c->ctx->stream) ;
 }
 
@@ -258,21 +257,9 @@ static const char *tc_fused_supports (gg_spmm_op *o, int slot, const char *name)
 
 const char *gg_tc3f_supports (gg_spmm_op *o) { return tc_fused_supports (o, 0, "tc3f") ; }
 const char *gg_tc4f_supports (gg_spmm_op *o) { return tc_fused_supports (o, 1, "tc4f") ; }
-// The team kernel (a thread block of 4 warps per window: the blocks in
-// quarters, remainder rows 4 entries abreast) beat the fused one on the
-// small graphs and FEM matrices of few windows and lost 3x on the road
-// networks (many windows of little work; H200, bench/NOTES.md 2026-11-29):
-// a row of its own, timed where the fused rows are.  FP32 only (for FP64
-// the name runs the fused DMMA kernel, which tc3f already times).
-const char *gg_tc3w_supports (gg_spmm_op *o)
-{
-    if (o->t != GG_FP32) return "FP32 only (FP64: tc3f runs the same kernel)" ;
-    return tc_fused_supports (o, 0, "tc3w") ;
-}
-int gg_tc3_run (gg_spmm_op *o) { return tc_run (o, 0, NULL) ; }
-int gg_tc4_run (gg_spmm_op *o) { return tc_run (o, 1, NULL) ; }
-int gg_tc3f_run (gg_spmm_op *o) { return tc_run (o, 0, "fused") ; }
-int gg_tc4f_run (gg_spmm_op *o) { return tc_run (o, 1, "fused") ; }
-int gg_tc3w_run (gg_spmm_op *o) { return tc_run (o, 0, "team") ; }
+int gg_tc3_run (gg_spmm_op *o) { return tc_run (o, 0, false) ; }
+int gg_tc4_run (gg_spmm_op *o) { return tc_run (o, 1, false) ; }
+int gg_tc3f_run (gg_spmm_op *o) { return tc_run (o, 0, true) ; }
+int gg_tc4f_run (gg_spmm_op *o) { return tc_run (o, 1, true) ; }
 const char *gg_tc3r_supports (gg_spmm_op *o) { return tc_supports (o, TC_REORDERED, "tc3r") ; }
-int gg_tc3r_run (gg_spmm_op *o) { return tc_run (o, TC_REORDERED, NULL) ; }
+int gg_tc3r_run (gg_spmm_op *o) { return tc_run (o, TC_REORDERED, false) ; }

@@ -194,7 +194,6 @@ const gg_spmm_family gg_spmm_families [GG_SPMM_NFAM] =
     { "tc4",      gg_tc4_supports, gg_tc_prefer,  gg_tc4_run },
     { "tc3f",     gg_tc3f_supports, gg_tc_prefer, gg_tc3f_run },
     { "tc4f",     gg_tc4f_supports, gg_tc_prefer, gg_tc4f_run },
-    { "tc3w",     gg_tc3w_supports, gg_tc_prefer, gg_tc3w_run },
     { "tc3r",     gg_tc3r_supports, gg_tc_prefer, gg_tc3r_run },
     { "nm",       gg_nm_supports,  gg_nm_prefer,  gg_nm_run  },
     { "nmtc",     gg_nmtc_supports, gg_nmtc_prefer, gg_nmtc_run },
