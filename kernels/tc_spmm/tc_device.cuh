@@ -170,6 +170,29 @@ __device__ __forceinline__ void tc_blocks_direct (const int2 *__restrict__ cols,
     }
 }
 
+// Blocks bb .. be - 1 (any number) into fresh accumulators, in runs of at
+// most TC_SEG_MAX whose columns are staged in this warp's cols (the fused
+// and team kernels: a window, or a share of one, per warp)
+template <int MODE, int U, bool VEC>
+__device__ __forceinline__ void tc_blocks_run (int2 *__restrict__ cols,
+    const int32_t *__restrict__ col, const float2 *__restrict__ val, int32_t bb, int32_t be,
+    int lane, int t, const float *__restrict__ X, int64_t n, int64_t j,
+    float (&big) [2][4], float (&small) [2][4])
+{
+#pragma unroll
+    for (int a = 0 ; a < 2 ; a++)
+#pragma unroll
+        for (int q = 0 ; q < 4 ; q++) { big [a][q] = 0 ; small [a][q] = 0 ; }
+    for (int32_t b0 = bb ; b0 < be ; b0 += TC_SEG_MAX)
+    {
+        const int nb = (be - b0 < TC_SEG_MAX) ? be - b0 : TC_SEG_MAX ;
+        __syncwarp () ;        // (the previous run's columns are read)
+        tc_stage_cols (cols, col, b0, nb, lane) ;
+        tc_blocks_direct<MODE, U, VEC> (cols, val + (int64_t) b0 * 32 + lane, nb, t, X, n, j,
+            big, small) ;
+    }
+}
+
 // D fragments -> rows 8w + 2t (c0, c2 of both tiles: y0) and 8w + 2t + 1
 // (c1, c3: y1); the exact modes add the small products' sum last
 template <int MODE>

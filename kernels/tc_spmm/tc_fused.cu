@@ -95,18 +95,7 @@ tc_fused_kernel (const int32_t *__restrict__ col, const float2 *__restrict__ val
     const int32_t wb0 = win_blk [w], wb1 = win_blk [w + 1] ;
 
     float big [2][4], small [2][4] ;
-#pragma unroll
-    for (int a = 0 ; a < 2 ; a++)
-#pragma unroll
-        for (int q = 0 ; q < 4 ; q++) { big [a][q] = 0 ; small [a][q] = 0 ; }
-    for (int32_t b0 = wb0 ; b0 < wb1 ; b0 += TC_SEG_MAX)
-    {
-        const int nb = (wb1 - b0 < TC_SEG_MAX) ? wb1 - b0 : TC_SEG_MAX ;
-        __syncwarp () ;        // (the previous run's columns are read)
-        tc_stage_cols (cols_s [wid], col, b0, nb, lane) ;
-        tc_blocks_direct<MODE, 2, VEC> (cols_s [wid], val + (int64_t) b0 * 32 + lane, nb, t,
-            X, n, j, big, small) ;
-    }
+    tc_blocks_run<MODE, 2, VEC> (cols_s [wid], col, val, wb0, wb1, lane, t, X, n, j, big, small) ;
 
     // the remainder of rows 8w + 2t (h = 0) and 8w + 2t + 1 (h = 1)
     float4 rs [2] = { make_float4 (0, 0, 0, 0), make_float4 (0, 0, 0, 0) } ;
@@ -234,18 +223,7 @@ tc_team_kernel (const int32_t *__restrict__ col, const float2 *__restrict__ val,
     const int32_t per = (wb1 - wb0 + TC_WARPS - 1) / TC_WARPS ;
     const int32_t mb0 = min (wb0 + wid * per, wb1), mb1 = min (mb0 + per, wb1) ;
     float big [2][4], small [2][4] ;
-#pragma unroll
-    for (int a = 0 ; a < 2 ; a++)
-#pragma unroll
-        for (int q = 0 ; q < 4 ; q++) { big [a][q] = 0 ; small [a][q] = 0 ; }
-    for (int32_t b0 = mb0 ; b0 < mb1 ; b0 += TC_SEG_MAX)
-    {
-        const int nb = (mb1 - b0 < TC_SEG_MAX) ? mb1 - b0 : TC_SEG_MAX ;
-        __syncwarp () ;        // (the previous run's columns are read)
-        tc_stage_cols (cols_s [wid], col, b0, nb, lane) ;
-        tc_blocks_direct<MODE, U, VEC> (cols_s [wid], val + (int64_t) b0 * 32 + lane, nb, t,
-            X, n, j, big, small) ;
-    }
+    tc_blocks_run<MODE, U, VEC> (cols_s [wid], col, val, mb0, mb1, lane, t, X, n, j, big, small) ;
     float4 y0, y1 ;
     tc_rows<MODE> (big, small, y0, y1) ;
     part_s [wid][2 * t][g] = y0 ;
