@@ -29,45 +29,46 @@
 // loads
 //------------------------------------------------------------------------------
 
-// v [0..7] = row [j .. j+7] (zero past k, or everywhere where row is NULL).
-// VEC: k % 4 == 0 and rows 16-byte aligned (two 16-byte loads).
-template <bool VEC>
-__device__ __forceinline__ void tcs_load8 (const float *__restrict__ row, int64_t j,
-    int64_t k, float (&v) [8])
+// 16 bytes of the type, and their values into v [o ..]
+template <typename T> struct tcs_vec ;
+template <> struct tcs_vec<float>
 {
-    if (VEC)
-    {
-        float4 lo = make_float4 (0, 0, 0, 0), hi = lo ;
-        if (row != NULL && j < k) lo = __ldg ((const float4 *) (row + j)) ;
-        if (row != NULL && j + 4 < k) hi = __ldg ((const float4 *) (row + j + 4)) ;
-        v [0] = lo.x ; v [1] = lo.y ; v [2] = lo.z ; v [3] = lo.w ;
-        v [4] = hi.x ; v [5] = hi.y ; v [6] = hi.z ; v [7] = hi.w ;
-    }
-    else
-    {
-#pragma unroll
-        for (int q = 0 ; q < 8 ; q++)
-            v [q] = (row != NULL && j + q < k) ? __ldg (row + j + q) : 0.0f ;
-    }
-}
+    typedef float4 type ;
+    static __device__ __forceinline__ float4 zero (void) { return make_float4 (0, 0, 0, 0) ; }
+    static __device__ __forceinline__ void put (const float4 &u, float (&v) [8], int o)
+    { v [o] = u.x ; v [o + 1] = u.y ; v [o + 2] = u.z ; v [o + 3] = u.w ; }
+} ;
+template <> struct tcs_vec<double>
+{
+    typedef double2 type ;
+    static __device__ __forceinline__ double2 zero (void) { return make_double2 (0, 0) ; }
+    static __device__ __forceinline__ void put (const double2 &u, double (&v) [4], int o)
+    { v [o] = u.x ; v [o + 1] = u.y ; }
+} ;
 
-// v [0..3] = row [j .. j+3]; VEC: k % 2 == 0 and rows 16-byte aligned
-template <bool VEC>
-__device__ __forceinline__ void tcs_load4 (const double *__restrict__ row, int64_t j,
-    int64_t k, double (&v) [4])
+// v = row [j .. j + NV - 1], 32 bytes (8 floats or 4 doubles; zero past k,
+// or everywhere where row is NULL).  VEC: k a multiple of 16 bytes' values
+// and rows 16-byte aligned (two 16-byte loads).
+template <bool VEC, typename T, int NV>
+__device__ __forceinline__ void tcs_load (const T *__restrict__ row, int64_t j, int64_t k,
+    T (&v) [NV])
 {
+    static_assert (NV * sizeof (T) == 32, "32 bytes a load") ;
     if (VEC)
     {
-        double2 lo = make_double2 (0, 0), hi = lo ;
-        if (row != NULL && j < k) lo = __ldg ((const double2 *) (row + j)) ;
-        if (row != NULL && j + 2 < k) hi = __ldg ((const double2 *) (row + j + 2)) ;
-        v [0] = lo.x ; v [1] = lo.y ; v [2] = hi.x ; v [3] = hi.y ;
+        typedef typename tcs_vec<T>::type V ;
+        constexpr int H = NV / 2 ;
+        V lo = tcs_vec<T>::zero (), hi = lo ;
+        if (row != NULL && j < k) lo = __ldg ((const V *) (row + j)) ;
+        if (row != NULL && j + H < k) hi = __ldg ((const V *) (row + j + H)) ;
+        tcs_vec<T>::put (lo, v, 0) ;
+        tcs_vec<T>::put (hi, v, H) ;
     }
     else
     {
 #pragma unroll
-        for (int q = 0 ; q < 4 ; q++)
-            v [q] = (row != NULL && j + q < k) ? __ldg (row + j + q) : 0.0 ;
+        for (int q = 0 ; q < NV ; q++)
+            v [q] = (row != NULL && j + q < k) ? __ldg (row + j + q) : (T) 0 ;
     }
 }
 
@@ -167,16 +168,16 @@ tcs_fp32_kernel (const int32_t *__restrict__ col, const int32_t *__restrict__ po
             // the next chunk's rows loaded before this chunk's MMAs
             float big [4] = { 0, 0, 0, 0 }, small [2][4] = { { 0, 0, 0, 0 }, { 0, 0, 0, 0 } } ;
             float av [8], p0 [8], p1 [8] ;
-            tcs_load8<VEC> (arow, 8 * t, k, av) ;
-            tcs_load8<VEC> (brow0, 8 * t, k, p0) ;
-            tcs_load8<VEC> (brow1, 8 * t, k, p1) ;
+            tcs_load<VEC> (arow, 8 * t, k, av) ;
+            tcs_load<VEC> (brow0, 8 * t, k, p0) ;
+            tcs_load<VEC> (brow1, 8 * t, k, p1) ;
             for (int64_t kc = 0 ; kc < k ; kc += 32)
             {
                 float na [8], n0 [8], n1 [8] ;
                 const int64_t j = kc + 32 + 8 * t ;     // (past k: no load)
-                tcs_load8<VEC> (arow, j, k, na) ;
-                tcs_load8<VEC> (brow0, j, k, n0) ;
-                tcs_load8<VEC> (brow1, j, k, n1) ;
+                tcs_load<VEC> (arow, j, k, na) ;
+                tcs_load<VEC> (brow0, j, k, n0) ;
+                tcs_load<VEC> (brow1, j, k, n1) ;
 #pragma unroll
                 for (int u = 0 ; u < 4 ; u++)
                 {
@@ -234,14 +235,14 @@ tcs_fp64_kernel (const int32_t *__restrict__ col, const int32_t *__restrict__ po
             // chunk loaded before this chunk's DMMAs
             double acc [2][2] = { { 0, 0 }, { 0, 0 } } ;
             double av [4], bv [4] ;
-            tcs_load4<VEC> (arow, 4 * t, k, av) ;
-            tcs_load4<VEC> (brow, 4 * t, k, bv) ;
+            tcs_load<VEC> (arow, 4 * t, k, av) ;
+            tcs_load<VEC> (brow, 4 * t, k, bv) ;
             for (int64_t kc = 0 ; kc < k ; kc += 16)
             {
                 double na [4], nb [4] ;
                 const int64_t j = kc + 16 + 4 * t ;     // (past k: no load)
-                tcs_load4<VEC> (arow, j, k, na) ;
-                tcs_load4<VEC> (brow, j, k, nb) ;
+                tcs_load<VEC> (arow, j, k, na) ;
+                tcs_load<VEC> (brow, j, k, nb) ;
 #pragma unroll
                 for (int u = 0 ; u < 4 ; u++) tc_dmma (acc [u & 1], bv [u], av [u]) ;
 #pragma unroll
