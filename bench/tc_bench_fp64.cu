@@ -393,7 +393,8 @@ void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64
             const std::string T = std::string ("T=") + char ('3' + q) ;
             unre = best (run (fu [q], GG_TC_EXACT, "direct2", (T + " split").c_str ()), unre) ;
             unre = best (run (fu [q], GG_TC_EXACT, "fused", (T + " fused").c_str ()), unre) ;
-            for (const char *variant : { "direct2", "cpasync2", "fused" })
+            unre = best (run (fu [q], GG_TC_EXACT, "team", (T + " team").c_str ()), unre) ;
+            for (const char *variant : { "direct2", "cpasync2", "fused", "team" })
             {
                 re = best (run (fr [q], GG_TC_EXACT, variant, (T + " reordered " + variant).c_str ()), re) ;
                 re_tf32 = best (run (fr [q], GG_TC_TF32, variant,
@@ -418,8 +419,8 @@ void reorder_table (const std::vector<int64_t> &ns)
 {
     if (reorder_rows.empty ()) return ;
     printf ("\n# REORDER TABLE (FP32): RSH reordering on the host; TC%% = entries in window vectors of "
-        ">= 3 / >= 4 before -> after; ms: cuSPARSE best on S, the hybrid of S (best of split and "
-        "fused, T = 3, 4, exact), the hybrid of the reordered S (best of split and fused, exact; tf32); x = cuSPARSE / this\n") ;
+        ">= 3 / >= 4 before -> after; ms: cuSPARSE best on S, the hybrid of S (best of split, "
+        "fused and team, T = 3, 4, exact), the hybrid of the reordered S (best of split, fused and team, exact; tf32); x = cuSPARSE / this\n") ;
     printf ("# and the order alone: cuSP re/S = cuSPARSE's best on S / on the reordered S, cuda "
         "re/S = our CUDA-core kernel on S / on the reordered S storing rows in S's order (> 1: the "
         "order helps), for RSH, the first-column order (fc) and rows by length (len: on the host; "
