@@ -9,7 +9,9 @@
 // and RSH: distinct columns per non-empty 8-row window and the tensor-core
 // share at T = 3 (entries in 8x1 column vectors of >= 3 entries); and the
 // TC share of RSH with the other linearisation of the spanning forest
-// (GG_REORDER_CHAINS, or with --chains the default DFS; the header says); and
+// (GG_REORDER_CHAINS, or with --chains the default DFS; the header says), and
+// of the hub order (an experiment of this bench: rows sorted by the ranks of
+// their most frequent columns) with its time; and
 // entries per distinct column in chunks of 1024 consecutive entries (reuse
 // /1024: what a CUDA-core SpMM block could find of X in L1) for the three
 // orders.  Host
@@ -64,13 +66,72 @@ static double chunk_reuse (const ru_csr *A, const int32_t *perm, int64_t chunk)
     return distinct > 0 ? (double) e / (double) distinct : 0 ;
 }
 
+// The hub order (this bench only, an experiment): each row's key is the
+// ranks (0 = the most frequent column of S) of its HUB_KEYS most frequent
+// columns, ascending; rows sorted by their keys, so that rows sharing their
+// most frequent column come together, and among those the ones sharing the
+// next.  O(nnz + m log m); no similarity search.
+#define HUB_KEYS 3
+typedef struct { int32_t key [HUB_KEYS] ; int32_t row ; } hub_row ;
+static const int64_t *hub_deg_ref ;
+static int hub_col_cmp (const void *x, const void *y)
+{
+    const int32_t a = *(const int32_t *) x, b = *(const int32_t *) y ;
+    const int64_t da = hub_deg_ref [a], db = hub_deg_ref [b] ;
+    if (da != db) return (da > db) ? -1 : 1 ;
+    return (a > b) - (a < b) ;
+}
+static int hub_row_cmp (const void *x, const void *y)
+{
+    const hub_row *a = x, *b = y ;
+    for (int q = 0 ; q < HUB_KEYS ; q++)
+        if (a->key [q] != b->key [q]) return (a->key [q] > b->key [q]) - (a->key [q] < b->key [q]) ;
+    return (a->row > b->row) - (a->row < b->row) ;
+}
+static bool hub_order (const ru_csr *A, int32_t *perm)
+{
+    const int64_t m = A->m, k = A->k ;
+    int64_t *deg = calloc ((size_t) (k > 0 ? k : 1), sizeof (int64_t)) ;
+    int32_t *cols = malloc ((size_t) (k > 0 ? k : 1) * sizeof (int32_t)) ;
+    int32_t *rank = malloc ((size_t) (k > 0 ? k : 1) * sizeof (int32_t)) ;
+    hub_row *rows = malloc ((size_t) (m > 0 ? m : 1) * sizeof (hub_row)) ;
+    bool ok = deg && cols && rank && rows ;
+    if (ok)
+    {
+        for (int64_t t = 0 ; t < A->p [m] ; t++) deg [A->i [t]]++ ;
+        for (int64_t j = 0 ; j < k ; j++) cols [j] = (int32_t) j ;
+        hub_deg_ref = deg ;
+        qsort (cols, (size_t) k, sizeof (int32_t), hub_col_cmp) ;
+        for (int64_t q = 0 ; q < k ; q++) rank [cols [q]] = (int32_t) q ;
+        for (int64_t r = 0 ; r < m ; r++)
+        {
+            hub_row *h = &rows [r] ;
+            h->row = (int32_t) r ;
+            for (int q = 0 ; q < HUB_KEYS ; q++) h->key [q] = INT32_MAX ;
+            // the HUB_KEYS smallest ranks of the row, ascending (insertion)
+            for (int64_t t = A->p [r] ; t < A->p [r+1] ; t++)
+            {
+                int32_t v = rank [A->i [t]] ;
+                for (int q = 0 ; q < HUB_KEYS ; q++)
+                    if (v < h->key [q]) { const int32_t w = h->key [q] ; h->key [q] = v ; v = w ; }
+            }
+        }
+        qsort (rows, (size_t) m, sizeof (hub_row), hub_row_cmp) ;
+        for (int64_t q = 0 ; q < m ; q++) perm [q] = rows [q].row ;
+    }
+    free (deg) ; free (cols) ; free (rank) ; free (rows) ;
+    return ok ;
+}
+
 static void one (const char *name, const ru_csr *A)
 {
     const int64_t m = A->m ;
     int32_t *pr = malloc ((size_t) (m + 1) * sizeof (int32_t)) ;
     int32_t *pc = malloc ((size_t) (m + 1) * sizeof (int32_t)) ;
     int32_t *pb = malloc ((size_t) (m + 1) * sizeof (int32_t)) ;
-    if (pr == NULL || pc == NULL || pb == NULL) { free (pr) ; free (pc) ; free (pb) ; return ; }
+    int32_t *ph = malloc ((size_t) (m + 1) * sizeof (int32_t)) ;
+    if (pr == NULL || pc == NULL || pb == NULL || ph == NULL)
+    { free (pr) ; free (pc) ; free (pb) ; free (ph) ; return ; }
     gg_reorder_options oc = opt ;
     oc.linear = (opt.linear == GG_REORDER_DFS) ? GG_REORDER_CHAINS : GG_REORDER_DFS ;
     gg_reorder_info info, infoc ;
@@ -81,8 +142,12 @@ static void one (const char *name, const ru_csr *A)
     t = now_s () ;
     int s2 = gg_reorder_first_column (A->p, A->i, m, A->k, pb, NULL) ;
     const double t_base = now_s () - t ;
-    gg_reorder_stats s0, sb, sr, sc ;
-    if (s1 != GG_OK || s2 != GG_OK || s3 != GG_OK
+    t = now_s () ;
+    const bool s4 = hub_order (A, ph) ;
+    const double t_hub = now_s () - t ;
+    gg_reorder_stats s0, sb, sr, sc, sh ;
+    if (s1 != GG_OK || s2 != GG_OK || s3 != GG_OK || !s4
+        || gg_reorder_window_stats (A->p, A->i, m, A->k, ph, 8, &sh) != GG_OK
         || gg_reorder_window_stats (A->p, A->i, m, A->k, NULL, 8, &s0) != GG_OK
         || gg_reorder_window_stats (A->p, A->i, m, A->k, pb, 8, &sb) != GG_OK
         || gg_reorder_window_stats (A->p, A->i, m, A->k, pr, 8, &sr) != GG_OK
@@ -93,17 +158,17 @@ static void one (const char *name, const ru_csr *A)
     else
     {
         printf ("| %-14s | %7lld | %8lld | %6.3f | %6.3f | %6.1f | %6.1f | %6.1f "
-            "| %5.1f | %5.1f | %5.1f | %5.1f | %5.2f | %5.2f | %5.2f "
+            "| %5.1f | %5.1f | %5.1f | %5.1f | %5.1f %6.3f | %5.2f | %5.2f | %5.2f "
             "| %5.3f %5.3f %5.3f %5.3f |\n",
             name, (long long) m, (long long) A->p [m], t_rsh, t_base,
             s0.avg_distinct, sb.avg_distinct, sr.avg_distinct,
             100 * s0.tc_share [3], 100 * sb.tc_share [3], 100 * sr.tc_share [3],
-            100 * sc.tc_share [3], chunk_reuse (A, NULL, 1024), chunk_reuse (A, pb, 1024),
+            100 * sc.tc_share [3], 100 * sh.tc_share [3], t_hub, chunk_reuse (A, NULL, 1024), chunk_reuse (A, pb, 1024),
             chunk_reuse (A, pr, 1024),
             info.t_sig, info.t_lsh, info.t_knn, info.t_forest + info.t_refine) ;
     }
     fflush (stdout) ;
-    free (pr) ; free (pc) ; free (pb) ;
+    free (pr) ; free (pc) ; free (pb) ; free (ph) ;
 }
 
 int main (int argc, char **argv)
@@ -135,10 +200,10 @@ int main (int argc, char **argv)
     printf ("threads: %d\n", omp_get_max_threads ()) ;
 #endif
     printf ("| matrix | rows | entries | RSH s | base s | cols/win orig | base | RSH "
-        "| TC%% T=3 orig | base | RSH | RSH (%s) | reuse/1024 orig | base | RSH "
+        "| TC%% T=3 orig | base | RSH | RSH (%s) | hub (s) | reuse/1024 orig | base | RSH "
         "| RSH stages s: sig lsh knn forest+2opt |\n",
         opt.linear == GG_REORDER_DFS ? "chains" : "dfs") ;
-    printf ("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n") ;
+    printf ("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n") ;
 
     // the shared matrices, in name order
     DIR *d = (dir != NULL) ? opendir (dir) : NULL ;
