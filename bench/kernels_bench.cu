@@ -39,6 +39,7 @@
 // and every semiring against a CPU reference on a sample of rows (and the
 // longest row); a failed check is printed and marked in the CSV.
 
+#include "tests/need_device.h"
 #include "bench/kernels_bench.cuh"
 
 uint64_t rng_state = 12345 ;
@@ -433,10 +434,8 @@ int main (int argc, char **argv)
         }
         else { fprintf (stderr, "usage: %s [--csv F] [--scales L] [--ns L] [--data DIR] [--reps R]\n", argv [0]) ; return 2 ; }
     }
-    int ndev = 0 ;
-    if (cudaGetDeviceCount (&ndev) != cudaSuccess || ndev == 0) { printf ("SKIP: no CUDA device\n") ; return 77 ; }
     cudaDeviceProp prop ;
-    CK (cudaGetDeviceProperties (&prop, 0)) ;
+    gg_need_device (&prop) ;
     printf ("# device: %s, %d SMs\n", prop.name, prop.multiProcessorCount) ;
     if (csv) fprintf (csv, "matrix,m,k,nnz,max_row,n,semiring,kernel,ms,gflops,gbs,speedup_vs_cusparse,check\n") ;
     printf ("%-16s %4s %-11s %-18s %9s %9s %8s %7s\n", "matrix", "N", "semiring", "kernel",

@@ -36,6 +36,7 @@
 #include <cublas_v2.h>
 
 extern "C" {
+#include "tests/need_device.h"
 #include "formats/nm.h"
 #include "formats/nm_layout.h"
 }
@@ -441,14 +442,8 @@ static void bench_shape (cublasHandle_t h, int64_t B, int64_t k, int64_t n,
 
 int main (int argc, char **argv)
 {
-    int ndev = 0 ;
-    if (cudaGetDeviceCount (&ndev) != cudaSuccess || ndev == 0)
-    {
-        printf ("SKIP: no CUDA device\n") ;
-        return 77 ;
-    }
     cudaDeviceProp prop ;
-    CHECK_CUDA (cudaGetDeviceProperties (&prop, 0)) ;
+    gg_need_device (&prop) ;
     printf ("device: %s, %d SMs; medians of %d after %d warm-up runs\n",
         prop.name, prop.multiProcessorCount, REPS, WARM) ;
     cublasHandle_t h ;

@@ -45,6 +45,7 @@
 // row-length orders, with the calls that pay for each), and its table;
 // --reorder-only runs only that (with --fp64: and the FP64 part).
 
+#include "tests/need_device.h"
 #include "bench/tc_bench.cuh"
 
 bm_rng rng (12345) ;
@@ -321,10 +322,8 @@ int main (int argc, char **argv)
         else { fprintf (stderr, "usage: %s [--scales L] [--ns L] [--data DIR|--no-data] [--reps R] "
             "[--warmups W] [--thresholds L] [--segs L] [--csv F]\n", argv [0]) ; return 2 ; }
     }
-    int ndev = 0 ;
-    if (cudaGetDeviceCount (&ndev) != cudaSuccess || ndev == 0) { printf ("SKIP: no CUDA device\n") ; return 77 ; }
     cudaDeviceProp prop ;
-    CK (cudaGetDeviceProperties (&prop, 0)) ;
+    gg_need_device (&prop) ;
     printf ("# device: %s, %d SMs\n", prop.name, prop.multiProcessorCount) ;
     if (csv) fprintf (csv, "matrix,m,k,nnz,n,mode,variant,threshold,seg,ms,gflops,speedup_vs_cusparse,"
         "rel_err_vs_cusparse,err64_max,err64_med,tc_share,check\n") ;

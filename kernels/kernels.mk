@@ -25,7 +25,7 @@ EXTRA_DIST += kernels/gg_cuda.h kernels/gg_kernels.h kernels/gg_semiring.cuh \
 	kernels/gg_device.cu tests/test_cuda_kernels.cu tests/cuda_kernels_test.h \
 	tests/cuda_kernels_ref.cu tests/cuda_kernels_spmm.cu bench/kernels_bench.cu \
 	bench/kernels_bench.cuh bench/kernels_bench_util.cu bench/bench_cuda.cuh \
-	tests/cuda_check.h
+	tests/cuda_check.h tests/need_device.h
 
 if HAVE_CUDA
 # Programs built from .cu: plain objects through nvcc, linked by libtool as C
@@ -68,6 +68,9 @@ tests/test_cuda_kernels.o tests/cuda_kernels_ref.o tests/cuda_kernels_spmm.o: \
 # (tests/cuda_check.h: CHECK_CUDA of the GPU tests and nm_gpu_bench)
 tests/test_csr_transpose.o tests/test_tc_spmm.o tests/test_nm_spmm.o bench/nm_gpu_bench.o: \
 	$(srcdir)/tests/cuda_check.h
+# (tests/need_device.h: the start of the GPU tests and benches that call kernels directly)
+tests/test_csr_transpose.o tests/test_cuda_kernels.o tests/test_tc_spmm.o tests/test_tc_sddmm.o \
+	bench/kernels_bench.o bench/nm_gpu_bench.o bench/tc_bench.o: $(srcdir)/tests/need_device.h
 bench/kernels_bench.o bench/kernels_bench_util.o: $(GG_CUDA_INCS) \
 	$(srcdir)/bench/kernels_bench.cuh $(srcdir)/bench/bench_cuda.cuh
 endif

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 #include <cuda_runtime.h>
+#include "tests/need_device.h"
 #include "kernels/csr_transpose/csr_transpose.h"
 #include "kernels/csr_transpose/csr_transpose_ref.h"
 
@@ -326,12 +327,7 @@ static void check_refusals (cudaStream_t s)
 
 int main (int argc, char **argv)
 {
-    int ndev = 0 ;
-    if (cudaGetDeviceCount (&ndev) != cudaSuccess || ndev == 0)
-    {
-        printf ("SKIP: no CUDA device\n") ;
-        return 77 ;
-    }
+    gg_need_device (NULL) ;
     const bool quick = (argc > 2 && strcmp (argv [2], "quick") == 0) ;
     if (argc > 1 && strcmp (argv [1], "0") != 0) seed_state = strtoull (argv [1], NULL, 0) ;
     else seed_state = (uint64_t) time (NULL) * 2654435761ull ;

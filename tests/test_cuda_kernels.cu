@@ -36,6 +36,7 @@
 //
 // Without a CUDA device: prints "SKIP: no CUDA device" and exits 77.
 
+#include "tests/need_device.h"
 #include "tests/cuda_kernels_test.h"
 
 uint64_t rng_state = 0x9e3779b97f4a7c15ull ;
@@ -191,12 +192,7 @@ static void test_gemm_case (gg_semiring sr, int64_t m, int64_t n, int64_t k)
 
 int main (int argc, char **argv)
 {
-    int ndev = 0 ;
-    if (cudaGetDeviceCount (&ndev) != cudaSuccess || ndev == 0)
-    {
-        printf ("SKIP: no CUDA device\n") ;
-        return 77 ;
-    }
+    gg_need_device (NULL) ;
     // test_cuda_kernels [SEED [quick]]: quick = a subset for
     // compute-sanitizer (three matrices: structured+hub, the long empty-row
     // runs, the long hub; four types, four semirings, n <= 32)

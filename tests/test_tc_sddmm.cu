@@ -34,6 +34,7 @@
 #include <vector>
 #include <algorithm>
 #include <cuda_runtime.h>
+#include "tests/need_device.h"
 #include "kernels/gg_cuda.h"
 #include "kernels/tc_sddmm/tc_sddmm.h"
 #include "bench/bench_matrices.h"
@@ -298,14 +299,8 @@ static void test_mask (const bm_csr &M, const std::vector<int64_t> &ks,
 
 int main (void)
 {
-    int ndev = 0 ;
-    if (cudaGetDeviceCount (&ndev) != cudaSuccess || ndev == 0)
-    {
-        printf ("SKIP: no CUDA device\n") ;
-        return 77 ;
-    }
     cudaDeviceProp prop ;
-    CHECK_CUDA (cudaGetDeviceProperties (&prop, 0)) ;
+    gg_need_device (&prop) ;
     printf ("device: %s\n", prop.name) ;
 
     // argument checks

@@ -44,6 +44,7 @@
 #include <map>
 #include <set>
 #include <cuda_runtime.h>
+#include "tests/need_device.h"
 #include "kernels/gg_cuda.h"
 #include "kernels/tc_spmm/tc_spmm.h"
 #include "reorder/reorder.h"
@@ -617,14 +618,8 @@ static void check_plain (gg_type type, int64_t count)
 
 int main (void)
 {
-    int ndev = 0 ;
-    if (cudaGetDeviceCount (&ndev) != cudaSuccess || ndev == 0)
-    {
-        printf ("SKIP: no CUDA device\n") ;
-        return 77 ;
-    }
     cudaDeviceProp prop ;
-    CHECK_CUDA (cudaGetDeviceProperties (&prop, 0)) ;
+    gg_need_device (&prop) ;
     printf ("device: %s\n", prop.name) ;
 
     // 3. non-finite check
