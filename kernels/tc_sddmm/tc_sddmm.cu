@@ -136,6 +136,31 @@ __device__ __forceinline__ void tcs_rem_run (int64_t r, const tcs_rem &R, int64_
 }
 
 //------------------------------------------------------------------------------
+// the warps' walk: segments, then the remainder
+//------------------------------------------------------------------------------
+
+// The grid's warps take the form's segments, then remw warps' worth of the
+// remainder (tcs_rem_run); for segment s, body (b0, b1, arow): its blocks
+// b0 .. b1 - 1 and the row of A (window row g of the lane, NULL past m).
+template <typename T, bool VEC, typename Body>
+__device__ __forceinline__ void tcs_walk (const int32_t *__restrict__ seg_blk,
+    const uint32_t *__restrict__ seg_win, int64_t nseg, int64_t m, int64_t k,
+    const T *__restrict__ A, const T *__restrict__ B, T *__restrict__ y, const tcs_rem &R,
+    int64_t remw, Body body)
+{
+    const int g = (threadIdx.x & 31) >> 2 ;
+    const int64_t nwarps = (int64_t) gridDim.x * TCS_WARPS ;
+    for (int64_t s = ((int64_t) blockIdx.x * blockDim.x + threadIdx.x) / 32 ;
+         s < nseg + remw ; s += nwarps)
+    {
+        if (s >= nseg) { tcs_rem_run<T, VEC> (s - nseg, R, k, A, B, y) ; continue ; }
+        const int64_t w = seg_win [s] & ~GG_HYB_SEG_SHARED ;
+        const int64_t r = w * GG_HYB_WIN + g ;
+        body (seg_blk [s], seg_blk [s + 1], (r < m) ? A + r * k : (const T *) NULL) ;
+    }
+}
+
+//------------------------------------------------------------------------------
 // FP32: split TF32 (MODE) on m16n8k8, two blocks per tile
 //------------------------------------------------------------------------------
 
@@ -148,16 +173,10 @@ tcs_fp32_kernel (const int32_t *__restrict__ col, const int32_t *__restrict__ po
 {
     constexpr int NS = tc_prec<MODE>::NS ;
     const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3 ;
-    const int64_t nwarps = (int64_t) gridDim.x * TCS_WARPS ;
-    for (int64_t s = ((int64_t) blockIdx.x * blockDim.x + threadIdx.x) / 32 ;
-         s < nseg + remw ; s += nwarps)
+    tcs_walk<float, VEC> (seg_blk, seg_win, nseg, m, k, A, B, y, R, remw,
+        [&] (int32_t b0, int32_t b1, const float *arow)
     {
-        if (s >= nseg) { tcs_rem_run<float, VEC> (s - nseg, R, k, A, B, y) ; continue ; }
-        const int64_t w = seg_win [s] & ~GG_HYB_SEG_SHARED ;
-        const int64_t r = w * GG_HYB_WIN + g ;
-        const float *arow = (r < m) ? A + r * k : NULL ;
-        const int32_t b1 = seg_blk [s + 1] ;
-        for (int32_t b = seg_blk [s] ; b < b1 ; b += 2)
+        for (int32_t b = b0 ; b < b1 ; b += 2)
         {
             const bool two = (b + 1 < b1) ;
             const int32_t c0 = col [8 * (int64_t) b + GG_HYB_COL_POS (g)] ;
@@ -203,7 +222,7 @@ tcs_fp32_kernel (const int32_t *__restrict__ col, const int32_t *__restrict__ po
                 tcs_put (y, pb [64 + GG_HYB_VAL_POS (2 * t + 1, g)], d [3]) ;
             }
         }
-    }
+    }) ;
 }
 
 //------------------------------------------------------------------------------
@@ -218,16 +237,10 @@ tcs_fp64_kernel (const int32_t *__restrict__ col, const int32_t *__restrict__ po
     const double *__restrict__ B, double *__restrict__ y, const tcs_rem R, int64_t remw)
 {
     const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3 ;
-    const int64_t nwarps = (int64_t) gridDim.x * TCS_WARPS ;
-    for (int64_t s = ((int64_t) blockIdx.x * blockDim.x + threadIdx.x) / 32 ;
-         s < nseg + remw ; s += nwarps)
+    tcs_walk<double, VEC> (seg_blk, seg_win, nseg, m, k, A, B, y, R, remw,
+        [&] (int32_t b0, int32_t b1, const double *arow)
     {
-        if (s >= nseg) { tcs_rem_run<double, VEC> (s - nseg, R, k, A, B, y) ; continue ; }
-        const int64_t w = seg_win [s] & ~GG_HYB_SEG_SHARED ;
-        const int64_t r = w * GG_HYB_WIN + g ;
-        const double *arow = (r < m) ? A + r * k : NULL ;
-        const int32_t b1 = seg_blk [s + 1] ;
-        for (int32_t b = seg_blk [s] ; b < b1 ; b++)
+        for (int32_t b = b0 ; b < b1 ; b++)
         {
             const int32_t c = col [8 * (int64_t) b + GG_HYB_COL_POS (g)] ;
             const double *brow = (c >= 0) ? B + (int64_t) c * k : NULL ;
@@ -252,7 +265,7 @@ tcs_fp64_kernel (const int32_t *__restrict__ col, const int32_t *__restrict__ po
             tcs_put (y, pb [GG_HYB_VAL_POS (2 * t, g)], acc [0][0] + acc [1][0]) ;
             tcs_put (y, pb [GG_HYB_VAL_POS (2 * t + 1, g)], acc [0][1] + acc [1][1]) ;
         }
-    }
+    }) ;
 }
 
 //------------------------------------------------------------------------------
