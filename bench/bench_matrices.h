@@ -77,6 +77,48 @@ static inline void bm_build_csr (bm_csr &A, const std::vector<int64_t> &keys,
     A.nnz = (int64_t) A.i.size () ;
 }
 
+// A random m x k matrix of 8-row windows (the tensor-core tests' inputs).
+// Per window: a random number (0..8) of its rows, a random subset, may hold
+// entries; start (w) is called once such a window has rows; then 2 + (0..vecs)
+// "vectors": column col (w, v, nv) on 1..(rows in use) of those rows, chosen at
+// random, for the first nv of them, on one row for the last two; each entry's
+// value is val ().  The random draws are rng's, in that order.
+template <typename Start, typename Col, typename Val>
+static inline bm_csr bm_random_windows (bm_rng &rng, const char *name, int64_t m, int64_t k,
+    int vecs, Start start, Col col, Val val)
+{
+    bm_csr A ;
+    A.name = name ;
+    A.m = m ; A.k = k ;
+    std::vector<int64_t> keys ;
+    std::vector<float> vals ;
+    for (int64_t w = 0 ; w * 8 < m ; w++)
+    {
+        const int filled = (int) (rng.next () % 9) ;
+        std::vector<int> rows ;
+        for (int r = 0 ; r < 8 ; r++) if (w * 8 + r < m) rows.push_back (r) ;
+        for (size_t q = rows.size () ; q > 1 ; q--) std::swap (rows [q-1], rows [rng.next () % q]) ;
+        if ((int) rows.size () > filled) rows.resize (filled) ;
+        if (rows.empty ()) continue ;
+        start (w) ;
+        const int nv = (int) (rng.next () % (vecs + 1)) ;
+        for (int v = 0 ; v < nv + 2 ; v++)
+        {
+            const int64_t c = col (w, v, nv) ;
+            const int size = (v < nv) ? 1 + (int) (rng.next () % rows.size ()) : 1 ;
+            std::vector<int> rr = rows ;
+            for (size_t q = rr.size () ; q > 1 ; q--) std::swap (rr [q-1], rr [rng.next () % q]) ;
+            for (int e = 0 ; e < size ; e++)
+            {
+                keys.push_back (((w * 8 + rr [e]) << 32) | c) ;
+                vals.push_back (val ()) ;
+            }
+        }
+    }
+    bm_build_csr (A, keys, vals) ;
+    return A ;
+}
+
 // R-MAT with 2^scale rows and columns
 static inline bm_csr bm_rmat (int scale, bm_rng &rng)
 {

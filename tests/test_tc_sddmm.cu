@@ -52,21 +52,10 @@ static bm_rng rng (0x2d5ddb3c0a17e9f1ull) ;
 // plus scattered single entries
 static bm_csr random_mask (const char *name, int64_t m, int64_t n, int vecs)
 {
-    bm_csr M ;
-    M.name = name ; M.m = m ; M.k = n ;
-    std::vector<int64_t> keys ;
-    std::vector<float> vals ;
-    for (int64_t w = 0 ; w * 8 < m ; w++)
-    {
-        const int filled = (int) (rng.next () % 9) ;
-        std::vector<int> rows ;
-        for (int r = 0 ; r < 8 ; r++) if (w * 8 + r < m) rows.push_back (r) ;
-        for (size_t q = rows.size () ; q > 1 ; q--) std::swap (rows [q-1], rows [rng.next () % q]) ;
-        if ((int) rows.size () > filled) rows.resize (filled) ;
-        if (rows.empty ()) continue ;
-        const bool near = rng.next () & 1 ;
-        const int nv = (int) (rng.next () % (vecs + 1)) ;
-        for (int v = 0 ; v < nv + 2 ; v++)
+    bool near = false ;
+    return bm_random_windows (rng, name, m, n, vecs,
+        [&] (int64_t) { near = rng.next () & 1 ; },
+        [&] (int64_t w, int v, int nv)
         {
             int64_t c = (int64_t) (rng.next () % n) ;
             if (near && v < nv)
@@ -74,18 +63,9 @@ static bm_csr random_mask (const char *name, int64_t m, int64_t n, int vecs)
                 int64_t d = (int64_t) (w * 8 * n / m) + (int64_t) (rng.next () % 64) - 32 ;
                 c = std::min (std::max (d, (int64_t) 0), n - 1) ;
             }
-            const int size = (v < nv) ? 1 + (int) (rng.next () % rows.size ()) : 1 ;
-            std::vector<int> rr = rows ;
-            for (size_t q = rr.size () ; q > 1 ; q--) std::swap (rr [q-1], rr [rng.next () % q]) ;
-            for (int e = 0 ; e < size ; e++)
-            {
-                keys.push_back (((w * 8 + rr [e]) << 32) | c) ;
-                vals.push_back (1.0f) ;
-            }
-        }
-    }
-    bm_build_csr (M, keys, vals) ;
-    return M ;
+            return c ;
+        },
+        [] { return 1.0f ; }) ;
 }
 
 template <typename T> static std::vector<T> down (const T *d, int64_t count)

@@ -71,39 +71,15 @@ static bm_rng rng (0x7c15e3779b97f4a9ull) ;
 static bm_csr random_windows (const char *name, int64_t m, int64_t k, int vecs,
     bool mixed, bool zeros = false)
 {
-    bm_csr A ;
-    A.name = name ;
-    A.m = m ; A.k = k ;
-    std::vector<int64_t> keys ;
-    std::vector<float> vals ;
-    for (int64_t w = 0 ; w * 8 < m ; w++)
-    {
-        const int filled = (int) (rng.next () % 9) ;
-        std::vector<int> rows ;
-        for (int r = 0 ; r < 8 ; r++) if (w * 8 + r < m) rows.push_back (r) ;
-        for (size_t q = rows.size () ; q > 1 ; q--) std::swap (rows [q-1], rows [rng.next () % q]) ;
-        if ((int) rows.size () > filled) rows.resize (filled) ;
-        if (rows.empty ()) continue ;
-        const int nv = (int) (rng.next () % (vecs + 1)) ;
-        for (int v = 0 ; v < nv + 2 ; v++)
+    return bm_random_windows (rng, name, m, k, vecs, [] (int64_t) { },
+        [&] (int64_t, int, int) { return (int64_t) (rng.next () % k) ; },
+        [&]
         {
-            const int64_t c = (int64_t) (rng.next () % k) ;
-            // the last two "vectors" are singles
-            const int size = (v < nv) ? 1 + (int) (rng.next () % rows.size ()) : 1 ;
-            std::vector<int> rr = rows ;
-            for (size_t q = rr.size () ; q > 1 ; q--) std::swap (rr [q-1], rr [rng.next () % q]) ;
-            for (int e = 0 ; e < size ; e++)
-            {
-                keys.push_back (((w * 8 + rr [e]) << 32) | c) ;
-                float x = rng.val () ;
-                if (mixed && (rng.next () & 1)) x = -x ;
-                if (zeros && (rng.next () & 3) == 0) x = (rng.next () & 1) ? -0.0f : 0.0f ;
-                vals.push_back (x) ;
-            }
-        }
-    }
-    bm_build_csr (A, keys, vals) ;
-    return A ;
+            float x = rng.val () ;
+            if (mixed && (rng.next () & 1)) x = -x ;
+            if (zeros && (rng.next () & 3) == 0) x = (rng.next () & 1) ? -0.0f : 0.0f ;
+            return x ;
+        }) ;
 }
 
 //------------------------------------------------------------------------------
