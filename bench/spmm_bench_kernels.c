@@ -164,7 +164,7 @@ static int cmp_double (const void *a, const void *b)
     return (x > y) - (x < y) ;
 }
 
-static double sddmm_error_med (const csr *M, const void *A, const void *B,
+static double sddmm_error (const csr *M, const void *A, const void *B,
     const void *y, int64_t K, bool fp32, double *med)
 {
     double worst = 0 ;
@@ -212,12 +212,6 @@ static double sddmm_error_med (const csr *M, const void *A, const void *B,
     return worst ;
 }
 
-static double sddmm_error (const csr *M, const void *A, const void *B,
-    const void *y, int64_t K, bool fp32)
-{
-    return sddmm_error_med (M, A, B, y, K, fp32, NULL) ;
-}
-
 // One SDDMM to time: cusparseSDDMM (own == NULL) or our schedule `own`
 // called directly, on operands already on the device.
 typedef struct
@@ -229,11 +223,21 @@ typedef struct
     const gg_tc_sddmm_form *tcf ; int mode ;    // the tensor-core SDDMM (tcf != NULL)
 } sddmm_call ;
 
-// A tensor-core SDDMM name of --sddmm-kernels (the first len characters of
-// s): "tcT" (threshold T, exact) or "tcTt" (tf32) gives T and *mode; any
-// other name 0.
-static int sddmm_tc_name (const char *s, size_t len, int *mode)
+// The next name of --sddmm-kernels' comma-separated list from kn (at most 15
+// characters kept) into name; returns where the one after starts (NULL: none).
+static const char *sddmm_next_name (const char *kn, char name [16])
 {
+    const char *comma = strchr (kn, ',') ;
+    const size_t len = comma ? (size_t) (comma - kn) : strlen (kn) ;
+    snprintf (name, 16, "%.*s", (int) (len < 15 ? len : 15), kn) ;
+    return comma ? comma + 1 : NULL ;
+}
+
+// A tensor-core SDDMM name of --sddmm-kernels: "tcT" (threshold T, exact)
+// or "tcTt" (tf32) gives T and *mode; any other name 0.
+static int sddmm_tc_name (const char *s, int *mode)
+{
+    const size_t len = strlen (s) ;
     if (len < 3 || len > 4 || strncmp (s, "tc", 2) != 0 || s [2] < '1' || s [2] > '9'
         || (len == 4 && s [3] != 't'))
         return 0 ;
@@ -328,10 +332,10 @@ void bench_sddmm (const gg_backend *b, cusparseHandle_t h,
     gg_tc_sddmm_form *tcf [10] = { NULL } ;
     for (const char *kn = sddmm_kernels ; kn != NULL && *kn != '\0' ; )
     {
-        const char *comma = strchr (kn, ',') ;
-        const size_t len = comma ? (size_t) (comma - kn) : strlen (kn) ;
+        char name [16] ;
+        kn = sddmm_next_name (kn, name) ;
         int mode ;
-        const int thr = sddmm_tc_name (kn, len, &mode) ;
+        const int thr = sddmm_tc_name (name, &mode) ;
         if (thr > 0 && tcf [thr] == NULL)
         {
             if (gg_tc_sddmm_build (M->m, M->k, M->nnz, dp, di, thr, 0, &tcf [thr], 0) != GG_OK)
@@ -346,7 +350,6 @@ void bench_sddmm (const gg_backend *b, cusparseHandle_t h,
                     (long) tcf [thr]->h->nblk, (long) tcf [thr]->h->nseg,
                     tcf [thr]->bytes / 1e6, tcf [thr]->build_ms) ;
         }
-        kn = comma ? comma + 1 : NULL ;
     }
     for (int ni = 0 ; ni < nns ; ni++)
     {
@@ -403,7 +406,7 @@ void bench_sddmm (const gg_backend *b, cusparseHandle_t h,
         double vms, vbb ;
         if (sddmm_time (&cc, &vms, &vbb) != GG_OK) failures++ ;
 
-        double worst = (rc == GG_OK) ? sddmm_error (M, A, B, y, K, fp32) : 1 ;
+        double worst = (rc == GG_OK) ? sddmm_error (M, A, B, y, K, fp32, NULL) : 1 ;
         bool ok = worst <= (fp32 ? 1e-5 : 1e-13) ;
         if (!ok) failures++ ;
         double minb = (double) (M->m + 1) * 4 + (double) M->nnz * (4 + es)
@@ -434,11 +437,8 @@ void bench_sddmm (const gg_backend *b, cusparseHandle_t h,
             fp32 ? "fp32" : "fp64", (long) K) ;
         for (const char *kn = sddmm_kernels ; kn != NULL && *kn != '\0' ; )
         {
-            const char *comma = strchr (kn, ',') ;
-            size_t len = comma ? (size_t) (comma - kn) : strlen (kn) ;
             char name [16], kname [16] ;
-            snprintf (name, sizeof (name), "%.*s", (int) (len < 15 ? len : 15), kn) ;
-            kn = comma ? comma + 1 : NULL ;
+            kn = sddmm_next_name (kn, name) ;
             // NAME_r: the schedule NAME given the rows of the entries
             size_t nl = strlen (name) ;
             const bool given = (nl >= 2 && strcmp (name + nl - 2, "_r") == 0) ;
@@ -446,7 +446,7 @@ void bench_sddmm (const gg_backend *b, cusparseHandle_t h,
             sddmm_call oc = { .own = kname, .sr = &sr, .m = M->m, .n = M->k, .K = K,
                 .nnz = M->nnz, .p = dp, .i = di, .ri = given ? dri : NULL, .A = dA,
                 .B = dB, .y = dy } ;
-            const int thr = sddmm_tc_name (name, strlen (name), &oc.mode) ;
+            const int thr = sddmm_tc_name (name, &oc.mode) ;
             if (thr > 0)
             {
                 oc.tcf = tcf [thr] ;
@@ -461,7 +461,7 @@ void bench_sddmm (const gg_backend *b, cusparseHandle_t h,
                 // tf32 (asked for by name): its own bound
                 const bool tf = oc.tcf != NULL && oc.mode == GG_TC_TF32 && fp32 ;
                 double emed = 0 ;
-                const double emax = sddmm_error_med (M, A, B, yv, K, fp32, &emed) ;
+                const double emax = sddmm_error (M, A, B, yv, K, fp32, &emed) ;
                 sok = emax <= (tf ? 2e-3 : fp32 ? 1e-5 : 1e-13) ;
                 free (yv) ;
                 if (erl < (int) sizeof (erline) - 48)
