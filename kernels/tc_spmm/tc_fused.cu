@@ -201,8 +201,9 @@ tc_fused_dmma_kernel (const int32_t *__restrict__ col, const double2 *__restrict
 // kernel's lanes each walk a whole row (bench/NOTES.md, 2026-11-29).  Rows
 // of S without entries are written as zeros.  FP32 only (the FP64 form runs
 // the fused DMMA kernel under this name).
-template <int MODE, int U, bool VEC>
-__global__ void __launch_bounds__ (TC_WARPS * 32)
+// MINB: thread blocks per SM asked of the register allocator (0: none asked)
+template <int MODE, int U, bool VEC, int MINB>
+__global__ void __launch_bounds__ (TC_WARPS * 32, MINB)
 tc_team_kernel (const int32_t *__restrict__ col, const float2 *__restrict__ val,
     const int32_t *__restrict__ win_blk, int64_t ntiles,
     const int32_t *__restrict__ rp, const int32_t *__restrict__ ri,
@@ -327,7 +328,7 @@ int tc_launch_fused (const gg_hybrid_form *f, const void *X, void *Y, int64_t n,
 }
 
 int tc_launch_team (const gg_hybrid_form *f, const void *X, void *Y, int64_t n,
-    int mode, bool vec, int64_t ntiles, cudaStream_t stream)
+    int mode, bool vec, int64_t ntiles, int occ, cudaStream_t stream)
 {
     const int64_t grid = f->nwin * ntiles ;
     if (grid > INT32_MAX) return GG_ERR_UNSUPPORTED ;
@@ -341,10 +342,17 @@ int tc_launch_team (const gg_hybrid_form *f, const void *X, void *Y, int64_t n,
     team_fn kf = NULL ;
     switch (mode)
     {
-        case GG_TC_EXACT:  kf = vec ? tc_team_kernel<GG_TC_EXACT, 4, true> : tc_team_kernel<GG_TC_EXACT, 2, false> ; break ;
-        case GG_TC_EXACT3: kf = vec ? tc_team_kernel<GG_TC_EXACT3, 4, true> : tc_team_kernel<GG_TC_EXACT3, 2, false> ; break ;
-        case GG_TC_EXACT4: kf = vec ? tc_team_kernel<GG_TC_EXACT4, 4, true> : tc_team_kernel<GG_TC_EXACT4, 2, false> ; break ;
-        default:           kf = vec ? tc_team_kernel<GG_TC_TF32, 4, true> : tc_team_kernel<GG_TC_TF32, 2, false> ; break ;
+        case GG_TC_EXACT:
+            // occupancy experiments (exact, 16-byte rows only): 7 thread
+            // blocks per SM with 2 blocks in flight (72 registers, no
+            // spills), 8 with 4 in flight (64 registers, spills); ptxas -v
+            if (vec && occ == 7) kf = tc_team_kernel<GG_TC_EXACT, 2, true, 7> ;
+            else if (vec && occ == 8) kf = tc_team_kernel<GG_TC_EXACT, 4, true, 8> ;
+            else kf = vec ? tc_team_kernel<GG_TC_EXACT, 4, true, 0> : tc_team_kernel<GG_TC_EXACT, 2, false, 0> ;
+            break ;
+        case GG_TC_EXACT3: kf = vec ? tc_team_kernel<GG_TC_EXACT3, 4, true, 0> : tc_team_kernel<GG_TC_EXACT3, 2, false, 0> ; break ;
+        case GG_TC_EXACT4: kf = vec ? tc_team_kernel<GG_TC_EXACT4, 4, true, 0> : tc_team_kernel<GG_TC_EXACT4, 2, false, 0> ; break ;
+        default:           kf = vec ? tc_team_kernel<GG_TC_TF32, 4, true, 0> : tc_team_kernel<GG_TC_TF32, 2, false, 0> ; break ;
     }
     kf <<<(unsigned) grid, TC_WARPS * 32, 0, stream>>> (f->col, (const float2 *) f->val,
         f->win_blk, ntiles, f->rp, f->ri, (const float *) f->rx, f->row_out, f->m, n,
