@@ -370,9 +370,7 @@ int tc_launch_dmma (const gg_hybrid_form *f, const void *X, void *Y, int64_t n,
     bool run_rem, bool vec, int64_t grid, int64_t ntiles, cudaStream_t stream) ;
 int tc_launch_fused (const gg_hybrid_form *f, const void *X, void *Y, int64_t n,
     int mode, bool vec, int64_t grid, int64_t ntiles, cudaStream_t stream) ;
-// occ: 0, or 7 / 8 (thread blocks per SM asked: the exact-mode experiments
-// "team7", "team8")
 int tc_launch_team (const gg_hybrid_form *f, const void *X, void *Y, int64_t n,
-    int mode, bool vec, int64_t ntiles, int occ, cudaStream_t stream) ;
+    int mode, bool vec, int64_t ntiles, cudaStream_t stream) ;
 
 #endif

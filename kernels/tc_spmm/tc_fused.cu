@@ -328,7 +328,7 @@ int tc_launch_fused (const gg_hybrid_form *f, const void *X, void *Y, int64_t n,
 }
 
 int tc_launch_team (const gg_hybrid_form *f, const void *X, void *Y, int64_t n,
-    int mode, bool vec, int64_t ntiles, int occ, cudaStream_t stream)
+    int mode, bool vec, int64_t ntiles, cudaStream_t stream)
 {
     const int64_t grid = f->nwin * ntiles ;
     if (grid > INT32_MAX) return GG_ERR_UNSUPPORTED ;
@@ -343,12 +343,11 @@ int tc_launch_team (const gg_hybrid_form *f, const void *X, void *Y, int64_t n,
     switch (mode)
     {
         case GG_TC_EXACT:
-            // occupancy experiments (exact, 16-byte rows only): 7 thread
-            // blocks per SM with 2 blocks in flight (72 registers, no
-            // spills), 8 with 4 in flight (64 registers, spills); ptxas -v
-            if (vec && occ == 7) kf = tc_team_kernel<GG_TC_EXACT, 2, true, 7> ;
-            else if (vec && occ == 8) kf = tc_team_kernel<GG_TC_EXACT, 4, true, 8> ;
-            else kf = vec ? tc_team_kernel<GG_TC_EXACT, 4, true, 0> : tc_team_kernel<GG_TC_EXACT, 2, false, 0> ;
+            // 16-byte rows: 2 blocks in flight and 7 thread blocks per SM
+            // asked (72 registers, no spills; with 4 in flight and none
+            // asked, 90 registers and 5 per SM: 1.0-1.48x slower on the
+            // H200, bench/NOTES.md 2026-11-29 third session)
+            kf = vec ? tc_team_kernel<GG_TC_EXACT, 2, true, 7> : tc_team_kernel<GG_TC_EXACT, 2, false, 0> ;
             break ;
         case GG_TC_EXACT3: kf = vec ? tc_team_kernel<GG_TC_EXACT3, 4, true, 0> : tc_team_kernel<GG_TC_EXACT3, 2, false, 0> ; break ;
         case GG_TC_EXACT4: kf = vec ? tc_team_kernel<GG_TC_EXACT4, 4, true, 0> : tc_team_kernel<GG_TC_EXACT4, 2, false, 0> ; break ;

@@ -181,13 +181,10 @@ __global__ void tc_plain_kernel (const T *__restrict__ x, int64_t count,
 //------------------------------------------------------------------------------
 
 static const char *const tc_variant_names [] =
-    { "direct2", "direct4", "cpasync2", "cpasync4", "fused", "team", "team7", "team8", NULL } ;
+    { "direct2", "direct4", "cpasync2", "cpasync4", "fused", "team", NULL } ;
 #define TC_STAGE_FUSED 0                // (the fused kernels: no stage)
 #define TC_STAGE_TEAM 1                 // (the team kernel: no stage)
-#define TC_STAGE_TEAM7 7                // (the team kernel, 7 / 8 thread blocks per SM asked)
-#define TC_STAGE_TEAM8 8
-static const int tc_variant_stage [] =
-    { -2, -4, 2, 4, TC_STAGE_FUSED, TC_STAGE_TEAM, TC_STAGE_TEAM7, TC_STAGE_TEAM8 } ;
+static const int tc_variant_stage [] = { -2, -4, 2, 4, TC_STAGE_FUSED, TC_STAGE_TEAM } ;
 
 extern "C" const char *const *gg_tc_variants (void)
 {
@@ -261,16 +258,13 @@ extern "C" int gg_tc_spmm_ex (const gg_hybrid_form *f, const void *X, void *Y,
         if (tc_variant_names [v] == NULL) return GG_ERR_UNSUPPORTED ;
         stage = tc_variant_stage [v] ;
     }
-    const bool team = stage == TC_STAGE_TEAM || stage == TC_STAGE_TEAM7 || stage == TC_STAGE_TEAM8 ;
-    if (stage == TC_STAGE_FUSED || team)
+    if (stage == TC_STAGE_FUSED || stage == TC_STAGE_TEAM)
     {
         // the whole product in one launch (parts: all only)
         if (parts != GG_TC_PARTS_ALL) return GG_ERR_UNSUPPORTED ;
         const bool vec = (n % 4 == 0) && ((uintptr_t) X % 16 == 0) && ((uintptr_t) Y % 16 == 0) ;
         const int64_t ntiles = (n + 31) / 32 ;
-        if (team)
-            return tc_launch_team (f, X, Y, n, mode, vec, ntiles,
-                stage == TC_STAGE_TEAM ? 0 : stage, stream) ;
+        if (stage == TC_STAGE_TEAM) return tc_launch_team (f, X, Y, n, mode, vec, ntiles, stream) ;
         const int64_t grid = (f->nwin * ntiles + TC_WARPS - 1) / TC_WARPS ;
         if (grid > INT32_MAX) return GG_ERR_UNSUPPORTED ;
         return tc_launch_fused (f, X, Y, n, mode, vec, grid, ntiles, stream) ;

@@ -148,10 +148,8 @@ const char *gg_tc_rem_kernel (const gg_hybrid_form *form, int64_t n) ;
 // "cpasync2", "cpasync4" (X rows staged in shared memory by cp.async, 2 or 4
 // stages), "fused" (one launch: a warp per window and 32 columns, remainder
 // included), "team" (one launch: the warps of a thread block share a window,
-// FP32; an FP64 form runs "fused"), "team7", "team8" (the team kernel, exact
-// mode, with registers limited to 7 or 8 thread blocks per SM: experiments;
-// other modes run "team").  Widths not a multiple of 4 (or X, Y not
-// 16-byte aligned) run a scalar form whatever the name; "fused" and "team*"
+// FP32; an FP64 form runs "fused").  Widths not a multiple of 4 (or X, Y not
+// 16-byte aligned) run a scalar form whatever the name; "fused" and "team"
 // take parts = GG_TC_PARTS_ALL only.
 const char *const *gg_tc_variants (void) ;
 
