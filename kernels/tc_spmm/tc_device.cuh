@@ -369,7 +369,7 @@ __device__ __forceinline__ void tc_dmma_blocks (const int2 *__restrict__ cols,
 int tc_launch_dmma (const gg_hybrid_form *f, const void *X, void *Y, int64_t n,
     bool run_rem, bool vec, int64_t grid, int64_t ntiles, cudaStream_t stream) ;
 int tc_launch_fused (const gg_hybrid_form *f, const void *X, void *Y, int64_t n,
-    int mode, bool vec, int64_t grid, int64_t ntiles, cudaStream_t stream) ;
+    int mode, bool vec, int64_t ntiles, cudaStream_t stream) ;
 int tc_launch_team (const gg_hybrid_form *f, const void *X, void *Y, int64_t n,
     int mode, bool vec, int64_t ntiles, cudaStream_t stream) ;
 

@@ -294,8 +294,10 @@ int tc_launch_dmma (const gg_hybrid_form *f, const void *X, void *Y, int64_t n,
 }
 
 int tc_launch_fused (const gg_hybrid_form *f, const void *X, void *Y, int64_t n,
-    int mode, bool vec, int64_t grid, int64_t ntiles, cudaStream_t stream)
+    int mode, bool vec, int64_t ntiles, cudaStream_t stream)
 {
+    const int64_t grid = (f->nwin * ntiles + TC_WARPS - 1) / TC_WARPS ;   // (a warp per window)
+    if (grid > INT32_MAX) return GG_ERR_UNSUPPORTED ;
     if (f->type == GG_FP64)
     {
         if (vec)
@@ -330,12 +332,9 @@ int tc_launch_fused (const gg_hybrid_form *f, const void *X, void *Y, int64_t n,
 int tc_launch_team (const gg_hybrid_form *f, const void *X, void *Y, int64_t n,
     int mode, bool vec, int64_t ntiles, cudaStream_t stream)
 {
-    const int64_t grid = f->nwin * ntiles ;
+    const int64_t grid = f->nwin * ntiles ;       // (a thread block per window)
     if (grid > INT32_MAX) return GG_ERR_UNSUPPORTED ;
-    if (grid == 0) return GG_OK ;
-    if (f->type == GG_FP64)
-        return tc_launch_fused (f, X, Y, n, mode, vec, (grid + TC_WARPS - 1) / TC_WARPS, ntiles,
-            stream) ;
+    if (f->type == GG_FP64) return tc_launch_fused (f, X, Y, n, mode, vec, ntiles, stream) ;
     typedef void (*team_fn) (const int32_t *, const float2 *, const int32_t *, int64_t,
         const int32_t *, const int32_t *, const float *, const int32_t *, int64_t, int64_t,
         const float *, float *) ;

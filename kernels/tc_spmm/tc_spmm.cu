@@ -264,10 +264,8 @@ extern "C" int gg_tc_spmm_ex (const gg_hybrid_form *f, const void *X, void *Y,
         if (parts != GG_TC_PARTS_ALL) return GG_ERR_UNSUPPORTED ;
         const bool vec = (n % 4 == 0) && ((uintptr_t) X % 16 == 0) && ((uintptr_t) Y % 16 == 0) ;
         const int64_t ntiles = (n + 31) / 32 ;
-        if (stage == TC_STAGE_TEAM) return tc_launch_team (f, X, Y, n, mode, vec, ntiles, stream) ;
-        const int64_t grid = (f->nwin * ntiles + TC_WARPS - 1) / TC_WARPS ;
-        if (grid > INT32_MAX) return GG_ERR_UNSUPPORTED ;
-        return tc_launch_fused (f, X, Y, n, mode, vec, grid, ntiles, stream) ;
+        return (stage == TC_STAGE_TEAM) ? tc_launch_team (f, X, Y, n, mode, vec, ntiles, stream)
+            : tc_launch_fused (f, X, Y, n, mode, vec, ntiles, stream) ;
     }
     const bool run_rem = (parts != GG_TC_PARTS_TC) && f->rem_nnz > 0 ;
     const bool run_tc = (parts != GG_TC_PARTS_REM) && f->nseg > 0 ;
