@@ -42,6 +42,7 @@
 #include <algorithm>
 #include <unistd.h>
 #include <cuda_runtime.h>
+#include "tests/need_device.h"
 #include "kernels/csr_transpose/csr_transpose.h"
 #include "kernels/csr_transpose/csr_transpose_ref.h"
 extern "C" {
@@ -128,14 +129,8 @@ int main (int argc, char **argv)
     }
     if (reps < 1) reps = 1 ;
     if (host_reps < 1) host_reps = 1 ;
-    int ndev = 0 ;
-    if (cudaGetDeviceCount (&ndev) != cudaSuccess || ndev == 0)
-    {
-        printf ("transpose_bench: no CUDA device\n") ;
-        return 77 ;
-    }
     cudaDeviceProp prop ;
-    CK (cudaGetDeviceProperties (&prop, 0)) ;
+    gg_need_device (&prop) ;
     printf ("transpose_bench: %s, %ld host CPUs; times in ms (device: median of %d "
         "after %d warm-ups; host: median of %d)\n", prop.name,
         sysconf (_SC_NPROCESSORS_ONLN), reps, warmups, host_reps) ;

@@ -33,5 +33,5 @@ GG_CSR_TRANSPOSE_INCS = $(srcdir)/kernels/csr_transpose/csr_transpose.h \
 	$(srcdir)/kernels/gg_kernels.h
 $(GG_CSR_TRANSPOSE_OBJS) tests/test_csr_transpose.o bench/transpose_bench.o: \
 	$(GG_CSR_TRANSPOSE_INCS)
-bench/transpose_bench.o: $(srcdir)/formats/convert.h
+bench/transpose_bench.o: $(srcdir)/formats/convert.h $(srcdir)/tests/need_device.h
 endif
