@@ -135,7 +135,6 @@ typedef struct
     const char *name ;
     int sched ;
     int param ;         // row: G; nnz: K; merge, warp: I
-    int wide ;          // nnz: 64-bit positions in the walk (nnzw_kK)
 }
 spmm_variant ;
 

@@ -126,10 +126,7 @@ __host__ __device__ static inline size_t spmm_stage_bytes (int64_t stage_n)
 // together (independent), then the entries are combined in order.
 #define SPMM_BATCH 4
 
-// I: the type of the positions inside a lane's walk (int: 32-bit, which
-// spmm_check's nnz, m <= INT32_MAX allows; int64_t: the walk before
-// 2026-11-29, kept for the nnzw_kK comparison variants)
-template <typename T, int VEC, int OP, typename I>
+template <typename T, int VEC, int OP>
 __global__ void __launch_bounds__ (256)
 spmm_nnz_kernel (const spmm_args<T> a)
 {
@@ -185,20 +182,19 @@ spmm_nnz_kernel (const spmm_args<T> a)
 
         if (active)
         {
-            I row = (I) r0 ;
-            I rowend = a.p [row+1] ;
-            const I s0 = (I) s ;
-            const int len = (int) (s_end - s), qb = r * (K + 1) ;
-            for (int tb = 0 ; tb < len ; tb += SPMM_BATCH)
+            int64_t row = r0 ;
+            int64_t rowend = a.p [row+1] ;
+            for (int64_t tb = s ; tb < s_end ; tb += SPMM_BATCH)
             {
                 T xs [SPMM_BATCH][VEC], ss [SPMM_BATCH] ;
                 #pragma unroll
                 for (int u = 0 ; u < SPMM_BATCH ; u++)
                 {
-                    if (tb + u < len && colok)
+                    const int64_t t = tb + u ;
+                    if (t < s_end && colok)
                     {
-                        const int q = qb + tb + u ;
-                        const I col = (a.X != NULL) ? (I) scol [q] : 0 ;
+                        int64_t q = (int64_t) r * (K + 1) + (t - s) ;
+                        int64_t col = (a.X != NULL) ? scol [q] : 0 ;
                         ss [u] = sval [q] ;
                         spmm_load_x<T, VEC> (xs [u], a.X, col, n, j) ;
                     }
@@ -206,8 +202,8 @@ spmm_nnz_kernel (const spmm_args<T> a)
                 #pragma unroll
                 for (int u = 0 ; u < SPMM_BATCH ; u++)
                 {
-                    if (tb + u >= len) break ;
-                    const I t = s0 + tb + u ;
+                    const int64_t t = tb + u ;
+                    if (t >= s_end) break ;
                     while (t >= rowend)
                     {
                         // row closes inside this lane's entries
@@ -222,7 +218,7 @@ spmm_nnz_kernel (const spmm_args<T> a)
                             gg_store_vec<T, VEC> (a.Y + spmm_yrow (a, row) * n + j, acc) ;
                         }
                         row++ ;
-                        while ((I) a.p [row+1] <= t) row++ ;    // empty rows
+                        while ((int64_t) a.p [row+1] <= t) row++ ;    // empty rows
                         rowend = a.p [row+1] ;
                         spmm_fill<T, VEC> (acc, id) ;
                     }
@@ -334,12 +330,8 @@ int spmm_launch_vec (const spmm_variant *var, spmm_args<T> a,
         int wpb = 8 ;
         while (wpb > 1 && per_warp * wpb > 48 * 1024) wpb /= 2 ;
         int64_t blocks = (nchunks + wpb - 1) / wpb ;
-        if (var->wide)
-            spmm_nnz_kernel<T, VEC, OP, int64_t> <<<(unsigned) blocks, 32 * wpb,
-                per_warp * wpb, stream>>> (a) ;
-        else
-            spmm_nnz_kernel<T, VEC, OP, int> <<<(unsigned) blocks, 32 * wpb,
-                per_warp * wpb, stream>>> (a) ;
+        spmm_nnz_kernel<T, VEC, OP> <<<(unsigned) blocks, 32 * wpb,
+            per_warp * wpb, stream>>> (a) ;
     }
     return gg_launch_status () ;
 }
