@@ -18,8 +18,9 @@
 //  (c) SDDMM: the backend vs cusparseSDDMM directly, K = N (N > 1), and our
 //      group and batch schedules called directly (--sddmm-kernels: which;
 //      each also timed back to back, as cusparseSDDMM is; "tcT" the
-//      tensor-core SDDMM with threshold T, exact, "tcTt" in tf32, its form
-//      built once per matrix); --sddmm-only: (c) alone;
+//      tensor-core SDDMM with threshold T, exact, "tcTt" in tf32, "tcTe3" /
+//      "tcTe4" with the two-way split, its form built once per matrix);
+//      --sddmm-only: (c) alone;
 //  (d) vxm (w = A' u, N = 1 in --ns): the pull on a transposed CSR (what the
 //      backend does: our kernel and cuSPARSE) vs the push from A's own CSR
 //      with atomics (gg_cuda_spmv_push) and cuSPARSE's transposed SpMV, for

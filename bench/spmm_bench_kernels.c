@@ -233,15 +233,19 @@ static const char *sddmm_next_name (const char *kn, char name [16])
     return comma ? comma + 1 : NULL ;
 }
 
-// A tensor-core SDDMM name of --sddmm-kernels: "tcT" (threshold T, exact)
-// or "tcTt" (tf32) gives T and *mode; any other name 0.
+// A tensor-core SDDMM name of --sddmm-kernels: "tcT" (threshold T, exact),
+// "tcTt" (tf32), "tcTe3" / "tcTe4" (the two-way split, 3 / 4 MMAs) gives T
+// and *mode; any other name 0.
 static int sddmm_tc_name (const char *s, int *mode)
 {
     const size_t len = strlen (s) ;
-    if (len < 3 || len > 4 || strncmp (s, "tc", 2) != 0 || s [2] < '1' || s [2] > '9'
-        || (len == 4 && s [3] != 't'))
-        return 0 ;
-    *mode = (len == 4) ? GG_TC_TF32 : GG_TC_EXACT ;
+    if (len < 3 || strncmp (s, "tc", 2) != 0 || s [2] < '1' || s [2] > '9') return 0 ;
+    const char *m = s + 3 ;
+    if (*m == '\0') *mode = GG_TC_EXACT ;
+    else if (!strcmp (m, "t")) *mode = GG_TC_TF32 ;
+    else if (!strcmp (m, "e3")) *mode = GG_TC_EXACT3 ;
+    else if (!strcmp (m, "e4")) *mode = GG_TC_EXACT4 ;
+    else return 0 ;
     return s [2] - '0' ;
 }
 
@@ -326,8 +330,8 @@ void bench_sddmm (const gg_backend *b, cusparseHandle_t h,
         printf ("# %s: the rows of its %ld entries in %.4f ms\n", M->name, (long) M->nnz, ms) ;
         cudaEventDestroy (r0) ; cudaEventDestroy (r1) ;
     }
-    // the tensor-core SDDMM's forms (names "tcT": threshold T, exact; "tcTt":
-    // the same in tf32), built once per matrix and type (printed: the
+    // the tensor-core SDDMM's forms (names "tcT": threshold T, exact; "tcTt",
+    // "tcTe3", "tcTe4": other modes), built once per matrix and type (printed: the
     // build's wall time and the share of entries on tensor cores)
     gg_tc_sddmm_form *tcf [10] = { NULL } ;
     for (const char *kn = sddmm_kernels ; kn != NULL && *kn != '\0' ; )

@@ -202,9 +202,9 @@ static void check_product (const bm_csr &M, const int32_t *dp, const int32_t *di
         cc = errors (M, A, B, K, down (dy, M.nnz), &written) ;
     }
     // the remainder in the same launch, and by the CUDA-core SDDMM after it
-    const int modes [2] = { GG_TC_EXACT, GG_TC_TF32 } ;
+    const int modes [4] = { GG_TC_EXACT, GG_TC_TF32, GG_TC_EXACT3, GG_TC_EXACT4 } ;
     const char *const rems [3] = { NULL, "rule", "grp" } ;
-    for (int mi = 0 ; mi < (type == GG_FP32 ? 2 : 1) ; mi++)
+    for (int mi = 0 ; mi < (type == GG_FP32 ? 4 : 1) ; mi++)
     for (const char *rem : rems)
     {
         const int mode = modes [mi] ;
@@ -218,6 +218,13 @@ static void check_product (const bm_csr &M, const int32_t *dp, const int32_t *di
             EXPECT (x.max <= 1e-13, "%s %s K=%ld fp64: max error %.3g", name, tag, (long) K, x.max) ;
         else if (mode == GG_TC_TF32)
             EXPECT (x.max <= 2e-3, "%s %s K=%ld tf32: max error %.3g", name, tag, (long) K, x.max) ;
+        else if (mode != GG_TC_EXACT)
+        {
+            // the two-way split: each value's two parts miss up to 2^-22 of it,
+            // so a term's dropped products up to about 3 * 2^-22 of it
+            EXPECT (x.max <= 2 * cc.max + 0x1p-20, "%s %s K=%ld exact%d: max %.3g, CUDA cores %.3g",
+                name, tag, (long) K, mode == GG_TC_EXACT3 ? 3 : 4, x.max, cc.max) ;
+        }
         else
         {
             EXPECT (x.max <= 2 * cc.max + 0x1p-24, "%s %s K=%ld exact: max %.3g, CUDA cores %.3g",

@@ -338,7 +338,8 @@ extern "C" int gg_tc_sddmm (const gg_tc_sddmm_form *f, gg_type type, int64_t k,
 {
     if (f == NULL || f->h == NULL || k < 1 || A == NULL || B == NULL || y == NULL
         || (type != GG_FP32 && type != GG_FP64)
-        || (type == GG_FP32 && mode != GG_TC_EXACT && mode != GG_TC_TF32)
+        || (type == GG_FP32 && mode != GG_TC_EXACT && mode != GG_TC_EXACT3
+            && mode != GG_TC_EXACT4 && mode != GG_TC_TF32)
         || parts < GG_TC_PARTS_ALL || parts > GG_TC_PARTS_REM)
         return GG_ERR_UNSUPPORTED ;
     const gg_hybrid_form *h = f->h ;
@@ -374,6 +375,8 @@ extern "C" int gg_tc_sddmm (const gg_tc_sddmm_form *f, gg_type type, int64_t k,
                 h->col, pos, h->seg_blk, h->seg_win, nseg, h->m, k, (const float *) A, \
                 (const float *) B, (float *) y, R, remw)
             if (mode == GG_TC_TF32) { if (vec) TCS_FP32 (GG_TC_TF32, true) ; else TCS_FP32 (GG_TC_TF32, false) ; }
+            else if (mode == GG_TC_EXACT3) { if (vec) TCS_FP32 (GG_TC_EXACT3, true) ; else TCS_FP32 (GG_TC_EXACT3, false) ; }
+            else if (mode == GG_TC_EXACT4) { if (vec) TCS_FP32 (GG_TC_EXACT4, true) ; else TCS_FP32 (GG_TC_EXACT4, false) ; }
             else { if (vec) TCS_FP32 (GG_TC_EXACT, true) ; else TCS_FP32 (GG_TC_EXACT, false) ; }
 #undef TCS_FP32
         }

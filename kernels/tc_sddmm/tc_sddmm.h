@@ -27,8 +27,8 @@
 // GG_TC_EXACT (the default): each value split into three TF32 parts, six
 // MMAs per step, small products chained apart from the leading one (as the
 // SpMM's exact mode, kernels/tc_spmm/tc_device.cuh); GG_TC_TF32 one MMA on
-// TF32 inputs (relative error ~1e-3), only when asked for.  The other modes:
-// GG_ERR_UNSUPPORTED.  Exact only where every value of A and B is a nonzero
+// TF32 inputs (relative error ~1e-3), only when asked for; GG_TC_EXACT3 /
+// GG_TC_EXACT4 the two-way split (3 / 4 MMAs, tc_spmm.h), for measurement.  Exact only where every value of A and B is a nonzero
 // finite normal number (gg_tc_values_plain): the MMA's +0 start and the
 // splits of an Inf would change a -0 or an Inf; the caller checks.
 
@@ -70,7 +70,10 @@ void gg_tc_sddmm_free (gg_tc_sddmm_form *form, cudaStream_t stream) ;
 // y (M's nnz values of `type`, device) = the SDDMM through the form.
 //   type       GG_FP32 or GG_FP64
 //   k          columns of A (m x k) and B (n x k), row-major, device (>= 1)
-//   mode       a gg_tc_mode: GG_TC_EXACT or GG_TC_TF32 (FP64: ignored)
+//   mode       a gg_tc_mode: GG_TC_EXACT, GG_TC_TF32, or the two-way split
+//              GG_TC_EXACT3 / GG_TC_EXACT4 (bench and tests: fewer MMAs
+//              per step; a dropped product is up to 2^-22 of its term)
+//              (FP64: ignored)
 //   parts      a gg_tc_parts: both (the tensor-core part, then the
 //              remainder), or either alone (timing)
 //   remainder  NULL or "": the remainder in the same launch (the warps
