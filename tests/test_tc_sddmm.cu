@@ -218,11 +218,11 @@ static void check_product (const bm_csr &M, const int32_t *dp, const int32_t *di
             EXPECT (x.max <= 1e-13, "%s %s K=%ld fp64: max error %.3g", name, tag, (long) K, x.max) ;
         else if (mode == GG_TC_TF32)
             EXPECT (x.max <= 2e-3, "%s %s K=%ld tf32: max error %.3g", name, tag, (long) K, x.max) ;
-        else if (mode == GG_TC_EXACT || (mode == GG_TC_EXACT4 && K >= 16))
+        else if (mode == GG_TC_EXACT || mode == gg_tc_sddmm_exact_mode (K))
         {
-            // what the backend runs as "exact" (backend/cuda/dense.c: the
-            // two-way split with four MMAs from K = 16 on): within 2x of
-            // the CUDA-core kernel's error
+            // what precision "exact" runs at this K (the three-way split,
+            // or the two-way one with four MMAs from GG_TC_SDDMM_EXACT4_K
+            // terms on): within 2x of the CUDA-core kernel's error
             EXPECT (x.max <= 2 * cc.max + 0x1p-24, "%s %s K=%ld mode %d: max %.3g, CUDA cores %.3g",
                 name, tag, (long) K, mode, x.max, cc.max) ;
             EXPECT (x.median <= 2 * cc.median + 1e-9, "%s %s K=%ld mode %d: median %.3g, CUDA cores %.3g",

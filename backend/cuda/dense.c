@@ -376,25 +376,6 @@ static bool sddmm_tc_prefer (const gg_dense_op *o)
     return strcmp (grbgpu_settings_get ()->kernel, "tc3") == 0 ;
 }
 
-// The tensor-core SDDMM's FP32 mode (FP64 ignores it: DMMA).  "exact":
-// from K = SDDMM_TC_EXACT4_K terms on, the two-way TF32 split with four MMAs
-// a step (GG_TC_EXACT4), below it the three-way split with six (GG_TC_EXACT).
-// Each value's two parts miss at most 2^-22 of it, so the products the four
-// MMAs leave out are at most ~2^-21 = 8 u of a term (u = 2^-24), against an
-// FP32 CUDA-core sum's bound of (K - 1) u + u: from K = 16 terms the bound
-// grows by at most half.  Measured (bench/NOTES.md, 2026-11-29, fourth
-// session; 20 matrices, K = 32 and 128, against FP64): max error 0.67-2.04x
-// and median 0.98-1.34x the CUDA-core group schedule's (six MMAs: 0.67-2.04x
-// and 0.76-1.29x; the 2.04 is cora's remainder, the same in both), in
-// 0.79-1.00x the six MMAs' time.
-#define SDDMM_TC_EXACT4_K 16
-
-static int sddmm_tc_mode (gg_precision precision, int64_t k)
-{
-    if (precision == GG_PRECISION_TF32) return GG_TC_TF32 ;
-    return (k >= SDDMM_TC_EXACT4_K) ? GG_TC_EXACT4 : GG_TC_EXACT ;
-}
-
 static int sddmm_tc_run (gg_dense_op *o)
 {
     int rc = GG_OK ;
@@ -403,8 +384,12 @@ static int sddmm_tc_run (gg_dense_op *o)
     GG_TRY (out_alloc (o)) ;
     o->spread = 0 ;
     FAULT_TRY (GG_FAULT_LAUNCH) ;
-    GG_TRY (gg_tc_sddmm (o->fm->tcs, o->t, o->k, dev_a (o), dev_b (o), o->dy,
-        sddmm_tc_mode (o->precision, o->k), GG_TC_PARTS_ALL, NULL, o->c->ctx->stream)) ;
+    // FP32 "exact": six or four MMAs a step by the dot product's length
+    // (gg_tc_sddmm_exact_mode, kernels/tc_sddmm/tc_sddmm.h); FP64 ignores it
+    const int mode = (o->precision == GG_PRECISION_TF32) ? GG_TC_TF32
+        : gg_tc_sddmm_exact_mode (o->k) ;
+    GG_TRY (gg_tc_sddmm (o->fm->tcs, o->t, o->k, dev_a (o), dev_b (o), o->dy, mode,
+        GG_TC_PARTS_ALL, NULL, o->c->ctx->stream)) ;
 done:
     return rc ;
 }

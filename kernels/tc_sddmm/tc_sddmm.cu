@@ -374,10 +374,15 @@ extern "C" int gg_tc_sddmm (const gg_tc_sddmm_form *f, gg_type type, int64_t k,
 #define TCS_FP32(MODE, VEC) tcs_fp32_kernel<MODE, VEC> <<<grid, TCS_WARPS * 32, 0, stream>>> ( \
                 h->col, pos, h->seg_blk, h->seg_win, nseg, h->m, k, (const float *) A, \
                 (const float *) B, (float *) y, R, remw)
-            if (mode == GG_TC_TF32) { if (vec) TCS_FP32 (GG_TC_TF32, true) ; else TCS_FP32 (GG_TC_TF32, false) ; }
-            else if (mode == GG_TC_EXACT3) { if (vec) TCS_FP32 (GG_TC_EXACT3, true) ; else TCS_FP32 (GG_TC_EXACT3, false) ; }
-            else if (mode == GG_TC_EXACT4) { if (vec) TCS_FP32 (GG_TC_EXACT4, true) ; else TCS_FP32 (GG_TC_EXACT4, false) ; }
-            else { if (vec) TCS_FP32 (GG_TC_EXACT, true) ; else TCS_FP32 (GG_TC_EXACT, false) ; }
+#define TCS_FP32_MODE(MODE) do { if (vec) TCS_FP32 (MODE, true) ; else TCS_FP32 (MODE, false) ; } while (0)
+            switch (mode)
+            {
+                case GG_TC_TF32:   TCS_FP32_MODE (GG_TC_TF32) ; break ;
+                case GG_TC_EXACT3: TCS_FP32_MODE (GG_TC_EXACT3) ; break ;
+                case GG_TC_EXACT4: TCS_FP32_MODE (GG_TC_EXACT4) ; break ;
+                default:           TCS_FP32_MODE (GG_TC_EXACT) ; break ;
+            }
+#undef TCS_FP32_MODE
 #undef TCS_FP32
         }
         if (cudaGetLastError () != cudaSuccess) return GG_ERR_DEVICE ;

@@ -28,8 +28,9 @@
 // MMAs per step, small products chained apart from the leading one (as the
 // SpMM's exact mode, kernels/tc_spmm/tc_device.cuh); GG_TC_TF32 one MMA on
 // TF32 inputs (relative error ~1e-3), only when asked for; GG_TC_EXACT3 /
-// GG_TC_EXACT4 the two-way split (3 / 4 MMAs, tc_spmm.h), for measurement.  Exact only where every value of A and B is a nonzero
-// finite normal number (gg_tc_values_plain): the MMA's +0 start and the
+// GG_TC_EXACT4 the two-way split (3 / 4 MMAs, tc_spmm.h).  What "exact"
+// runs: gg_tc_sddmm_exact_mode (below).  Exact only where every value of A
+// and B is a nonzero finite normal number (gg_tc_values_plain): the MMA's +0 start and the
 // splits of an Inf would change a -0 or an Inf; the caller checks.
 
 #ifndef GG_TC_SDDMM_H
@@ -71,9 +72,8 @@ void gg_tc_sddmm_free (gg_tc_sddmm_form *form, cudaStream_t stream) ;
 //   type       GG_FP32 or GG_FP64
 //   k          columns of A (m x k) and B (n x k), row-major, device (>= 1)
 //   mode       a gg_tc_mode: GG_TC_EXACT, GG_TC_TF32, or the two-way split
-//              GG_TC_EXACT3 / GG_TC_EXACT4 (bench and tests: fewer MMAs
-//              per step; a dropped product is up to 2^-22 of its term)
-//              (FP64: ignored)
+//              GG_TC_EXACT3 / GG_TC_EXACT4 (fewer MMAs per step; a dropped
+//              product is up to 2^-22 of its term) (FP64: ignored)
 //   parts      a gg_tc_parts: both (the tensor-core part, then the
 //              remainder), or either alone (timing)
 //   remainder  NULL or "": the remainder in the same launch (the warps
@@ -84,6 +84,24 @@ void gg_tc_sddmm_free (gg_tc_sddmm_form *form, cudaStream_t stream) ;
 int gg_tc_sddmm (const gg_tc_sddmm_form *form, gg_type type, int64_t k,
     const void *A, const void *B, void *y, int mode, int parts,
     const char *remainder, cudaStream_t stream) ;
+
+// The FP32 mode of precision "exact" for dot products of k terms: from
+// GG_TC_SDDMM_EXACT4_K terms on, the two-way TF32 split with four MMAs a step
+// (GG_TC_EXACT4), below it the three-way split with six (GG_TC_EXACT).  Each
+// value's two parts miss at most 2^-22 of it, so the products the four MMAs
+// leave out are at most ~2^-21 = 8 u of a term (u = 2^-24), against an FP32
+// CUDA-core sum's bound of (k - 1) u + u: from k = 16 the bound grows by at
+// most half.  Measured (bench/NOTES.md, 2026-11-29, fourth session; 20
+// matrices, k = 32 and 128, against FP64): max error 0.67-2.04x and median
+// 0.98-1.34x the CUDA-core group schedule's (six MMAs: 0.67-2.04x and
+// 0.76-1.29x; the 2.04 is cora's remainder, the same in both), in 0.79-1.00x
+// the six MMAs' time.  The backend's tc3 row and tests/test_tc_sddmm (which
+// holds this mode to exact's bound) both take it from here.
+#define GG_TC_SDDMM_EXACT4_K 16
+static inline int gg_tc_sddmm_exact_mode (int64_t k)
+{
+    return (k >= GG_TC_SDDMM_EXACT4_K) ? GG_TC_EXACT4 : GG_TC_EXACT ;
+}
 
 #ifdef __cplusplus
 }
