@@ -25,11 +25,13 @@
 //  5. sizes to the host (synchronisation 1), one allocation for the form.
 //  6. scatter: TC entries to their block's values (fragment order), leaders
 //     write the block's column; remainder entries to the remainder CSR at
-//     R (e); rp [r] = R (p [r]); segments and zero rows per window; the
-//     remainder's SpMV plan; its longest row to the host (synchronisation 2).
+//     R (e) (the index form: also their rows, rrow); rp [r] = R (p [r]);
+//     segments and zero rows per window; the remainder's SpMV plan (not in
+//     the index form); its longest row to the host (synchronisation 2).
 //
 // Scratch: 24 bytes per entry (row, leader, flags, scan) plus 32 per window,
-// stream-ordered (cudaMallocAsync), freed before returning.
+// one stream-ordered allocation (cudaMallocAsync; CUB's scratch a second),
+// freed before returning.
 
 #include <cstdint>
 #include <cstdlib>
@@ -157,7 +159,7 @@ __global__ void hyb_scatter_kernel (const int32_t *__restrict__ p,
     const int32_t *__restrict__ row, const int32_t *__restrict__ lead,
     const unsigned long long *__restrict__ scan, const hyb_cnt *__restrict__ wc,
     int64_t nnz, int32_t *__restrict__ col, T *__restrict__ val,
-    int32_t *__restrict__ ri, T *__restrict__ rx)
+    int32_t *__restrict__ ri, T *__restrict__ rx, int32_t *__restrict__ rrow)
 {
     for (int64_t e = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ; e < nnz ;
          e += (int64_t) gridDim.x * blockDim.x)
@@ -168,6 +170,7 @@ __global__ void hyb_scatter_kernel (const int32_t *__restrict__ p,
             const int64_t q = hyb_R (scan, e) ;
             ri [q] = c ;
             rx [q] = (x != NULL) ? x [e] : (T) e ;
+            if (rrow != NULL) rrow [q] = row [e] ;
             continue ;
         }
         const int32_t r = row [e] ;
@@ -307,6 +310,7 @@ extern "C" int gg_tc_build (int64_t m, int64_t k, int64_t nnz, const int32_t *p,
     unsigned long long *flags = NULL, *scan = NULL ;
     hyb_cnt *wcnt = NULL, *wc = NULL ;
     int *maxrow_d = NULL ;
+    char *scratch = NULL ;
     void *cub_tmp = NULL ;
     size_t cub_have = 0 ;
     unsigned long long tot = 0 ;
@@ -321,14 +325,26 @@ extern "C" int gg_tc_build (int64_t m, int64_t k, int64_t nnz, const int32_t *p,
     f->m = m ; f->k = k ; f->nnz = nnz ; f->type = type ;
     f->threshold = threshold ; f->seg_blocks = seg_blocks ;
 
-    // 1-3: rows, vectors, ranks
-    HYB_ALLOC (row, (size_t) nnz * 4 + 4) ;
-    HYB_ALLOC (lead, (size_t) nnz * 4 + 4) ;
-    HYB_ALLOC (flags, (size_t) (nnz + 1) * 8) ;
-    HYB_ALLOC (scan, (size_t) (nnz + 1) * 8) ;
-    HYB_ALLOC (wcnt, (size_t) (nwin + 1) * sizeof (hyb_cnt)) ;
-    HYB_ALLOC (wc, (size_t) (nwin + 1) * sizeof (hyb_cnt)) ;
-    HYB_ALLOC (maxrow_d, 2 * sizeof (int)) ;
+    // 1-3: rows, vectors, ranks; the scratch arrays in one allocation (one
+    // pool call instead of seven: the build's fixed cost is what small
+    // matrices pay)
+    {
+        const size_t sz [7] = { (size_t) nnz * 4 + 4, (size_t) nnz * 4 + 4,
+            (size_t) (nnz + 1) * 8, (size_t) (nnz + 1) * 8,
+            (size_t) (nwin + 1) * sizeof (hyb_cnt), (size_t) (nwin + 1) * sizeof (hyb_cnt),
+            2 * sizeof (int) } ;
+        size_t total = 0 ;
+        for (int q = 0 ; q < 7 ; q++) total += hyb_round (sz [q]) ;
+        HYB_ALLOC (scratch, total) ;
+        char *at = scratch ;
+        row = (int32_t *) at ; at += hyb_round (sz [0]) ;
+        lead = (int32_t *) at ; at += hyb_round (sz [1]) ;
+        flags = (unsigned long long *) at ; at += hyb_round (sz [2]) ;
+        scan = (unsigned long long *) at ; at += hyb_round (sz [3]) ;
+        wcnt = (hyb_cnt *) at ; at += hyb_round (sz [4]) ;
+        wc = (hyb_cnt *) at ; at += hyb_round (sz [5]) ;
+        maxrow_d = (int *) at ;
+    }
     HYB_TRY (cudaMemsetAsync (flags + nnz, 0, 8, stream)) ;
     HYB_TRY (cudaMemsetAsync (maxrow_d, 0, 2 * sizeof (int), stream)) ;
     if (nnz > 0)
@@ -370,7 +386,10 @@ extern "C" int gg_tc_build (int64_t m, int64_t k, int64_t nnz, const int32_t *p,
             (size_t) f->rem_nnz * 4,            // ri
             (size_t) f->rem_nnz * ts,           // rx
             (size_t) (nwin + 1) * 4 } ;         // win_blk
-        const size_t plan = gg_cuda_spmv_plan_bytes (f->rem_nnz) ;
+        // the index form: the remainder's rows (rrow) where the others have
+        // the SpMV plan
+        const size_t plan = index ? (size_t) f->rem_nnz * 4 + 4
+            : gg_cuda_spmv_plan_bytes (f->rem_nnz) ;
         size_t total = hyb_round (plan) ;
         for (int q = 0 ; q < 9 ; q++) total += hyb_round (sz [q]) ;
         HYB_TRY (cudaMallocAsync (&f->base, total, stream)) ;
@@ -386,7 +405,8 @@ extern "C" int gg_tc_build (int64_t m, int64_t k, int64_t nnz, const int32_t *p,
         f->rx = (void *) (base + off) ; off += hyb_round (sz [7]) ;
         f->win_blk = (int32_t *) (base + off) ; off += hyb_round (sz [8]) ;
         f->nwin = nwin ;
-        f->rplan = (void *) (base + off) ;
+        if (index) f->rrow = (int32_t *) (base + off) ;
+        else f->rplan = (void *) (base + off) ;
     }
 
     // 6: fill
@@ -400,15 +420,15 @@ extern "C" int gg_tc_build (int64_t m, int64_t k, int64_t nnz, const int32_t *p,
         if (index)
             HYB_LAUNCH ((hyb_scatter_kernel<int32_t> <<<hyb_grid (nnz, 256), 256, 0, stream>>> (p, i,
                 (const int32_t *) NULL, row, lead, scan, wc, nnz, f->col, (int32_t *) f->val, f->ri,
-                (int32_t *) f->rx))) ;
+                (int32_t *) f->rx, f->rrow))) ;
         else if (type == GG_FP32)
             HYB_LAUNCH ((hyb_scatter_kernel<float> <<<hyb_grid (nnz, 256), 256, 0, stream>>> (p, i,
                 (const float *) x, row, lead, scan, wc, nnz, f->col, (float *) f->val, f->ri,
-                (float *) f->rx))) ;
+                (float *) f->rx, (int32_t *) NULL))) ;
         else
             HYB_LAUNCH ((hyb_scatter_kernel<double> <<<hyb_grid (nnz, 256), 256, 0, stream>>> (p, i,
                 (const double *) x, row, lead, scan, wc, nnz, f->col, (double *) f->val, f->ri,
-                (double *) f->rx))) ;
+                (double *) f->rx, (int32_t *) NULL))) ;
     }
     HYB_LAUNCH ((hyb_rowptr_kernel <<<hyb_grid (m + 1, 256), 256, 0, stream>>> (p, m, scan,
         f->rp, maxrow_d))) ;
@@ -416,7 +436,8 @@ extern "C" int gg_tc_build (int64_t m, int64_t k, int64_t nnz, const int32_t *p,
         f->win_blk))) ;
     HYB_LAUNCH ((hyb_segment_kernel <<<hyb_grid (nwin, 256), 256, 0, stream>>> (p, m, nwin,
         scan, wc, seg_blocks, f->nblk, f->nseg, f->seg_blk, f->seg_win, f->zero_rows))) ;
-    if (f->rem_nnz > 0 && gg_cuda_spmv_plan_build (m, f->rem_nnz, f->rp, f->rplan, stream) != GG_OK)
+    if (!index && f->rem_nnz > 0
+        && gg_cuda_spmv_plan_build (m, f->rem_nnz, f->rp, f->rplan, stream) != GG_OK)
     {
         rc = GG_ERR_DEVICE ;
         goto done ;
@@ -427,13 +448,7 @@ extern "C" int gg_tc_build (int64_t m, int64_t k, int64_t nnz, const int32_t *p,
     f->rem_rows = maxrow [1] ;
 
 done:
-    if (row) cudaFreeAsync (row, stream) ;
-    if (lead) cudaFreeAsync (lead, stream) ;
-    if (flags) cudaFreeAsync (flags, stream) ;
-    if (scan) cudaFreeAsync (scan, stream) ;
-    if (wcnt) cudaFreeAsync (wcnt, stream) ;
-    if (wc) cudaFreeAsync (wc, stream) ;
-    if (maxrow_d) cudaFreeAsync (maxrow_d, stream) ;
+    if (scratch) cudaFreeAsync (scratch, stream) ;
     if (cub_tmp) cudaFreeAsync (cub_tmp, stream) ;
     if (rc != GG_OK)
     {

@@ -285,28 +285,16 @@ extern "C" int gg_tc_sddmm_build (int64_t m, int64_t n, int64_t nnz, const int32
     gg_tc_sddmm_form *f = (gg_tc_sddmm_form *) calloc (1, sizeof (gg_tc_sddmm_form)) ;
     if (f == NULL) return GG_ERR_NOMEM ;
     f->m = m ; f->n = n ; f->nnz = nnz ;
+    // the index form has the remainder's rows (rrow) built with it; the
+    // build ends synchronised
     int rc = gg_tc_build (m, n, nnz, p, i, NULL, GG_INT32, threshold, seg_blocks, &f->h, stream) ;
-    if (rc == GG_OK && f->h->rem_nnz > 0)
-    {
-        if (cudaMallocAsync ((void **) &f->rrow, (size_t) f->h->rem_nnz * 4, stream) != cudaSuccess)
-        {
-            cudaGetLastError () ;
-            f->rrow = NULL ;
-            rc = GG_ERR_DEVICE ;
-        }
-        else rc = gg_cuda_sddmm_rows (m, f->h->rem_nnz, f->h->rp, f->rrow, stream) ;
-    }
-    if (rc == GG_OK && cudaStreamSynchronize (stream) != cudaSuccess)
-    {
-        cudaGetLastError () ;
-        rc = GG_ERR_DEVICE ;
-    }
     if (rc != GG_OK)
     {
-        gg_tc_sddmm_free (f, stream) ;
+        free (f) ;
         return rc ;
     }
-    f->bytes = f->h->bytes + (size_t) f->h->rem_nnz * 4 ;
+    f->rrow = f->h->rrow ;
+    f->bytes = f->h->bytes ;
     f->build_ms = std::chrono::duration<double, std::milli> (
         std::chrono::steady_clock::now () - t0).count () ;
     *form = f ;
@@ -316,8 +304,7 @@ extern "C" int gg_tc_sddmm_build (int64_t m, int64_t n, int64_t nnz, const int32
 extern "C" void gg_tc_sddmm_free (gg_tc_sddmm_form *f, cudaStream_t stream)
 {
     if (f == NULL) return ;
-    if (f->rrow != NULL) cudaFreeAsync (f->rrow, stream) ;
-    gg_tc_free (f->h, stream) ;
+    gg_tc_free (f->h, stream) ;         // rrow is the form's
     free (f) ;
 }
 

@@ -101,6 +101,10 @@ typedef struct gg_hybrid_form
     int32_t *ri ;               // rem_nnz
     void *rx ;                  // rem_nnz values of the type
     void *rplan ;               // gg_cuda_spmv_plan_bytes (rem_nnz) bytes
+                                // (NULL in the index form: no SpMV runs on it)
+    int32_t *rrow ;             // the index form only (else NULL): rem_nnz,
+                                // the row of each remainder entry (the
+                                // tensor-core SDDMM's remainder warps read it)
 
     // storage
     void *base ;                // the one device allocation holding the above

@@ -84,17 +84,18 @@ gg_tc_info ;
 //              GG_ERR_UNSUPPORTED); not iso.  NULL with type GG_INT32: the
 //              index form of S's pattern (the tensor-core SDDMM's,
 //              kernels/tc_sddmm/): val holds each TC position's entry of S
-//              (its position in S + 1; 0 where absent) and rx each remainder
-//              entry's position in S; gg_tc_spmm and gg_tc_set_row_out refuse
-//              it
+//              (its position in S + 1; 0 where absent), rx each remainder
+//              entry's position in S and rrow its row (no SpMV plan);
+//              gg_tc_spmm and gg_tc_set_row_out refuse it
 //   threshold  entries (1..8) a window's 8x1 column vector needs to go to the
 //              tensor-core part; <= 0: the default (3, Libra's 3 of 8)
 //   seg_blocks blocks per segment (one warp's unit); <= 0: the default (16)
 //   form       out: the form (host struct owning one device allocation);
 //              NULL on error
 //   stream     the stream the build runs on; the build synchronises it twice
-//              (the parts' sizes are read on the host) and takes ~16 bytes
-//              per entry of scratch from the default stream-ordered pool.
+//              (the parts' sizes are read on the host) and takes ~24 bytes
+//              per entry of scratch, in one allocation, from the default
+//              stream-ordered pool.
 int gg_tc_build (int64_t m, int64_t k, int64_t nnz, const int32_t *p,
     const int32_t *i, const void *x, gg_type type, int threshold,
     int seg_blocks, gg_hybrid_form **form, cudaStream_t stream) ;
