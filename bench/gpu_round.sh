@@ -363,6 +363,16 @@ if has multi2; then
         120 --split 0,1 --split-sddmm --scales ${MULTI_SCALES:-22} --ns 64
 fi
 
+if has floor; then
+    # the launch floor, dependent loads, row gathers and HBM's read rate
+    # (bench/floor_bench.cu, built here by hand): what bounds a speedup
+    nvcc -O3 -std=c++17 -gencode=arch=compute_90,code=sm_90 -I.. ../bench/floor_bench.cu \
+        -o floor_bench > "$OUT/floor_build.log" 2>&1 \
+        && timeout 60 ./floor_bench > "$OUT/floor_bench.log" 2>&1
+    say "floor_bench: exit $?"
+    cat "$OUT/floor_bench.log" | tee -a "$summary"
+fi
+
 if has peer; then
     # X to the second GPU: peer to peer against uploads from the host (issue
     # 18's item 2), bench/peer_bench.cu, built here by hand
