@@ -30,10 +30,8 @@
 //     the index form); its longest row to the host (synchronisation 2).
 //
 // Scratch: 24 bytes per entry (row, leader, flags, scan) plus 32 per window,
-// one stream-ordered allocation (CUB's scratch a second), freed before
-// returning.  The scratch and the form come from the builds' pool
-// (gg_build_pool), which keeps memory between builds: from the default pool
-// each build paid for mapping its memory again after every synchronisation.
+// one stream-ordered allocation (cudaMallocAsync; CUB's scratch a second),
+// freed before returning.
 
 #include <cstdint>
 #include <cstdlib>
@@ -42,7 +40,6 @@
 #include <cuda_runtime.h>
 #include <cub/cub.cuh>
 #include "kernels/gg_cuda.h"
-#include "kernels/gg_semiring.cuh"
 #include "kernels/tc_spmm/tc_spmm.h"
 
 //------------------------------------------------------------------------------
@@ -257,18 +254,9 @@ __global__ void hyb_win_blk_kernel (const hyb_cnt *__restrict__ wc, int64_t nwin
 
 static size_t hyb_round (size_t b) { return (b + 255) & ~(size_t) 255 ; }
 
-// the build's scratch and the form, from the builds' pool (which keeps
-// memory between builds: kernels/gg_device.cu), else the default pool
-static cudaError_t hyb_malloc (void **ptr, size_t bytes, cudaStream_t stream)
-{
-    cudaMemPool_t pool = gg_build_pool () ;
-    return (pool != NULL) ? cudaMallocFromPoolAsync (ptr, bytes, pool, stream)
-        : cudaMallocAsync (ptr, bytes, stream) ;
-}
-
 #define HYB_TRY(call) do { if ((call) != cudaSuccess) { cudaGetLastError () ; \
     rc = GG_ERR_DEVICE ; goto done ; } } while (0)
-#define HYB_ALLOC(ptr, bytes) do { if (hyb_malloc ((void **) &(ptr), \
+#define HYB_ALLOC(ptr, bytes) do { if (cudaMallocAsync ((void **) &(ptr), \
     hyb_round (bytes), stream) != cudaSuccess) { cudaGetLastError () ; \
     rc = GG_ERR_DEVMEM ; goto done ; } } while (0)
 #define HYB_LAUNCH(...) do { __VA_ARGS__ ; HYB_TRY (cudaGetLastError ()) ; } while (0)
@@ -404,7 +392,7 @@ extern "C" int gg_tc_build (int64_t m, int64_t k, int64_t nnz, const int32_t *p,
             : gg_cuda_spmv_plan_bytes (f->rem_nnz) ;
         size_t total = hyb_round (plan) ;
         for (int q = 0 ; q < 9 ; q++) total += hyb_round (sz [q]) ;
-        HYB_TRY (hyb_malloc (&f->base, total, stream)) ;
+        HYB_TRY (cudaMallocAsync (&f->base, total, stream)) ;
         f->bytes = total ;
         base = (char *) f->base ;
         f->col = (int32_t *) (base + off) ; off += hyb_round (sz [0]) ;

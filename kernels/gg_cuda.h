@@ -266,10 +266,10 @@ const char *gg_cuda_spmm_choose_plan (int64_t m, int64_t n, int64_t nnz,
 const char *gg_cuda_spmm_choose_rows (int64_t m, int64_t n, int64_t nnz,
     int64_t max_row) ;
 
-// Hand the kernels' own memory pools' kept memory (their scratch, the forms'
-// builds: kernels/gg_device.cu) back to the current device: the backend's
-// retry after a failed call does, with the default pool's.
-void gg_cuda_pools_trim (void) ;
+// Hand the memory the kernels' scratch pool keeps (kernels/gg_device.cu)
+// back to the current device: the backend's retry after a failed call does,
+// with the default pool's.
+void gg_cuda_pool_trim (void) ;
 
 #ifdef __cplusplus
 }

@@ -625,11 +625,6 @@ template <> struct gg_ctype<GG_FP64>   { typedef double   type ; } ;
 // pays cudaMalloc for its scratch.  NULL if it cannot be made.
 cudaMemPool_t gg_kernel_pool (void) ;
 
-// The forms' builds' pool (kernels/gg_device.cu): keeps up to 64 MB of freed
-// memory between builds (their scratch and the forms).  NULL if it cannot
-// be made.
-cudaMemPool_t gg_build_pool (void) ;
-
 // The current device's number of SMs, asked once per device
 // (kernels/gg_device.cu; 0 if unknown).
 int gg_device_sms (void) ;

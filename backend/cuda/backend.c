@@ -102,7 +102,7 @@ static int run_op (const op_args *a)
             || atomic_load (&gg_cuda_broken) || round == 1) break ;
         // give device memory back and try once more: the cache's device
         // copies (least recently used first), the stream-ordered pool and
-        // the kernels' own pools
+        // the kernels' scratch pool (which otherwise keeps all it took)
         size_t want = c.bytes > 0 ? 2 * c.bytes : ((size_t) 1 << 30) ;
         size_t freed = grbgpu_cache_evict_device (gg_cuda_dev_id, want) ;
         (void) cudaStreamSynchronize (gg_cuda_free_stream) ;
@@ -112,7 +112,7 @@ static int run_op (const op_args *a)
         {
             (void) cudaMemPoolTrimTo (mempool, 0) ;
         }
-        gg_cuda_pools_trim () ;
+        gg_cuda_pool_trim () ;
         (void) cudaGetLastError () ;
         grbgpu_log (1, "cuda: call failed (%d); freed %zu cached bytes, "
             "retrying", rc, freed) ;
