@@ -282,99 +282,6 @@ spmm_nnz_kernel (const spmm_args<T> a)
 }
 
 //------------------------------------------------------------------------------
-// nnzb_kK: nnz_kK with more rows of X in flight (FP32 PLUS_TIMES, VEC = 4)
-//------------------------------------------------------------------------------
-
-// The same chunks as nnz_kK (K entries per nonzero lane, R = 32 / C nonzero
-// lanes per warp), but each lane walks its own K entries reading S's index
-// and value straight from memory (no staging, no scan across lanes) and
-// keeps SPMM_WIDE rows of X in flight, where nnz_kK keeps SPMM_BATCH; a row
-// cut by a K boundary (set to the identity by spmm_nnz_init_kernel with
-// CH = K) takes atomics, every other row a plain store.  Why: at N = 128 on
-// graphs whose X stays in L2, nnz_kK reads X's rows at ~3.3 TB/s where a
-// plain gather of 512-byte rows with 8 in flight per thread reaches ~9 TB/s
-// (bench/floor_bench, H200, bench/NOTES.md 2026-11-29, fifth session): the
-// rows in flight per SM (~96 for nnz_k128 at 75 registers) are what bound it.
-// 80 registers (ptxas, sm_90): 3 blocks of 256 per SM, 192 rows in flight;
-// held to 64 it spills 120 bytes.
-#define SPMM_WIDE 8
-
-__global__ void __launch_bounds__ (256)
-spmm_nnzb_kernel (const spmm_args<float> a)
-{
-    const int lane = threadIdx.x & 31 ;
-    const int C = a.C, R = 32 / C, K = a.K ;
-    const int c = lane % C, r = lane / C ;
-    const int64_t warp = ((int64_t) blockIdx.x * blockDim.x + threadIdx.x) / 32 ;
-    const int64_t e0 = warp * R * K ;
-    if (e0 >= a.nnz) return ;                       // whole warp
-    const int64_t e1 = (e0 + R * K < a.nnz) ? e0 + R * K : a.nnz ;
-    const int64_t row_lo = gg_warp_find_row (a.p, 0, a.m, e0) ;
-    const int64_t row_hi = gg_warp_find_row (a.p, row_lo, a.m, e1 - 1) + 1 ;
-    // this lane's entries [s, s_end) (no warp-wide step follows)
-    const int64_t s = e0 + (int64_t) r * K ;
-    if (s >= e1) return ;
-    const int64_t s_end = (s + K < e1) ? s + K : e1 ;
-    const int64_t r0 = gg_find_row (a.p, row_lo, row_hi, s) ;
-    const float id = gg_identity<float> (gg_op_mon<GG_OP_PLUS_TIMES> (a.mon)) ;
-    const int64_t n = a.n ;
-
-    for (int64_t strip = 0 ; strip < n ; strip += (int64_t) C * 4)
-    {
-        const int64_t j = strip + (int64_t) c * 4 ;
-        const bool colok = (j < n) ;
-        int64_t row = r0 ;
-        int64_t rstart = a.p [row], rend = a.p [row + 1] ;
-        float acc [4] ;
-        spmm_fill<float, 4> (acc, id) ;
-        // row's part of [s, s_end) to Y: a store, or an atomic where a K
-        // boundary cuts the row (others hold the rest)
-        auto flush = [&] (void)
-        {
-            if (!colok || rend <= rstart) return ;      // (an empty row)
-            float *y = a.Y + spmm_yrow (a, row) * n + j ;
-            if (rstart < s || rend > s_end)
-                spmm_atomic_vec<float, 4> (gg_op_mon<GG_OP_PLUS_TIMES> (a.mon), y, acc) ;
-            else
-                gg_store_vec<float, 4> (y, acc) ;
-        } ;
-        for (int64_t tb = s ; tb < s_end ; tb += SPMM_WIDE)
-        {
-            float xs [SPMM_WIDE][4], ss [SPMM_WIDE] ;
-            #pragma unroll
-            for (int u = 0 ; u < SPMM_WIDE ; u++)
-            {
-                const int64_t t = tb + u ;
-                ss [u] = 0 ;
-                spmm_fill<float, 4> (xs [u], 0) ;
-                if (t < s_end && colok)
-                {
-                    const int64_t col = (a.X != NULL) ? a.ci [t] : 0 ;
-                    ss [u] = gg_sval (a.smode, a.sx, t) ;
-                    spmm_load_x<float, 4> (xs [u], a.X, col, n, j) ;
-                }
-            }
-            #pragma unroll
-            for (int u = 0 ; u < SPMM_WIDE ; u++)
-            {
-                const int64_t t = tb + u ;
-                if (t >= s_end) break ;
-                while (t >= rend)
-                {
-                    flush () ;
-                    row++ ;
-                    rstart = rend ;
-                    rend = a.p [row + 1] ;
-                    spmm_fill<float, 4> (acc, id) ;
-                }
-                if (colok) gg_fma_vec<float, 4, GG_OP_PLUS_TIMES> (a.mon, a.mul, acc, ss [u], xs [u]) ;
-            }
-        }
-        flush () ;
-    }
-}
-
-//------------------------------------------------------------------------------
 // launch
 //------------------------------------------------------------------------------
 
@@ -391,29 +298,6 @@ template <typename T, int VEC, int OP>
 int spmm_launch_vec (const spmm_variant *var, spmm_args<T> a,
     cudaStream_t stream)
 {
-    if constexpr (VEC == 4 && OP == GG_OP_PLUS_TIMES && std::is_same<T, float>::value)
-    {
-        if (var->sched == SCHED_NNZ && var->wide)
-        {
-            // nnzb_kK (FP32 PLUS_TIMES, 16-byte pieces; any other case runs
-            // nnz_kK below): cut rows to the identity first, at every K
-            a.K = var->param ;
-            a.C = spmm_col_lanes (a.n, VEC, 32) ;
-            const int64_t R = 32 / a.C ;
-            const int64_t nsub = (a.nnz + a.K - 1) / a.K ;
-            if (nsub > 1)
-            {
-                int64_t nb = nsub - 1 ;
-                int GI = 1 ;
-                while (GI < 32 && GI < a.n) GI *= 2 ;
-                int64_t blocks = (nb * GI + 255) / 256 ;
-                spmm_nnz_init_kernel<T> <<<(unsigned) blocks, 256, 0, stream>>> (a, a.K, nb, GI) ;
-            }
-            const int64_t warps = (nsub + R - 1) / R ;
-            spmm_nnzb_kernel <<<(unsigned) ((warps + 7) / 8), 256, 0, stream>>> (a) ;
-            return gg_launch_status () ;
-        }
-    }
     if (var->sched == SCHED_ROW)
     {
         a.G = var->param ;
