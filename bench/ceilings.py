@@ -10,16 +10,19 @@
 #   time: no SDDMM, ours or anyone's, takes less than a launch.  With --spmm
 #   too (its matrices' sizes and tensor-core shares), the gather bound: each
 #   entry's row of B read once at the gather rate, A and the pattern once at
-#   the stream rate, where the share is under 10 % (a tensor-core tile reads
-#   a row of B once for its whole 8x1 vector).
+#   the stream rate, where B fits in L2 and the share is under 10 % (a
+#   tensor-core tile reads a row of B once for its whole 8x1 vector).
 # --spmm: tc_bench's CSV (single calls, FP32); per matrix and N, cuSPARSE's
 #   best algorithm over the larger of (a) the empty kernel's single-call time
 #   and (b) the time to read X's rows once per entry of S at the measured
-#   gather rate (from L2 where X fits in it, else from HBM), plus S and Y at
-#   the stream rate.  (b) holds for a kernel that reuses no row of X between
-#   entries: the CUDA-core kernels and cuSPARSE; a tensor-core window reuses
-#   a row of X for every entry of its 8x1 column vector, so (b) is reported
-#   only where the tensor-core share is under 10 %, and (a) everywhere.
+#   rate of random row gathers from an L2-resident table, plus S and Y at the
+#   stream rate.  (b) is a model of a kernel that reuses no row of X between
+#   entries (the CUDA-core kernels and cuSPARSE) on an X that fits in L2; it
+#   is reported only there and where the tensor-core share is under 10 % (a
+#   tensor-core window reuses a row of X for every entry of its 8x1 column
+#   vector).  Where X does not fit, skewed columns (R-MAT's hubs) keep their
+#   rows in L2 and cuSPARSE beats a uniform gather from HBM, so no figure
+#   is given; (a) is reported everywhere.
 # Prints a row per product and the geometric means of the bounds next to the
 # measured speedups.
 import csv
@@ -52,9 +55,11 @@ def floors(path):
 
 
 def gather_ms(f, rows, width, bytes_once, table_bytes):
-    # rows of width bytes gathered once each, bytes_once streamed, in ms
-    fits = table_bytes <= f.get('l2', 50 << 20) * 0.8
-    rate = f['gather'].get((128 if width <= 128 else 512, fits))
+    # rows of width bytes gathered once each from a table that fits in L2,
+    # bytes_once streamed, in ms (None where the table does not fit)
+    if table_bytes > f.get('l2', 50 << 20) * 0.8:
+        return None
+    rate = f['gather'].get((128 if width <= 128 else 512, True))
     return (rows * width / rate + bytes_once / f['stream']) * 1e3
 
 
@@ -84,9 +89,9 @@ def sddmm(path, f, dims):
             bound.append(b)
             xg = '-'
             d = dims.get(name)
-            if d is not None and d['share'] < 0.10:
-                w = 4 * int(K)
-                t = gather_ms(f, d['nnz'], w, d['m'] * w + d['nnz'] * 12, d['k'] * w)
+            w = 4 * int(K)
+            t = None if d is None else gather_ms(f, d['nnz'], w, d['m'] * w + d['nnz'] * 12, d['k'] * w)
+            if t is not None and d['share'] < 0.10:
                 bg.append(cs / max(t_floor, t))
                 bg_now.append(cs / ours)
                 xg = '%.2f' % bg [-1]
@@ -131,8 +136,8 @@ def spmm(best, f):
             w = 4 * N
             t_floor = f['single_us'] * 1e-3
             t_gather = gather_ms(f, d['nnz'], w, d['nnz'] * 8 + d['m'] * w, d['k'] * w)
-            xg = d['cusparse'] / max(t_floor, t_gather)
-            low = d['share'] < 0.10
+            low = d['share'] < 0.10 and t_gather is not None
+            xg = d['cusparse'] / max(t_floor, t_gather) if low else 0
             now.append(d['cusparse'] / ours)
             bf.append(d['cusparse'] / t_floor)
             if low:
@@ -140,8 +145,9 @@ def spmm(best, f):
                 bg_now.append(d['cusparse'] / ours)
             print('%-16s %4d %6.3f %10.4f %10.4f %8.2f %8.2f %8s' % (name, n, d['share'], d['cusparse'], ours,
                   d['cusparse'] / ours, d['cusparse'] / t_floor, '%.2f' % xg if low else '-'))
-        print('# N=%d: geometric mean now %.2f, floor bound %.2f; tensor-core share under 10 %% (%d matrices): '
-              'now %.2f, gather bound %.2f' % (N, gmean(now), gmean(bf), len(bg), gmean(bg_now), gmean(bg)))
+        print('# N=%d: geometric mean now %.2f, floor bound %.2f; X in L2 and tensor-core share under 10 %% '
+              '(%d matrices): now %.2f, gather bound %.2f' % (N, gmean(now), gmean(bf), len(bg), gmean(bg_now),
+                                                            gmean(bg)))
 
 
 def main():
