@@ -153,12 +153,10 @@ def spmm(best, f):
 def main():
     a = sys.argv[1:]
     if not a:
-        sys.exit(__doc__ if __doc__ else 'usage: ceilings.py FLOOR_LOG [--sddmm CSV] [--spmm CSV]')
+        sys.exit('usage: ceilings.py FLOOR_LOG [--sddmm CSV] [--spmm CSV]')
     f = floors(a[0])
     best = spmm_rows(a[a.index('--spmm') + 1]) if '--spmm' in a else {}
-    dims = {}
-    for (name, n), d in best.items():
-        dims[name] = d
+    dims = {name: d for (name, n), d in best.items()}     # sizes and shares by matrix
     if '--sddmm' in a:
         sddmm(a[a.index('--sddmm') + 1], f, dims)
     if best:

@@ -120,7 +120,7 @@ static void check_form (const bm_csr &M, const gg_tc_sddmm_form *f, int threshol
     std::vector<int32_t> rp = down (h->rp, M.m + 1) ;
     std::vector<int32_t> ri = down (h->ri, h->rem_nnz) ;
     std::vector<int32_t> rx = down ((const int32_t *) h->rx, h->rem_nnz) ;
-    std::vector<int32_t> rr = down (f->rrow, h->rem_nnz) ;
+    std::vector<int32_t> rr = down (h->rrow, h->rem_nnz) ;
     ok = (rp [0] == 0 && rp [M.m] == h->rem_nnz) ;
     for (int64_t r = 0 ; r < M.m && ok ; r++)
         for (int32_t q = rp [r] ; q < rp [r+1] && ok ; q++)

@@ -285,7 +285,7 @@ extern "C" int gg_tc_sddmm_build (int64_t m, int64_t n, int64_t nnz, const int32
     gg_tc_sddmm_form *f = (gg_tc_sddmm_form *) calloc (1, sizeof (gg_tc_sddmm_form)) ;
     if (f == NULL) return GG_ERR_NOMEM ;
     f->m = m ; f->n = n ; f->nnz = nnz ;
-    // the index form has the remainder's rows (rrow) built with it; the
+    // the index form has the remainder's rows (h->rrow) built with it; the
     // build ends synchronised
     int rc = gg_tc_build (m, n, nnz, p, i, NULL, GG_INT32, threshold, seg_blocks, &f->h, stream) ;
     if (rc != GG_OK)
@@ -293,7 +293,6 @@ extern "C" int gg_tc_sddmm_build (int64_t m, int64_t n, int64_t nnz, const int32
         free (f) ;
         return rc ;
     }
-    f->rrow = f->h->rrow ;
     f->bytes = f->h->bytes ;
     f->build_ms = std::chrono::duration<double, std::milli> (
         std::chrono::steady_clock::now () - t0).count () ;
@@ -304,7 +303,7 @@ extern "C" int gg_tc_sddmm_build (int64_t m, int64_t n, int64_t nnz, const int32
 extern "C" void gg_tc_sddmm_free (gg_tc_sddmm_form *f, cudaStream_t stream)
 {
     if (f == NULL) return ;
-    gg_tc_free (f->h, stream) ;         // rrow is the form's
+    gg_tc_free (f->h, stream) ;
     free (f) ;
 }
 
@@ -340,7 +339,7 @@ extern "C" int gg_tc_sddmm (const gg_tc_sddmm_form *f, gg_type type, int64_t k,
     const int64_t nseg = (parts != GG_TC_PARTS_REM) ? h->nseg : 0 ;
     const int64_t remw = (fuse && parts != GG_TC_PARTS_TC)
         ? (h->rem_nnz + TCS_REM_WARP - 1) / TCS_REM_WARP : 0 ;
-    const tcs_rem R = { h->rem_nnz, h->ri, f->rrow, (const int32_t *) h->rx } ;
+    const tcs_rem R = { h->rem_nnz, h->ri, h->rrow, (const int32_t *) h->rx } ;
     if (nseg + remw > 0)
     {
         const unsigned grid = tcs_grid (nseg + remw) ;
@@ -377,7 +376,7 @@ extern "C" int gg_tc_sddmm (const gg_tc_sddmm_form *f, gg_type type, int64_t k,
     if (!fuse && parts != GG_TC_PARTS_TC && h->rem_nnz > 0)
     {
         const gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, type } ;
-        return gg_cuda_sddmm_at (&sr, h->m, f->n, k, h->rem_nnz, h->rp, h->ri, f->rrow,
+        return gg_cuda_sddmm_at (&sr, h->m, f->n, k, h->rem_nnz, h->rp, h->ri, h->rrow,
             A, B, y, (const int32_t *) h->rx, strcmp (remainder, "rule") ? remainder : NULL,
             stream) ;
     }

@@ -48,9 +48,8 @@ extern "C" {
 typedef struct gg_tc_sddmm_form
 {
     int64_t m, n, nnz ;         // M
-    gg_hybrid_form *h ;         // the index form of M's pattern
-    int32_t *rrow ;             // device, h->rem_nnz: the row of each
-                                // remainder entry (h->rrow, in h's allocation)
+    gg_hybrid_form *h ;         // the index form of M's pattern (h->rrow:
+                                // the row of each remainder entry)
     size_t bytes ;              // device bytes (h's)
     double build_ms ;           // host wall time of the build
 }
