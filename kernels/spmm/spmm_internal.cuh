@@ -28,6 +28,12 @@
 //      one row holding most entries (the arrow matrix, power-law hubs) is
 //      spread over many warps, and the atomics touch only the cut rows.
 //
+//  nnzs_kK (K = 32, 64): nnz_kK for FP32 PLUS_TIMES with 16-byte pieces of X
+//      and 8 or more column lanes (any other case runs nnz_kK): each group
+//      of C column lanes loads C of its entries' indices at once and shuffles
+//      them out, with SPMM_SBATCH rows of X in flight, and every row cut by
+//      a K boundary (not only by a chunk's) takes the atomic.
+//
 //  merge_iI (I = 4, 8): SpMV (n == 1).  A block takes 256 * I consecutive
 //      nonzeros, I per thread, reduces them by rows with a segmented block scan and hands the
 //      rows cut by block boundaries to a small fix-up pass through a side
@@ -135,6 +141,8 @@ typedef struct
     const char *name ;
     int sched ;
     int param ;         // row: G; nnz: K; merge, warp: I
+    int wide ;          // nnz: 1 for nnzs_kK (indices shuffled out of
+                        // registers, FP32 PLUS_TIMES; other cases run nnz_kK)
 }
 spmm_variant ;
 

@@ -282,6 +282,125 @@ spmm_nnz_kernel (const spmm_args<T> a)
 }
 
 //------------------------------------------------------------------------------
+// nnzs_kK: the nnz split with S's indices shuffled out of registers
+//------------------------------------------------------------------------------
+
+// The same chunks as nnz_kK (K entries per nonzero lane, R = 32 / C nonzero
+// lanes per warp, C >= 8 column lanes each), for FP32 PLUS_TIMES with
+// 16-byte pieces of X.  A group of C lanes loads C of its entries' indices
+// and values at once (coalesced, one load latency per C entries, the next C
+// loaded while these are used), hands them out by shuffles and keeps
+// SPMM_SBATCH rows of X in flight; a row cut by a K boundary (set to the
+// identity by spmm_nnz_init_kernel with CH = K) takes atomics, every other
+// row a plain store.  Why (bench/NOTES.md, 2026-11-29, fifth session): at
+// N = 128 on graphs whose X stays in L2, nnz_kK reads X's rows at 1.8-3.9
+// TB/s where a plain gather of 512-byte rows reaches 9 TB/s; nnzb_kK (8 rows
+// in flight, each batch's indices loaded just before it) lost to it, each
+// batch waiting for its own index loads.
+#define SPMM_SBATCH 8
+
+// row's part of [s, s_end) to Y: a store, or an atomic where a K boundary
+// cuts the row (other lanes hold the rest); nothing for an empty row.
+// Positions and rows in 32 bits (nnz, m < 2^31: spmm_check), which keeps
+// the kernel at 80 registers with 8 rows of X in flight.
+__device__ __forceinline__ void spmm_nnzs_flush (const spmm_args<float> &a, bool colok,
+    int32_t row, int32_t rstart, int32_t rend, int32_t s, int32_t s_end, int64_t j,
+    const float (&acc) [4])
+{
+    if (!colok || rend <= rstart) return ;
+    float *y = a.Y + spmm_yrow (a, row) * a.n + j ;
+    if (rstart < s || rend > s_end)
+        spmm_atomic_vec<float, 4> (gg_op_mon<GG_OP_PLUS_TIMES> (a.mon), y, acc) ;
+    else
+        gg_store_vec<float, 4> (y, acc) ;
+}
+
+__global__ void __launch_bounds__ (256)
+spmm_nnzs_kernel (const spmm_args<float> a)
+{
+    const int lane = threadIdx.x & 31 ;
+    const int C = a.C, R = 32 / C, K = a.K ;
+    const int c = lane % C, r = lane / C ;
+    const unsigned gmask = (C == 32) ? 0xffffffffu : (((1u << C) - 1u) << (r * C)) ;
+    const int64_t warp = ((int64_t) blockIdx.x * blockDim.x + threadIdx.x) / 32 ;
+    const int64_t e0 = warp * R * K ;
+    if (e0 >= a.nnz) return ;                       // whole warp
+    const int64_t e1 = (e0 + R * K < a.nnz) ? e0 + R * K : a.nnz ;
+    const int64_t row_lo = gg_warp_find_row (a.p, 0, a.m, e0) ;
+    const int64_t row_hi = gg_warp_find_row (a.p, row_lo, a.m, e1 - 1) + 1 ;
+    // this group's entries [s, s_end); a group without any leaves (the
+    // shuffles below stay within a group)
+    if (e0 + (int64_t) r * K >= e1) return ;
+    const int32_t s = (int32_t) (e0 + (int64_t) r * K) ;
+    const int32_t s_end = (int32_t) ((s + (int64_t) K < e1) ? s + (int64_t) K : e1) ;
+    const int32_t r0 = (int32_t) gg_find_row (a.p, row_lo, row_hi, s) ;
+    const float id = gg_identity<float> (gg_op_mon<GG_OP_PLUS_TIMES> (a.mon)) ;
+    const int64_t n = a.n ;
+
+    for (int64_t strip = 0 ; strip < n ; strip += (int64_t) C * 4)
+    {
+        const int64_t j = strip + (int64_t) c * 4 ;
+        const bool colok = (j < n) ;
+        int32_t row = r0 ;
+        int32_t rstart = a.p [row], rend = a.p [row + 1] ;
+        float acc [4] ;
+        spmm_fill<float, 4> (acc, id) ;
+        // the group's first C indices and values (lane c holds entry tb + c)
+        int32_t ccol = 0 ;
+        float cval = 0 ;
+        if (s + c < s_end)
+        {
+            ccol = a.ci [s + c] ;
+            cval = gg_sval (a.smode, a.sx, s + c) ;
+        }
+        for (int32_t tb = s ; tb < s_end ; tb += C)
+        {
+            // the next C, in flight while these are used
+            int32_t ncol = 0 ;
+            float nval = 0 ;
+            if (tb + C + c < s_end)
+            {
+                ncol = a.ci [tb + C + c] ;
+                nval = gg_sval (a.smode, a.sx, tb + C + c) ;
+            }
+            const int cnt = (s_end - tb < C) ? s_end - tb : C ;
+            for (int u0 = 0 ; u0 < cnt ; u0 += SPMM_SBATCH)
+            {
+                float xs [SPMM_SBATCH][4], ss [SPMM_SBATCH] ;
+                #pragma unroll
+                for (int v = 0 ; v < SPMM_SBATCH ; v++)
+                {
+                    const int u = u0 + v ;
+                    const int32_t col = __shfl_sync (gmask, ccol, u & (C - 1), C) ;
+                    ss [v] = __shfl_sync (gmask, cval, u & (C - 1), C) ;
+                    spmm_fill<float, 4> (xs [v], 0) ;
+                    if (u < cnt && colok) spmm_load_x<float, 4> (xs [v], a.X, col, n, j) ;
+                }
+                #pragma unroll
+                for (int v = 0 ; v < SPMM_SBATCH ; v++)
+                {
+                    const int u = u0 + v ;
+                    if (u >= cnt) break ;
+                    const int32_t t = tb + u ;
+                    while (t >= rend)
+                    {
+                        spmm_nnzs_flush (a, colok, row, rstart, rend, s, s_end, j, acc) ;
+                        row++ ;
+                        rstart = rend ;
+                        rend = a.p [row + 1] ;
+                        spmm_fill<float, 4> (acc, id) ;
+                    }
+                    if (colok) gg_fma_vec<float, 4, GG_OP_PLUS_TIMES> (a.mon, a.mul, acc, ss [v], xs [v]) ;
+                }
+            }
+            ccol = ncol ;
+            cval = nval ;
+        }
+        spmm_nnzs_flush (a, colok, row, rstart, rend, s, s_end, j, acc) ;
+    }
+}
+
+//------------------------------------------------------------------------------
 // launch
 //------------------------------------------------------------------------------
 
@@ -298,6 +417,30 @@ template <typename T, int VEC, int OP>
 int spmm_launch_vec (const spmm_variant *var, spmm_args<T> a,
     cudaStream_t stream)
 {
+    if constexpr (VEC == 4 && OP == GG_OP_PLUS_TIMES && std::is_same<T, float>::value)
+    {
+        if (var->sched == SCHED_NNZ && var->wide && spmm_col_lanes (a.n, VEC, 32) >= 8)
+        {
+            // nnzs_kK (FP32 PLUS_TIMES, 16-byte pieces, 8 or more column
+            // lanes; any other case runs nnz_kK below): cut rows to the
+            // identity first, at every K
+            a.K = var->param ;
+            a.C = spmm_col_lanes (a.n, VEC, 32) ;
+            const int64_t R = 32 / a.C ;
+            const int64_t nsub = (a.nnz + a.K - 1) / a.K ;
+            if (nsub > 1)
+            {
+                int64_t nb = nsub - 1 ;
+                int GI = 1 ;
+                while (GI < 32 && GI < a.n) GI *= 2 ;
+                int64_t blocks = (nb * GI + 255) / 256 ;
+                spmm_nnz_init_kernel<T> <<<(unsigned) blocks, 256, 0, stream>>> (a, a.K, nb, GI) ;
+            }
+            const int64_t warps = (nsub + R - 1) / R ;
+            spmm_nnzs_kernel <<<(unsigned) ((warps + 7) / 8), 256, 0, stream>>> (a) ;
+            return gg_launch_status () ;
+        }
+    }
     if (var->sched == SCHED_ROW)
     {
         a.G = var->param ;
