@@ -219,7 +219,9 @@ static void bench_matrix (cusparseHandle_t h, const csr &A, const std::vector<in
                 kern.push_back (*v) ;
         // the SpMV plan, made once (timed) for the "+plan" runs
         void *dplan = NULL ;
-        if (n == 1)
+        bool slots = false ;
+        for (const std::string &k : kern) slots = slots || k.compare (0, 4, "slot") == 0 ;
+        if (n == 1 || slots)
         {
             CK (cudaMalloc (&dplan, gg_cuda_spmv_plan_bytes (A.nnz))) ;
             double t = time_ms ([&] { gg_cuda_spmv_plan_build (A.m, A.nnz, dp, dplan, 0) ; }) ;
@@ -320,9 +322,9 @@ static void bench_matrix (cusparseHandle_t h, const csr &A, const std::vector<in
                     if (n > 1 && A.max_row > 4096 && k.compare (0, 3, "row") == 0) continue ;
                     ks.push_back (k) ;
                 }
-                if (n == 1)
-                    for (const std::string &k : kern)
-                        if (k.compare (0, 4, "warp") == 0) ks.push_back (k + "+plan") ;
+                for (const std::string &k : kern)
+                    if ((n == 1 && k.compare (0, 4, "warp") == 0) || k.compare (0, 4, "slot") == 0)
+                        ks.push_back (k + "+plan") ;
                 ks.push_back ("auto") ;
                 if (only_variants.empty ())
                     ks.push_back (n == 1 ? "merge_i8/generic" : "nnz_k32/generic") ;

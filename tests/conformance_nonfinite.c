@@ -212,7 +212,7 @@ static const struct { const char *name ; int shapes ; } nf_kernels [ ] =
     { "cusparse:alg3", NF_SPMMS }, { "band", NF_SPMV }, { "hot", NF_SPMV },
     { "row_g8", NF_SPMMS }, { "row_g16", NF_SPMMS }, { "row_g32", NF_SPMMS },
     { "nnz_k8", NF_SPMMS }, { "nnz_k16", NF_SPMMS }, { "nnz_k32", NF_SPMMS },
-    { "nnz_k128", NF_SPMMS }, { "nnzs_k32", NF_SPMMS }, { "nnzs_k64", NF_SPMMS },
+    { "nnz_k128", NF_SPMMS }, { "slot_k32", NF_SPMMS }, { "slot_k64", NF_SPMMS },
     { "merge_i4", NF_SPMMS }, { "merge_i8", NF_SPMMS },
     { "warp_t8", NF_SPMMS }, { "g4", NF_SDD }, { "g8", NF_SDD }, { "g16", NF_SDD },
     { "g32", NF_SDD }, { "grp", NF_SDD }, { "w", NF_SDD }, { "w4", NF_SDD },

@@ -88,7 +88,7 @@ void test_spmm_case (const csr &A, gg_semiring sr, int64_t n, bool iso,
     for (const char *const *v = gg_cuda_spmm_variants () ; *v != NULL ; v++)
     {
         names.push_back ({ *v, false, -1 }) ;
-        if (strncmp (*v, "warp", 4) == 0) names.push_back ({ *v, true, -1 }) ;
+        if (strncmp (*v, "warp", 4) == 0 || strncmp (*v, "slot", 4) == 0) names.push_back ({ *v, true, -1 }) ;
     }
     names.push_back ({ "", false, -1 }) ;           // the chooser
     if (sr.add == GG_ADD_PLUS && sr.mul == GG_MUL_TIMES)

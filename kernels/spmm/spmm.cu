@@ -27,8 +27,8 @@ static const spmm_variant spmm_variant_table [] =
     { "nnz_k16", SCHED_NNZ, 16 },
     { "nnz_k32", SCHED_NNZ, 32 },
     { "nnz_k128", SCHED_NNZ, 128 },
-    { "nnzs_k32", SCHED_NNZ, 32, 1 },
-    { "nnzs_k64", SCHED_NNZ, 64, 1 },
+    { "slot_k32", SCHED_NNZ, 32, 1 },
+    { "slot_k64", SCHED_NNZ, 64, 1 },
     { "merge_i4", SCHED_MERGE, 4 },
     { "merge_i8", SCHED_MERGE, 8 },
     { "warp_t8", SCHED_WARP, 8 },
@@ -38,7 +38,7 @@ static const spmm_variant spmm_variant_table [] =
 static const char *const spmm_variant_names [] =
 {
     "row_g4", "row_g8", "row_g16", "row_g32", "nnz_k8", "nnz_k16", "nnz_k32",
-    "nnz_k128", "nnzs_k32", "nnzs_k64", "merge_i4", "merge_i8", "warp_t8", NULL
+    "nnz_k128", "slot_k32", "slot_k64", "merge_i4", "merge_i8", "warp_t8", NULL
 } ;
 
 extern "C" const char *const *gg_cuda_spmm_variants (void)
@@ -121,6 +121,14 @@ static int spmm_launch_op (const spmm_variant *var, const spmm_args<T> &a,
     {
         if (var->param == 4) return spmm_launch_merge<T, OP, 4> (a, stream) ;
         return spmm_launch_merge<T, OP, 8> (a, stream) ;
+    }
+    if constexpr (std::is_same<T, float>::value && OP == GG_OP_PLUS_TIMES)
+    {
+        if (var->slot && vec == 4)
+        {
+            int rc = spmm_launch_slot (var, a, plan, stream) ;
+            if (rc != GG_ERR_UNSUPPORTED) return rc ;
+        }
     }
     switch (vec)
     {

@@ -28,11 +28,16 @@
 //      one row holding most entries (the arrow matrix, power-law hubs) is
 //      spread over many warps, and the atomics touch only the cut rows.
 //
-//  nnzs_kK (K = 32, 64): nnz_kK for FP32 PLUS_TIMES with 16-byte pieces of X
-//      and 8 or more column lanes (any other case runs nnz_kK): each group
-//      of C column lanes loads C of its entries' indices at once and shuffles
-//      them out, with SPMM_SBATCH rows of X in flight, and every row cut by
-//      a K boundary (not only by a chunk's) takes the atomic.
+//  slot_kK (K = 32, 64): nnz-split for FP32 PLUS_TIMES with 16-byte pieces of
+//      X and 4 or more column lanes (any other case runs nnz_kK).  A group of
+//      C column lanes takes slot j, the K entries from jK moved back to the
+//      start of the row holding entry jK (unless that row is longer than a
+//      slot): so only rows longer than K are cut (atomics, after a small
+//      kernel sets them to the identity), every other row a plain store.  No
+//      search: the slot plan, made once per pattern with the SpMV plan, gives
+//      each slot's first row and start; the group loads C row ends, indices
+//      and values at a time and shuffles them out, SPMM_SBATCH rows of X in
+//      flight (see spmm_slot_kernel).
 //
 //  merge_iI (I = 4, 8): SpMV (n == 1).  A block takes 256 * I consecutive
 //      nonzeros, I per thread, reduces them by rows with a segmented block scan and hands the
@@ -95,6 +100,33 @@ struct spmm_args
     int aligned ;           // merge: ci and sx allow the vector loads
 } ;
 
+// The SpMV plan (spmv_warp.cu): the row holding every SPW_PLAN_UNIT-th entry,
+// spw_plan_units (nnz) + 1 int32; then, from int32 offset
+// spmm_slot_plan_offset (nnz) (8-byte aligned), the slot plan of slot_kK:
+// (row holding entry SPMM_SLOT_UNIT * u, that row's start) for u < ceil (nnz
+// / SPMM_SLOT_UNIT), int32 pairs.  gg_cuda_spmv_plan_bytes counts both.
+#define SPW_PLAN_UNIT 256
+#define SPMM_SLOT_UNIT 32
+__host__ __device__ static inline int64_t spw_plan_units (int64_t nnz)
+{
+    return (nnz + SPW_PLAN_UNIT - 1) / SPW_PLAN_UNIT ;
+}
+__host__ __device__ static inline int64_t spmm_slot_plan_offset (int64_t nnz)
+{
+    return (spw_plan_units (nnz) + 2) & ~(int64_t) 1 ;
+}
+
+// row r's entries [lo, hi) in the slot plan
+__device__ __forceinline__ void spmm_slot_plan_row (int64_t r, int64_t lo,
+    int64_t hi, int32_t *slot)
+{
+    for (int64_t u = (lo + SPMM_SLOT_UNIT - 1) / SPMM_SLOT_UNIT ; u * SPMM_SLOT_UNIT < hi ; u++)
+    {
+        slot [2*u] = (int32_t) r ;
+        slot [2*u+1] = (int32_t) lo ;
+    }
+}
+
 // byte counts of scratch and shared-memory parts: each 16-byte aligned
 __host__ __device__ static inline size_t spmm_round16 (size_t b)
 {
@@ -141,8 +173,8 @@ typedef struct
     const char *name ;
     int sched ;
     int param ;         // row: G; nnz: K; merge, warp: I
-    int wide ;          // nnz: 1 for nnzs_kK (indices shuffled out of
-                        // registers, FP32 PLUS_TIMES; other cases run nnz_kK)
+    int slot ;          // nnz: 1 for slot_kK (FP32 PLUS_TIMES with 16-byte
+                        // pieces of X; other cases run nnz_kK)
 }
 spmm_variant ;
 
@@ -172,6 +204,15 @@ spmm_variant ;
 template <typename T, int VEC, int OP>
 SPMM_PRIVATE int spmm_launch_vec (const spmm_variant *var, spmm_args<T> a,
     cudaStream_t stream) ;
+
+// slot_kK for FP32 PLUS_TIMES, VEC = 4 (spmm_row_nnz.cu); plan: the SpMV
+// plan with its slot part, or NULL (the slot plan made in the call);
+// GG_ERR_UNSUPPORTED when n needs fewer than 4 column lanes (run nnz_kK)
+SPMM_PRIVATE int spmm_launch_slot (const spmm_variant *var, spmm_args<float> a,
+    const int32_t *plan, cudaStream_t stream) ;
+
+// The slot part of a plan: one thread per row of p (m rows), into slot
+__global__ void spmm_slot_plan_kernel (const int32_t *p, int64_t m, int32_t *slot) ;
 
 // merge_iI, I = 4, 8 (spmm_merge.cu)
 template <typename T, int OP, int ITEMS>

@@ -281,129 +281,6 @@ spmm_nnz_kernel (const spmm_args<T> a)
     }
 }
 
-//------------------------------------------------------------------------------
-// nnzs_kK: the nnz split with S's indices shuffled out of registers
-//------------------------------------------------------------------------------
-
-// The same chunks as nnz_kK (K entries per nonzero lane, R = 32 / C nonzero
-// lanes per warp, C >= 8 column lanes each), for FP32 PLUS_TIMES with
-// 16-byte pieces of X.  A group of C lanes loads C of its entries' indices
-// and values at once (coalesced, one load latency per C entries, the next C
-// loaded while these are used), hands them out by shuffles and keeps
-// SPMM_SBATCH rows of X in flight; a row cut by a K boundary (set to the
-// identity by spmm_nnz_init_kernel with CH = K) takes atomics, every other
-// row a plain store.  Why (bench/NOTES.md, 2026-11-29, fifth session): at
-// N = 128 on graphs whose X stays in L2, nnz_kK reads X's rows at 1.8-3.9
-// TB/s where a plain gather of 512-byte rows reaches 9 TB/s; nnzb_kK (8 rows
-// in flight, each batch's indices loaded just before it) lost to it, each
-// batch waiting for its own index loads.
-#define SPMM_SBATCH 8
-
-// row's part of [s, s_end) to Y: a store, or an atomic where a K boundary
-// cuts the row (other lanes hold the rest); nothing for an empty row.
-// Positions and rows in 32 bits (nnz, m < 2^31: spmm_check), which keeps
-// the kernel at 80 registers with 8 rows of X in flight.
-__device__ __forceinline__ void spmm_nnzs_flush (const spmm_args<float> &a, bool colok,
-    int32_t row, int32_t rstart, int32_t rend, int32_t s, int32_t s_end, int64_t j,
-    const float (&acc) [4])
-{
-    if (!colok || rend <= rstart) return ;
-    float *y = a.Y + spmm_yrow (a, row) * a.n + j ;
-    if (rstart < s || rend > s_end)
-        spmm_atomic_vec<float, 4> (gg_op_mon<GG_OP_PLUS_TIMES> (a.mon), y, acc) ;
-    else
-        gg_store_vec<float, 4> (y, acc) ;
-}
-
-__global__ void __launch_bounds__ (256)
-spmm_nnzs_kernel (const spmm_args<float> a)
-{
-    const int lane = threadIdx.x & 31 ;
-    const int C = a.C, R = 32 / C, K = a.K ;
-    const int c = lane % C, r = lane / C ;
-    const unsigned gmask = (C == 32) ? 0xffffffffu : (((1u << C) - 1u) << (r * C)) ;
-    const int64_t warp = ((int64_t) blockIdx.x * blockDim.x + threadIdx.x) / 32 ;
-    const int64_t e0 = warp * R * K ;
-    if (e0 >= a.nnz) return ;                       // whole warp
-    const int64_t e1 = (e0 + R * K < a.nnz) ? e0 + R * K : a.nnz ;
-    const int64_t row_lo = gg_warp_find_row (a.p, 0, a.m, e0) ;
-    const int64_t row_hi = gg_warp_find_row (a.p, row_lo, a.m, e1 - 1) + 1 ;
-    // this group's entries [s, s_end); a group without any leaves (the
-    // shuffles below stay within a group)
-    if (e0 + (int64_t) r * K >= e1) return ;
-    const int32_t s = (int32_t) (e0 + (int64_t) r * K) ;
-    const int32_t s_end = (int32_t) ((s + (int64_t) K < e1) ? s + (int64_t) K : e1) ;
-    const int32_t r0 = (int32_t) gg_find_row (a.p, row_lo, row_hi, s) ;
-    const float id = gg_identity<float> (gg_op_mon<GG_OP_PLUS_TIMES> (a.mon)) ;
-    const int64_t n = a.n ;
-
-    for (int64_t strip = 0 ; strip < n ; strip += (int64_t) C * 4)
-    {
-        const int64_t j = strip + (int64_t) c * 4 ;
-        const bool colok = (j < n) ;
-        int32_t row = r0 ;
-        int32_t rstart = a.p [row], rend = a.p [row + 1] ;
-        float acc [4] ;
-        spmm_fill<float, 4> (acc, id) ;
-        // the group's first C indices and values (lane c holds entry tb + c)
-        int32_t ccol = 0 ;
-        float cval = 0 ;
-        if (s + c < s_end)
-        {
-            ccol = a.ci [s + c] ;
-            cval = gg_sval (a.smode, a.sx, s + c) ;
-        }
-        for (int32_t tb = s ; tb < s_end ; tb += C)
-        {
-            // the next C, in flight while these are used
-            int32_t ncol = 0 ;
-            float nval = 0 ;
-            if (tb + C + c < s_end)
-            {
-                ncol = a.ci [tb + C + c] ;
-                nval = gg_sval (a.smode, a.sx, tb + C + c) ;
-            }
-            const int cnt = (s_end - tb < C) ? s_end - tb : C ;
-            for (int u0 = 0 ; u0 < cnt ; u0 += SPMM_SBATCH)
-            {
-                float xs [SPMM_SBATCH][4], ss [SPMM_SBATCH] ;
-                #pragma unroll
-                for (int v = 0 ; v < SPMM_SBATCH ; v++)
-                {
-                    const int u = u0 + v ;
-                    const int32_t col = __shfl_sync (gmask, ccol, u & (C - 1), C) ;
-                    ss [v] = __shfl_sync (gmask, cval, u & (C - 1), C) ;
-                    spmm_fill<float, 4> (xs [v], 0) ;
-                    if (u < cnt && colok) spmm_load_x<float, 4> (xs [v], a.X, col, n, j) ;
-                }
-                #pragma unroll
-                for (int v = 0 ; v < SPMM_SBATCH ; v++)
-                {
-                    const int u = u0 + v ;
-                    if (u >= cnt) break ;
-                    const int32_t t = tb + u ;
-                    while (t >= rend)
-                    {
-                        spmm_nnzs_flush (a, colok, row, rstart, rend, s, s_end, j, acc) ;
-                        row++ ;
-                        rstart = rend ;
-                        rend = a.p [row + 1] ;
-                        spmm_fill<float, 4> (acc, id) ;
-                    }
-                    if (colok) gg_fma_vec<float, 4, GG_OP_PLUS_TIMES> (a.mon, a.mul, acc, ss [v], xs [v]) ;
-                }
-            }
-            ccol = ncol ;
-            cval = nval ;
-        }
-        spmm_nnzs_flush (a, colok, row, rstart, rend, s, s_end, j, acc) ;
-    }
-}
-
-//------------------------------------------------------------------------------
-// launch
-//------------------------------------------------------------------------------
-
 // Column lanes: enough to cover n with VEC-wide vectors, a power of 2 <= cap.
 static int spmm_col_lanes (int64_t n, int vec, int cap)
 {
@@ -413,34 +290,229 @@ static int spmm_col_lanes (int64_t n, int vec, int cap)
     return c ;
 }
 
+//------------------------------------------------------------------------------
+// slot_kK: row-aligned slots of the nnz split, from the slot plan
+//------------------------------------------------------------------------------
+
+// FP32 PLUS_TIMES with 16-byte pieces of X and 4 or more column lanes (any
+// other case runs nnz_kK).  Slot j of K entries [jK, (j+1)K) is moved to
+// start at the row holding entry jK: B_j = the start of that row, unless the
+// row began at or before (j-1)K (a row longer than a slot), then B_j = jK.
+// So B_j is strictly increasing, a group of C column lanes takes the entries
+// [B_j, B_j+1) (under 2K), and only rows longer than K are ever cut: those
+// take atomics after spmm_slot_init_kernel has set them to the identity;
+// every other row is a plain store.  No search: the slot plan (the row
+// holding every 32nd entry and that row's start, made once per pattern with
+// the SpMV plan) gives B_j and the first row; the group loads C row ends,
+// C column indices and C values at a time (coalesced, the next C in flight
+// while these are used), hands them out by shuffles and keeps SPMM_SBATCH
+// rows of X in flight.  Why (bench/NOTES.md, 2026-11-29, sixth session): ncu
+// put nnz_kK at ~70 issued instructions per entry at N = 128 (a row search
+// per chunk, 64-bit positions, the lane scan) and its init kernel, a search
+// per cut row, at 5-8 us of a 40 us product.
+#define SPMM_SBATCH 8
+
+// row's part of [b0, b1) to Y: a store, or an atomic where a slot boundary
+// cuts the row (other groups hold the rest); nothing for an empty row.
+// Positions and rows in 32 bits (nnz, m < 2^31: spmm_check).
+__device__ __forceinline__ void spmm_slot_flush (const spmm_args<float> &a, bool colok,
+    int32_t row, int32_t rstart, int32_t rend, int32_t b0, int32_t b1, int64_t j,
+    const float (&acc) [4])
+{
+    if (!colok || rend <= rstart) return ;
+    float *y = a.Y + spmm_yrow (a, row) * a.n + j ;
+    if (rstart < b0 || rend > b1)
+        spmm_atomic_vec<float, 4> (gg_op_mon<GG_OP_PLUS_TIMES> (a.mon), y, acc) ;
+    else
+        gg_store_vec<float, 4> (y, acc) ;
+}
+
+// X + col * n4 bytes in one 32 x 32 -> 64-bit multiply-add (n4 = n * 4 <
+// 2^31: spmm_launch_slot)
+__device__ __forceinline__ const float *spmm_slot_xrow (const float *Xj, int32_t col, int32_t n4)
+{
+    uint64_t r ;
+    asm ("mad.wide.s32 %0, %1, %2, %3;" : "=l" (r) : "r" (col), "r" (n4), "l" ((uint64_t) Xj)) ;
+    return (const float *) r ;
+}
+
+// slot j's start B_j from the plan's (row, row start) at entry jK
+__device__ __forceinline__ int32_t spmm_slot_start (int64_t j, int K, int32_t prow)
+{
+    return ((int64_t) prow > (j - 1) * K) ? prow : (int32_t) (j * K) ;
+}
+
+// The slot plan: slot [2u] = the row holding entry 32u, slot [2u+1] = where
+// that row starts (u < ceil (nnz / 32)).  One thread per row.
+__global__ void spmm_slot_plan_kernel (const int32_t *p, int64_t m, int32_t *slot)
+{
+    const int64_t r = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ;
+    if (r >= m) return ;
+    spmm_slot_plan_row (r, p [r], p [r+1], slot) ;
+}
+
+// Before spmm_slot_kernel: Y (r, :) = identity for the row r cut at each
+// slot boundary j = 1 .. nslots-1 (a row cut at several is set by each of
+// them, to the same value).  GI threads per boundary.
+__global__ void spmm_slot_init_kernel (const spmm_args<float> a, const int32_t *slot,
+    int64_t nb, int GI)
+{
+    const int64_t t = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ;
+    const int64_t j = 1 + t / GI ;
+    const int g = (int) (t % GI) ;
+    if (j > nb) return ;
+    const int64_t u = j * (a.K / SPMM_SLOT_UNIT) ;
+    const int32_t row = slot [2*u], start = slot [2*u+1] ;
+    if ((int64_t) start > (j - 1) * a.K) return ;      // not cut
+    const float id = gg_identity<float> (gg_op_mon<GG_OP_PLUS_TIMES> (a.mon)) ;
+    const int64_t yr = spmm_yrow (a, row) ;
+    for (int64_t c = g ; c < a.n ; c += GI) a.Y [yr * a.n + c] = id ;
+}
+
+__global__ void __launch_bounds__ (256, 3)
+spmm_slot_kernel (const spmm_args<float> a, const int32_t *slot)
+{
+    const int lane = threadIdx.x & 31 ;
+    const int C = a.C, K = a.K ;
+    const int c = lane & (C - 1), r = lane / C ;
+    const unsigned gmask = (C == 32) ? 0xffffffffu : (((1u << C) - 1u) << (r * C)) ;
+    const int64_t jj = ((int64_t) blockIdx.x * blockDim.x + threadIdx.x) / C ;
+    const int64_t nslots = (a.nnz + K - 1) / K ;
+    if (jj >= nslots) return ;                      // the whole group
+    const int f = K / SPMM_SLOT_UNIT ;
+    const int32_t row0 = slot [2 * jj * f], start0 = slot [2 * jj * f + 1] ;
+    const int32_t b0 = spmm_slot_start (jj, K, start0) ;
+    const int32_t b1 = (jj + 1 < nslots)
+        ? spmm_slot_start (jj + 1, K, slot [2 * (jj + 1) * f + 1]) : (int32_t) a.nnz ;
+    const float id = gg_identity<float> (gg_op_mon<GG_OP_PLUS_TIMES> (a.mon)) ;
+    const int32_t n = (int32_t) a.n ;         // < 2^31: spmm_launch_slot
+    const int32_t m = (int32_t) a.m ;
+
+    for (int32_t strip = 0 ; strip < n ; strip += C * 4)
+    {
+        const int32_t j = strip + c * 4 ;
+        const bool colok = (j < n) ;
+        // X's rows from column j (lanes past n read column 0 and store
+        // nothing)
+        const float *Xj = a.X + (colok ? j : 0) ;
+        const int32_t n4 = n * 4 ;
+        // row ends: lane c holds p [rbase + 1 + c]; the row is rbase + q
+        int32_t rbase = row0 ;
+        int q = 0 ;
+        int32_t pn = (rbase + 1 + c <= m) ? a.p [rbase + 1 + c] : (int32_t) a.nnz ;
+        int32_t rstart = start0 ;
+        float acc [4] ;
+        spmm_fill<float, 4> (acc, id) ;
+        // the group's first C columns and values (lane c holds entry tb + c;
+        // past b1: column 0, a valid row of X that no entry uses)
+        int32_t coff = 0 ;
+        float cval = 0 ;
+        if (b0 + c < b1)
+        {
+            coff = a.ci [b0 + c] ;
+            cval = gg_sval (a.smode, a.sx, b0 + c) ;
+        }
+        int32_t rend = __shfl_sync (gmask, pn, 0, C) ;
+        for (int32_t tb = b0 ; tb < b1 ; tb += C)
+        {
+            // the next C, in flight while these are used
+            int32_t noff = 0 ;
+            float nval = 0 ;
+            if (tb + C + c < b1)
+            {
+                noff = a.ci [tb + C + c] ;
+                nval = gg_sval (a.smode, a.sx, tb + C + c) ;
+            }
+            const int cnt = (b1 - tb < C) ? b1 - tb : C ;
+            for (int u0 = 0 ; u0 < cnt ; u0 += SPMM_SBATCH)
+            {
+                float xs [SPMM_SBATCH][4], ss [SPMM_SBATCH] ;
+                #pragma unroll
+                for (int v = 0 ; v < SPMM_SBATCH ; v++)
+                {
+                    // every load valid, used only below cnt
+                    const int src = (u0 + v) & (C - 1) ;
+                    const int32_t off = __shfl_sync (gmask, coff, src, C) ;
+                    ss [v] = __shfl_sync (gmask, cval, src, C) ;
+                    gg_load_vec<float, 4> (xs [v], spmm_slot_xrow (Xj, off, n4)) ;
+                }
+                #pragma unroll
+                for (int v = 0 ; v < SPMM_SBATCH ; v++)
+                {
+                    const int u = u0 + v ;
+                    if (u >= cnt) break ;
+                    const int32_t t = tb + u ;
+                    while (t >= rend)
+                    {
+                        spmm_slot_flush (a, colok, rbase + q, rstart, rend, b0, b1, j, acc) ;
+                        spmm_fill<float, 4> (acc, id) ;
+                        rstart = rend ;
+                        if (++q == C)
+                        {
+                            rbase += C ;
+                            q = 0 ;
+                            pn = (rbase + 1 + c <= m) ? a.p [rbase + 1 + c] : (int32_t) a.nnz ;
+                        }
+                        rend = __shfl_sync (gmask, pn, q, C) ;
+                    }
+                    gg_fma_vec<float, 4, GG_OP_PLUS_TIMES> (a.mon, a.mul, acc, ss [v], xs [v]) ;
+                }
+            }
+            coff = noff ;
+            cval = nval ;
+        }
+        spmm_slot_flush (a, colok, rbase + q, rstart, rend, b0, b1, j, acc) ;
+    }
+}
+
+int spmm_launch_slot (const spmm_variant *var, spmm_args<float> a,
+    const int32_t *plan, cudaStream_t stream)
+{
+    const int C = spmm_col_lanes (a.n, 4, 32) ;
+    // (the caller runs nnz_kK otherwise)
+    if (C < 4 || a.X == NULL || a.n > INT32_MAX / 4) return GG_ERR_UNSUPPORTED ;
+    a.K = var->param ;
+    a.C = C ;
+    const int64_t units = (a.nnz + SPMM_SLOT_UNIT - 1) / SPMM_SLOT_UNIT ;
+    const int64_t nslots = (a.nnz + a.K - 1) / a.K ;
+    const int32_t *slot = (plan != NULL) ? plan + spmm_slot_plan_offset (a.nnz) : NULL ;
+    void *ws = NULL ;
+    if (slot == NULL)
+    {
+        // no plan kept: made here, in the kernels' scratch
+        cudaMemPool_t pool = gg_kernel_pool () ;
+        if (pool == NULL) return GG_ERR_DEVICE ;
+        if (cudaMallocFromPoolAsync (&ws, (size_t) units * 2 * sizeof (int32_t), pool, stream) != cudaSuccess)
+        {
+            cudaGetLastError () ;
+            return GG_ERR_DEVMEM ;
+        }
+        spmm_slot_plan_kernel <<<(unsigned) ((a.m + 255) / 256), 256, 0, stream>>> (a.p, a.m, (int32_t *) ws) ;
+        slot = (const int32_t *) ws ;
+    }
+    if (nslots > 1)
+    {
+        int GI = 1 ;
+        while (GI < 32 && GI < a.n) GI *= 2 ;
+        const int64_t threads = (nslots - 1) * GI ;
+        spmm_slot_init_kernel <<<(unsigned) ((threads + 255) / 256), 256, 0, stream>>> (a, slot, nslots - 1, GI) ;
+    }
+    const int64_t threads = nslots * C ;
+    spmm_slot_kernel <<<(unsigned) ((threads + 255) / 256), 256, 0, stream>>> (a, slot) ;
+    int rc = gg_launch_status () ;
+    if (ws != NULL) cudaFreeAsync (ws, stream) ;
+    return rc ;
+}
+
+//------------------------------------------------------------------------------
+// launch
+//------------------------------------------------------------------------------
+
+
 template <typename T, int VEC, int OP>
 int spmm_launch_vec (const spmm_variant *var, spmm_args<T> a,
     cudaStream_t stream)
 {
-    if constexpr (VEC == 4 && OP == GG_OP_PLUS_TIMES && std::is_same<T, float>::value)
-    {
-        if (var->sched == SCHED_NNZ && var->wide && spmm_col_lanes (a.n, VEC, 32) >= 8)
-        {
-            // nnzs_kK (FP32 PLUS_TIMES, 16-byte pieces, 8 or more column
-            // lanes; any other case runs nnz_kK below): cut rows to the
-            // identity first, at every K
-            a.K = var->param ;
-            a.C = spmm_col_lanes (a.n, VEC, 32) ;
-            const int64_t R = 32 / a.C ;
-            const int64_t nsub = (a.nnz + a.K - 1) / a.K ;
-            if (nsub > 1)
-            {
-                int64_t nb = nsub - 1 ;
-                int GI = 1 ;
-                while (GI < 32 && GI < a.n) GI *= 2 ;
-                int64_t blocks = (nb * GI + 255) / 256 ;
-                spmm_nnz_init_kernel<T> <<<(unsigned) blocks, 256, 0, stream>>> (a, a.K, nb, GI) ;
-            }
-            const int64_t warps = (nsub + R - 1) / R ;
-            spmm_nnzs_kernel <<<(unsigned) ((warps + 7) / 8), 256, 0, stream>>> (a) ;
-            return gg_launch_status () ;
-        }
-    }
     if (var->sched == SCHED_ROW)
     {
         a.G = var->param ;

@@ -40,28 +40,23 @@
 // binary search in p instead.
 
 #define SPW_WARPS 4             // warps per block (128 threads)
-#define SPW_PLAN_UNIT 256       // entries per plan step (the smallest chunk)
 #define SPW_PLAN_THREADS 256
 
 template <int ITEMS>
 __host__ __device__ constexpr int spw_chunk (void) { return 32 * ITEMS ; }
 
-// plan entries: one per SPW_PLAN_UNIT entries, plus the row of the last entry
-__host__ __device__ static inline int64_t spw_plan_units (int64_t nnz)
-{
-    return (nnz + SPW_PLAN_UNIT - 1) / SPW_PLAN_UNIT ;
-}
-
 // plan [u] = the row holding entry u * SPW_PLAN_UNIT (u < nu), plan [nu] =
-// the row holding entry nnz - 1.  One thread per row: each chunk start is in
-// exactly one non-empty row, so every plan entry is written once.
+// the row holding entry nnz - 1, and (slot != NULL) slot_kK's slot plan
+// (spmm_internal.cuh).  One thread per row: each chunk start is in exactly
+// one non-empty row, so every plan entry is written once.
 __global__ void spmm_spmv_plan_kernel (const int32_t *p, int64_t m,
-    int64_t nnz, int32_t *plan)
+    int64_t nnz, int32_t *plan, int32_t *slot)
 {
     const int64_t r = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ;
     if (r >= m) return ;
     const int64_t lo = p [r], hi = p [r+1] ;
     if (lo == hi) return ;
+    if (slot != NULL) spmm_slot_plan_row (r, lo, hi, slot) ;
     for (int64_t u = (lo + SPW_PLAN_UNIT - 1) / SPW_PLAN_UNIT ;
          u * SPW_PLAN_UNIT < hi ; u++) plan [u] = (int32_t) r ;
     if (hi == nnz) plan [spw_plan_units (nnz)] = (int32_t) r ;
@@ -443,7 +438,7 @@ int spmm_launch_spmv_warp (spmm_args<T> a, const int32_t *plan,
     {
         int32_t *pl = (int32_t *) wb ;
         spmm_spmv_plan_kernel <<<(unsigned) ((a.m + SPW_PLAN_THREADS - 1) / SPW_PLAN_THREADS),
-            SPW_PLAN_THREADS, 0, stream>>> (a.p, a.m, a.nnz, pl) ;
+            SPW_PLAN_THREADS, 0, stream>>> (a.p, a.m, a.nnz, pl, NULL) ;
         plan = pl ;
     }
     int32_t *crow = (nchunks > 1) ? (int32_t *) (wb + pbytes) : NULL ;
@@ -495,7 +490,9 @@ SPMM_TYPE_OPS (SPMM_INST_WARP)
 
 extern "C" size_t gg_cuda_spmv_plan_bytes (int64_t nnz)
 {
-    return (size_t) (spw_plan_units (nnz < 0 ? 0 : nnz) + 1) * sizeof (int32_t) ;
+    if (nnz < 0) nnz = 0 ;
+    const int64_t units = (nnz + SPMM_SLOT_UNIT - 1) / SPMM_SLOT_UNIT ;
+    return (size_t) (spmm_slot_plan_offset (nnz) + 2 * units) * sizeof (int32_t) ;
 }
 
 extern "C" int gg_cuda_spmv_plan_build (int64_t m, int64_t nnz,
@@ -504,6 +501,7 @@ extern "C" int gg_cuda_spmv_plan_build (int64_t m, int64_t nnz,
     if (m < 0 || nnz < 0 || m > INT32_MAX || nnz > INT32_MAX) return GG_ERR_UNSUPPORTED ;
     if (m == 0 || nnz == 0) return GG_OK ;
     spmm_spmv_plan_kernel <<<(unsigned) ((m + SPW_PLAN_THREADS - 1) / SPW_PLAN_THREADS),
-        SPW_PLAN_THREADS, 0, stream>>> (p, m, nnz, (int32_t *) plan) ;
+        SPW_PLAN_THREADS, 0, stream>>> (p, m, nnz, (int32_t *) plan,
+        (int32_t *) plan + spmm_slot_plan_offset (nnz)) ;
     return gg_launch_status () ;
 }
