@@ -69,14 +69,17 @@ bool spmv_use_band (const gg_semiring *sr, const gg_csr *S, int64_t n)
 }
 
 // The own SpMM variant: GRBGPU_KERNEL, else the chooser, told the longest row
-// and that the form keeps the SpMV plan.
-const char *spmm_kernel_name (const gg_csr *S, int64_t n)
+// and that the form keeps the SpMV plan (FP32 PLUS_TIMES: the chooser that
+// also takes the slot variants, measured there only).
+const char *spmm_kernel_name (const gg_semiring *sr, const gg_csr *S, int64_t n)
 {
     const char *k = own_kernel_name () ;
     // (hot, band, the tensor-core rows tc3 / tc4, nm and nmtc are families,
     // not variants)
     return (k != NULL && strcmp (k, "hot") != 0 && strcmp (k, "band") != 0
         && strncmp (k, "tc", 2) != 0 && strncmp (k, "nm", 2) != 0) ? k
+        : (sr->type == GG_FP32 && sr->add == GG_ADD_PLUS && sr->mul == GG_MUL_TIMES)
+        ? gg_cuda_spmm_choose_plan_fp32 (S->nrows, n, S->nnz, S->max_row)
         : gg_cuda_spmm_choose_plan (S->nrows, n, S->nnz, S->max_row) ;
 }
 
@@ -100,7 +103,7 @@ bool spmm_use_vendor (const gg_semiring *sr, const gg_csr *S, int64_t n)
     if (n == 1)
     {
         return !(S->nnz <= GG_OWN_SPMV_MAX_NNZ && S->nrows >= GG_OWN_SPMV_MIN_ROWS
-            && strncmp (spmm_kernel_name (S, 1), "row_g", 5) == 0) ;
+            && strncmp (spmm_kernel_name (sr, S, 1), "row_g", 5) == 0) ;
     }
     double mean = (double) S->nnz / (double) S->nrows ;
     bool skewed = S->max_row > 64 && (double) S->max_row > 4.0 * mean ;

@@ -179,7 +179,7 @@ static int own_run (gg_spmm_op *o)
     const void *sx = (o->S->x == NULL) ? NULL : o->S->x_dev ? o->S->x : f->x ;
     return gg_cuda_spmm_plan (o->sr, o->m, o->k, o->n, o->S->nnz, f->p, f->i,
         sx, false, o->dX, o->dY, f->spmv_plan,
-        spmm_kernel_name (o->S, o->n), o->c->ctx->stream) ;
+        spmm_kernel_name (o->sr, o->S, o->n), o->c->ctx->stream) ;
 }
 
 const gg_spmm_family gg_spmm_families [GG_SPMM_NFAM] =

@@ -100,6 +100,33 @@ extern "C" const char *gg_cuda_spmm_choose_plan (int64_t m, int64_t n,
     return (strncmp (k, "merge", 5) == 0) ? "warp_t8" : k ;
 }
 
+// Measured on an H200 at N = 32 and 128 (kernels_bench, R-MAT 2^18 / 2^20 and
+// the 18 shared matrices; bench/NOTES.md, 2026-11-29, sixth session; the
+// rule was fitted to that run), with the plan kept: at N = 128 it replaces
+// the nnz_kK pick on all 12 skewed matrices (1.09-1.71x faster; slot_k64
+// from rows of 512 entries or 1M entries: arrow 1.21 against slot_k32's 0.84x
+// cuSPARSE, R-MAT 1.01 / 0.85) and row_g8 on the road networks (2.5 entries
+// a row, 0.7-1.0M entries: 1.07-1.13x); on the smaller unskewed matrices
+// row_g won 3 of 6 and stays.  At N = 32, slot_k32 replaces nnz_k32 on the
+// 9 skewed matrices under 1M entries with no row of 4096: faster on 8
+// (amazon_photo 1.24x), slower on pubmed (0.95x); nnz_k stays on arrow and
+// R-MAT, row_g on every unskewed matrix.  Between 32 and 128 and above 128:
+// not measured, the two rules extended.
+extern "C" const char *gg_cuda_spmm_choose_plan_fp32 (int64_t m, int64_t n,
+    int64_t nnz, int64_t max_row)
+{
+    const char *k = gg_cuda_spmm_choose_plan (m, n, nnz, max_row) ;
+    if (n < 32 || max_row < 0) return k ;
+    const bool nnz_split = (strncmp (k, "nnz_k", 5) == 0) ;
+    if (n >= 64)
+    {
+        if (nnz_split) return (nnz > 1000000 || max_row >= 512) ? "slot_k64" : "slot_k32" ;
+        if (nnz >= 500000 && strncmp (k, "row_g", 5) == 0) return "slot_k32" ;
+        return k ;
+    }
+    return (nnz_split && nnz <= 1000000 && max_row < 4096) ? "slot_k32" : k ;
+}
+
 //------------------------------------------------------------------------------
 // launch
 //------------------------------------------------------------------------------
