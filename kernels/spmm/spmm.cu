@@ -108,9 +108,9 @@ extern "C" const char *gg_cuda_spmm_choose_plan (int64_t m, int64_t n,
 // cuSPARSE, R-MAT 1.01 / 0.85) and row_g8 on the road networks (2.5 entries
 // a row, 0.7-1.0M entries: 1.07-1.13x); on the smaller unskewed matrices
 // row_g won 3 of 6 and stays.  At N = 32, slot_k32 replaces nnz_k32 on the
-// 9 skewed matrices under 1M entries with no row of 4096: faster on 8
-// (amazon_photo 1.24x), slower on pubmed (0.95x); nnz_k stays on arrow and
-// R-MAT, row_g on every unskewed matrix.  Between 32 and 128 and above 128:
+// 9 skewed matrices under 1M entries with no row of 4096: faster on 7
+// (amazon_photo 1.24x), even on mbeacxc, slower on pubmed (0.95x); nnz_k
+// stays on arrow and R-MAT, row_g on every unskewed matrix.  Between 32 and 128 and above 128:
 // not measured, the two rules extended.
 extern "C" const char *gg_cuda_spmm_choose_plan_fp32 (int64_t m, int64_t n,
     int64_t nnz, int64_t max_row)
