@@ -279,6 +279,15 @@ int main (int argc, char **argv)
                 }
                 if (s < 3) test_spmm_case (A, sr, 5, true, d_p, d_i, d_plan, hots) ;     // iso
                 if (s < 3) test_spmm_case (A, sr, 1, true, d_p, d_i, d_plan, hots) ;     // iso SpMV
+                if (t == GG_FP32 && s == 0 && !quick)
+                {
+                    // the slot schedule's other shapes: 4 column lanes (n = 12),
+                    // lanes past n (36: 16 lanes cover 64 columns), a second,
+                    // partial strip (200), iso values
+                    const int64_t ns_slot [] = { 12, 36, 200 } ;
+                    for (int64_t n : ns_slot) test_spmm_case (A, sr, n, false, d_p, d_i, d_plan, hots) ;
+                    test_spmm_case (A, sr, 32, true, d_p, d_i, d_plan, hots) ;
+                }
             }
             // boolean monoids
             if (t == GG_BOOL && !quick)

@@ -470,7 +470,10 @@ int spmm_launch_slot (const spmm_variant *var, spmm_args<float> a,
 {
     const int C = spmm_col_lanes (a.n, 4, 32) ;
     // (the caller runs nnz_kK otherwise)
-    if (C < 4 || a.X == NULL || a.n > INT32_MAX / 4) return GG_ERR_UNSUPPORTED ;
+    // (positions, rows and offsets in 32 bits, with room for a slot and a
+    // group past the last one)
+    if (C < 4 || a.X == NULL || a.n > INT32_MAX / 4 || a.nnz > INT32_MAX - 256
+        || a.m > INT32_MAX - 64) return GG_ERR_UNSUPPORTED ;
     a.K = var->param ;
     a.C = C ;
     const int64_t units = (a.nnz + SPMM_SLOT_UNIT - 1) / SPMM_SLOT_UNIT ;
