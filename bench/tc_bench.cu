@@ -178,7 +178,7 @@ static void bench_matrix (cusparseHandle_t h, const bm_csr &A, const std::vector
         // our CUDA-core kernel
         double cc_ms = 0 ;
         {
-            const char *kern = gg_cuda_spmm_choose_plan (A.m, n, A.nnz, A.max_row) ;
+            const char *kern = gg_cuda_spmm_choose_plan_fp32 (A.m, n, A.nnz, A.max_row) ;
             int rc = GG_OK ;
             CK (cudaMemset (dY, 0xff, A.m * n * 4)) ;
             cc_ms = time_ms ([&] { rc = gg_cuda_spmm_plan (&sr, A.m, A.k, n, A.nnz, dp, di, dx, false,
