@@ -307,9 +307,10 @@ static int spmm_col_lanes (int64_t n, int vec, int cap)
 // C column indices and C values at a time (coalesced, the next C in flight
 // while these are used), hands them out by shuffles and keeps SPMM_SBATCH
 // rows of X in flight.  Why (bench/NOTES.md, 2026-11-29, sixth session): ncu
-// put nnz_kK at ~70 issued instructions per entry at N = 128 (a row search
-// per chunk, 64-bit positions, the lane scan) and its init kernel, a search
-// per cut row, at 5-8 us of a 40 us product.
+// counted 59 warp instructions per entry for nnz_k128 at N = 128 on
+// amazon_photo (a row search per chunk, 64-bit positions, the lane scan;
+// cuSPARSE 24) and its init kernel, a search per cut row, at 5-8 us of a
+// 40 us product.
 #define SPMM_SBATCH 8
 
 // row's part of [b0, b1) to Y: a store, or an atomic where a slot boundary
