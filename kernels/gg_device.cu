@@ -40,6 +40,18 @@ cudaMemPool_t gg_kernel_pool (void)
     return pools [dev] ;
 }
 
+int gg_kernel_scratch (void **ws, size_t bytes, cudaStream_t stream)
+{
+    cudaMemPool_t pool = gg_kernel_pool () ;
+    if (pool == NULL) return GG_ERR_DEVICE ;
+    if (cudaMallocFromPoolAsync (ws, bytes, pool, stream) != cudaSuccess)
+    {
+        cudaGetLastError () ;
+        return GG_ERR_DEVMEM ;
+    }
+    return GG_OK ;
+}
+
 extern "C" void gg_cuda_pool_trim (void)
 {
     cudaMemPool_t pool = gg_kernel_pool () ;

@@ -625,6 +625,11 @@ template <> struct gg_ctype<GG_FP64>   { typedef double   type ; } ;
 // pays cudaMalloc for its scratch.  NULL if it cannot be made.
 cudaMemPool_t gg_kernel_pool (void) ;
 
+// *ws = bytes of scratch from that pool, stream-ordered on stream (the caller
+// frees it with cudaFreeAsync on the same stream): GG_OK, GG_ERR_DEVICE (no
+// pool) or GG_ERR_DEVMEM (the allocation failed; the error is cleared).
+int gg_kernel_scratch (void **ws, size_t bytes, cudaStream_t stream) ;
+
 // The current device's number of SMs, asked once per device
 // (kernels/gg_device.cu; 0 if unknown).
 int gg_device_sms (void) ;

@@ -211,9 +211,6 @@ SPMM_PRIVATE int spmm_launch_vec (const spmm_variant *var, spmm_args<T> a,
 SPMM_PRIVATE int spmm_launch_slot (const spmm_variant *var, spmm_args<float> a,
     const int32_t *plan, cudaStream_t stream) ;
 
-// The slot part of a plan: one thread per row of p (m rows), into slot
-__global__ void spmm_slot_plan_kernel (const int32_t *p, int64_t m, int32_t *slot) ;
-
 // merge_iI, I = 4, 8 (spmm_merge.cu)
 template <typename T, int OP, int ITEMS>
 SPMM_PRIVATE int spmm_launch_merge (spmm_args<T> a, cudaStream_t stream) ;

@@ -275,16 +275,11 @@ int spmm_launch_merge (spmm_args<T> a, cudaStream_t stream)
         spmm_merge_kernel<T, OP, ITEMS> <<<1, MRG_THREADS, 0, stream>>> (a, NULL, NULL, NULL, 1) ;
         return gg_launch_status () ;
     }
-    cudaMemPool_t pool = gg_kernel_pool () ;
-    if (pool == NULL) return GG_ERR_DEVICE ;
     size_t rbytes = spmm_round16 ((size_t) nb * sizeof (int32_t)) ;
     size_t bytes = rbytes + (size_t) nb * (size_t) a.n * sizeof (T) ;
     void *ws = NULL ;
-    if (cudaMallocFromPoolAsync (&ws, bytes, pool, stream) != cudaSuccess)
-    {
-        cudaGetLastError () ;
-        return GG_ERR_DEVMEM ;
-    }
+    const int src = gg_kernel_scratch (&ws, bytes, stream) ;
+    if (src != GG_OK) return src ;
     int32_t *crow = (int32_t *) ws ;
     T *cval = (T *) ((unsigned char *) ws + rbytes) ;
     spmm_merge_kernel<T, OP, ITEMS> <<<(unsigned) nb, MRG_THREADS, 0, stream>>> (a, NULL, crow, cval, nb) ;

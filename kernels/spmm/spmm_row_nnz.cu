@@ -281,6 +281,15 @@ spmm_nnz_kernel (const spmm_args<T> a)
     }
 }
 
+// Threads per row of the init kernels (nnz_kK's, slot_kK's): n rounded up to
+// a power of 2, at most 32.
+static int spmm_init_lanes (int64_t n)
+{
+    int g = 1 ;
+    while (g < 32 && g < n) g *= 2 ;
+    return g ;
+}
+
 // Column lanes: enough to cover n with VEC-wide vectors, a power of 2 <= cap.
 static int spmm_col_lanes (int64_t n, int vec, int cap)
 {
@@ -337,10 +346,17 @@ __device__ __forceinline__ const float *spmm_slot_xrow (const float *Xj, int32_t
     return (const float *) r ;
 }
 
-// slot j's start B_j from the plan's (row, row start) at entry jK
+// Whether slot boundary jK cuts the row holding entry jK, which starts at
+// prow (the plan's row start): the row began at or before (j-1)K
+__device__ __forceinline__ bool spmm_slot_cut (int64_t j, int K, int32_t prow)
+{
+    return (int64_t) prow <= (j - 1) * K ;
+}
+
+// slot j's start B_j: that row's start, or jK where the boundary cuts it
 __device__ __forceinline__ int32_t spmm_slot_start (int64_t j, int K, int32_t prow)
 {
-    return ((int64_t) prow > (j - 1) * K) ? prow : (int32_t) (j * K) ;
+    return spmm_slot_cut (j, K, prow) ? (int32_t) (j * K) : prow ;
 }
 
 // The slot plan: slot [2u] = the row holding entry 32u, slot [2u+1] = where
@@ -364,7 +380,7 @@ __global__ void spmm_slot_init_kernel (const spmm_args<float> a, const int32_t *
     if (j > nb) return ;
     const int64_t u = j * (a.K / SPMM_SLOT_UNIT) ;
     const int32_t row = slot [2*u], start = slot [2*u+1] ;
-    if ((int64_t) start > (j - 1) * a.K) return ;      // not cut
+    if (!spmm_slot_cut (j, a.K, start)) return ;
     const float id = gg_identity<float> (gg_op_mon<GG_OP_PLUS_TIMES> (a.mon)) ;
     const int64_t yr = spmm_yrow (a, row) ;
     for (int64_t c = g ; c < a.n ; c += GI) a.Y [yr * a.n + c] = id ;
@@ -484,20 +500,14 @@ int spmm_launch_slot (const spmm_variant *var, spmm_args<float> a,
     if (slot == NULL)
     {
         // no plan kept: made here, in the kernels' scratch
-        cudaMemPool_t pool = gg_kernel_pool () ;
-        if (pool == NULL) return GG_ERR_DEVICE ;
-        if (cudaMallocFromPoolAsync (&ws, (size_t) units * 2 * sizeof (int32_t), pool, stream) != cudaSuccess)
-        {
-            cudaGetLastError () ;
-            return GG_ERR_DEVMEM ;
-        }
+        const int src = gg_kernel_scratch (&ws, (size_t) units * 2 * sizeof (int32_t), stream) ;
+        if (src != GG_OK) return src ;
         spmm_slot_plan_kernel <<<(unsigned) ((a.m + 255) / 256), 256, 0, stream>>> (a.p, a.m, (int32_t *) ws) ;
         slot = (const int32_t *) ws ;
     }
     if (nslots > 1)
     {
-        int GI = 1 ;
-        while (GI < 32 && GI < a.n) GI *= 2 ;
+        const int GI = spmm_init_lanes (a.n) ;
         const int64_t threads = (nslots - 1) * GI ;
         spmm_slot_init_kernel <<<(unsigned) ((threads + 255) / 256), 256, 0, stream>>> (a, slot, nslots - 1, GI) ;
     }
@@ -511,7 +521,6 @@ int spmm_launch_slot (const spmm_variant *var, spmm_args<float> a,
 //------------------------------------------------------------------------------
 // launch
 //------------------------------------------------------------------------------
-
 
 template <typename T, int VEC, int OP>
 int spmm_launch_vec (const spmm_variant *var, spmm_args<T> a,
@@ -540,8 +549,7 @@ int spmm_launch_vec (const spmm_variant *var, spmm_args<T> a,
         if (nchunks > 1)
         {
             int64_t nb = nchunks - 1 ;
-            int GI = 1 ;
-            while (GI < 32 && GI < a.n) GI *= 2 ;
+            const int GI = spmm_init_lanes (a.n) ;
             int64_t blocks = (nb * GI + 255) / 256 ;
             spmm_nnz_init_kernel<T> <<<(unsigned) blocks, 256, 0, stream>>> (a, CH, nb, GI) ;
         }

@@ -425,13 +425,8 @@ int spmm_launch_spmv_warp (spmm_args<T> a, const int32_t *plan,
     void *ws = NULL ;
     if (bytes > 0)
     {
-        cudaMemPool_t pool = gg_kernel_pool () ;
-        if (pool == NULL) return GG_ERR_DEVICE ;
-        if (cudaMallocFromPoolAsync (&ws, bytes, pool, stream) != cudaSuccess)
-        {
-            cudaGetLastError () ;
-            return GG_ERR_DEVMEM ;
-        }
+        const int src = gg_kernel_scratch (&ws, bytes, stream) ;
+        if (src != GG_OK) return src ;
     }
     unsigned char *wb = (unsigned char *) ws ;
     if (plan == NULL)

@@ -338,14 +338,9 @@ static int band_launch (const gg_spmv_band_form *f, const gg_canon *cs,
     // (scratch)
     const int64_t nx = (int64_t) f->nb * f->W ;
     void *xb = NULL ;
-    cudaMemPool_t pool = gg_kernel_pool () ;
-    if (pool == NULL) return GG_ERR_DEVICE ;
     const size_t xbytes = ((size_t) nx * sizeof (T) + 15) & ~(size_t) 15 ;
-    if (cudaMallocFromPoolAsync (&xb, xbytes + sizeof (unsigned long long), pool, stream) != cudaSuccess)
-    {
-        cudaGetLastError () ;
-        return GG_ERR_DEVMEM ;
-    }
+    const int src = gg_kernel_scratch (&xb, xbytes + sizeof (unsigned long long), stream) ;
+    if (src != GG_OK) return src ;
     unsigned long long *ctr = (unsigned long long *) ((char *) xb + xbytes) ;
     const int sms = gg_device_sms () ;
     const int64_t m4 = (f->m + 16 / (int64_t) sizeof (T) - 1) / (16 / (int64_t) sizeof (T)) ;

@@ -165,14 +165,9 @@ extern "C" int gg_cuda_spmv_hot_build (int64_t m, int64_t k, int64_t nnz,
     const size_t dbytes = spmm_round16 ((size_t) k * sizeof (int32_t)) ;
     const size_t hbytes = spmm_round16 ((size_t) SPW_HIST_BINS * sizeof (int32_t)) ;
     const size_t tbytes = spmm_round16 ((size_t) ntiles * sizeof (int32_t)) ;
-    cudaMemPool_t pool = gg_kernel_pool () ;
-    if (pool == NULL) return GG_ERR_DEVICE ;
     void *ws = NULL ;
-    if (cudaMallocFromPoolAsync (&ws, dbytes + hbytes + 2 * tbytes, pool, stream) != cudaSuccess)
-    {
-        cudaGetLastError () ;
-        return GG_ERR_DEVMEM ;
-    }
+    const int src = gg_kernel_scratch (&ws, dbytes + hbytes + 2 * tbytes, stream) ;
+    if (src != GG_OK) return src ;
     unsigned char *wb = (unsigned char *) ws ;
     int32_t *deg = (int32_t *) wb ;
     int32_t *hist = (int32_t *) (wb + dbytes) ;
