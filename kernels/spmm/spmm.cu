@@ -169,13 +169,13 @@ struct spmm_dispatch
 {
     template <typename T>
     static int run (const gg_canon *cs, const spmm_variant *var, bool fast,
-        int64_t m, int64_t n, int64_t nnz, const int32_t *p, const int32_t *i,
+        int64_t m, int64_t k, int64_t n, int64_t nnz, const int32_t *p, const int32_t *i,
         const void *x, bool iso, const void *X, void *Y, const int32_t *plan,
         const int32_t *hot, int64_t nhot, cudaStream_t stream, const int32_t *row_out)
     {
         spmm_args<T> a ;
         memset (&a, 0, sizeof (a)) ;
-        a.m = m ; a.n = n ; a.nnz = nnz ; a.p = p ; a.ci = i ;
+        a.m = m ; a.k = k ; a.n = n ; a.nnz = nnz ; a.p = p ; a.ci = i ;
         a.sx = (const T *) x ;
         a.smode = gg_mul_reads_s (cs->mul) ? (iso ? GG_S_ISO : GG_S_ARRAY) : GG_S_NONE ;
         a.X = gg_mul_reads_x (cs->mul) ? (const T *) X : NULL ;
@@ -231,12 +231,12 @@ const spmm_variant *spmm_variant_named (const char *name)
 
 // (for gg_cuda_spmm_plan here and gg_cuda_spmv_hot, kernels/spmv_hot/)
 int spmm_run (const gg_semiring *sr, const gg_canon *cs,
-    const spmm_variant *var, bool fast, int64_t m, int64_t n, int64_t nnz,
-    const int32_t *p, const int32_t *i, const void *x, bool iso,
+    const spmm_variant *var, bool fast, int64_t m, int64_t k, int64_t n,
+    int64_t nnz, const int32_t *p, const int32_t *i, const void *x, bool iso,
     const void *X, void *Y, const int32_t *plan, const int32_t *hot,
     int64_t nhot, cudaStream_t stream, const int32_t *row_out)
 {
-    GG_TYPE_DISPATCH (sr->type, spmm_dispatch, cs, var, fast, m, n, nnz, p, i,
+    GG_TYPE_DISPATCH (sr->type, spmm_dispatch, cs, var, fast, m, k, n, nnz, p, i,
         x, iso, X, Y, plan, hot, nhot, stream, row_out) ;
 }
 
@@ -270,7 +270,7 @@ static int spmm_named (const gg_semiring *sr, int64_t m, int64_t k,
     if (var == NULL) return GG_ERR_UNSUPPORTED ;
 
     if (m == 0 || n == 0 || nnz == 0) return GG_OK ;   // no row has entries
-    return spmm_run (sr, &cs, var, fast, m, n, nnz, p, i, x, iso, X, Y,
+    return spmm_run (sr, &cs, var, fast, m, k, n, nnz, p, i, x, iso, X, Y,
         (const int32_t *) plan, NULL, 0, stream, row_out) ;
 }
 

@@ -87,6 +87,7 @@ template <typename T>
 struct spmm_args
 {
     int64_t m, n, nnz ;
+    int64_t k ;             // X's rows
     const int32_t *p, *ci ;
     const T *sx ;           // S's values (smode says how they are read)
     int smode ;
@@ -242,8 +243,8 @@ SPMM_PRIVATE const spmm_variant *spmm_variant_named (const char *name) ;
 // of S goes in Y (NULL: row r to row r; row_gG and nnz_kK only, the others
 // answer GG_ERR_UNSUPPORTED)
 SPMM_PRIVATE int spmm_run (const gg_semiring *sr, const gg_canon *cs,
-    const spmm_variant *var, bool fast, int64_t m, int64_t n, int64_t nnz,
-    const int32_t *p, const int32_t *i, const void *x, bool iso,
+    const spmm_variant *var, bool fast, int64_t m, int64_t k, int64_t n,
+    int64_t nnz, const int32_t *p, const int32_t *i, const void *x, bool iso,
     const void *X, void *Y, const int32_t *plan, const int32_t *hot,
     int64_t nhot, cudaStream_t stream, const int32_t *row_out = NULL) ;
 

@@ -337,15 +337,6 @@ __device__ __forceinline__ void spmm_slot_flush (const spmm_args<float> &a, bool
         gg_store_vec<float, 4> (y, acc) ;
 }
 
-// X + col * n4 bytes in one 32 x 32 -> 64-bit multiply-add (n4 = n * 4 <
-// 2^31: spmm_launch_slot)
-__device__ __forceinline__ const float *spmm_slot_xrow (const float *Xj, int32_t col, int32_t n4)
-{
-    uint64_t r ;
-    asm ("mad.wide.s32 %0, %1, %2, %3;" : "=l" (r) : "r" (col), "r" (n4), "l" ((uint64_t) Xj)) ;
-    return (const float *) r ;
-}
-
 // Whether slot boundary jK cuts the row holding entry jK, which starts at
 // prow (the plan's row start): the row began at or before (j-1)K
 __device__ __forceinline__ bool spmm_slot_cut (int64_t j, int K, int32_t prow)
@@ -386,13 +377,39 @@ __global__ void spmm_slot_init_kernel (const spmm_args<float> a, const int32_t *
     for (int64_t c = g ; c < a.n ; c += GI) a.Y [yr * a.n + c] = id ;
 }
 
+// The group's C entries of a round, staged in shared memory as (where X's
+// row for the entry's column starts, in 16-byte units: < 2^32,
+// spmm_launch_slot; the value): one 8-byte broadcast read per entry where
+// shuffles took two, and one wide multiply-add to the lane's address.
+// Entries past b1: X's row 0 (a row that exists when S has an entry) and 0.
+__device__ __forceinline__ uint2 spmm_slot_entry (const spmm_args<float> &a,
+    int32_t e, int32_t b1)
+{
+    int32_t col = 0 ;
+    float v = 0 ;
+    if (e < b1)
+    {
+        col = a.ci [e] ;
+        v = gg_sval (a.smode, a.sx, e) ;
+    }
+    return make_uint2 ((uint32_t) col * (uint32_t) (a.n / 4), __float_as_uint (v)) ;
+}
+
+// C column lanes per group (4, 8, 16 or 32), a compile-time constant so that
+// the round's batches unroll; SB entries of X in flight.  A batch wholly
+// inside the current row (most of them unless rows are short) runs without
+// the per-entry row and count tests.
+template <int C>
 __global__ void __launch_bounds__ (256, 3)
 spmm_slot_kernel (const spmm_args<float> a, const int32_t *slot)
 {
+    constexpr int SB = (C < SPMM_SBATCH) ? C : SPMM_SBATCH ;
+    __shared__ uint2 stage [256] ;              // one per thread, by group
     const int lane = threadIdx.x & 31 ;
-    const int C = a.C, K = a.K ;
+    const int K = a.K ;
     const int c = lane & (C - 1), r = lane / C ;
     const unsigned gmask = (C == 32) ? 0xffffffffu : (((1u << C) - 1u) << (r * C)) ;
+    uint2 *gst = stage + (threadIdx.x - c) ;   // the group's C entries
     const int64_t jj = ((int64_t) blockIdx.x * blockDim.x + threadIdx.x) / C ;
     const int64_t nslots = (a.nnz + K - 1) / K ;
     if (jj >= nslots) return ;                      // the whole group
@@ -405,81 +422,74 @@ spmm_slot_kernel (const spmm_args<float> a, const int32_t *slot)
     const int32_t n = (int32_t) a.n ;         // < 2^31: spmm_launch_slot
     const int32_t m = (int32_t) a.m ;
 
-    for (int32_t strip = 0 ; strip < n ; strip += C * 4)
+    // blockIdx.y: the strip of C * 4 columns
+    const int32_t j = (int32_t) blockIdx.y * (C * 4) + c * 4 ;
+    const bool colok = (j < n) ;
+    // X from the lane's column (lanes past n read column 0 and store
+    // nothing)
+    const float4 *Xj = (const float4 *) (a.X + (colok ? j : 0)) ;
+    // row ends: lane c holds p [rbase + 1 + c]; the row is rbase + q
+    int32_t rbase = row0 ;
+    int q = 0 ;
+    int32_t pn = (rbase + 1 + c <= m) ? a.p [rbase + 1 + c] : (int32_t) a.nnz ;
+    int32_t rstart = start0 ;
+    float acc [4] ;
+    spmm_fill<float, 4> (acc, id) ;
+    int32_t rend = __shfl_sync (gmask, pn, 0, C) ;
+    gst [c] = spmm_slot_entry (a, b0 + c, b1) ;
+    __syncwarp (gmask) ;
+    for (int32_t tb = b0 ; tb < b1 ; tb += C)
     {
-        const int32_t j = strip + c * 4 ;
-        const bool colok = (j < n) ;
-        // X's rows from column j (lanes past n read column 0 and store
-        // nothing)
-        const float *Xj = a.X + (colok ? j : 0) ;
-        const int32_t n4 = n * 4 ;
-        // row ends: lane c holds p [rbase + 1 + c]; the row is rbase + q
-        int32_t rbase = row0 ;
-        int q = 0 ;
-        int32_t pn = (rbase + 1 + c <= m) ? a.p [rbase + 1 + c] : (int32_t) a.nnz ;
-        int32_t rstart = start0 ;
-        float acc [4] ;
-        spmm_fill<float, 4> (acc, id) ;
-        // the group's first C columns and values (lane c holds entry tb + c;
-        // past b1: column 0, a valid row of X that no entry uses)
-        int32_t coff = 0 ;
-        float cval = 0 ;
-        if (b0 + c < b1)
+        // the next C, in flight while these are used
+        const uint2 next = spmm_slot_entry (a, tb + C + c, b1) ;
+        const int cnt = (b1 - tb < C) ? b1 - tb : C ;
+        for (int u0 = 0 ; u0 < cnt ; u0 += SB)
         {
-            coff = a.ci [b0 + c] ;
-            cval = gg_sval (a.smode, a.sx, b0 + c) ;
-        }
-        int32_t rend = __shfl_sync (gmask, pn, 0, C) ;
-        for (int32_t tb = b0 ; tb < b1 ; tb += C)
-        {
-            // the next C, in flight while these are used
-            int32_t noff = 0 ;
-            float nval = 0 ;
-            if (tb + C + c < b1)
+            float xs [SB][4], ss [SB] ;
+            #pragma unroll
+            for (int v = 0 ; v < SB ; v++)
             {
-                noff = a.ci [tb + C + c] ;
-                nval = gg_sval (a.smode, a.sx, tb + C + c) ;
+                // every load valid (u0 + v < C), used only below cnt
+                const uint2 e = gst [u0 + v] ;
+                ss [v] = __uint_as_float (e.y) ;
+                gg_load_vec<float, 4> (xs [v], (const float *) (Xj + e.x)) ;
             }
-            const int cnt = (b1 - tb < C) ? b1 - tb : C ;
-            for (int u0 = 0 ; u0 < cnt ; u0 += SPMM_SBATCH)
+            const int32_t t0 = tb + u0 ;
+            if (u0 + SB <= cnt && t0 + SB <= rend)
             {
-                float xs [SPMM_SBATCH][4], ss [SPMM_SBATCH] ;
+                // the batch inside the current row
                 #pragma unroll
-                for (int v = 0 ; v < SPMM_SBATCH ; v++)
-                {
-                    // every load valid, used only below cnt
-                    const int src = (u0 + v) & (C - 1) ;
-                    const int32_t off = __shfl_sync (gmask, coff, src, C) ;
-                    ss [v] = __shfl_sync (gmask, cval, src, C) ;
-                    gg_load_vec<float, 4> (xs [v], spmm_slot_xrow (Xj, off, n4)) ;
-                }
-                #pragma unroll
-                for (int v = 0 ; v < SPMM_SBATCH ; v++)
-                {
-                    const int u = u0 + v ;
-                    if (u >= cnt) break ;
-                    const int32_t t = tb + u ;
-                    while (t >= rend)
-                    {
-                        spmm_slot_flush (a, colok, rbase + q, rstart, rend, b0, b1, j, acc) ;
-                        spmm_fill<float, 4> (acc, id) ;
-                        rstart = rend ;
-                        if (++q == C)
-                        {
-                            rbase += C ;
-                            q = 0 ;
-                            pn = (rbase + 1 + c <= m) ? a.p [rbase + 1 + c] : (int32_t) a.nnz ;
-                        }
-                        rend = __shfl_sync (gmask, pn, q, C) ;
-                    }
+                for (int v = 0 ; v < SB ; v++)
                     gg_fma_vec<float, 4, GG_OP_PLUS_TIMES> (a.mon, a.mul, acc, ss [v], xs [v]) ;
-                }
+                continue ;
             }
-            coff = noff ;
-            cval = nval ;
+            #pragma unroll
+            for (int v = 0 ; v < SB ; v++)
+            {
+                const int u = u0 + v ;
+                if (u >= cnt) break ;
+                const int32_t t = tb + u ;
+                while (t >= rend)
+                {
+                    spmm_slot_flush (a, colok, rbase + q, rstart, rend, b0, b1, j, acc) ;
+                    spmm_fill<float, 4> (acc, id) ;
+                    rstart = rend ;
+                    if (++q == C)
+                    {
+                        rbase += C ;
+                        q = 0 ;
+                        pn = (rbase + 1 + c <= m) ? a.p [rbase + 1 + c] : (int32_t) a.nnz ;
+                    }
+                    rend = __shfl_sync (gmask, pn, q, C) ;
+                }
+                gg_fma_vec<float, 4, GG_OP_PLUS_TIMES> (a.mon, a.mul, acc, ss [v], xs [v]) ;
+            }
         }
-        spmm_slot_flush (a, colok, rbase + q, rstart, rend, b0, b1, j, acc) ;
+        __syncwarp (gmask) ;                    // this round's reads done
+        gst [c] = next ;
+        __syncwarp (gmask) ;
     }
+    spmm_slot_flush (a, colok, rbase + q, rstart, rend, b0, b1, j, acc) ;
 }
 
 int spmm_launch_slot (const spmm_variant *var, spmm_args<float> a,
@@ -490,7 +500,9 @@ int spmm_launch_slot (const spmm_variant *var, spmm_args<float> a,
     // (positions, rows and offsets in 32 bits, with room for a slot and a
     // group past the last one)
     if (C < 4 || a.X == NULL || a.n > INT32_MAX / 4 || a.nnz > INT32_MAX - 256
-        || a.m > INT32_MAX - 64) return GG_ERR_UNSUPPORTED ;
+        || a.m > INT32_MAX - 64 || a.k * (a.n / 4) > (int64_t) UINT32_MAX
+        || (a.n + 4 * C - 1) / (4 * C) > 65535)
+        return GG_ERR_UNSUPPORTED ;
     a.K = var->param ;
     a.C = C ;
     const int64_t units = (a.nnz + SPMM_SLOT_UNIT - 1) / SPMM_SLOT_UNIT ;
@@ -512,7 +524,14 @@ int spmm_launch_slot (const spmm_variant *var, spmm_args<float> a,
         spmm_slot_init_kernel <<<(unsigned) ((threads + 255) / 256), 256, 0, stream>>> (a, slot, nslots - 1, GI) ;
     }
     const int64_t threads = nslots * C ;
-    spmm_slot_kernel <<<(unsigned) ((threads + 255) / 256), 256, 0, stream>>> (a, slot) ;
+    const dim3 blocks ((unsigned) ((threads + 255) / 256), (unsigned) ((a.n + 4 * C - 1) / (4 * C))) ;
+    switch (C)
+    {
+        case 4:  spmm_slot_kernel<4>  <<<blocks, 256, 0, stream>>> (a, slot) ; break ;
+        case 8:  spmm_slot_kernel<8>  <<<blocks, 256, 0, stream>>> (a, slot) ; break ;
+        case 16: spmm_slot_kernel<16> <<<blocks, 256, 0, stream>>> (a, slot) ; break ;
+        default: spmm_slot_kernel<32> <<<blocks, 256, 0, stream>>> (a, slot) ; break ;
+    }
     int rc = gg_launch_status () ;
     if (ws != NULL) cudaFreeAsync (ws, stream) ;
     return rc ;

@@ -241,6 +241,6 @@ extern "C" int gg_cuda_spmv_hot (const gg_semiring *sr, int64_t m, int64_t k,
     if (K < 0 || K > k || (K > 0 && hot == NULL)) return GG_ERR_UNSUPPORTED ;
     const spmm_variant *var = spmm_variant_named ("warp_t8") ;
     if (m == 0 || nnz == 0) return GG_OK ;
-    return spmm_run (sr, &cs, var, true, m, 1, nnz, p, ih, x, iso, X, Y,
+    return spmm_run (sr, &cs, var, true, m, k, 1, nnz, p, ih, x, iso, X, Y,
         (const int32_t *) plan, hot, K, stream) ;
 }
