@@ -360,7 +360,7 @@ static void bench_matrix (cusparseHandle_t h, const csr &A, const std::vector<in
                     else
                         rc = gg_cuda_spmm_plan (&sr_def [sr], A.m, A.k, n, A.nnz, dp, di,
                             reads_s ? dx : NULL, false, dX, dY, with_plan ? dplan : NULL,
-                            kname.c_str (), 0) ; }) ;
+                            with_plan ? A.max_row : -1, kname.c_str (), 0) ; }) ;
                 CK (cudaDeviceSynchronize ()) ;
                 if (rc != GG_OK) { printf ("%s: rc %d\n", kname.c_str (), rc) ; continue ; }
                 CK (cudaMemcpy (y.data (), dY, A.m * n * 4, cudaMemcpyDeviceToHost)) ;

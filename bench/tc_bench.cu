@@ -182,7 +182,7 @@ static void bench_matrix (cusparseHandle_t h, const bm_csr &A, const std::vector
             int rc = GG_OK ;
             CK (cudaMemset (dY, 0xff, A.m * n * 4)) ;
             cc_ms = time_ms ([&] { rc = gg_cuda_spmm_plan (&sr, A.m, A.k, n, A.nnz, dp, di, dx, false,
-                dX, dY, dplan, kern, 0) ; }) ;
+                dX, dY, dplan, A.max_row, kern, 0) ; }) ;
             fetch () ;
             const double rel = rel_error (dp, A.m, n, dY, dRef, dOut) ;
             report (A, n, "cuda", kern, 0, 0, cc_ms, base, rel, sample_error (S, n, y), 0, true,

@@ -131,7 +131,7 @@ void bench_fp64 (cusparseHandle_t h, const bm_csr &A, const std::vector<int64_t>
         const char *kern = gg_cuda_spmm_choose_plan (A.m, n, A.nnz, A.max_row) ;
         CK (cudaMemset (dY, 0xff, A.m * n * 8)) ;
         const double tc_cuda = check (kern, time_ms ([&] { rc = gg_cuda_spmm_plan (&sr, A.m, A.k, n,
-            A.nnz, dp, di, dx, false, dX, dY, dplan, kern, 0) ; })) ;
+            A.nnz, dp, di, dx, false, dX, dY, dplan, A.max_row, kern, 0) ; })) ;
         double ttc [2] = { -1, -1 } ;
         for (int q = 0 ; q < 2 ; q++)
             for (const char *variant : { "direct2", "fused" })
@@ -371,7 +371,7 @@ void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64
             int rc = GG_OK ;
             CK (cudaMemset (dY, 0xff, A.m * n * 4)) ;
             const double t = time_ms ([&] { rc = (row_out == NULL)
-                ? gg_cuda_spmm_plan (&sr, A.m, A.k, n, A.nnz, mp, mi, mx, false, dX, dY, plan, kern, 0)
+                ? gg_cuda_spmm_plan (&sr, A.m, A.k, n, A.nnz, mp, mi, mx, false, dX, dY, plan, A.max_row, kern, 0)
                 : gg_cuda_spmm_rows (&sr, A.m, A.k, n, A.nnz, mp, mi, mx, false, dX, dY, row_out,
                     kern_rows, 0) ; }) ;
             if (rc != GG_OK) return -1 ;

@@ -74,12 +74,15 @@ int gg_cuda_rows_by_length (int64_t m, int64_t nnz, const int32_t *p,
 void gg_cuda_rows_form_free (gg_rows_form *f, cudaStream_t stream) ;
 
 // The same, with the SpMV plan of S (below) made once for S's pattern and
-// kept with it (plan == NULL: the warp_tI variant makes it in its scratch
-// for this call, one pass over p: ~5 us on 4M rows; other variants ignore it).
+// kept with it (plan == NULL: the warp_tI and slot_kK variants make it in
+// their scratch for this call, one pass over p: ~5 us on 4M rows; other
+// variants ignore it), and S's longest row where the caller keeps it
+// (max_row; -1: not known): slot_kK skips its first kernel where no row is
+// longer than a slot.  A max_row below the true one gives wrong results.
 int gg_cuda_spmm_plan (const gg_semiring *sr, int64_t m, int64_t k, int64_t n,
     int64_t nnz, const int32_t *p, const int32_t *i, const void *x, bool iso,
-    const void *X, void *Y, const void *plan, const char *kernel,
-    cudaStream_t stream) ;
+    const void *X, void *Y, const void *plan, int64_t max_row,
+    const char *kernel, cudaStream_t stream) ;
 
 // The SpMV plan of a CSR pattern (m rows, nnz entries, row pointers p on the
 // device): the row holding every 256th entry, plus the row of the last entry,

@@ -46,6 +46,11 @@ void test_spmm_case (const csr &A, gg_semiring sr, int64_t n, bool iso,
     bool reads_s = sr.mul != GG_MUL_SECOND && sr.mul != GG_MUL_PAIR ;
     bool reads_x = sr.mul != GG_MUL_FIRST && sr.mul != GG_MUL_PAIR ;
     bool tm = (sr.add == GG_ADD_TIMES) ;
+    // S's longest row, given with the plan (slot_kK then skips its first
+    // kernel where no row is longer than a slot; without the plan, -1)
+    int64_t max_row = 0 ;
+    for (int64_t r = 0 ; r < A.m ; r++)
+        max_row = std::max (max_row, (int64_t) (A.p [r+1] - A.p [r])) ;
     std::vector<unsigned char> sx ((iso ? 1 : A.nnz) * ts + 8), X (A.k * n * ts + 8) ;
     fill_random (t, sx.data (), iso ? 1 : A.nnz, tm) ;
     fill_random (t, X.data (), A.k * n, tm) ;
@@ -174,7 +179,7 @@ void test_spmm_case (const csr &A, gg_semiring sr, int64_t n, bool iso,
                 d_X, d_Y, nm.plan ? d_plan : NULL, hots [nm.hot].d_hot, hots [nm.hot].K, 0) ;
         else
             rc = gg_cuda_spmm_plan (&sr, A.m, A.k, n, A.nnz, d_p, d_i, d_sx, iso,
-                d_X, d_Y, nm.plan ? d_plan : NULL, name, 0) ;
+                d_X, d_Y, nm.plan ? d_plan : NULL, nm.plan ? max_row : -1, name, 0) ;
         cudaError_t err = cudaDeviceSynchronize () ;
         checks++ ;
         if (rc != GG_OK || err != cudaSuccess)

@@ -315,7 +315,7 @@ static void check_product (const bm_csr &A, const dev_csr &d, const gg_hybrid_fo
     // our FP32 CUDA-core kernel on the whole of S
     const gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP32 } ;
     CHECK_CUDA (cudaMemset (dY, 0xff, A.m * n * 4)) ;
-    EXPECT (gg_cuda_spmm_plan (&sr, A.m, A.k, n, A.nnz, d.p, d.i, d.x, false, dX, dY, d.plan,
+    EXPECT (gg_cuda_spmm_plan (&sr, A.m, A.k, n, A.nnz, d.p, d.i, d.x, false, dX, dY, d.plan, A.max_row,
         gg_cuda_spmm_choose_plan (A.m, n, A.nnz, A.max_row), 0) == GG_OK, "%s: CUDA-core", nm) ;
     CHECK_CUDA (cudaDeviceSynchronize ()) ;
     CHECK_CUDA (cudaMemcpy (y.data (), dY, y.size () * 4, cudaMemcpyDeviceToHost)) ;

@@ -178,7 +178,7 @@ static int own_run (gg_spmm_op *o)
     // (S's values: its form's, or a resident buffer of S's own, gg_csr.x_dev)
     const void *sx = (o->S->x == NULL) ? NULL : o->S->x_dev ? o->S->x : f->x ;
     return gg_cuda_spmm_plan (o->sr, o->m, o->k, o->n, o->S->nnz, f->p, f->i,
-        sx, false, o->dX, o->dY, f->spmv_plan,
+        sx, false, o->dX, o->dY, f->spmv_plan, o->S->max_row,
         spmm_kernel_name (o->sr, o->S, o->n), o->c->ctx->stream) ;
 }
 

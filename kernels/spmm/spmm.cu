@@ -171,7 +171,8 @@ struct spmm_dispatch
     static int run (const gg_canon *cs, const spmm_variant *var, bool fast,
         int64_t m, int64_t k, int64_t n, int64_t nnz, const int32_t *p, const int32_t *i,
         const void *x, bool iso, const void *X, void *Y, const int32_t *plan,
-        const int32_t *hot, int64_t nhot, cudaStream_t stream, const int32_t *row_out)
+        const int32_t *hot, int64_t nhot, cudaStream_t stream, const int32_t *row_out,
+        int64_t max_row)
     {
         spmm_args<T> a ;
         memset (&a, 0, sizeof (a)) ;
@@ -181,6 +182,7 @@ struct spmm_dispatch
         a.X = gg_mul_reads_x (cs->mul) ? (const T *) X : NULL ;
         a.Y = (T *) Y ;
         a.row_out = row_out ;
+        a.max_row = max_row ;
         a.mon = cs->mon ; a.mul = cs->mul ;
         int vec = gg_pick_vec (n, sizeof (T), a.X != NULL ? X : Y, Y) ;
         // a compile-time fast path for the FP types' common semirings (the
@@ -234,18 +236,18 @@ int spmm_run (const gg_semiring *sr, const gg_canon *cs,
     const spmm_variant *var, bool fast, int64_t m, int64_t k, int64_t n,
     int64_t nnz, const int32_t *p, const int32_t *i, const void *x, bool iso,
     const void *X, void *Y, const int32_t *plan, const int32_t *hot,
-    int64_t nhot, cudaStream_t stream, const int32_t *row_out)
+    int64_t nhot, cudaStream_t stream, const int32_t *row_out, int64_t max_row)
 {
     GG_TYPE_DISPATCH (sr->type, spmm_dispatch, cs, var, fast, m, k, n, nnz, p, i,
-        x, iso, X, Y, plan, hot, nhot, stream, row_out) ;
+        x, iso, X, Y, plan, hot, nhot, stream, row_out, max_row) ;
 }
 
 // kernel: a variant name, optionally with "/generic" (no fast path, for
 // benchmarks that measure what the runtime switches cost).
 static int spmm_named (const gg_semiring *sr, int64_t m, int64_t k,
     int64_t n, int64_t nnz, const int32_t *p, const int32_t *i, const void *x,
-    bool iso, const void *X, void *Y, const void *plan, const int32_t *row_out,
-    const char *kernel, cudaStream_t stream)
+    bool iso, const void *X, void *Y, const void *plan, int64_t max_row,
+    const int32_t *row_out, const char *kernel, cudaStream_t stream)
 {
     gg_canon cs ;
     if (!spmm_check (sr, m, k, n, nnz, x, X, &cs)) return GG_ERR_UNSUPPORTED ;
@@ -271,15 +273,15 @@ static int spmm_named (const gg_semiring *sr, int64_t m, int64_t k,
 
     if (m == 0 || n == 0 || nnz == 0) return GG_OK ;   // no row has entries
     return spmm_run (sr, &cs, var, fast, m, k, n, nnz, p, i, x, iso, X, Y,
-        (const int32_t *) plan, NULL, 0, stream, row_out) ;
+        (const int32_t *) plan, NULL, 0, stream, row_out, max_row) ;
 }
 
 extern "C" int gg_cuda_spmm_plan (const gg_semiring *sr, int64_t m, int64_t k,
     int64_t n, int64_t nnz, const int32_t *p, const int32_t *i, const void *x,
-    bool iso, const void *X, void *Y, const void *plan, const char *kernel,
-    cudaStream_t stream)
+    bool iso, const void *X, void *Y, const void *plan, int64_t max_row,
+    const char *kernel, cudaStream_t stream)
 {
-    return spmm_named (sr, m, k, n, nnz, p, i, x, iso, X, Y, plan, NULL, kernel, stream) ;
+    return spmm_named (sr, m, k, n, nnz, p, i, x, iso, X, Y, plan, max_row, NULL, kernel, stream) ;
 }
 
 extern "C" const char *gg_cuda_spmm_choose_rows (int64_t m, int64_t n,
@@ -298,13 +300,13 @@ extern "C" int gg_cuda_spmm_rows (const gg_semiring *sr, int64_t m, int64_t k,
 {
     if (row_out == NULL) return GG_ERR_UNSUPPORTED ;
     if (kernel == NULL || kernel [0] == '\0') kernel = gg_cuda_spmm_choose_rows (m, n, nnz, -1) ;
-    return spmm_named (sr, m, k, n, nnz, p, i, x, iso, X, Y, NULL, row_out, kernel, stream) ;
+    return spmm_named (sr, m, k, n, nnz, p, i, x, iso, X, Y, NULL, -1, row_out, kernel, stream) ;
 }
 
 extern "C" int gg_cuda_spmm (const gg_semiring *sr, int64_t m, int64_t k,
     int64_t n, int64_t nnz, const int32_t *p, const int32_t *i, const void *x,
     bool iso, const void *X, void *Y, const char *kernel, cudaStream_t stream)
 {
-    return gg_cuda_spmm_plan (sr, m, k, n, nnz, p, i, x, iso, X, Y, NULL,
+    return gg_cuda_spmm_plan (sr, m, k, n, nnz, p, i, x, iso, X, Y, NULL, -1,
         kernel, stream) ;
 }

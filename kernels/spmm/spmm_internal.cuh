@@ -88,6 +88,7 @@ struct spmm_args
 {
     int64_t m, n, nnz ;
     int64_t k ;             // X's rows
+    int64_t max_row ;       // S's longest row, -1 when not known
     const int32_t *p, *ci ;
     const T *sx ;           // S's values (smode says how they are read)
     int smode ;
@@ -246,6 +247,7 @@ SPMM_PRIVATE int spmm_run (const gg_semiring *sr, const gg_canon *cs,
     const spmm_variant *var, bool fast, int64_t m, int64_t k, int64_t n,
     int64_t nnz, const int32_t *p, const int32_t *i, const void *x, bool iso,
     const void *X, void *Y, const int32_t *plan, const int32_t *hot,
-    int64_t nhot, cudaStream_t stream, const int32_t *row_out = NULL) ;
+    int64_t nhot, cudaStream_t stream, const int32_t *row_out = NULL,
+    int64_t max_row = -1) ;
 
 #endif

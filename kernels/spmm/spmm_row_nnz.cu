@@ -517,7 +517,8 @@ int spmm_launch_slot (const spmm_variant *var, spmm_args<float> a,
         spmm_slot_plan_kernel <<<(unsigned) ((a.m + 255) / 256), 256, 0, stream>>> (a.p, a.m, (int32_t *) ws) ;
         slot = (const int32_t *) ws ;
     }
-    if (nslots > 1)
+    // (no row longer than a slot: none is cut)
+    if (nslots > 1 && !(a.max_row >= 0 && a.max_row <= a.K))
     {
         const int GI = spmm_init_lanes (a.n) ;
         const int64_t threads = (nslots - 1) * GI ;

@@ -278,7 +278,7 @@ extern "C" int gg_tc_spmm_ex (const gg_hybrid_form *f, const void *X, void *Y,
         const char *kern = (remainder != NULL && remainder [0] != '\0') ? remainder
             : gg_tc_rem_kernel (f, n) ;
         const int rc = gg_cuda_spmm_plan (&sr, f->m, f->k, n, f->rem_nnz, f->rp, f->ri,
-            f->rx, false, X, Y, f->rplan, kern, stream) ;
+            f->rx, false, X, Y, f->rplan, f->rem_max_row, kern, stream) ;
         if (rc != GG_OK) return rc ;
     }
     if (!run_tc) return GG_OK ;
