@@ -77,8 +77,9 @@ void gg_cuda_rows_form_free (gg_rows_form *f, cudaStream_t stream) ;
 // kept with it (plan == NULL: the warp_tI and slot_kK variants make it in
 // their scratch for this call, one pass over p: ~5 us on 4M rows; other
 // variants ignore it), and S's longest row where the caller keeps it
-// (max_row; -1: not known): slot_kK skips its first kernel where no row is
-// longer than a slot.  A max_row below the true one gives wrong results.
+// (max_row; -1 or 0: not known): slot_kK skips its first kernel where no
+// row is longer than a slot.  A max_row below the true one (other than 0)
+// gives wrong results.
 int gg_cuda_spmm_plan (const gg_semiring *sr, int64_t m, int64_t k, int64_t n,
     int64_t nnz, const int32_t *p, const int32_t *i, const void *x, bool iso,
     const void *X, void *Y, const void *plan, int64_t max_row,

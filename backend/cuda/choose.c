@@ -88,10 +88,11 @@ const char *spmm_kernel_name (const gg_semiring *sr, const gg_csr *S, int64_t n)
 // forces the vendor library:
 //  - matrices without skewed rows at 2 <= n <= 32 (road networks 2.2x at
 //    n = 32);
-//  - FP32 PLUS_TIMES from n = 64, n a multiple of 4 (the slot_kK schedules with the kept plan:
-//    1.17x cuSPARSE's best in geometric mean at n = 128 over R-MAT 2^18 /
-//    2^20 and the 18 shared matrices, faster on 15 of 20; bench/NOTES.md,
-//    seventh session of 2026-11-29);
+//  - FP32 PLUS_TIMES from n = 128, n a multiple of 4 (the slot_kK
+//    schedules with the kept plan: 1.17x cuSPARSE's best in geometric mean
+//    at n = 128 over R-MAT 2^18 / 2^20 and the 18 shared matrices, 1.25x at
+//    n = 256; at n = 64 1.07x but slower on half of them, so cuSPARSE
+//    stays there; bench/NOTES.md, seventh session of 2026-11-29);
 //  - SpMV (n = 1) where the chooser takes a row-split kernel on a small
 //    matrix of enough rows (one launch of ~7 us against cuSPARSE's ~12:
 //    1.13-1.83x on the 10 such real matrices of session 3; the ones left out
@@ -110,7 +111,7 @@ bool spmm_use_vendor (const gg_semiring *sr, const gg_csr *S, int64_t n)
             && strncmp (spmm_kernel_name (sr, S, 1), "row_g", 5) == 0) ;
     }
     // (slot_kK reads X in 16-byte pieces: n a multiple of 4)
-    if (n >= 64 && n % 4 == 0 && sr->type == GG_FP32 && sr->add == GG_ADD_PLUS
+    if (n >= 128 && n % 4 == 0 && sr->type == GG_FP32 && sr->add == GG_ADD_PLUS
         && sr->mul == GG_MUL_TIMES) return false ;
     double mean = (double) S->nnz / (double) S->nrows ;
     bool skewed = S->max_row > 64 && (double) S->max_row > 4.0 * mean ;

@@ -115,14 +115,18 @@ extern "C" const char *gg_cuda_spmm_choose_plan (int64_t m, int64_t n,
 // slot_kK (the same bench, fitted to that run again): at N = 128 the slots
 // also beat row_g on the FEM matrices (bayer10 1.07 against 0.78x cuSPARSE,
 // bcsstk13 0.78 / 0.46, bcsstk16 0.98 / 0.81, fidap_ex14 1.05 / 0.86; 4elt
-// 1.23 / 1.38 the one loss), so from n = 64 every matrix takes a slot.
+// 1.23 / 1.38 the one loss), so from n = 64 every matrix takes a slot;
+// slot_k64 from 1M entries or a row of 4096 (geometric mean x cuSPARSE
+// 1.166 at N = 128; 1.074 / 1.250 at N = 64 / 256 and 1.121 on R-MAT 2^22
+// at N = 128, shapes the rule was not fitted to; a row of 512 instead:
+// 1.161, 1.054 / 1.248, 1.121).
 extern "C" const char *gg_cuda_spmm_choose_plan_fp32 (int64_t m, int64_t n,
     int64_t nnz, int64_t max_row)
 {
     const char *k = gg_cuda_spmm_choose_plan (m, n, nnz, max_row) ;
     if (n < 32 || max_row < 0) return k ;
     const bool nnz_split = (strncmp (k, "nnz_k", 5) == 0) ;
-    if (n >= 64) return (nnz > 1000000 || max_row >= 512) ? "slot_k64" : "slot_k32" ;
+    if (n >= 64) return (nnz > 1000000 || max_row >= 4096) ? "slot_k64" : "slot_k32" ;
     return (nnz_split && nnz <= 1000000 && max_row < 4096) ? "slot_k32" : k ;
 }
 

@@ -517,8 +517,9 @@ int spmm_launch_slot (const spmm_variant *var, spmm_args<float> a,
         spmm_slot_plan_kernel <<<(unsigned) ((a.m + 255) / 256), 256, 0, stream>>> (a.p, a.m, (int32_t *) ws) ;
         slot = (const int32_t *) ws ;
     }
-    // (no row longer than a slot: none is cut)
-    if (nslots > 1 && !(a.max_row >= 0 && a.max_row <= a.K))
+    // (no row longer than a slot: none is cut; a max_row of 0 where S has
+    // entries cannot be true and is taken as not known)
+    if (nslots > 1 && !(a.max_row >= 1 && a.max_row <= a.K))
     {
         const int GI = spmm_init_lanes (a.n) ;
         const int64_t threads = (nslots - 1) * GI ;
