@@ -314,12 +314,14 @@ static int spmm_col_lanes (int64_t n, int vec, int cap)
 // holding every 32nd entry and that row's start, made once per pattern with
 // the SpMV plan) gives B_j and the first row; the group loads C row ends,
 // C column indices and C values at a time (coalesced, the next C in flight
-// while these are used), hands them out by shuffles and keeps SPMM_SBATCH
-// rows of X in flight.  Why (bench/NOTES.md, 2026-11-29, sixth session): ncu
-// counted 59 warp instructions per entry for nnz_k128 at N = 128 on
-// amazon_photo (a row search per chunk, 64-bit positions, the lane scan;
-// cuSPARSE 24) and its init kernel, a search per cut row, at 5-8 us of a
-// 40 us product.
+// while these are used), hands the row ends out by shuffles and the entries
+// through shared memory (spmm_slot_entry) and keeps SPMM_SBATCH rows of X in
+// flight.  Where no row is longer than K (the caller's max_row) the init
+// kernel is not launched.  Why (bench/NOTES.md, 2026-11-29, sixth and
+// seventh sessions): ncu counted 59 warp instructions per entry for nnz_k128
+// at N = 128 on amazon_photo (a row search per chunk, 64-bit positions, the
+// lane scan; cuSPARSE 24) and its init kernel, a search per cut row, at 5-8
+// us of a 40 us product; this schedule with shuffles 36, staged 22.
 #define SPMM_SBATCH 8
 
 // row's part of [b0, b1) to Y: a store, or an atomic where a slot boundary
