@@ -91,7 +91,7 @@ const char *spmm_kernel_name (const gg_semiring *sr, const gg_csr *S, int64_t n)
 //  - FP32 PLUS_TIMES from n = 128, n a multiple of 4 (the slot_kK
 //    schedules with the kept plan: 1.17x cuSPARSE's best in geometric mean
 //    at n = 128 over R-MAT 2^18 / 2^20 and the 18 shared matrices, 1.25x at
-//    n = 256; at n = 64 1.07x but slower on half of them, so cuSPARSE
+//    n = 256; at n = 64 1.07x but slower on 9 of 20, so cuSPARSE
 //    stays there; bench/NOTES.md, seventh session of 2026-11-29);
 //  - SpMV (n = 1) where the chooser takes a row-split kernel on a small
 //    matrix of enough rows (one launch of ~7 us against cuSPARSE's ~12:
