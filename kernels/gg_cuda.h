@@ -265,9 +265,9 @@ const char *gg_cuda_spmm_choose_plan (int64_t m, int64_t n, int64_t nnz,
     int64_t max_row) ;
 
 // The same for FP32 PLUS_TIMES (plus, times, float) with the plan kept:
-// slot_k32 / slot_k64 where they measured faster than the pick above (n >= 32
-// on skewed rows, n >= 64 on large matrices of short rows; bench/NOTES.md,
-// 2026-11-29, sixth session).  For other semirings and types the slot
+// slot_k32 / slot_k64 where they measured faster than the pick above (32 <=
+// n < 64 on skewed rows, every matrix from n = 64; bench/NOTES.md,
+// 2026-11-29, sixth and seventh sessions).  For other semirings and types the slot
 // variants run nnz_k32 / nnz_k64, which were not measured: use
 // gg_cuda_spmm_choose_plan for them.
 const char *gg_cuda_spmm_choose_plan_fp32 (int64_t m, int64_t n, int64_t nnz,

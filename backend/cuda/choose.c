@@ -68,6 +68,13 @@ bool spmv_use_band (const gg_semiring *sr, const gg_csr *S, int64_t n)
     return spmv_use_staged ("band", sr, S, n) ;
 }
 
+// FP32 PLUS_TIMES: where the slot schedules were measured (the FP32 rule,
+// and the static rule's n >= 128 below)
+static bool fp32_plus_times (const gg_semiring *sr)
+{
+    return sr->type == GG_FP32 && sr->add == GG_ADD_PLUS && sr->mul == GG_MUL_TIMES ;
+}
+
 // The own SpMM variant: GRBGPU_KERNEL, else the chooser, told the longest row
 // and that the form keeps the SpMV plan (FP32 PLUS_TIMES: the chooser that
 // also takes the slot variants, measured there only).
@@ -78,8 +85,7 @@ const char *spmm_kernel_name (const gg_semiring *sr, const gg_csr *S, int64_t n)
     // not variants)
     return (k != NULL && strcmp (k, "hot") != 0 && strcmp (k, "band") != 0
         && strncmp (k, "tc", 2) != 0 && strncmp (k, "nm", 2) != 0) ? k
-        : (sr->type == GG_FP32 && sr->add == GG_ADD_PLUS && sr->mul == GG_MUL_TIMES)
-        ? gg_cuda_spmm_choose_plan_fp32 (S->nrows, n, S->nnz, S->max_row)
+        : fp32_plus_times (sr) ? gg_cuda_spmm_choose_plan_fp32 (S->nrows, n, S->nnz, S->max_row)
         : gg_cuda_spmm_choose_plan (S->nrows, n, S->nnz, S->max_row) ;
 }
 
@@ -111,8 +117,7 @@ bool spmm_use_vendor (const gg_semiring *sr, const gg_csr *S, int64_t n)
             && strncmp (spmm_kernel_name (sr, S, 1), "row_g", 5) == 0) ;
     }
     // (slot_kK reads X in 16-byte pieces: n a multiple of 4)
-    if (n >= 128 && n % 4 == 0 && sr->type == GG_FP32 && sr->add == GG_ADD_PLUS
-        && sr->mul == GG_MUL_TIMES) return false ;
+    if (n >= 128 && n % 4 == 0 && fp32_plus_times (sr)) return false ;
     double mean = (double) S->nnz / (double) S->nrows ;
     bool skewed = S->max_row > 64 && (double) S->max_row > 4.0 * mean ;
     return skewed || n > 32 ;

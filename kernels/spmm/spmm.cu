@@ -125,8 +125,8 @@ extern "C" const char *gg_cuda_spmm_choose_plan_fp32 (int64_t m, int64_t n,
 {
     const char *k = gg_cuda_spmm_choose_plan (m, n, nnz, max_row) ;
     if (n < 32 || max_row < 0) return k ;
-    const bool nnz_split = (strncmp (k, "nnz_k", 5) == 0) ;
     if (n >= 64) return (nnz > 1000000 || max_row >= 4096) ? "slot_k64" : "slot_k32" ;
+    const bool nnz_split = (strncmp (k, "nnz_k", 5) == 0) ;
     return (nnz_split && nnz <= 1000000 && max_row < 4096) ? "slot_k32" : k ;
 }
 

@@ -36,8 +36,10 @@
 //      kernel sets them to the identity), every other row a plain store.  No
 //      search: the slot plan, made once per pattern with the SpMV plan, gives
 //      each slot's first row and start; the group loads C row ends, indices
-//      and values at a time and shuffles them out, SPMM_SBATCH rows of X in
-//      flight (see spmm_slot_kernel).
+//      and values at a time, shuffles the row ends out and stages the entries
+//      in shared memory, SPMM_SBATCH rows of X in flight; no init kernel where
+//      the caller's max_row says no row is longer than a slot (see
+//      spmm_slot_kernel).
 //
 //  merge_iI (I = 4, 8): SpMV (n == 1).  A block takes 256 * I consecutive
 //      nonzeros, I per thread, reduces them by rows with a segmented block scan and hands the
@@ -88,7 +90,7 @@ struct spmm_args
 {
     int64_t m, n, nnz ;
     int64_t k ;             // X's rows
-    int64_t max_row ;       // S's longest row, -1 when not known
+    int64_t max_row ;       // S's longest row, -1 (or 0) when not known
     const int32_t *p, *ci ;
     const T *sx ;           // S's values (smode says how they are read)
     int smode ;

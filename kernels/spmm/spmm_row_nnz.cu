@@ -505,8 +505,7 @@ int spmm_launch_slot (const spmm_variant *var, spmm_args<float> a,
         || a.m > INT32_MAX - 64 || a.k * (a.n / 4) > (int64_t) UINT32_MAX
         || (a.n + 4 * C - 1) / (4 * C) > 65535)
         return GG_ERR_UNSUPPORTED ;
-    a.K = var->param ;
-    a.C = C ;
+    a.K = var->param ;               // (C: the kernel's template parameter)
     const int64_t units = (a.nnz + SPMM_SLOT_UNIT - 1) / SPMM_SLOT_UNIT ;
     const int64_t nslots = (a.nnz + a.K - 1) / a.K ;
     const int32_t *slot = (plan != NULL) ? plan + spmm_slot_plan_offset (a.nnz) : NULL ;
