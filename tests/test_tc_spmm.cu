@@ -27,7 +27,10 @@
 //    same with 16x (printed); tf32: max <= 2e-3.  (Why the floor on the
 //    max: see check_product.)
 // 3. gg_cuda_has_nonfinite on FP32 / FP64 arrays with and without Inf / NaN.
-// 4. Real matrices from $GRBGPU_TEST_DATA (*.mtx.gz; skipped when absent) at
+// 4. The kernels' TF32 rounding (tc_tf32, integer arithmetic) against the
+//    hardware's cvt.rna.tf32.f32 on every one of the 2^32 bit patterns that
+//    is a finite FP32 value.
+// 5. Real matrices from $GRBGPU_TEST_DATA (*.mtx.gz; skipped when absent) at
 //    N = 5 and 32, exact and tf32, against the same bounds.
 //
 // Without a CUDA device: prints "SKIP: no CUDA device" and exits 77.
@@ -47,6 +50,7 @@
 #include "tests/need_device.h"
 #include "kernels/gg_cuda.h"
 #include "kernels/tc_spmm/tc_spmm.h"
+#include "kernels/tc_spmm/tc_device.cuh"
 #include "reorder/reorder.h"
 #include "bench/bench_matrices.h"
 
@@ -588,6 +592,89 @@ static void check_plain (gg_type type, int64_t count)
     cudaFree (d) ; cudaFree (flag) ;
 }
 
+// A probe, printed and not checked: exact mode's error (default variant) and
+// the CUDA-core kernel's on a random matrix whose values are scaled by
+// 2^-e (X near 1): where the split's parts or their products leave FP32's
+// normal range, the tensor cores may lose what CUDA cores keep.
+static void probe_small_values (void)
+{
+    for (int e : { 0, 40, 51, 60, 80, 100, 112, 118, 124 })
+    {
+        bm_csr A = random_windows ("rand_scaled", 1024, 300, 40, true) ;
+        for (auto &v : A.x) v = ldexpf (v, -e) ;
+        dev_csr d = upload (A) ;
+        gg_hybrid_form *f = NULL ;
+        EXPECT (gg_tc_build (A.m, A.k, A.nnz, d.p, d.i, d.x, GG_FP32, 0, 0, &f, 0) == GG_OK,
+            "probe build") ;
+        const int64_t n = 32 ;
+        std::vector<float> X (A.k * n), y (A.m * n) ;
+        for (auto &v : X) v = (rng.next () & 1) ? rng.val () : -rng.val () ;
+        float *dX, *dY ;
+        CHECK_CUDA (cudaMalloc (&dX, X.size () * 4 + 16)) ;
+        CHECK_CUDA (cudaMalloc (&dY, A.m * n * 4 + 16)) ;
+        CHECK_CUDA (cudaMemcpy (dX, X.data (), X.size () * 4, cudaMemcpyHostToDevice)) ;
+        const reference R = make_reference (A, X, n) ;
+        const gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP32 } ;
+        EXPECT (gg_cuda_spmm_plan (&sr, A.m, A.k, n, A.nnz, d.p, d.i, d.x, false, dX, dY, d.plan,
+            A.max_row, gg_cuda_spmm_choose_plan (A.m, n, A.nnz, A.max_row), 0) == GG_OK, "probe cc") ;
+        CHECK_CUDA (cudaMemcpy (y.data (), dY, y.size () * 4, cudaMemcpyDeviceToHost)) ;
+        const errs cc = errors (A, R, n, y) ;
+        double ee [2] ;
+        for (int mode : { GG_TC_EXACT, GG_TC_TF32 })
+        {
+            EXPECT (f != NULL && gg_tc_spmm (f, dX, dY, n, mode, 0) == GG_OK, "probe tc") ;
+            CHECK_CUDA (cudaMemcpy (y.data (), dY, y.size () * 4, cudaMemcpyDeviceToHost)) ;
+            ee [mode == GG_TC_TF32] = errors (A, R, n, y).max ;
+        }
+        printf ("probe: S scaled by 2^-%d: err max exact %.3e tf32 %.3e | CUDA-core %.3e\n", e,
+            ee [0], ee [1], cc.max) ;
+        gg_tc_free (f, 0) ;
+        cudaFree (dX) ; cudaFree (dY) ;
+        release (d) ;
+    }
+}
+
+// tc_tf32 against cvt.rna.tf32.f32 on the bit patterns lo .. hi - 1 that are
+// finite floats: *bad counts the differences, *first is the smallest such
+// pattern (and *seen the finite patterns looked at)
+__global__ void rna_kernel (uint64_t lo, uint64_t hi, unsigned long long *bad,
+    unsigned int *first, unsigned long long *seen)
+{
+    unsigned long long nb = 0, ns = 0 ;
+    for (uint64_t e = lo + (uint64_t) blockIdx.x * blockDim.x + threadIdx.x ; e < hi ;
+         e += (uint64_t) gridDim.x * blockDim.x)
+    {
+        const float a = __uint_as_float ((uint32_t) e) ;
+        if (!isfinite (a)) continue ;
+        uint32_t r ;
+        asm ("cvt.rna.tf32.f32 %0, %1;" : "=r" (r) : "f" (a)) ;
+        ns++ ;
+        if (r != tc_tf32 (a)) { nb++ ; atomicMin (first, (unsigned int) e) ; }
+    }
+    if (nb) atomicAdd (bad, nb) ;
+    atomicAdd (seen, ns) ;
+}
+
+static void check_rounding (void)
+{
+    unsigned long long *d ;
+    CHECK_CUDA (cudaMalloc (&d, 3 * sizeof (unsigned long long))) ;
+    CHECK_CUDA (cudaMemset (d, 0, 3 * sizeof (unsigned long long))) ;
+    CHECK_CUDA (cudaMemset (d + 1, 0xff, sizeof (unsigned int))) ;
+    rna_kernel<<<132 * 16, 256>>> (0, (uint64_t) 1 << 32, d, (unsigned int *) (d + 1), d + 2) ;
+    CHECK_CUDA (cudaGetLastError ()) ;
+    unsigned long long h [3] ;
+    CHECK_CUDA (cudaMemcpy (h, d, sizeof h, cudaMemcpyDeviceToHost)) ;
+    const unsigned int first = (unsigned int) h [1] ;
+    // 2^32 patterns less the 2 x 2^23 with the largest exponent (Inf, NaN)
+    EXPECT (h [2] == ((1ull << 32) - (1ull << 24)), "rounding: %llu finite patterns seen", h [2]) ;
+    EXPECT (h [0] == 0, "rounding: tc_tf32 differs from cvt.rna.tf32.f32 on %llu patterns "
+        "(first 0x%08x)", h [0], first) ;
+    printf ("rounding: tc_tf32 = cvt.rna.tf32.f32 on %llu finite patterns, %llu differ\n",
+        h [2], h [0]) ;
+    cudaFree (d) ;
+}
+
 //------------------------------------------------------------------------------
 // main
 //------------------------------------------------------------------------------
@@ -606,6 +693,10 @@ int main (void)
         check_plain<float> (GG_FP32, count) ;
         check_plain<double> (GG_FP64, count) ;
     }
+
+    // 4. the rounding of the split
+    check_rounding () ;
+    probe_small_values () ;
 
     // 1, 2: random matrices
     const std::vector<int64_t> ns = { 1, 5, 8, 16, 17, 32, 128 } ;
@@ -627,7 +718,7 @@ int main (void)
         test_matrix (bm_rmat (12, r2), { 5, 32, 128 }, { { 0, 0 }, { 0, 2 } }, true) ;
     }
 
-    // 4. real matrices
+    // 5. real matrices
     bm_each_real (getenv ("GRBGPU_TEST_DATA"), 2000000, rng, [] (const bm_csr &A)
         { test_matrix (A, { 5, 32 }, { { 0, 0 } }, false) ; }) ;
 

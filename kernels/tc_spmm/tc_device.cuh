@@ -21,11 +21,21 @@
 // device helpers
 //------------------------------------------------------------------------------
 
+// a rounded to TF32 (to nearest, ties away from zero), as a float's bits
+// with the low 13 bits zero: what cvt.rna.tf32.f32 gives for every finite a
+// (tests/test_tc_spmm.cu compares the two on every finite FP32 value), in
+// two integer instructions (IADD3, LOP3) where sm_90's cvt is three (a test
+// for Inf / NaN, a predicated add, LOP3) and a register for the constant.
+// An exact-mode block splits ten values in three: on bcsstk16 at N = 128
+// the split kernel issued 21 % fewer instructions and ran 14 % faster (ncu,
+// 2026-11-29 eighth session, bench/NOTES.md).  Adding half a TF32 unit to the bits
+// rounds the magnitude (a carry into the exponent is the next binade, or
+// infinity past the largest TF32 value, as the cvt); the sign bit is not
+// touched.  Not for Inf or NaN (the family never multiplies them: a NaN
+// with a payload in the low bits only would come out infinite).
 __device__ __forceinline__ uint32_t tc_tf32 (float a)
 {
-    uint32_t r ;
-    asm ("cvt.rna.tf32.f32 %0, %1;" : "=r" (r) : "f" (a)) ;
-    return r ;
+    return (__float_as_uint (a) + 0x1000u) & 0xffffe000u ;
 }
 
 // a -> NS TF32 parts (exact differences: a - a1 is exact in FP32)
