@@ -29,7 +29,9 @@
 // 3. gg_cuda_has_nonfinite on FP32 / FP64 arrays with and without Inf / NaN.
 // 4. The kernels' TF32 rounding (tc_tf32, integer arithmetic) against the
 //    hardware's cvt.rna.tf32.f32 on every one of the 2^32 bit patterns that
-//    is a finite FP32 value.
+//    is a finite FP32 value (and the split's third part, unrounded, against
+//    its rounding from 2^-103 up); exact mode at the ends of the FP32 range that
+//    gg_tc_values_plain lets through (check_range).
 // 5. Real matrices from $GRBGPU_TEST_DATA (*.mtx.gz; skipped when absent) at
 //    N = 5 and 32, exact and tf32, against the same bounds.
 //
@@ -563,7 +565,8 @@ static void check_nonfinite (gg_type type, int64_t count)
 }
 
 // gg_tc_values_plain: flags a zero of either sign, a subnormal, an infinity
-// and a NaN anywhere, and nothing in ordinary values
+// and a NaN anywhere, and nothing in ordinary values; FP32 magnitudes
+// outside [2^-51, 2^63] too
 template <typename T>
 static void check_plain (gg_type type, int64_t count)
 {
@@ -588,27 +591,53 @@ static void check_plain (gg_type type, int64_t count)
         EXPECT (got == (at >= 0 ? 1 : 0), "values_plain type %d count %lld case %d at %lld: flag %d",
             (int) type, (long long) count, c, (long long) at, got) ;
     }
+    // FP32: the ends of [2^-51, 2^63] pass, what lies beyond them is flagged;
+    // FP64 (DMMA, no split): every normal number passes
+    const bool f32 = sizeof (T) == 4 ;
+    const T ends [4] = { (T) 0x1p-51, (T) -0x1p63, (T) 0x1p-52, (T) -0x1p64 } ;
+    for (int c = 0 ; c < 4 && count > 0 ; c++)
+    {
+        std::vector<T> g = h ;
+        g [(int64_t) (rng.next () % count)] = ends [c] ;
+        CHECK_CUDA (cudaMemcpy (d, g.data (), count * sizeof (T), cudaMemcpyHostToDevice)) ;
+        CHECK_CUDA (cudaMemset (flag, 0x55, 4)) ;
+        EXPECT (gg_tc_values_plain (d, count, type, flag, 0) == GG_OK, "values_plain rc") ;
+        int32_t got = -1 ;
+        CHECK_CUDA (cudaMemcpy (&got, flag, 4, cudaMemcpyDeviceToHost)) ;
+        EXPECT (got == ((f32 && c >= 2) ? 1 : 0), "values_plain type %d count %lld: %g flagged %d",
+            (int) type, (long long) count, (double) ends [c], got) ;
+    }
     EXPECT (gg_tc_values_plain (d, count, GG_INT32, flag, 0) == GG_ERR_UNSUPPORTED, "INT32 refused") ;
     cudaFree (d) ; cudaFree (flag) ;
 }
 
-// A probe, printed and not checked: exact mode's error (default variant) and
-// the CUDA-core kernel's on a random matrix whose values are scaled by
-// 2^-e (X near 1): where the split's parts or their products leave FP32's
-// normal range, the tensor cores may lose what CUDA cores keep.
-static void probe_small_values (void)
+// Exact mode at the ends of the FP32 range gg_tc_values_plain lets through
+// (S and X scaled by 2^-50 and by 2^58, every value with a full 24-bit
+// significand, in [0.5, 1.5) times the scale): the default variant held to
+// check_product's bounds against the CUDA-core kernel.  Then, printed and
+// not checked, scales outside it (S alone scaled by 2^-e), where the split's
+// parts or their products leave FP32's normal numbers.
+static float full_val (void)
 {
-    for (int e : { 0, 40, 51, 60, 80, 100, 112, 118, 124 })
+    return (float) (0.5 + (double) (rng.next () >> 11) * 0x1p-53) ;
+}
+
+static void check_range (void)
+{
+    struct { int es, ex ; bool checked ; } cases [] = { { 0, 0, true }, { 50, 50, true },
+        { -58, -58, true }, { 100, 0, false }, { 112, 0, false }, { 118, 0, false },
+        { 124, 0, false }, { 60, 60, false } } ;
+    for (auto c : cases)
     {
-        bm_csr A = random_windows ("rand_scaled", 1024, 300, 40, true) ;
-        for (auto &v : A.x) v = ldexpf (v, -e) ;
+        bm_csr A = random_windows ("rand_range", 1024, 300, 40, true) ;
+        for (auto &v : A.x) v = ldexpf ((v < 0 ? -1 : 1) * full_val (), -c.es) ;
         dev_csr d = upload (A) ;
         gg_hybrid_form *f = NULL ;
         EXPECT (gg_tc_build (A.m, A.k, A.nnz, d.p, d.i, d.x, GG_FP32, 0, 0, &f, 0) == GG_OK,
-            "probe build") ;
+            "range: build") ;
         const int64_t n = 32 ;
         std::vector<float> X (A.k * n), y (A.m * n) ;
-        for (auto &v : X) v = (rng.next () & 1) ? rng.val () : -rng.val () ;
+        for (auto &v : X) v = ldexpf ((rng.next () & 1) ? full_val () : -full_val (), -c.ex) ;
         float *dX, *dY ;
         CHECK_CUDA (cudaMalloc (&dX, X.size () * 4 + 16)) ;
         CHECK_CUDA (cudaMalloc (&dY, A.m * n * 4 + 16)) ;
@@ -616,18 +645,27 @@ static void probe_small_values (void)
         const reference R = make_reference (A, X, n) ;
         const gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP32 } ;
         EXPECT (gg_cuda_spmm_plan (&sr, A.m, A.k, n, A.nnz, d.p, d.i, d.x, false, dX, dY, d.plan,
-            A.max_row, gg_cuda_spmm_choose_plan (A.m, n, A.nnz, A.max_row), 0) == GG_OK, "probe cc") ;
+            A.max_row, gg_cuda_spmm_choose_plan (A.m, n, A.nnz, A.max_row), 0) == GG_OK,
+            "range: CUDA-core") ;
         CHECK_CUDA (cudaMemcpy (y.data (), dY, y.size () * 4, cudaMemcpyDeviceToHost)) ;
         const errs cc = errors (A, R, n, y) ;
-        double ee [2] ;
+        errs e [2] ;
         for (int mode : { GG_TC_EXACT, GG_TC_TF32 })
         {
-            EXPECT (f != NULL && gg_tc_spmm (f, dX, dY, n, mode, 0) == GG_OK, "probe tc") ;
+            EXPECT (f != NULL && gg_tc_spmm (f, dX, dY, n, mode, 0) == GG_OK, "range: tc") ;
             CHECK_CUDA (cudaMemcpy (y.data (), dY, y.size () * 4, cudaMemcpyDeviceToHost)) ;
-            ee [mode == GG_TC_TF32] = errors (A, R, n, y).max ;
+            e [mode == GG_TC_TF32] = errors (A, R, n, y) ;
         }
-        printf ("probe: S scaled by 2^-%d: err max exact %.3e tf32 %.3e | CUDA-core %.3e\n", e,
-            ee [0], ee [1], cc.max) ;
+        if (c.checked)
+        {
+            const double u = FLT_EPSILON / 2 ;
+            const double bmax = std::max (2 * cc.max, cc.max + u) + 1e-9, bmed = 2 * cc.med + 1e-9 ;
+            EXPECT (cc.finite && e [0].finite && e [0].max <= bmax && e [0].med <= bmed,
+                "range: S x 2^%d, X x 2^%d: exact error max %.3g med %.3g vs CUDA-core max %.3g "
+                "med %.3g", -c.es, -c.ex, e [0].max, e [0].med, cc.max, cc.med) ;
+        }
+        printf ("range%s: S x 2^%d, X x 2^%d: err max exact %.3e tf32 %.3e | CUDA-core %.3e\n",
+            c.checked ? "" : " (probe)", -c.es, -c.ex, e [0].max, e [1].max, cc.max) ;
         gg_tc_free (f, 0) ;
         cudaFree (dX) ; cudaFree (dY) ;
         release (d) ;
@@ -635,7 +673,8 @@ static void probe_small_values (void)
 }
 
 // tc_tf32 against cvt.rna.tf32.f32 on the bit patterns lo .. hi - 1 that are
-// finite floats: *bad counts the differences, *first is the smallest such
+// finite floats, and tc_split's unrounded third part against the rounded
+// one where |a| >= 2^-103: *bad counts the differences, *first is the smallest such
 // pattern (and *seen the finite patterns looked at)
 __global__ void rna_kernel (uint64_t lo, uint64_t hi, unsigned long long *bad,
     unsigned int *first, unsigned long long *seen)
@@ -649,7 +688,19 @@ __global__ void rna_kernel (uint64_t lo, uint64_t hi, unsigned long long *bad,
         uint32_t r ;
         asm ("cvt.rna.tf32.f32 %0, %1;" : "=r" (r) : "f" (a)) ;
         ns++ ;
-        if (r != tc_tf32 (a)) { nb++ ; atomicMin (first, (unsigned int) e) ; }
+        bool same = r == tc_tf32 (a) ;
+        // the split's third part unrounded (tc_split) from |a| = 2^-103 up:
+        // a TF32 value already
+        if (fabsf (a) >= 0x1p-103f)
+        {
+            uint32_t s [3] ;
+            tc_split<3> (a, s) ;
+            const float r1 = a - __uint_as_float (s [0]) ;
+            uint32_t r3 ;
+            asm ("cvt.rna.tf32.f32 %0, %1;" : "=r" (r3) : "f" (r1 - __uint_as_float (s [1]))) ;
+            same = same && s [2] == r3 ;
+        }
+        if (!same) { nb++ ; atomicMin (first, (unsigned int) e) ; }
     }
     if (nb) atomicAdd (bad, nb) ;
     atomicAdd (seen, ns) ;
@@ -668,7 +719,7 @@ static void check_rounding (void)
     const unsigned int first = (unsigned int) h [1] ;
     // 2^32 patterns less the 2 x 2^23 with the largest exponent (Inf, NaN)
     EXPECT (h [2] == ((1ull << 32) - (1ull << 24)), "rounding: %llu finite patterns seen", h [2]) ;
-    EXPECT (h [0] == 0, "rounding: tc_tf32 differs from cvt.rna.tf32.f32 on %llu patterns "
+    EXPECT (h [0] == 0, "rounding: tc_tf32 or the split differs from cvt.rna.tf32.f32 on %llu patterns "
         "(first 0x%08x)", h [0], first) ;
     printf ("rounding: tc_tf32 = cvt.rna.tf32.f32 on %llu finite patterns, %llu differ\n",
         h [2], h [0]) ;
@@ -696,7 +747,7 @@ int main (void)
 
     // 4. the rounding of the split
     check_rounding () ;
-    probe_small_values () ;
+    check_range () ;
 
     // 1, 2: random matrices
     const std::vector<int64_t> ns = { 1, 5, 8, 16, 17, 32, 128 } ;

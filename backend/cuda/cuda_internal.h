@@ -241,7 +241,7 @@ struct dev_csr
     // the tensor-core family (backend/cuda/family_tc.c), under plan_lock:
     // the hybrid forms of thresholds 3 and 4 (kernels/tc_spmm/tc_layout.h), made at the
     // first product that measures them; x_plain as x_special, for "a finite
-    // normal number" (gg_tc_values_plain)
+    // normal number, FP32 in [2^-51, 2^63]" (gg_tc_values_plain)
     bool tc_tried [GG_TC_FORMS] ;
     struct gg_hybrid_form *tc [GG_TC_FORMS] ;
     int32_t *tc_perm ;          // device: the reordered form's row order
@@ -415,7 +415,8 @@ typedef int (*gg_value_check) (gg_type t, const void *x, int64_t count, int *fla
 GG_INTERNAL int values_flagged (gg_devcall *c, gg_value_check check, gg_type t,
     const void *x, size_t count, _Atomic int *known, bool *flagged) ;
 // the check of the tensor-core rows: a value that is not a finite normal
-// number (gg_tc_values_plain; backend/cuda/family_tc.c)
+// number, or an FP32 one outside [2^-51, 2^63] (gg_tc_values_plain;
+// backend/cuda/family_tc.c)
 GG_INTERNAL int tc_plain_check (gg_type t, const void *x, int64_t count, int *flag,
     cudaStream_t stream) ;
 GG_INTERNAL int spmm_vendor_ok (gg_devcall *c, const gg_semiring *sr,

@@ -303,7 +303,7 @@ static bool never (const gg_dense_op *o) { (void) o ; return false ; }
 // slower than them on R-MAT and most graphs, so it never wins the static
 // rule: the chooser that measures takes it where it is the fastest for that
 // M and K, or GRBGPU_KERNEL=tc3 forces it.  Exact where A and B hold finite
-// normal numbers only (the tensor cores start sums at +0 and split an
+// normal numbers only, FP32 ones in [2^-51, 2^63] (gg_tc_values_plain; the tensor cores start sums at +0 and split an
 // infinity into NaNs; with no zero, subnormal or non-finite value every
 // product is a nonzero finite number and a zero result is +0 in any order
 // of summation): each operand checked once per version (its form keeps the
@@ -338,11 +338,11 @@ static const char *sddmm_tc_supports (gg_dense_op *o)
     if (values_flagged (o->c, tc_plain_check, o->t, o->fa->x,
         (size_t) o->fa->nrows * (size_t) o->fa->ncols, &o->fa->x_plain, &flagged) != GG_OK)
         return "its value check failed" ;
-    if (flagged) return "A holds a zero, subnormal or non-finite value" ;
+    if (flagged) return "A holds a zero, subnormal or non-finite value, or an FP32 one outside [2^-51, 2^63]" ;
     if (values_flagged (o->c, tc_plain_check, o->t, o->fb->x,
         (size_t) o->fb->nrows * (size_t) o->fb->ncols, &o->fb->x_plain, &flagged) != GG_OK)
         return "its value check failed" ;
-    if (flagged) return "B holds a zero, subnormal or non-finite value" ;
+    if (flagged) return "B holds a zero, subnormal or non-finite value, or an FP32 one outside [2^-51, 2^63]" ;
     pthread_mutex_lock (&f->plan_lock) ;
     if (!f->tcs_tried)
     {

@@ -25,7 +25,9 @@
 // do: 0 * Inf is NaN, and a sum of -0 terms is -0 where +0 + -0 is +0.  So
 // the rows take a product only where S's values and X hold finite normal
 // numbers and nothing else (no zero of either sign, no subnormal: TF32
-// conversion and the tensor cores are not documented to keep those); then
+// conversion and the tensor cores are not documented to keep those; FP32
+// magnitudes in [2^-51, 2^63], where the split's smallest products stay
+// normal: gg_tc_values_plain in kernels/tc_spmm/tc_spmm.h); then
 // every real product is a nonzero finite number, a padding product cannot
 // change a sum, and a zero result (an exact cancellation) is +0 in any order
 // of summation.  The check is one pass over each operand's device copy,
@@ -147,7 +149,7 @@ int tc_plain_check (gg_type t, const void *x, int64_t count, int *flag, cudaStre
 }
 
 // NULL when S's values (its CSR form's) and X hold finite normal numbers
-// only (each operand checked once per version, the answer kept in its
+// only, FP32 ones in [2^-51, 2^63] (each operand checked once per version, the answer kept in its
 // form), else why not: the condition of every row of this file
 static const char *tc_operands_plain (gg_spmm_op *o)
 {
@@ -156,12 +158,12 @@ static const char *tc_operands_plain (gg_spmm_op *o)
     if (values_flagged (o->c, tc_plain_check, o->t, f->x, (size_t) o->S->nnz, &f->x_plain,
         &flagged) != GG_OK)
         return "its value check failed" ;
-    if (flagged) return "S holds a zero, subnormal or non-finite value" ;
+    if (flagged) return "S holds a zero, subnormal or non-finite value, or an FP32 one outside [2^-51, 2^63]" ;
     if (o->fx == NULL) return "no device copy of X" ;
     if (values_flagged (o->c, tc_plain_check, o->t, o->fx->x,
         (size_t) o->X->nrows * (size_t) o->X->ncols, &o->fx->x_plain, &flagged) != GG_OK)
         return "its value check failed" ;
-    if (flagged) return "X holds a zero, subnormal or non-finite value" ;
+    if (flagged) return "X holds a zero, subnormal or non-finite value, or an FP32 one outside [2^-51, 2^63]" ;
     return NULL ;
 }
 

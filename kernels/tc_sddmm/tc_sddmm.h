@@ -30,8 +30,10 @@
 // TF32 inputs (relative error ~1e-3), only when asked for; GG_TC_EXACT3 /
 // GG_TC_EXACT4 the two-way split (3 / 4 MMAs, tc_spmm.h).  What "exact"
 // runs: gg_tc_sddmm_exact_mode (below).  Exact only where every value of A
-// and B is a nonzero finite normal number (gg_tc_values_plain): the MMA's +0 start and the
-// splits of an Inf would change a -0 or an Inf; the caller checks.
+// and B is a nonzero finite normal number, an FP32 one in [2^-51, 2^63]
+// (gg_tc_values_plain): the MMA's +0 start and the splits of an Inf would
+// change a -0 or an Inf, and below that range the split's smallest products
+// leave FP32's normal numbers; the caller checks.
 
 #ifndef GG_TC_SDDMM_H
 #define GG_TC_SDDMM_H

@@ -38,7 +38,13 @@ __device__ __forceinline__ uint32_t tc_tf32 (float a)
     return (__float_as_uint (a) + 0x1000u) & 0xffffe000u ;
 }
 
-// a -> NS TF32 parts (exact differences: a - a1 is exact in FP32)
+// a -> NS TF32 parts (exact differences: a - a1 is exact in FP32).  The
+// third part is not rounded: a's 24 significant bits less the two parts'
+// 11 + 11 leave at most 3, at or above a's lowest bit, so where that bit is
+// a normal number's (|a| >= 2^-103, which the family's range of
+// [2^-51, 2^63] ensures: gg_tc_values_plain) r1 - a2 is a TF32 value and
+// rounding it would change nothing (tests/test_tc_spmm.cu checks every
+// FP32 value from 2^-103 up against the rounded form).
 template <int NS>
 __device__ __forceinline__ void tc_split (float a, uint32_t (&s) [3])
 {
@@ -47,7 +53,7 @@ __device__ __forceinline__ void tc_split (float a, uint32_t (&s) [3])
     {
         const float r1 = a - __uint_as_float (s [0]) ;
         s [1] = tc_tf32 (r1) ;
-        if (NS > 2) s [2] = tc_tf32 (r1 - __uint_as_float (s [1])) ;
+        if (NS > 2) s [2] = __float_as_uint (r1 - __uint_as_float (s [1])) ;
     }
 }
 

@@ -159,19 +159,21 @@ __global__ void tc_nonfinite_kernel (const T *__restrict__ x, int64_t count,
     if (__any_sync (0xffffffffu, bad) && (threadIdx.x & 31) == 0) *flag = 1 ;
 }
 
-// *flag = 1 if any value is not a finite normal number (a zero of either
-// sign, a subnormal, an infinity or a NaN)
+// *flag = 1 if any value is outside the family's range: FP32 magnitudes
+// below 2^-51 or above 2^63 (a zero of either sign, a subnormal, an
+// infinity and a NaN among them), FP64 anything but a finite normal number
 template <typename T>
 __global__ void tc_plain_kernel (const T *__restrict__ x, int64_t count,
     int32_t *__restrict__ flag)
 {
-    const T tiny = (sizeof (T) == 4) ? (T) 1.17549435e-38f : (T) 2.2250738585072014e-308 ;
+    const T lo = (sizeof (T) == 4) ? (T) 0x1p-51f : (T) 2.2250738585072014e-308 ;
+    const T hi = (sizeof (T) == 4) ? (T) 0x1p63f : (T) 1.7976931348623157e308 ;
     bool bad = false ;
     for (int64_t e = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ; e < count ;
          e += (int64_t) gridDim.x * blockDim.x)
     {
         const T v = x [e] ;
-        bad |= !(fabs (v) >= tiny && fabs (v) <= (T) (sizeof (T) == 4 ? 3.40282347e38 : 1.7976931348623157e308)) ;
+        bad |= !(fabs (v) >= lo && fabs (v) <= hi) ;
     }
     if (__any_sync (0xffffffffu, bad) && (threadIdx.x & 31) == 0) *flag = 1 ;
 }

@@ -164,11 +164,18 @@ int gg_cuda_has_nonfinite (const void *ptr, int64_t count, gg_type type,
     int32_t *flag_dev, cudaStream_t stream) ;
 
 // *flag_dev (device int32) = 1 if any of the count values at ptr (device,
-// GG_FP32 or GG_FP64) is not a finite normal number: a zero of either sign,
-// a subnormal, an infinity or a NaN; else 0.  Where S's values and X pass,
-// every product of the tensor-core part is a nonzero finite number, so the
-// padding zeros and the tensor core's +0 start cannot change a result's
-// sign of zero or turn an infinity into a NaN: the family is exact there.
+// GG_FP32 or GG_FP64) is outside the range where the family is exact, else
+// 0.  FP64: every value a finite normal number (no zero of either sign, no
+// subnormal, no infinity, no NaN).  FP32: every magnitude in [2^-51, 2^63]
+// (which excludes those too).  Where S's values and X pass, every product
+// of the tensor-core part is a nonzero finite number, so the padding zeros
+// and the tensor core's +0 start cannot change a result's sign of zero or
+// turn an infinity into a NaN; and in FP32 the smallest products of the
+// split's parts (~2^-22 of s x, s x >= 2^-102) stay normal numbers and the
+// rounded leading parts cannot overflow (s1 x1 <= ~2^126): the exact modes
+// are as accurate as FP32 CUDA-core arithmetic there.  (Below the range
+// they are not: S scaled by 2^-124 gave exact mode 2.3e-4 of sum |s x|
+// against the CUDA-core kernel's 1.4e-7, test_tc_spmm's probe, H200.)
 // Asynchronous on `stream`.
 int gg_tc_values_plain (const void *ptr, int64_t count, gg_type type,
     int32_t *flag_dev, cudaStream_t stream) ;
