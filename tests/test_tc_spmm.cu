@@ -689,9 +689,9 @@ __global__ void rna_kernel (uint64_t lo, uint64_t hi, unsigned long long *bad,
         asm ("cvt.rna.tf32.f32 %0, %1;" : "=r" (r) : "f" (a)) ;
         ns++ ;
         bool same = r == tc_tf32 (a) ;
-        // the split's third part unrounded (tc_split) from |a| = 2^-103 up:
-        // a TF32 value already
-        if (fabsf (a) >= 0x1p-103f)
+        // the split's third part unrounded (tc_split) from |a| = 2^-103 up
+        // to where a's rounding overflows: a TF32 value already
+        if (fabsf (a) >= 0x1p-103f && isfinite (__uint_as_float (tc_tf32 (a))))
         {
             uint32_t s [3] ;
             tc_split<3> (a, s) ;
@@ -743,6 +743,28 @@ int main (void)
         check_nonfinite<double> (GG_FP64, count) ;
         check_plain<float> (GG_FP32, count) ;
         check_plain<double> (GG_FP64, count) ;
+    }
+
+    // the FP32 kernels' 32-bit offsets of X: k * n >= 2^32 is refused
+    // (an empty form of 8 rows and 2^30 columns, n = 4; n = 3 runs: X is
+    // never read, the one-launch variants write Y's 8 x 3 zeros)
+    {
+        gg_hybrid_form *f = NULL ;
+        int32_t *p ;
+        CHECK_CUDA (cudaMalloc (&p, 64 * 4)) ;
+        CHECK_CUDA (cudaMemset (p, 0, 64 * 4)) ;
+        EXPECT (gg_tc_build (8, (int64_t) 1 << 30, 0, p, p, p, GG_FP32, 0, 0, &f, 0) == GG_OK,
+            "wide build") ;
+        for (const char *const *v = gg_tc_variants () ; f && *v ; v++)
+        {
+            EXPECT (gg_tc_spmm_ex (f, p, p, 4, GG_TC_EXACT, *v, GG_TC_PARTS_ALL, NULL, 0)
+                == GG_ERR_UNSUPPORTED, "k * n = 2^32 refused (%s)", *v) ;
+            EXPECT (gg_tc_spmm_ex (f, p, p, 3, GG_TC_EXACT, *v, GG_TC_PARTS_ALL, NULL, 0)
+                == GG_OK, "k * n < 2^32 taken (%s)", *v) ;
+        }
+        CHECK_CUDA (cudaDeviceSynchronize ()) ;
+        gg_tc_free (f, 0) ;
+        cudaFree (p) ;
     }
 
     // 4. the rounding of the split

@@ -182,6 +182,8 @@ static const char *tc_supports (gg_spmm_op *o, int slot, const char *name)
         return "no FP16 / BF16 tensor-core kernel" ;
     if (o->S->nnz >= (int64_t) INT32_MAX - 64 || o->m >= INT32_MAX || o->k >= INT32_MAX)
         return "too large for the hybrid form's 32-bit indices" ;
+    if (o->t == GG_FP32 && (uint64_t) o->k * (uint64_t) o->n > UINT32_MAX)
+        return "X too large for the FP32 kernels' 32-bit row offsets" ;
     dev_csr *f = o->fs ;
     // made only where it will be measured (or forced): never by the static rule
     if (!is_forced && !o->exploring && f->tc [slot] == NULL)

@@ -44,7 +44,7 @@ __device__ __forceinline__ uint32_t tc_tf32 (float a)
 // a normal number's (|a| >= 2^-103, which the family's range of
 // [2^-51, 2^63] ensures: gg_tc_values_plain) r1 - a2 is a TF32 value and
 // rounding it would change nothing (tests/test_tc_spmm.cu checks every
-// FP32 value from 2^-103 up against the rounded form).
+// FP32 value from 2^-103 up to where a1 overflows against the rounded form).
 template <int NS>
 __device__ __forceinline__ void tc_split (float a, uint32_t (&s) [3])
 {
@@ -157,13 +157,78 @@ __device__ __forceinline__ void tc_stage_cols (int2 *__restrict__ cols,
     __syncwarp () ;
 }
 
-// nb blocks (columns staged in cols, values from vals = the run's first
+// The same as the offsets of those columns' rows in X (c * n elements, 32
+// bits: the launchers take k * n < 2^32 only, so no offset is TC_PAD).  A
+// padding slot (c < 0): with PAD, TC_PAD (the cp.async ring copies zeros
+// for it and reads nothing); without, the row of its block's slot 0 (every
+// block holds a vector there): its values are 0 and X is finite, so what it
+// reads adds nothing (0 * x is a zero, and a zero term changes no sum but
+// the sign of an all-zero one, which the family's operands cannot make:
+// tc_spmm.h), and it reads the address the slot-0 lanes of the same load
+// read.  A direct load is then one IMAD.WIDE.U32 and the load, with no test.
+// (Padding as row 0 for both, or as slot 0's row for the ring, made the
+// cp.async.cg ring, which reads through L2 only, up to 3-4x slower where
+// many blocks are mostly padding: road networks, arrow; 2026-11-29 eighth
+// session.)
+#define TC_PAD 0xffffffffu
+template <bool PAD>
+__device__ __forceinline__ void tc_stage_offs (uint2 *__restrict__ offs,
+    const int32_t *__restrict__ col, int32_t b0, int nb, int lane, uint32_t n)
+{
+    const int2 *src = (const int2 *) col + (int64_t) b0 * 4 ;
+    for (int q = lane ; q < nb * 4 ; q += 32)
+    {
+        int2 c = __ldg (src + q) ;
+        if (PAD)
+        {
+            offs [q] = make_uint2 (c.x < 0 ? TC_PAD : (uint32_t) c.x * n,
+                                   c.y < 0 ? TC_PAD : (uint32_t) c.y * n) ;
+            continue ;
+        }
+        if (c.x < 0 || c.y < 0)
+        {
+            const int32_t c0 = __ldg (col + ((int64_t) b0 + q / 4) * 8 + GG_HYB_COL_POS (0)) ;
+            if (c.x < 0) c.x = c0 ;
+            if (c.y < 0) c.y = c0 ;
+        }
+        offs [q] = make_uint2 ((uint32_t) c.x * n, (uint32_t) c.y * n) ;
+    }
+    __syncwarp () ;
+}
+
+// This lane's base in X for tc_load_off: X + j, where a 16-byte lane past
+// the last column reads the last four instead (its sums are not stored;
+// n >= 4 where VEC)
+template <bool VEC>
+__device__ __forceinline__ const float *tc_xj (const float *X, int64_t n, int64_t j)
+{
+    return X + ((VEC && j > n - 4) ? n - 4 : j) ;
+}
+
+// X [row at offset off] [j .. j+3] from xj = tc_xj (X, n, j): zeros past
+// the last column in the scalar form (VEC: no test, see tc_xj)
+template <bool VEC>
+__device__ __forceinline__ float4 tc_load_off (const float *__restrict__ xj, uint32_t off,
+    int64_t n, int64_t j)
+{
+    if (VEC) return __ldg ((const float4 *) (xj + off)) ;
+    float4 v = make_float4 (0, 0, 0, 0) ;
+    if (j >= n) return v ;
+    const float *q = xj + off ;
+    v.x = __ldg (q) ;
+    if (j + 1 < n) v.y = __ldg (q + 1) ;
+    if (j + 2 < n) v.z = __ldg (q + 2) ;
+    if (j + 3 < n) v.w = __ldg (q + 3) ;
+    return v ;
+}
+
+// nb blocks (row offsets staged in offs, values from vals = the run's first
 // block's values + lane) into the accumulators, U blocks' X rows loaded
 // before they are used; past the run's end: its last block again, with
 // values 0
 template <int MODE, int U, bool VEC>
-__device__ __forceinline__ void tc_blocks_direct (const int2 *__restrict__ cols,
-    const float2 *__restrict__ vals, int nb, int t, const float *__restrict__ X,
+__device__ __forceinline__ void tc_blocks_direct (const uint2 *__restrict__ offs,
+    const float2 *__restrict__ vals, int nb, int t, const float *__restrict__ xj,
     int64_t n, int64_t j, float (&big) [2][4], float (&small) [2][4])
 {
     for (int b = 0 ; b < nb ; b += U)
@@ -175,9 +240,9 @@ __device__ __forceinline__ void tc_blocks_direct (const int2 *__restrict__ cols,
         {
             const bool ok = b + u < nb ;
             const int bu = ok ? b + u : nb - 1 ;
-            const int2 cc = cols [bu * 4 + t] ;
-            xa [u] = tc_load_x<VEC> (X, cc.x, n, j) ;
-            xb [u] = tc_load_x<VEC> (X, cc.y, n, j) ;
+            const uint2 cc = offs [bu * 4 + t] ;
+            xa [u] = tc_load_off<VEC> (xj, cc.x, n, j) ;
+            xb [u] = tc_load_off<VEC> (xj, cc.y, n, j) ;
             const float2 v = __ldg (vals + (int64_t) bu * 32) ;
             sv [u] = ok ? v : make_float2 (0, 0) ;
         }
@@ -187,10 +252,10 @@ __device__ __forceinline__ void tc_blocks_direct (const int2 *__restrict__ cols,
 }
 
 // Blocks bb .. be - 1 (any number) into fresh accumulators, in runs of at
-// most TC_SEG_MAX whose columns are staged in this warp's cols (the fused
-// and team kernels: a window, or a share of one, per warp)
+// most TC_SEG_MAX whose row offsets are staged in this warp's offs (the
+// fused and team kernels: a window, or a share of one, per warp)
 template <int MODE, int U, bool VEC>
-__device__ __forceinline__ void tc_blocks_run (int2 *__restrict__ cols,
+__device__ __forceinline__ void tc_blocks_run (uint2 *__restrict__ offs,
     const int32_t *__restrict__ col, const float2 *__restrict__ val, int32_t bb, int32_t be,
     int lane, int t, const float *__restrict__ X, int64_t n, int64_t j,
     float (&big) [2][4], float (&small) [2][4])
@@ -199,12 +264,13 @@ __device__ __forceinline__ void tc_blocks_run (int2 *__restrict__ cols,
     for (int a = 0 ; a < 2 ; a++)
 #pragma unroll
         for (int q = 0 ; q < 4 ; q++) { big [a][q] = 0 ; small [a][q] = 0 ; }
+    const float *xj = tc_xj<VEC> (X, n, j) ;
     for (int32_t b0 = bb ; b0 < be ; b0 += TC_SEG_MAX)
     {
         const int nb = (be - b0 < TC_SEG_MAX) ? be - b0 : TC_SEG_MAX ;
-        __syncwarp () ;        // (the previous run's columns are read)
-        tc_stage_cols (cols, col, b0, nb, lane) ;
-        tc_blocks_direct<MODE, U, VEC> (cols, val + (int64_t) b0 * 32 + lane, nb, t, X, n, j,
+        __syncwarp () ;        // (the previous run's offsets are read)
+        tc_stage_offs<false> (offs, col, b0, nb, lane, (uint32_t) n) ;
+        tc_blocks_direct<MODE, U, VEC> (offs, val + (int64_t) b0 * 32 + lane, nb, t, xj, n, j,
             big, small) ;
     }
 }

@@ -85,7 +85,7 @@ tc_fused_kernel (const int32_t *__restrict__ col, const float2 *__restrict__ val
     const float *__restrict__ rx, const int32_t *__restrict__ row_out, int64_t m,
     int64_t n, const float *__restrict__ X, float *__restrict__ Y)
 {
-    __shared__ int2 cols_s [TC_WARPS][TC_SEG_MAX * 4] ;
+    __shared__ uint2 offs_s [TC_WARPS][TC_SEG_MAX * 4] ;
     const int wid = threadIdx.x / 32, lane = threadIdx.x & 31 ;
     const int g = lane >> 2, t = lane & 3 ;
     const int64_t gw = (int64_t) blockIdx.x * TC_WARPS + wid ;
@@ -95,7 +95,7 @@ tc_fused_kernel (const int32_t *__restrict__ col, const float2 *__restrict__ val
     const int32_t wb0 = win_blk [w], wb1 = win_blk [w + 1] ;
 
     float big [2][4], small [2][4] ;
-    tc_blocks_run<MODE, 2, VEC> (cols_s [wid], col, val, wb0, wb1, lane, t, X, n, j, big, small) ;
+    tc_blocks_run<MODE, 2, VEC> (offs_s [wid], col, val, wb0, wb1, lane, t, X, n, j, big, small) ;
 
     // the remainder of rows 8w + 2t (h = 0) and 8w + 2t + 1 (h = 1)
     float4 rs [2] = { make_float4 (0, 0, 0, 0), make_float4 (0, 0, 0, 0) } ;
@@ -211,7 +211,7 @@ tc_team_kernel (const int32_t *__restrict__ col, const float2 *__restrict__ val,
     int64_t n, const float *__restrict__ X, float *__restrict__ Y)
 {
     static_assert (TC_WARPS * 2 == GG_HYB_WIN, "a warp per two rows of a window") ;
-    __shared__ int2 cols_s [TC_WARPS][TC_SEG_MAX * 4] ;
+    __shared__ uint2 offs_s [TC_WARPS][TC_SEG_MAX * 4] ;
     __shared__ float4 part_s [TC_WARPS + 1][GG_HYB_WIN][8] ;   // [TC_WARPS]: remainder
     const int wid = threadIdx.x / 32, lane = threadIdx.x & 31 ;
     const int g = lane >> 2, t = lane & 3 ;
@@ -224,7 +224,7 @@ tc_team_kernel (const int32_t *__restrict__ col, const float2 *__restrict__ val,
     const int32_t per = (wb1 - wb0 + TC_WARPS - 1) / TC_WARPS ;
     const int32_t mb0 = min (wb0 + wid * per, wb1), mb1 = min (mb0 + per, wb1) ;
     float big [2][4], small [2][4] ;
-    tc_blocks_run<MODE, U, VEC> (cols_s [wid], col, val, mb0, mb1, lane, t, X, n, j, big, small) ;
+    tc_blocks_run<MODE, U, VEC> (offs_s [wid], col, val, mb0, mb1, lane, t, X, n, j, big, small) ;
     float4 y0, y1 ;
     tc_rows<MODE> (big, small, y0, y1) ;
     part_s [wid][2 * t][g] = y0 ;

@@ -59,7 +59,7 @@ tc_spmm_kernel (const int32_t *__restrict__ col, const float2 *__restrict__ val,
     int64_t n, const float *__restrict__ X, float *__restrict__ Y)
 {
     constexpr int NST = (STAGE > 0) ? STAGE : 1 ;
-    __shared__ int2 cols_s [TC_WARPS][TC_SEG_MAX * 4] ;
+    __shared__ uint2 offs_s [TC_WARPS][TC_SEG_MAX * 4] ;
     __shared__ float4 ring_s [TC_WARPS][NST][2][32] ;
     const int wid = threadIdx.x / 32, lane = threadIdx.x & 31 ;
     const int g = lane >> 2, t = lane & 3 ;
@@ -74,8 +74,10 @@ tc_spmm_kernel (const int32_t *__restrict__ col, const float2 *__restrict__ val,
     const bool shared = (wv & GG_HYB_SEG_SHARED) != 0 ;
     const int nb = b1 - b0 ;
 
-    // the segment's columns, as the (slot t, slot t+4) pairs of each block
-    tc_stage_cols (cols_s [wid], col, b0, nb, lane) ;
+    // the segment's columns, as the (slot t, slot t+4) pairs of each block,
+    // as their rows' offsets in X
+    tc_stage_offs<(STAGE > 0)> (offs_s [wid], col, b0, nb, lane, (uint32_t) n) ;
+    const float *xj = tc_xj<VEC> (X, n, j) ;
 
     float big [2][4], small [2][4] ;
 #pragma unroll
@@ -85,21 +87,20 @@ tc_spmm_kernel (const int32_t *__restrict__ col, const float2 *__restrict__ val,
 
     const float2 *vals = val + (int64_t) b0 * 32 + lane ;
     if constexpr (STAGE < 0)
-        tc_blocks_direct<MODE, -STAGE, VEC> (cols_s [wid], vals, nb, t, X, n, j, big, small) ;
+        tc_blocks_direct<MODE, -STAGE, VEC> (offs_s [wid], vals, nb, t, xj, n, j, big, small) ;
     else
     {
         // cp.async ring: block b lives in stage b % STAGE; STAGE - 1 blocks
-        // are in flight ahead of the one being multiplied
-        const float *xbase = X + j ;
-        const bool jok = j < n ;
+        // are in flight ahead of the one being multiplied (VEC only: the
+        // scalar form runs direct2)
         auto issue = [&] (int b)
         {
             const int st = b % NST ;
-            int2 cc = make_int2 (-1, -1) ;
-            if (b < nb) cc = cols_s [wid][b * 4 + t] ;
-            const bool va = jok && cc.x >= 0, vb = jok && cc.y >= 0 ;
-            tc_cp_async16 (&ring_s [wid][st][0][lane], va ? xbase + (int64_t) cc.x * n : X, va) ;
-            tc_cp_async16 (&ring_s [wid][st][1][lane], vb ? xbase + (int64_t) cc.y * n : X, vb) ;
+            const bool in = b < nb ;
+            const uint2 cc = in ? offs_s [wid][b * 4 + t] : make_uint2 (TC_PAD, TC_PAD) ;
+            const bool va = cc.x != TC_PAD, vb = cc.y != TC_PAD ;
+            tc_cp_async16 (&ring_s [wid][st][0][lane], va ? xj + cc.x : X, va) ;
+            tc_cp_async16 (&ring_s [wid][st][1][lane], vb ? xj + cc.y : X, vb) ;
             tc_cp_commit () ;
         } ;
 #pragma unroll
@@ -252,6 +253,8 @@ extern "C" int gg_tc_spmm_ex (const gg_hybrid_form *f, const void *X, void *Y,
         || parts > GG_TC_PARTS_REM)
         return GG_ERR_UNSUPPORTED ;
     if (f->seg_blocks > TC_SEG_MAX) return GG_ERR_UNSUPPORTED ;
+    // (the FP32 kernels' 32-bit offsets of X's rows: tc_stage_offs)
+    if (f->type == GG_FP32 && (uint64_t) f->k * (uint64_t) n > UINT32_MAX) return GG_ERR_UNSUPPORTED ;
     int stage = tc_variant_stage [0] ;
     if (variant != NULL && variant [0] != '\0')
     {
