@@ -13,6 +13,7 @@
 #include <cuda_runtime.h>
 #include "kernels/gg_cuda.h"
 #include "kernels/tc_spmm/tc_spmm.h"
+#include "kernels/tc_spmm/tc_round.h"
 
 #define TC_WARPS 4                      // warps per block of threads
 #define TC_SEG_MAX 32                   // most blocks per segment (build clamps)
@@ -21,40 +22,17 @@
 // device helpers
 //------------------------------------------------------------------------------
 
-// a rounded to TF32 (to nearest, ties away from zero), as a float's bits
-// with the low 13 bits zero: what cvt.rna.tf32.f32 gives for every finite a
-// (tests/test_tc_spmm.cu compares the two on every finite FP32 value), in
-// two integer instructions (IADD3, LOP3) where sm_90's cvt is three (a test
-// for Inf / NaN, a predicated add, LOP3) and a register for the constant.
-// An exact-mode block splits ten values in three: on bcsstk16 at N = 128
-// the split kernel issued 21 % fewer instructions and ran 14 % faster (ncu,
-// 2026-11-29 eighth session, bench/NOTES.md).  Adding half a TF32 unit to the bits
-// rounds the magnitude (a carry into the exponent is the next binade, or
-// infinity past the largest TF32 value, as the cvt); the sign bit is not
-// touched.  Not for Inf or NaN (the family never multiplies them: a NaN
-// with a payload in the low bits only would come out infinite).
+// the TF32 rounding and split (kernels/tc_spmm/tc_round.h, shared with the
+// CPU test of their exactness)
 __device__ __forceinline__ uint32_t tc_tf32 (float a)
 {
-    return (__float_as_uint (a) + 0x1000u) & 0xffffe000u ;
+    return gg_tc_tf32 (a) ;
 }
 
-// a -> NS TF32 parts (exact differences: a - a1 is exact in FP32).  The
-// third part is not rounded: a's 24 significant bits less the two parts'
-// 11 + 11 leave at most 3, at or above a's lowest bit, so where that bit is
-// a normal number's (|a| >= 2^-103, which the family's range of
-// [2^-51, 2^63] ensures: gg_tc_values_plain) r1 - a2 is a TF32 value and
-// rounding it would change nothing (tests/test_tc_spmm.cu checks every
-// FP32 value from 2^-103 up to where a1 overflows against the rounded form).
 template <int NS>
 __device__ __forceinline__ void tc_split (float a, uint32_t (&s) [3])
 {
-    s [0] = tc_tf32 (a) ;
-    if (NS > 1)
-    {
-        const float r1 = a - __uint_as_float (s [0]) ;
-        s [1] = tc_tf32 (r1) ;
-        if (NS > 2) s [2] = __float_as_uint (r1 - __uint_as_float (s [1])) ;
-    }
+    gg_tc_split (a, NS, s) ;
 }
 
 // d = A (16x8) * B (8x8) + c

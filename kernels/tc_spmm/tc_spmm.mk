@@ -6,11 +6,21 @@
 # .cu.lo / .cu.o rules, NVCCFLAGS and GG_CUDA_KERNEL_OBJS come from
 # Makefile.am and kernels/kernels.mk.
 EXTRA_DIST += kernels/tc_spmm/tc_layout.h formats/hybrid.cu \
-	kernels/tc_spmm/tc_spmm.h kernels/tc_spmm/tc_spmm.cu \
+	kernels/tc_spmm/tc_spmm.h kernels/tc_spmm/tc_spmm.cu kernels/tc_spmm/tc_round.h \
 	kernels/tc_spmm/tc_fused.cu kernels/tc_spmm/tc_device.cuh \
 	kernels/tc_spmm/tc_spmm.mk bench/bench_matrices.h \
 	tests/test_tc_spmm.cu bench/tc_bench.cu bench/tc_bench.cuh \
 	bench/tc_bench_util.cu bench/tc_bench_fp64.cu
+
+# The TF32 rounding and split the FP32 kernels compile (tc_round.h), run on
+# the CPU against a reference in double arithmetic: every build checks it.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_tc_round
+TESTS += tests/test_tc_round
+tests_test_tc_round_SOURCES = tests/test_tc_round.c kernels/tc_spmm/tc_round.h
+tests_test_tc_round_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_tc_round_LDADD = $(CMOCKA_LIBS) -lm
+endif
 
 if HAVE_CUDA
 libgrbgpu_cuda_la_SOURCES += formats/hybrid.cu kernels/tc_spmm/tc_spmm.cu \
@@ -39,7 +49,7 @@ bench_tc_bench_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC --mode=link $(CCLD) \
 
 # nvcc objects have no dependency tracking: name the headers they include
 GG_TC_INCS = $(srcdir)/kernels/tc_spmm/tc_layout.h $(srcdir)/kernels/tc_spmm/tc_spmm.h \
-	$(srcdir)/kernels/tc_spmm/tc_device.cuh \
+	$(srcdir)/kernels/tc_spmm/tc_device.cuh $(srcdir)/kernels/tc_spmm/tc_round.h \
 	$(srcdir)/kernels/gg_cuda.h $(srcdir)/kernels/gg_kernels.h
 $(GG_TC_OBJS): $(GG_TC_INCS)
 TC_BENCH_OBJS = bench/tc_bench.o bench/tc_bench_util.o bench/tc_bench_fp64.o
