@@ -566,7 +566,7 @@ static void check_nonfinite (gg_type type, int64_t count)
 
 // gg_tc_values_plain: flags a zero of either sign, a subnormal, an infinity
 // and a NaN anywhere, and nothing in ordinary values; FP32 magnitudes
-// outside [2^-51, 2^63] too
+// outside [2^-51, 2^63] too.  gg_tc_values_range: the same but zeros pass.
 template <typename T>
 static void check_plain (gg_type type, int64_t count)
 {
@@ -576,38 +576,47 @@ static void check_plain (gg_type type, int64_t count)
     int32_t *flag ;
     CHECK_CUDA (cudaMalloc (&d, count * sizeof (T) + 8)) ;
     CHECK_CUDA (cudaMalloc (&flag, 4)) ;
-    const T bad [6] = { (T) 0, (T) -0.0, std::numeric_limits<T>::denorm_min (), (T) INFINITY,
-        (T) -INFINITY, (T) NAN } ;
-    for (int c = -1 ; c < 6 ; c++)
+    // h with v at a random place (none when count is 0 or `put` is false):
+    // the flag of plain (range false) or range (true)
+    auto flag_of = [&] (bool range, bool put, T v) -> int32_t
     {
         std::vector<T> g = h ;
-        int64_t at = -1 ;
-        if (c >= 0 && count > 0) { at = (int64_t) (rng.next () % count) ; g [at] = bad [c] ; }
+        if (put && count > 0) g [(int64_t) (rng.next () % count)] = v ;
         if (count > 0) CHECK_CUDA (cudaMemcpy (d, g.data (), count * sizeof (T), cudaMemcpyHostToDevice)) ;
         CHECK_CUDA (cudaMemset (flag, 0x55, 4)) ;
-        EXPECT (gg_tc_values_plain (d, count, type, flag, 0) == GG_OK, "values_plain rc") ;
+        EXPECT ((range ? gg_tc_values_range (d, count, type, flag, 0)
+            : gg_tc_values_plain (d, count, type, flag, 0)) == GG_OK, "values check rc") ;
         int32_t got = -1 ;
         CHECK_CUDA (cudaMemcpy (&got, flag, 4, cudaMemcpyDeviceToHost)) ;
-        EXPECT (got == (at >= 0 ? 1 : 0), "values_plain type %d count %lld case %d at %lld: flag %d",
-            (int) type, (long long) count, c, (long long) at, got) ;
-    }
+        return got ;
+    } ;
+    const T bad [6] = { (T) 0, (T) -0.0, std::numeric_limits<T>::denorm_min (), (T) INFINITY,
+        (T) -INFINITY, (T) NAN } ;
     // FP32: the ends of [2^-51, 2^63] pass, what lies beyond them is flagged;
     // FP64 (DMMA, no split): every normal number passes
     const bool f32 = sizeof (T) == 4 ;
     const T ends [4] = { (T) 0x1p-51, (T) -0x1p63, (T) 0x1p-52, (T) -0x1p64 } ;
-    for (int c = 0 ; c < 4 && count > 0 ; c++)
+    for (bool range : { false, true })
     {
-        std::vector<T> g = h ;
-        g [(int64_t) (rng.next () % count)] = ends [c] ;
-        CHECK_CUDA (cudaMemcpy (d, g.data (), count * sizeof (T), cudaMemcpyHostToDevice)) ;
-        CHECK_CUDA (cudaMemset (flag, 0x55, 4)) ;
-        EXPECT (gg_tc_values_plain (d, count, type, flag, 0) == GG_OK, "values_plain rc") ;
-        int32_t got = -1 ;
-        CHECK_CUDA (cudaMemcpy (&got, flag, 4, cudaMemcpyDeviceToHost)) ;
-        EXPECT (got == ((f32 && c >= 2) ? 1 : 0), "values_plain type %d count %lld: %g flagged %d",
-            (int) type, (long long) count, (double) ends [c], got) ;
+        const char *nm = range ? "values_range" : "values_plain" ;
+        EXPECT (flag_of (range, false, 0) == 0, "%s type %d count %lld: ordinary values flagged",
+            nm, (int) type, (long long) count) ;
+        for (int c = 0 ; c < 6 && count > 0 ; c++)
+        {
+            const int32_t want = (range && c < 2) ? 0 : 1 ;    // (zeros pass the range)
+            const int32_t got = flag_of (range, true, bad [c]) ;
+            EXPECT (got == want, "%s type %d count %lld case %d: flag %d", nm, (int) type,
+                (long long) count, c, got) ;
+        }
+        for (int c = 0 ; c < 4 && count > 0 ; c++)
+        {
+            const int32_t got = flag_of (range, true, ends [c]) ;
+            EXPECT (got == ((f32 && c >= 2) ? 1 : 0), "%s type %d count %lld: %g flagged %d", nm,
+                (int) type, (long long) count, (double) ends [c], got) ;
+        }
     }
     EXPECT (gg_tc_values_plain (d, count, GG_INT32, flag, 0) == GG_ERR_UNSUPPORTED, "INT32 refused") ;
+    EXPECT (gg_tc_values_range (d, count, GG_INT32, flag, 0) == GG_ERR_UNSUPPORTED, "INT32 refused") ;
     cudaFree (d) ; cudaFree (flag) ;
 }
 

@@ -255,6 +255,7 @@ struct dev_csr
     bool lenr_tried ;
     gg_rows_form *lenr ;
     _Atomic int x_plain ;
+    _Atomic int x_range ;       // as x_plain, for gg_tc_values_range (nmtc)
     // the transposed form (form_csrt.c): the CSR of this form's transpose,
     // built on the device (kernels/csr_transpose) at the first product by
     // the transpose (gg_csr.transposed), a dev_csr of its own with its own
@@ -286,6 +287,7 @@ typedef struct
     _Atomic int x_special ;     // x: 0 not yet known, 1 no special values,
                                 // 2 some (values_special)
     _Atomic int x_plain ;       // the same for gg_tc_values_plain
+    _Atomic int x_range ;       // and for gg_tc_values_range
 }
 dev_dense ;
 

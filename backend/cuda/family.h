@@ -103,6 +103,10 @@ GG_INTERNAL int gg_lenr_run (gg_spmm_op *o) ;
 // spmm.c: NULL when the values the product reads hold no Inf, NaN or
 // subnormal (checked once per product), else why not
 GG_INTERNAL const char *spmm_values_plain (gg_spmm_op *o) ;
+// NULL when S's values (its CSR form's) and X pass gg_tc_values_plain, or
+// with zeros gg_tc_values_range, else why not (each operand checked once
+// per version; backend/cuda/family_tc.c)
+GG_INTERNAL const char *tc_operands_check (gg_spmm_op *o, bool zeros) ;
 GG_INTERNAL const char *gg_nm_supports (gg_spmm_op *o) ;
 GG_INTERNAL bool gg_nm_prefer (const gg_spmm_op *o) ;
 GG_INTERNAL int gg_nm_run (gg_spmm_op *o) ;

@@ -99,7 +99,9 @@ int gg_nm_run (gg_spmm_op *o)
 // tests/test_nm_spmm and bench/nm_gpu_bench); "tf32": one TF32 product, only
 // when asked.  It pads with zeros and starts sums at +0, which is exact for
 // values that are finite and not subnormal (the vendor rows' check,
-// spmm_values_plain) but for the sign of a zero result: where every product
+// spmm_values_plain), nonzero ones of magnitude in [2^-51, 2^63] (the
+// split's range, gg_tc_values_range: just above 2^-126 the two-way split
+// leaves more than 2^-22 of a value), but for the sign of a zero result: where every product
 // is -0 the IEEE sum is -0, and a second pass over Y sets those from S's CSR
 // (gg_cuda_nm_zero_signs).  So X may hold zeros, as activations after a ReLU
 // do.  The form carries W's values split in two TF32 parts and the X' rows
@@ -121,7 +123,11 @@ const char *gg_nmtc_supports (gg_spmm_op *o)
     if ((uintptr_t) o->dX % 16 != 0 || (uintptr_t) o->dY % 8 != 0)
         return "X or Y not aligned" ;
     if (o->fs->x == NULL || o->S->x_dev) return "no values of S in its CSR form" ;
-    return spmm_values_plain (o) ;
+    why = spmm_values_plain (o) ;
+    if (why != NULL) return why ;
+    // the split's range (FP32 magnitudes in [2^-51, 2^63]; zeros pass, their
+    // signs set apart as above)
+    return tc_operands_check (o, true) ;
 }
 
 bool gg_nmtc_prefer (const gg_spmm_op *o)

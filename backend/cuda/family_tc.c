@@ -148,22 +148,37 @@ int tc_plain_check (gg_type t, const void *x, int64_t count, int *flag, cudaStre
     return gg_tc_values_plain (x, count, t, (int32_t *) flag, s) ;
 }
 
+static int tc_range_check (gg_type t, const void *x, int64_t count, int *flag, cudaStream_t s)
+{
+    return gg_tc_values_range (x, count, t, (int32_t *) flag, s) ;
+}
+
 // NULL when S's values (its CSR form's) and X hold finite normal numbers
-// only, FP32 ones in [2^-51, 2^63] (each operand checked once per version, the answer kept in its
-// form), else why not: the condition of every row of this file
-static const char *tc_operands_plain (gg_spmm_op *o)
+// only, FP32 ones in [2^-51, 2^63] (with zeros: zeros of either sign too),
+// each operand checked once per version, the answer kept in its form; else
+// why not: the condition of every row of this file (zeros false) and of
+// nmtc's (true)
+const char *tc_operands_check (gg_spmm_op *o, bool zeros)
 {
     bool flagged = false ;
     dev_csr *f = o->fs ;
-    if (values_flagged (o->c, tc_plain_check, o->t, f->x, (size_t) o->S->nnz, &f->x_plain,
+    const gg_value_check check = zeros ? tc_range_check : tc_plain_check ;
+    const char *why_s = zeros
+        ? "S holds a subnormal or non-finite value, or a nonzero FP32 one outside [2^-51, 2^63]"
+        : "S holds a zero, subnormal or non-finite value, or an FP32 one outside [2^-51, 2^63]" ;
+    const char *why_x = zeros
+        ? "X holds a subnormal or non-finite value, or a nonzero FP32 one outside [2^-51, 2^63]"
+        : "X holds a zero, subnormal or non-finite value, or an FP32 one outside [2^-51, 2^63]" ;
+    if (values_flagged (o->c, check, o->t, f->x, (size_t) o->S->nnz,
+        zeros ? &f->x_range : &f->x_plain, &flagged) != GG_OK)
+        return "its value check failed" ;
+    if (flagged) return why_s ;
+    if (o->fx == NULL) return "no device copy of X" ;
+    if (values_flagged (o->c, check, o->t, o->fx->x,
+        (size_t) o->X->nrows * (size_t) o->X->ncols, zeros ? &o->fx->x_range : &o->fx->x_plain,
         &flagged) != GG_OK)
         return "its value check failed" ;
-    if (flagged) return "S holds a zero, subnormal or non-finite value, or an FP32 one outside [2^-51, 2^63]" ;
-    if (o->fx == NULL) return "no device copy of X" ;
-    if (values_flagged (o->c, tc_plain_check, o->t, o->fx->x,
-        (size_t) o->X->nrows * (size_t) o->X->ncols, &o->fx->x_plain, &flagged) != GG_OK)
-        return "its value check failed" ;
-    if (flagged) return "X holds a zero, subnormal or non-finite value, or an FP32 one outside [2^-51, 2^63]" ;
+    if (flagged) return why_x ;
     return NULL ;
 }
 
@@ -189,7 +204,7 @@ static const char *tc_supports (gg_spmm_op *o, int slot, const char *name)
     if (!is_forced && !o->exploring && f->tc [slot] == NULL)
         return "chosen only by measurement (GRBGPU_TUNE)" ;
 
-    const char *why = tc_operands_plain (o) ;
+    const char *why = tc_operands_check (o, false) ;
     if (why != NULL) return why ;
 
     if (slot == TC_REORDERED && grbgpu_settings_get ()->reorder != 1 && !is_forced)

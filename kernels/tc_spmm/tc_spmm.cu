@@ -162,8 +162,9 @@ __global__ void tc_nonfinite_kernel (const T *__restrict__ x, int64_t count,
 
 // *flag = 1 if any value is outside the family's range: FP32 magnitudes
 // below 2^-51 or above 2^63 (a zero of either sign, a subnormal, an
-// infinity and a NaN among them), FP64 anything but a finite normal number
-template <typename T>
+// infinity and a NaN among them), FP64 anything but a finite normal number;
+// with ZEROS, zeros of either sign pass
+template <typename T, bool ZEROS>
 __global__ void tc_plain_kernel (const T *__restrict__ x, int64_t count,
     int32_t *__restrict__ flag)
 {
@@ -174,7 +175,7 @@ __global__ void tc_plain_kernel (const T *__restrict__ x, int64_t count,
          e += (int64_t) gridDim.x * blockDim.x)
     {
         const T v = x [e] ;
-        bad |= !(fabs (v) >= lo && fabs (v) <= hi) ;
+        bad |= !((fabs (v) >= lo && fabs (v) <= hi) || (ZEROS && v == 0)) ;
     }
     if (__any_sync (0xffffffffu, bad) && (threadIdx.x & 31) == 0) *flag = 1 ;
 }
@@ -370,7 +371,12 @@ template <typename T> struct tc_nonfinite_check
 template <typename T> struct tc_plain_check
 {
     static void launch (unsigned grid, cudaStream_t s, const T *x, int64_t count, int32_t *flag)
-    { tc_plain_kernel<T> <<<grid, 256, 0, s>>> (x, count, flag) ; }
+    { tc_plain_kernel<T, false> <<<grid, 256, 0, s>>> (x, count, flag) ; }
+} ;
+template <typename T> struct tc_range_check
+{
+    static void launch (unsigned grid, cudaStream_t s, const T *x, int64_t count, int32_t *flag)
+    { tc_plain_kernel<T, true> <<<grid, 256, 0, s>>> (x, count, flag) ; }
 } ;
 
 extern "C" int gg_cuda_has_nonfinite (const void *ptr, int64_t count, gg_type type,
@@ -383,4 +389,10 @@ extern "C" int gg_tc_values_plain (const void *ptr, int64_t count, gg_type type,
     int32_t *flag_dev, cudaStream_t stream)
 {
     return tc_value_check<tc_plain_check> (ptr, count, type, flag_dev, stream) ;
+}
+
+extern "C" int gg_tc_values_range (const void *ptr, int64_t count, gg_type type,
+    int32_t *flag_dev, cudaStream_t stream)
+{
+    return tc_value_check<tc_range_check> (ptr, count, type, flag_dev, stream) ;
 }

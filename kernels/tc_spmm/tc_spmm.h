@@ -180,6 +180,14 @@ int gg_cuda_has_nonfinite (const void *ptr, int64_t count, gg_type type,
 int gg_tc_values_plain (const void *ptr, int64_t count, gg_type type,
     int32_t *flag_dev, cudaStream_t stream) ;
 
+// The same but zeros of either sign pass: for kernels that set the sign of
+// a zero result apart (the N:M tensor-core row, backend/cuda/family_nm.c),
+// so that a nonzero value still lies in the split's range.  (The two-way
+// split leaves more than 2^-22 of a value just above 2^-126: it is rounded
+// at TF32's subnormal spacing; tests/test_tc_round.c.)
+int gg_tc_values_range (const void *ptr, int64_t count, gg_type type,
+    int32_t *flag_dev, cudaStream_t stream) ;
+
 #ifdef __cplusplus
 }
 #endif
