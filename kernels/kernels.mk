@@ -21,7 +21,7 @@
 # Arrows point down: backend/ -> formats/ -> kernels/<family>/ -> the shared
 # files here.  A family includes no other family's files, except spmv_hot,
 # which builds on spmm (kernels/spmm/spmm_internal.cuh).
-EXTRA_DIST += kernels/gg_cuda.h kernels/gg_kernels.h kernels/gg_semiring.cuh \
+EXTRA_DIST += kernels/gg_cuda.h kernels/gg_kernels.h kernels/gg_hd.h kernels/gg_semiring.cuh \
 	kernels/gg_device.cu tests/test_cuda_kernels.cu tests/cuda_kernels_test.h \
 	tests/cuda_kernels_ref.cu tests/cuda_kernels_spmm.cu bench/kernels_bench.cu \
 	bench/kernels_bench.cuh bench/kernels_bench_util.cu bench/bench_cuda.cuh \

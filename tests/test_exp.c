@@ -30,20 +30,6 @@
 #include "backend/host/host_vec_ops.h"
 #include "kernels/vec_ops/vec_exp.h"
 
-static uint32_t bits_of (float f)
-{
-    uint32_t u ;
-    memcpy (&u, &f, sizeof (u)) ;
-    return u ;
-}
-
-static float float_of (uint32_t u)
-{
-    float f ;
-    memcpy (&f, &u, sizeof (f)) ;
-    return f ;
-}
-
 // |y - mid| / ulp for x in range: how far exp ((double) x) is from the
 // rounding boundary on its side, in ulps of float (-1: y is a float)
 static double midpoint_distance (float x)
@@ -78,7 +64,7 @@ static void check (const float *x, int64_t n, const char *what, exp_stats *s)
     for (int64_t i = 0 ; i < n ; i++)
     {
         const float want = expf (x [i]) ;
-        if (bits_of (z [i]) != bits_of (want) || bits_of (w [i]) != bits_of (want))
+        if (gg_f32_bits (z [i]) != gg_f32_bits (want) || gg_f32_bits (w [i]) != gg_f32_bits (want))
         {
             if (bad++ < 10)
             {
@@ -92,7 +78,7 @@ static void check (const float *x, int64_t n, const char *what, exp_stats *s)
         s->hard += !easy ;
         s->in_range += in ;
         s->hard_in_range += (in && !easy) ;
-        if (in && bits_of ((float) exp ((double) x [i])) != bits_of (want))
+        if (in && gg_f32_bits ((float) exp ((double) x [i])) != gg_f32_bits (want))
         {
             const double d = midpoint_distance (x [i]) ;
             if (d > s->worst) s->worst = d ;
@@ -123,7 +109,7 @@ static void sweep (uint32_t lo, uint32_t hi, uint32_t stride, const char *what,
     const int64_t n = ((int64_t) hi - lo) / stride + 1 ;
     float *x = malloc ((size_t) n * sizeof (float)) ;
     assert_non_null (x) ;
-    for (int64_t k = 0 ; k < n ; k++) x [k] = float_of (lo + (uint32_t) k * stride) ;
+    for (int64_t k = 0 ; k < n ; k++) x [k] = gg_f32_of_bits (lo + (uint32_t) k * stride) ;
     check (x, n, what, s) ;
     free (x) ;
 }
@@ -132,19 +118,19 @@ static void test_sweeps (void **state)
 {
     (void) state ;
     exp_stats s = { 0 } ;
-    sweep (bits_of (0.0f), bits_of (1.0f), 1021, "[0, 1]", &s) ;
-    sweep (bits_of (-0.0f), bits_of (-1.0f), 1021, "[-1, -0]", &s) ;
-    sweep (bits_of (1.0f), bits_of (88.0f), 41, "[1, 88]", &s) ;
-    sweep (bits_of (-1.0f), bits_of (-87.0f), 41, "[-87, -1]", &s) ;
-    sweep (bits_of (88.0f), bits_of (INFINITY), 4099, "[88, Inf]", &s) ;
-    sweep (bits_of (-87.0f), bits_of (-INFINITY), 4099, "[-Inf, -87]", &s) ;
-    sweep (bits_of (INFINITY) + 1, 0x7fffffffu, 65537, "NaN", &s) ;
-    sweep (bits_of (-INFINITY) + 1, 0xffffffffu, 65537, "-NaN", &s) ;
+    sweep (gg_f32_bits (0.0f), gg_f32_bits (1.0f), 1021, "[0, 1]", &s) ;
+    sweep (gg_f32_bits (-0.0f), gg_f32_bits (-1.0f), 1021, "[-1, -0]", &s) ;
+    sweep (gg_f32_bits (1.0f), gg_f32_bits (88.0f), 41, "[1, 88]", &s) ;
+    sweep (gg_f32_bits (-1.0f), gg_f32_bits (-87.0f), 41, "[-87, -1]", &s) ;
+    sweep (gg_f32_bits (88.0f), gg_f32_bits (INFINITY), 4099, "[88, Inf]", &s) ;
+    sweep (gg_f32_bits (-87.0f), gg_f32_bits (-INFINITY), 4099, "[-Inf, -87]", &s) ;
+    sweep (gg_f32_bits (INFINITY) + 1, 0x7fffffffu, 65537, "NaN", &s) ;
+    sweep (gg_f32_bits (-INFINITY) + 1, 0xffffffffu, 65537, "-NaN", &s) ;
     // 2^20 consecutive floats in a few places
     const float at [] = { 1.0f, 10.0f, -20.0f, 63.0f, 88.0f - 0.0625f, -86.0f } ;
     for (size_t j = 0 ; j < sizeof (at) / sizeof (at [0]) ; j++)
     {
-        sweep (bits_of (at [j]), bits_of (at [j]) + (1u << 20) - 1, 1, "consecutive", &s) ;
+        sweep (gg_f32_bits (at [j]), gg_f32_bits (at [j]) + (1u << 20) - 1, 1, "consecutive", &s) ;
     }
     report ("sweeps", &s) ;
 }
@@ -186,7 +172,7 @@ static void test_special (void **state)
         -87.3365f, -87.3366f, -100.0f, -103.0f, -103.97f, -103.98f,
         -104.0f, -150.0f, -200.0f, 0x1.62e42ep6f, 0x1.62e430p6f,
         -0x1.9fe368p6f, -0x1.9fe36ap6f, -0x1.5d589ep6f, -0x1.5d58a0p6f,
-        float_of (0x7fc00001u), float_of (0xffc12345u), float_of (0x7f800001u)
+        gg_f32_of_bits (0x7fc00001u), gg_f32_of_bits (0xffc12345u), gg_f32_of_bits (0x7f800001u)
     } ;
     exp_stats s = { 0 } ;
     check (x, sizeof (x) / sizeof (x [0]), "special", &s) ;
@@ -213,14 +199,14 @@ static void test_near_midpoints (void **state)
         int64_t nh = 0, nn = 0 ;
         for (uint32_t k = 0 ; k < SPAN ; k++)
         {
-            const float x = float_of (bits_of (at [j]) + k) ;
+            const float x = gg_f32_of_bits (gg_f32_bits (at [j]) + k) ;
             float r ;
             const bool easy = gg_exp_fp32_easy (x, &r) ;
             if (!easy) hard [nh++] = x ;
             else if (midpoint_distance (x) >= 0 && midpoint_distance (x) < 0.05)
             {
                 near [nn++] = x ;
-                assert_int_equal (bits_of (r), bits_of (expf (x))) ;
+                assert_int_equal (gg_f32_bits (r), gg_f32_bits (expf (x))) ;
             }
         }
         check (hard, nh, "hard", &s) ;

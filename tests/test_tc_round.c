@@ -78,23 +78,23 @@ static void test_rounding_and_split (void **unused)
     for (uint32_t lo = 0 ; lo < (1u << 14) ; lo++)
     {
         const uint32_t bits = pattern (s, ex, his [h], lo) ;
-        const float a = gg_tc_float (bits) ;
+        const float a = gg_f32_of_bits (bits) ;
         checked++ ;
         const uint32_t got = gg_tc_tf32 (a) ;
-        if (got != gg_tc_bits (ref_tf32 (a)))
+        if (got != gg_f32_bits (ref_tf32 (a)))
         {
             if (bad_round++ == 0) first_bad = bits ;
             continue ;
         }
-        const float a1 = gg_tc_float (got) ;
+        const float a1 = gg_f32_of_bits (got) ;
         if (isinf (a1)) continue ;
         uint32_t p [3] ;
         if (fabsf (a) >= 0x1p-103f)
         {
             gg_tc_split (a, 3, p) ;
             split3++ ;
-            const double sum = (double) gg_tc_float (p [0]) + (double) gg_tc_float (p [1])
-                + (double) gg_tc_float (p [2]) ;
+            const double sum = (double) gg_f32_of_bits (p [0]) + (double) gg_f32_of_bits (p [1])
+                + (double) gg_f32_of_bits (p [2]) ;
             if ((p [0] & 0x1fff) || (p [1] & 0x1fff) || (p [2] & 0x1fff) || sum != (double) a)
             {
                 if (bad_split3++ == 0) print_message ("split3 wrong at 0x%08x\n", bits) ;
@@ -104,7 +104,7 @@ static void test_rounding_and_split (void **unused)
         {
             gg_tc_split (a, 2, p) ;
             split2++ ;
-            const double left = (double) a - (double) gg_tc_float (p [0]) - (double) gg_tc_float (p [1]) ;
+            const double left = (double) a - (double) gg_f32_of_bits (p [0]) - (double) gg_f32_of_bits (p [1]) ;
             if (fabs (left) > ldexp (fabs ((double) a), -22))
             {
                 if (bad_split2++ == 0) print_message ("split2 left %g of %g at 0x%08x\n",
@@ -142,9 +142,9 @@ static void test_rounding_cases (void **unused)
     } ;
     for (size_t q = 0 ; q < sizeof c / sizeof c [0] ; q++)
     {
-        const float a = gg_tc_float (c [q].in) ;
+        const float a = gg_f32_of_bits (c [q].in) ;
         assert_int_equal (gg_tc_tf32 (a), c [q].out) ;
-        assert_int_equal (gg_tc_bits (ref_tf32 (a)), c [q].out) ;
+        assert_int_equal (gg_f32_bits (ref_tf32 (a)), c [q].out) ;
     }
 }
 

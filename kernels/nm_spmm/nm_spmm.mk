@@ -47,7 +47,7 @@ GG_NM_INCS = $(srcdir)/kernels/nm_spmm/nm_spmm.h \
 	$(srcdir)/kernels/nm_spmm/nm_geom.h $(srcdir)/kernels/nm_spmm/nm_tc_common.cuh \
 	$(srcdir)/kernels/gg_kernels.h \
 	$(srcdir)/formats/nm.h $(srcdir)/formats/nm_layout.h $(srcdir)/formats/nm_layout_dev.h \
-	$(srcdir)/kernels/tc_spmm/tc_device.cuh $(srcdir)/kernels/tc_spmm/tc_round.h $(srcdir)/kernels/tc_spmm/tc_spmm.h
+	$(srcdir)/kernels/tc_spmm/tc_device.cuh $(srcdir)/kernels/tc_spmm/tc_round.h $(srcdir)/kernels/gg_hd.h $(srcdir)/kernels/tc_spmm/tc_spmm.h
 $(GG_NM_OBJS): $(GG_NM_INCS)
 tests/test_nm_spmm.o bench/nm_gpu_bench.o: $(GG_NM_INCS) $(srcdir)/tests/nm_gen.h
 endif

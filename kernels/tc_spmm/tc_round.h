@@ -10,36 +10,7 @@
 #ifndef GG_TC_ROUND_H
 #define GG_TC_ROUND_H
 
-#include <stdint.h>
-#include <string.h>
-
-#ifdef __CUDACC__
-#define GG_TC_HD __host__ __device__ __forceinline__
-#else
-#define GG_TC_HD static inline
-#endif
-
-GG_TC_HD uint32_t gg_tc_bits (float a)
-{
-#ifdef __CUDA_ARCH__
-    return __float_as_uint (a) ;
-#else
-    uint32_t u ;
-    memcpy (&u, &a, sizeof u) ;
-    return u ;
-#endif
-}
-
-GG_TC_HD float gg_tc_float (uint32_t u)
-{
-#ifdef __CUDA_ARCH__
-    return __uint_as_float (u) ;
-#else
-    float a ;
-    memcpy (&a, &u, sizeof a) ;
-    return a ;
-#endif
-}
+#include "kernels/gg_hd.h"
 
 // a rounded to TF32 (to nearest, ties away from zero), as a float's bits
 // with the low 13 bits zero: what cvt.rna.tf32.f32 gives for every finite a,
@@ -50,9 +21,9 @@ GG_TC_HD float gg_tc_float (uint32_t u)
 // next binade, or infinity past the largest TF32 value, as the cvt); the
 // sign bit is not touched.  Not for Inf or NaN (the family never multiplies
 // them: a NaN with a payload in the low bits only would come out infinite).
-GG_TC_HD uint32_t gg_tc_tf32 (float a)
+GG_HD uint32_t gg_tc_tf32 (float a)
 {
-    return (gg_tc_bits (a) + 0x1000u) & 0xffffe000u ;
+    return (gg_f32_bits (a) + 0x1000u) & 0xffffe000u ;
 }
 
 // a -> ns (1..3) TF32 parts s [0 .. ns-1] (exact differences: a - a1 is
@@ -61,14 +32,14 @@ GG_TC_HD uint32_t gg_tc_tf32 (float a)
 // so where that bit is a normal number's (|a| >= 2^-103, which the family's
 // range of [2^-51, 2^63] ensures: gg_tc_values_plain) r1 - a2 is a TF32
 // value and a = a1 + a2 + a3 exactly (tests/test_tc_round.c).
-GG_TC_HD void gg_tc_split (float a, int ns, uint32_t s [3])
+GG_HD void gg_tc_split (float a, int ns, uint32_t s [3])
 {
     s [0] = gg_tc_tf32 (a) ;
     if (ns > 1)
     {
-        const float r1 = a - gg_tc_float (s [0]) ;
+        const float r1 = a - gg_f32_of_bits (s [0]) ;
         s [1] = gg_tc_tf32 (r1) ;
-        if (ns > 2) s [2] = gg_tc_bits (r1 - gg_tc_float (s [1])) ;
+        if (ns > 2) s [2] = gg_f32_bits (r1 - gg_f32_of_bits (s [1])) ;
     }
 }
 

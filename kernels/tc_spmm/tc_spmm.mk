@@ -17,7 +17,7 @@ EXTRA_DIST += kernels/tc_spmm/tc_layout.h formats/hybrid.cu \
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_tc_round
 TESTS += tests/test_tc_round
-tests_test_tc_round_SOURCES = tests/test_tc_round.c kernels/tc_spmm/tc_round.h
+tests_test_tc_round_SOURCES = tests/test_tc_round.c kernels/tc_spmm/tc_round.h kernels/gg_hd.h
 tests_test_tc_round_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_tc_round_LDADD = $(CMOCKA_LIBS) -lm
 endif
@@ -49,7 +49,7 @@ bench_tc_bench_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CC --mode=link $(CCLD) \
 
 # nvcc objects have no dependency tracking: name the headers they include
 GG_TC_INCS = $(srcdir)/kernels/tc_spmm/tc_layout.h $(srcdir)/kernels/tc_spmm/tc_spmm.h \
-	$(srcdir)/kernels/tc_spmm/tc_device.cuh $(srcdir)/kernels/tc_spmm/tc_round.h \
+	$(srcdir)/kernels/tc_spmm/tc_device.cuh $(srcdir)/kernels/tc_spmm/tc_round.h $(srcdir)/kernels/gg_hd.h \
 	$(srcdir)/kernels/gg_cuda.h $(srcdir)/kernels/gg_kernels.h
 $(GG_TC_OBJS): $(GG_TC_INCS)
 TC_BENCH_OBJS = bench/tc_bench.o bench/tc_bench_util.o bench/tc_bench_fp64.o

@@ -26,23 +26,18 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "kernels/gg_kernels.h"
-
-#ifdef __CUDACC__
-#define GG_VEC_HD __host__ __device__ __forceinline__
-#else
-#define GG_VEC_HD static inline
-#endif
+#include "kernels/gg_hd.h"
 
 #define GG_VEC_ELEM(T, SUFFIX)                                                \
-GG_VEC_HD T gg_vec_min_ ## SUFFIX (T x, T y)                                  \
+GG_HD T gg_vec_min_ ## SUFFIX (T x, T y)                                  \
 {                                                                             \
     return (y != y) ? x : (x != x) ? y : (x < y) ? x : y ;                    \
 }                                                                             \
-GG_VEC_HD T gg_vec_max_ ## SUFFIX (T x, T y)                                  \
+GG_HD T gg_vec_max_ ## SUFFIX (T x, T y)                                  \
 {                                                                             \
     return (y != y) ? x : (x != x) ? y : (x > y) ? x : y ;                    \
 }                                                                             \
-GG_VEC_HD T gg_vec_apply_ ## SUFFIX (gg_vop op, T x, T y)                     \
+GG_HD T gg_vec_apply_ ## SUFFIX (gg_vop op, T x, T y)                     \
 {                                                                             \
     switch (op)                                                               \
     {                                                                         \
@@ -65,7 +60,7 @@ GG_VEC_HD T gg_vec_apply_ ## SUFFIX (gg_vop op, T x, T y)                     \
         default:              return (T) fabs (x) ;     /* GG_VOP_ABS */      \
     }                                                                         \
 }                                                                             \
-GG_VEC_HD T gg_vec_combine_ ## SUFFIX (gg_add add, T a, T b)                  \
+GG_HD T gg_vec_combine_ ## SUFFIX (gg_add add, T a, T b)                  \
 {                                                                             \
     switch (add)                                                              \
     {                                                                         \
@@ -80,14 +75,14 @@ GG_VEC_HD T gg_vec_combine_ ## SUFFIX (gg_add add, T a, T b)                  \
 /* them, the first wins) and omitting NaNs (all NaN: the first NaN).  Free  */\
 /* of order with the entries' positions: of (x, i) and (y, j), true when    */\
 /* the in-order reduction keeps (x, i).                                     */\
-GG_VEC_HD bool gg_vec_keep_ ## SUFFIX (gg_add add, T x, int64_t i, T y, int64_t j) \
+GG_HD bool gg_vec_keep_ ## SUFFIX (gg_add add, T x, int64_t i, T y, int64_t j) \
 {                                                                             \
     const bool xn = (x != x), yn = (y != y) ;                                 \
     if (xn || yn) return (xn && yn) ? (i <= j) : yn ;                         \
     if (x == y) return i <= j ;                                               \
     return (add == GG_ADD_MIN) ? (x < y) : (x > y) ;                          \
 }                                                                             \
-GG_VEC_HD T gg_vec_identity_ ## SUFFIX (gg_add add)                           \
+GG_HD T gg_vec_identity_ ## SUFFIX (gg_add add)                           \
 {                                                                             \
     return (add == GG_ADD_PLUS) ? (T) -0.0                                    \
         : (add == GG_ADD_TIMES) ? (T) 1 : (T) NAN ;                           \

@@ -42,32 +42,18 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <string.h>
-
-#ifdef __CUDACC__
-#define GG_EXP_HD __host__ __device__ __forceinline__
-#else
-#define GG_EXP_HD static inline
-#endif
+#include "kernels/gg_hd.h"
 
 // the float next to r > 0 (finite, normal), up or down
-GG_EXP_HD float gg_exp_fp32_next (float r, bool up)
+GG_HD float gg_exp_fp32_next (float r, bool up)
 {
-#ifdef __CUDA_ARCH__
-    unsigned int u = __float_as_uint (r) ;
-    return __uint_as_float (up ? u + 1u : u - 1u) ;
-#else
-    uint32_t u ;
-    memcpy (&u, &r, sizeof (u)) ;
-    u = up ? u + 1u : u - 1u ;
-    memcpy (&r, &u, sizeof (u)) ;
-    return r ;
-#endif
+    const uint32_t u = gg_f32_bits (r) ;
+    return gg_f32_of_bits (up ? u + 1u : u - 1u) ;
 }
 
 // True, with *r = expf (x) exactly as the host's libm gives it, when x is an
 // easy entry; false (*r untouched) when the caller must ask the host's expf.
-GG_EXP_HD bool gg_exp_fp32_easy (float x, float *r)
+GG_HD bool gg_exp_fp32_easy (float x, float *r)
 {
     if (!(x >= -87.0f && x <= 88.0f)) return false ;
     const double y = exp ((double) x) ;

@@ -16,6 +16,6 @@ if HAVE_CUDA
 libgrbgpu_cuda_la_SOURCES += kernels/vec_ops/vec_ops.cu
 libgrbgpu_cuda_la_SOURCES += kernels/vec_ops/vec_exp.cu
 GG_VEC_OPS_OBJS = kernels/vec_ops/vec_ops.lo kernels/vec_ops/vec_exp.lo
-$(GG_VEC_OPS_OBJS): $(GG_CUDA_INCS) $(srcdir)/kernels/vec_ops/vec_elem.h
+$(GG_VEC_OPS_OBJS): $(GG_CUDA_INCS) $(srcdir)/kernels/vec_ops/vec_elem.h $(srcdir)/kernels/gg_hd.h
 $(GG_VEC_OPS_OBJS): $(srcdir)/kernels/vec_ops/vec_exp.h $(srcdir)/kernels/vec_ops/vec_exp_cuda.h
 endif
