@@ -27,7 +27,7 @@
 //    same with 16x (printed); tf32: max <= 2e-3.  (Why the floor on the
 //    max: see check_product.)
 // 3. gg_cuda_has_nonfinite on FP32 / FP64 arrays with and without Inf / NaN.
-// 4. The kernels' TF32 rounding (tc_tf32, integer arithmetic) against the
+// 4. The kernels' TF32 rounding (gg_tc_tf32, integer arithmetic) against the
 //    hardware's cvt.rna.tf32.f32 on every one of the 2^32 bit patterns that
 //    is a finite FP32 value (and the split's third part, unrounded, against
 //    its rounding from 2^-103 up); exact mode at the ends of the FP32 range that
@@ -305,6 +305,17 @@ static errs errors (const bm_csr &A, const reference &R, int64_t n, const std::v
     return r ;
 }
 
+// The exact modes' bounds against the CUDA-core kernel's errors cc on the
+// same inputs (why the max may add one FP32 rounding: check_product): max
+// <= fac x cc's max, or cc's max + 2^-24; median <= fac x cc's median;
+// each + 1e-9
+struct bounds { double max, med ; } ;
+static bounds exact_bounds (const errs &cc, double fac)
+{
+    const double u = FLT_EPSILON / 2 ;
+    return { std::max (fac * cc.max, cc.max + u) + 1e-9, fac * cc.med + 1e-9 } ;
+}
+
 static void check_product (const bm_csr &A, const dev_csr &d, const gg_hybrid_form *f,
     int64_t n, bool all_variants)
 {
@@ -366,13 +377,11 @@ static void check_product (const bm_csr &A, const dev_csr &d, const gg_hybrid_fo
                 // 2x of one run fails ~15 % of pairs.  The median is over
                 // many elements and stable: 1e-9 floors error-free sums.
                 const double fac = (mode == GG_TC_EXACT) ? 2 : 16 ;
-                const double u = FLT_EPSILON / 2 ;
-                const double bmax = std::max (fac * cc.max, cc.max + u) + 1e-9 ;
-                const double bmed = fac * cc.med + 1e-9 ;
-                EXPECT (e.max <= bmax && e.med <= bmed,
+                const bounds b = exact_bounds (cc, fac) ;
+                EXPECT (e.max <= b.max && e.med <= b.med,
                     "%s n=%lld %s %s: error max %.3g med %.3g vs CUDA-core max %.3g med %.3g "
                     "(bounds %.3g, %.3g: %gx, max + 2^-24)",
-                    nm, (long long) n, mn, *v, e.max, e.med, cc.max, cc.med, bmax, bmed, fac) ;
+                    nm, (long long) n, mn, *v, e.max, e.med, cc.max, cc.med, b.max, b.med, fac) ;
             }
             if (v == gg_tc_variants ())
                 printf ("  %-14s n=%-4lld %-6s err max %.3e med %.3e | CUDA-core max %.3e med %.3e\n",
@@ -667,9 +676,8 @@ static void check_range (void)
         }
         if (c.checked)
         {
-            const double u = FLT_EPSILON / 2 ;
-            const double bmax = std::max (2 * cc.max, cc.max + u) + 1e-9, bmed = 2 * cc.med + 1e-9 ;
-            EXPECT (cc.finite && e [0].finite && e [0].max <= bmax && e [0].med <= bmed,
+            const bounds b = exact_bounds (cc, 2) ;
+            EXPECT (cc.finite && e [0].finite && e [0].max <= b.max && e [0].med <= b.med,
                 "range: S x 2^%d, X x 2^%d: exact error max %.3g med %.3g vs CUDA-core max %.3g "
                 "med %.3g", -c.es, -c.ex, e [0].max, e [0].med, cc.max, cc.med) ;
         }
@@ -681,7 +689,7 @@ static void check_range (void)
     }
 }
 
-// tc_tf32 against cvt.rna.tf32.f32 on the bit patterns lo .. hi - 1 that are
+// gg_tc_tf32 against cvt.rna.tf32.f32 on the bit patterns lo .. hi - 1 that are
 // finite floats, and tc_split's unrounded third part against the rounded
 // one where |a| >= 2^-103: *bad counts the differences, *first is the smallest such
 // pattern (and *seen the finite patterns looked at)
@@ -697,10 +705,10 @@ __global__ void rna_kernel (uint64_t lo, uint64_t hi, unsigned long long *bad,
         uint32_t r ;
         asm ("cvt.rna.tf32.f32 %0, %1;" : "=r" (r) : "f" (a)) ;
         ns++ ;
-        bool same = r == tc_tf32 (a) ;
+        bool same = r == gg_tc_tf32 (a) ;
         // the split's third part unrounded (tc_split) from |a| = 2^-103 up
         // to where a's rounding overflows: a TF32 value already
-        if (fabsf (a) >= 0x1p-103f && isfinite (__uint_as_float (tc_tf32 (a))))
+        if (fabsf (a) >= 0x1p-103f && isfinite (__uint_as_float (gg_tc_tf32 (a))))
         {
             uint32_t s [3] ;
             tc_split<3> (a, s) ;
@@ -728,9 +736,9 @@ static void check_rounding (void)
     const unsigned int first = (unsigned int) h [1] ;
     // 2^32 patterns less the 2 x 2^23 with the largest exponent (Inf, NaN)
     EXPECT (h [2] == ((1ull << 32) - (1ull << 24)), "rounding: %llu finite patterns seen", h [2]) ;
-    EXPECT (h [0] == 0, "rounding: tc_tf32 or the split differs from cvt.rna.tf32.f32 on %llu patterns "
+    EXPECT (h [0] == 0, "rounding: gg_tc_tf32 or the split differs from cvt.rna.tf32.f32 on %llu patterns "
         "(first 0x%08x)", h [0], first) ;
-    printf ("rounding: tc_tf32 = cvt.rna.tf32.f32 on %llu finite patterns, %llu differ\n",
+    printf ("rounding: gg_tc_tf32 = cvt.rna.tf32.f32 on %llu finite patterns, %llu differ\n",
         h [2], h [0]) ;
     cudaFree (d) ;
 }

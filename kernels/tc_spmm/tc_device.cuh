@@ -22,13 +22,8 @@
 // device helpers
 //------------------------------------------------------------------------------
 
-// the TF32 rounding and split (kernels/tc_spmm/tc_round.h, shared with the
-// CPU test of their exactness)
-__device__ __forceinline__ uint32_t tc_tf32 (float a)
-{
-    return gg_tc_tf32 (a) ;
-}
-
+// the TF32 split (kernels/tc_spmm/tc_round.h, shared with the CPU test of
+// its exactness), NS parts
 template <int NS>
 __device__ __forceinline__ void tc_split (float a, uint32_t (&s) [3])
 {
