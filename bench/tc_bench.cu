@@ -67,6 +67,11 @@ __global__ void gather_rows_kernel (const int64_t *rows, int64_t nr, int64_t n,
 //------------------------------------------------------------------------------
 
 static std::vector<int> thresholds = { 2, 4 }, segs = { 8, 32 } ;
+// window rules (--rules A:W,...: absorb_pct A, win_min W; gg_tc_rule), on
+// the form T=3 seg=16; their rows carry threshold RULE_T0 + the rule's index
+// (bench_reorder builds its forms with them too)
+std::vector<std::pair<int, int>> rules ;
+#define RULE_T0 1000
 
 static void bench_matrix (cusparseHandle_t h, const bm_csr &A, const std::vector<int64_t> &ns)
 {
@@ -281,6 +286,32 @@ static void bench_matrix (cusparseHandle_t h, const bm_csr &A, const std::vector
             }
             gg_tc_free (g, 0) ;
         }
+        // window rules: every variant, exact and tf32
+        for (size_t q = 0 ; q < rules.size () ; q++)
+        {
+            gg_hybrid_form *g = NULL ;
+            const gg_tc_rule rule = { 3, 16, rules [q].first, rules [q].second } ;
+            if (gg_tc_build_rule (A.m, A.k, A.nnz, dp, di, dx, GG_FP32, &rule, &g, 0) != GG_OK)
+            { printf ("build rule %d:%d failed\n", rule.absorb_pct, rule.win_min) ; wrong++ ; continue ; }
+            g->threshold = RULE_T0 + (int) q ;     // (tells the rows apart in the tables)
+            gg_tc_info gi ;
+            gg_tc_form_info (g, &gi) ;
+            double best [2] = { -1, -1 } ;
+            for (int mode : { (int) GG_TC_EXACT, (int) GG_TC_TF32 })
+                for (const char *const *v = gg_tc_variants () ; *v ; v++)
+                {
+                    const double t = run (g, mode, *v, GG_TC_PARTS_ALL) ;
+                    double &b = best [mode == GG_TC_TF32] ;
+                    if (t > 0 && (b < 0 || t < b)) b = t ;
+                }
+            printf ("# RULE %s N=%lld absorb %d win_min %d: TC %.1f %% (default %.1f %%), %lld blocks "
+                "(fill %.3f), remainder %lld entries; exact %.4f ms (%.2fx cuSPARSE), tf32 %.4f ms, "
+                "build %.2f ms\n", A.name.c_str (), (long long) n, rule.absorb_pct, rule.win_min,
+                100 * gi.tc_share, 100 * info.tc_share, (long long) gi.nblk, gi.fill,
+                (long long) gi.rem_nnz, best [0], best [0] > 0 ? base / best [0] : 0, best [1],
+                gi.build_ms) ;
+            gg_tc_free (g, 0) ;
+        }
         release () ;
     }
     gg_tc_free (f, 0) ;
@@ -319,8 +350,14 @@ int main (int argc, char **argv)
         { thresholds.clear () ; for (int64_t v : parse_list (argv [++a])) thresholds.push_back ((int) v) ; }
         else if (!strcmp (argv [a], "--segs") && a + 1 < argc)
         { segs.clear () ; for (int64_t v : parse_list (argv [++a])) segs.push_back ((int) v) ; }
+        else if (!strcmp (argv [a], "--rules") && a + 1 < argc)
+        {
+            // A:W pairs (parse_list reads "60:16,0:16" as 60 16 0 16)
+            const std::vector<int64_t> v = parse_list (argv [++a]) ;
+            for (size_t q = 0 ; q + 1 < v.size () ; q += 2) rules.push_back ({ (int) v [q], (int) v [q+1] }) ;
+        }
         else { fprintf (stderr, "usage: %s [--scales L] [--ns L] [--data DIR|--no-data] [--reps R] "
-            "[--warmups W] [--thresholds L] [--segs L] [--csv F]\n", argv [0]) ; return 2 ; }
+            "[--warmups W] [--thresholds L] [--segs L] [--rules A:W,..] [--csv F]\n", argv [0]) ; return 2 ; }
     }
     cudaDeviceProp prop ;
     gg_need_device (&prop) ;
@@ -442,6 +479,48 @@ int main (int argc, char **argv)
         for (int T : thresholds) sp ("tf32", T, 16) ;
         sp ("tf32", 3, 16) ;
         printf ("\n") ;
+    }
+    // rules: per matrix and N, the best exact variant with each rule, and
+    // the better of the CUDA-core kernel and the exact hybrid (default form
+    // or rule): what a chooser that measures would take
+    if (!rules.empty ())
+    {
+        printf ("\n# RULES: exact speedup over cuSPARSE (fastest variant), default form (T3) and each "
+            "window rule absorb:win_min; pick = best of cuda, T3 and the rule\n") ;
+        for (int64_t n : ns)
+        {
+            printf ("%-14s %4s %6s %6s", "matrix", "N", "cuda", "T3") ;
+            for (const auto &r : rules) printf (" %3d:%-3d  pick", r.first, r.second) ;
+            printf ("\n") ;
+            std::vector<double> ls (2 + 2 * rules.size (), 0) ;
+            int cnt = 0 ;
+            for (const std::string &mname : names)
+            {
+                const result *b0 = best_of (mname, n, "cusparse", -1, 0) ;
+                if (b0 == NULL) continue ;
+                const result *c = best_of (mname, n, "cuda", -1, 0) ;
+                const result *e = best_of (mname, n, "exact", 3, 16) ;
+                const double sc = c ? b0->ms / c->ms : 0, se = e ? b0->ms / e->ms : 0 ;
+                if (sc <= 0 || se <= 0) continue ;
+                cnt++ ;
+                printf ("%-14s %4lld %6.2f %6.2f", mname.c_str (), (long long) n, sc, se) ;
+                ls [0] += log (sc) ; ls [1] += log (se) ;
+                for (size_t q = 0 ; q < rules.size () ; q++)
+                {
+                    const result *r = best_of (mname, n, "exact", RULE_T0 + (int) q, 16) ;
+                    const double sr = r ? b0->ms / r->ms : 0 ;
+                    const double pk = fmax (sc, fmax (se, sr)) ;
+                    printf (" %6.2f %6.2f", sr, pk) ;
+                    ls [2 + 2*q] += log (sr > 0 ? sr : 1e-9) ; ls [3 + 2*q] += log (pk) ;
+                }
+                printf ("\n") ;
+            }
+            if (cnt == 0) continue ;
+            printf ("%-14s %4lld %6.3f %6.3f", "# geomean", (long long) n, exp (ls [0] / cnt), exp (ls [1] / cnt)) ;
+            for (size_t q = 0 ; q < rules.size () ; q++)
+                printf (" %6.3f %6.3f", exp (ls [2 + 2*q] / cnt), exp (ls [3 + 2*q] / cnt)) ;
+            printf (" (%d matrices)\n", cnt) ;
+        }
     }
     fp64_table (ns) ;
     reorder_table (ns) ;

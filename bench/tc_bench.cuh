@@ -71,6 +71,7 @@ struct build_row
     size_t bytes ;
 } ;
 extern std::vector<build_row> builds ;
+extern std::vector<std::pair<int, int>> rules ;    // --rules (absorb_pct, win_min)
 
 // bench/tc_bench_util.cu
 sample make_sample (const bm_csr &A, const std::vector<float> &X, int64_t n) ;

@@ -311,13 +311,25 @@ void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64
     CK (cudaMalloc (&aplan, gg_cuda_spmv_plan_bytes (A.nnz) + 16)) ;
     if (gg_cuda_spmv_plan_build (A.m, A.nnz, dp, aplan, 0) != GG_OK)
     { printf ("reorder: plan build failed\n") ; exit (1) ; }
-    gg_hybrid_form *fu [2] = { NULL, NULL }, *fr [2] = { NULL, NULL } ;
-    for (int q = 0 ; q < 2 ; q++)
+    // forms: T = 3 and 4, then T = 3 with each window rule (--rules)
+    const int nf = 2 + (int) rules.size () ;
+    std::vector<gg_hybrid_form *> fu (nf, NULL), fr (nf, NULL) ;
+    std::vector<std::string> fname (nf) ;
+    for (int q = 0 ; q < nf ; q++)
     {
-        if (gg_tc_build (A.m, A.k, A.nnz, dp, di, dx, GG_FP32, 3 + q, 0, &fu [q], 0) != GG_OK
-            || gg_tc_build (A.m, A.k, A.nnz, ep, ei, ex, GG_FP32, 3 + q, 0, &fr [q], 0) != GG_OK)
+        gg_tc_rule rule = { 3 + (q == 1), 0, 0, 0 } ;
+        if (q >= 2) { rule.absorb_pct = rules [q-2].first ; rule.win_min = rules [q-2].second ; }
+        fname [q] = "T=" + std::to_string (rule.threshold) ;
+        if (q >= 2) fname [q] += " rule " + std::to_string (rule.absorb_pct) + ":" + std::to_string (rule.win_min) ;
+        if (gg_tc_build_rule (A.m, A.k, A.nnz, dp, di, dx, GG_FP32, &rule, &fu [q], 0) != GG_OK
+            || gg_tc_build_rule (A.m, A.k, A.nnz, ep, ei, ex, GG_FP32, &rule, &fr [q], 0) != GG_OK)
         { printf ("reorder: build failed\n") ; exit (1) ; }
         if (gg_tc_set_row_out (fr [q], dperm, 0) != GG_OK) { printf ("reorder: set_row_out failed\n") ; exit (1) ; }
+        gg_tc_info iu, ir ;
+        gg_tc_form_info (fu [q], &iu) ; gg_tc_form_info (fr [q], &ir) ;
+        printf ("# %s %s: TC %.1f %% -> %.1f %% reordered, remainder %lld -> %lld entries, blocks %lld -> %lld\n",
+            A.name.c_str (), fname [q].c_str (), 100 * iu.tc_share, 100 * ir.tc_share,
+            (long long) iu.rem_nnz, (long long) ir.rem_nnz, (long long) iu.nblk, (long long) ir.nblk) ;
     }
     for (int64_t n : ns)
     {
@@ -361,7 +373,7 @@ void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64
         const double cusp_p = cusparse_best<float> (h, B, ep, ei, ex, dX, dY, n, refq) ;
         const double cusp_p_rel = (cusp_p > 0) ? rel_to_ref (B, n, refq, refp) : INFINITY ;
         const gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP32 } ;
-        const char *kern = gg_cuda_spmm_choose_plan (A.m, n, A.nnz, A.max_row) ;
+        const char *kern = gg_cuda_spmm_choose_plan_fp32 (A.m, n, A.nnz, A.max_row) ;
         // (row_out: the permuted store, with the chooser's pick among the
         // schedules that take one: kern wherever kern is one of them)
         const char *kern_rows = gg_cuda_spmm_choose_rows (A.m, n, A.nnz, A.max_row) ;
@@ -388,9 +400,9 @@ void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64
             (kn + " length order, device form").c_str ()) ;
         line ("cuSPARSE reordered", cusp_p, cusp_p_rel, cusp_p_rel < 1e-4) ;
         double unre = -1, re = -1, re_tf32 = -1 ;
-        for (int q = 0 ; q < 2 ; q++)
+        for (int q = 0 ; q < nf ; q++)
         {
-            const std::string T = std::string ("T=") + char ('3' + q) ;
+            const std::string T = fname [q] ;
             unre = best (run (fu [q], GG_TC_EXACT, "direct2", (T + " split").c_str ()), unre) ;
             unre = best (run (fu [q], GG_TC_EXACT, "fused", (T + " fused").c_str ()), unre) ;
             unre = best (run (fu [q], GG_TC_EXACT, "team", (T + " team").c_str ()), unre) ;
@@ -407,7 +419,7 @@ void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64
             cuda_dev, dev_ms }) ;
         cudaFree (dX) ; cudaFree (dY) ;
     }
-    for (int q = 0 ; q < 2 ; q++) { gg_tc_free (fu [q], 0) ; gg_tc_free (fr [q], 0) ; }
+    for (int q = 0 ; q < nf ; q++) { gg_tc_free (fu [q], 0) ; gg_tc_free (fr [q], 0) ; }
     cudaFree (dp) ; cudaFree (di) ; cudaFree (dx) ; cudaFree (aplan) ;
     free_permuted (drsh) ;
     free_permuted (dfc) ; free_permuted (dlen) ;
@@ -420,7 +432,7 @@ void reorder_table (const std::vector<int64_t> &ns)
     if (reorder_rows.empty ()) return ;
     printf ("\n# REORDER TABLE (FP32): RSH reordering on the host; TC%% = entries in window vectors of "
         ">= 3 / >= 4 before -> after; ms: cuSPARSE best on S, the hybrid of S (best of split, "
-        "fused and team, T = 3, 4, exact), the hybrid of the reordered S (best of split, fused and team, exact; tf32); x = cuSPARSE / this\n") ;
+        "fused and team; T = 3, 4 and T = 3 with each --rules window rule; exact), the hybrid of the reordered S (the same forms; exact; tf32); x = cuSPARSE / this\n") ;
     printf ("# and the order alone: cuSP re/S = cuSPARSE's best on S / on the reordered S, cuda "
         "re/S = our CUDA-core kernel on S / on the reordered S storing rows in S's order (> 1: the "
         "order helps), for RSH, the first-column order (fc) and rows by length (len: on the host; "

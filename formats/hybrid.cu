@@ -62,10 +62,11 @@ __global__ void hyb_row_of_kernel (const int32_t *__restrict__ p, int64_t m,
 
 // lead [e] = the leader entry of e's column vector if the vector goes to the
 // tensor-core part, else -1; flags [e] = (leader of a TC vector) << 32 |
-// (remainder entry)
+// (remainder entry).  raw (a window rule follows): lead [e] = the leader
+// whatever the vector's size, flags [e] = the vector's size
 __global__ void hyb_vector_kernel (const int32_t *__restrict__ p,
     const int32_t *__restrict__ ci, const int32_t *__restrict__ row, int64_t m,
-    int64_t nnz, int threshold, int32_t *__restrict__ lead,
+    int64_t nnz, int threshold, bool raw, int32_t *__restrict__ lead,
     unsigned long long *__restrict__ flags)
 {
     for (int64_t e = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ; e < nnz ;
@@ -94,9 +95,53 @@ __global__ void hyb_vector_kernel (const int32_t *__restrict__ p,
                 if (q < rr && ld == (int32_t) e) ld = lo ;
             }
         }
+        if (raw)
+        {
+            lead [e] = ld ;
+            flags [e] = (unsigned long long) cnt ;
+            continue ;
+        }
         const bool tc = cnt >= threshold ;
         lead [e] = tc ? ld : -1 ;
         flags [e] = tc ? ((ld == (int32_t) e) ? (1ull << 32) : 0ull) : 1ull ;
+    }
+}
+
+// The window rule (gg_tc_rule), a warp per window, after the raw vector
+// kernel: a window whose vectors of >= threshold entries hold fewer than
+// win_min entries goes wholly to the remainder (a block of one or two
+// vectors costs its 8 rows of X and its 8 rows of Y read and written again,
+// for a few entries); else a window whose such vectors hold at least
+// absorb_pct % of its entries goes wholly to the tensor-core part (every
+// column a vector, whatever its size: the window's rows then have no
+// remainder entries, so the remainder's kernel neither reads nor writes
+// them, and where no window keeps a remainder the product is one launch).
+// Otherwise the vector rule.  Then lead and flags as hyb_vector_kernel's.
+__global__ void hyb_window_rule_kernel (const int32_t *__restrict__ p, int64_t m,
+    int64_t nwin, int threshold, int absorb_pct, int win_min,
+    int32_t *__restrict__ lead, unsigned long long *__restrict__ flags)
+{
+    const int lane = threadIdx.x & 31 ;
+    const int64_t nwarps = (int64_t) gridDim.x * (blockDim.x / 32) ;
+    for (int64_t w = ((int64_t) blockIdx.x * blockDim.x + threadIdx.x) / 32 ;
+         w < nwin ; w += nwarps)
+    {
+        const int64_t r0 = w * GG_HYB_WIN ;
+        const int64_t r1 = (r0 + GG_HYB_WIN < m) ? r0 + GG_HYB_WIN : m ;
+        const int32_t lo = p [r0], hi = p [r1] ;
+        int64_t tc = 0 ;
+        for (int32_t e = lo + lane ; e < hi ; e += 32) tc += (flags [e] >= (unsigned long long) threshold) ;
+        for (int o = 16 ; o > 0 ; o >>= 1) tc += __shfl_xor_sync (0xffffffffu, tc, o) ;
+        const int64_t tot = hi - lo ;
+        const bool none = tc < win_min ;
+        const bool all = !none && absorb_pct > 0 && tc > 0 && tc * 100 >= (int64_t) absorb_pct * tot ;
+        for (int32_t e = lo + lane ; e < hi ; e += 32)
+        {
+            const int32_t ld = lead [e] ;
+            const bool in = all || (!none && flags [e] >= (unsigned long long) threshold) ;
+            lead [e] = in ? ld : -1 ;
+            flags [e] = in ? ((ld == e) ? (1ull << 32) : 0ull) : 1ull ;
+        }
     }
 }
 
@@ -288,7 +333,19 @@ extern "C" int gg_tc_build (int64_t m, int64_t k, int64_t nnz, const int32_t *p,
     const int32_t *i, const void *x, gg_type type, int threshold,
     int seg_blocks, gg_hybrid_form **form, cudaStream_t stream)
 {
-    if (form == NULL) return GG_ERR_UNSUPPORTED ;
+    const gg_tc_rule rule = { threshold, seg_blocks, 0, 0 } ;
+    return gg_tc_build_rule (m, k, nnz, p, i, x, type, &rule, form, stream) ;
+}
+
+extern "C" int gg_tc_build_rule (int64_t m, int64_t k, int64_t nnz, const int32_t *p,
+    const int32_t *i, const void *x, gg_type type, const gg_tc_rule *rule,
+    gg_hybrid_form **form, cudaStream_t stream)
+{
+    if (form == NULL || rule == NULL) return GG_ERR_UNSUPPORTED ;
+    int threshold = rule->threshold, seg_blocks = rule->seg_blocks ;
+    const int absorb_pct = (rule->absorb_pct > 0 && rule->absorb_pct <= 100) ? rule->absorb_pct : 0 ;
+    const int win_min = (rule->win_min > 0) ? rule->win_min : 0 ;
+    const bool win_rule = (absorb_pct > 0 || win_min > 0) ;
     *form = NULL ;
     // GG_INT32 with x == NULL: the index form (tc_spmm.h)
     const bool index = (type == GG_INT32) ;
@@ -324,6 +381,7 @@ extern "C" int gg_tc_build (int64_t m, int64_t k, int64_t nnz, const int32_t *p,
     if (f == NULL) return GG_ERR_NOMEM ;
     f->m = m ; f->k = k ; f->nnz = nnz ; f->type = type ;
     f->threshold = threshold ; f->seg_blocks = seg_blocks ;
+    f->absorb_pct = absorb_pct ; f->win_min = win_min ;
 
     // 1-3: rows, vectors, ranks; the scratch arrays in one allocation (one
     // pool call instead of seven: the build's fixed cost is what small
@@ -351,7 +409,10 @@ extern "C" int gg_tc_build (int64_t m, int64_t k, int64_t nnz, const int32_t *p,
     {
         HYB_LAUNCH ((hyb_row_of_kernel <<<hyb_grid (m * 32, 256), 256, 0, stream>>> (p, m, row))) ;
         HYB_LAUNCH ((hyb_vector_kernel <<<hyb_grid (nnz, 256), 256, 0, stream>>> (p, i, row, m,
-            nnz, threshold, lead, flags))) ;
+            nnz, threshold, win_rule, lead, flags))) ;
+        if (win_rule)
+            HYB_LAUNCH ((hyb_window_rule_kernel <<<hyb_grid (nwin * 32, 256), 256, 0, stream>>> (p, m,
+                nwin, threshold, absorb_pct, win_min, lead, flags))) ;
     }
     HYB_CUB (cub::DeviceScan::ExclusiveSum, flags, scan, (int64_t) nnz + 1, stream) ;
 
@@ -569,6 +630,7 @@ extern "C" int gg_tc_form_info (const gg_hybrid_form *f, gg_tc_info *info)
     memset (info, 0, sizeof (*info)) ;
     info->m = f->m ; info->k = f->k ; info->nnz = f->nnz ;
     info->threshold = f->threshold ; info->seg_blocks = f->seg_blocks ;
+    info->absorb_pct = f->absorb_pct ; info->win_min = f->win_min ;
     info->tc_nnz = f->tc_nnz ; info->rem_nnz = f->rem_nnz ;
     info->tc_share = f->nnz > 0 ? (double) f->tc_nnz / (double) f->nnz : 0 ;
     info->nvec = f->nvec ; info->nblk = f->nblk ; info->nseg = f->nseg ;

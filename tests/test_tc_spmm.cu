@@ -132,16 +132,34 @@ template <typename T> static std::vector<T> down (const T *d, int64_t count)
 // 1. the form
 //------------------------------------------------------------------------------
 
-static void check_form (const bm_csr &A, const gg_hybrid_form *f, int threshold, int seg_blocks)
+static void check_form (const bm_csr &A, const gg_hybrid_form *f, const gg_tc_rule &rule)
 {
     const char *nm = A.name.c_str () ;
+    const int threshold = rule.threshold, seg_blocks = rule.seg_blocks ;
     const int64_t nwin = (A.m + 7) / 8 ;
     // the vectors of S: (window, col) -> entries
     std::map<std::pair<int64_t, int32_t>, int> vcount ;
     for (int64_t r = 0 ; r < A.m ; r++)
         for (int32_t e = A.p [r] ; e < A.p [r+1] ; e++) vcount [{ r / 8, A.i [e] }]++ ;
+    // the window rule: per window, its entries in vectors of >= threshold
+    // against all its entries; wmode 1: all to the TC part, -1: none
+    std::vector<int64_t> wtc (nwin, 0), wtot (nwin, 0) ;
+    for (auto &kv : vcount)
+    {
+        wtot [kv.first.first] += kv.second ;
+        if (kv.second >= threshold) wtc [kv.first.first] += kv.second ;
+    }
+    std::vector<int> wmode (nwin, 0) ;
+    for (int64_t w = 0 ; w < nwin ; w++)
+    {
+        if (wtc [w] < rule.win_min) wmode [w] = -1 ;
+        else if (rule.absorb_pct > 0 && wtc [w] > 0 && wtc [w] * 100 >= (int64_t) rule.absorb_pct * wtot [w])
+            wmode [w] = 1 ;
+    }
+    auto is_tc = [&] (int64_t w, int cnt)
+        { return wmode [w] == 1 || (wmode [w] == 0 && cnt >= threshold) ; } ;
     int64_t want_tc = 0, want_vec = 0 ;
-    for (auto &kv : vcount) if (kv.second >= threshold) { want_tc += kv.second ; want_vec++ ; }
+    for (auto &kv : vcount) if (is_tc (kv.first.first, kv.second)) { want_tc += kv.second ; want_vec++ ; }
     EXPECT (f->tc_nnz + f->rem_nnz == A.nnz, "%s: parts %lld + %lld != nnz %lld", nm,
         (long long) f->tc_nnz, (long long) f->rem_nnz, (long long) A.nnz) ;
     EXPECT (f->tc_nnz == want_tc, "%s: tc_nnz %lld, want %lld", nm, (long long) f->tc_nnz,
@@ -193,14 +211,15 @@ static void check_form (const bm_csr &A, const gg_hybrid_form *f, int threshold,
                     have++ ;
                     if (!got.insert ({ { row, c }, v }).second) ok_dup = false ;
                 }
-                if (c >= 0 && have < threshold) ok_vec = false ;
+                if (c >= 0 && (w >= nwin || !is_tc (w, have))) ok_vec = false ;
             }
     }
     EXPECT (ok_seg, "%s: segments malformed", nm) ;
     EXPECT (ok_cols, "%s: block column out of range", nm) ;
     EXPECT (ok_pad, "%s: a padding slot, or a position S has no entry at, holds a value", nm) ;
     EXPECT (ok_dup, "%s: a column twice in a window, or an entry twice", nm) ;
-    EXPECT (ok_vec, "%s: a block's vector has fewer than %d entries", nm, threshold) ;
+    EXPECT (ok_vec, "%s: a block's vector is not the tensor-core part's (T %d, rule %d:%d)", nm,
+        threshold, rule.absorb_pct, rule.win_min) ;
     bool ok_flag = true ;
     for (int64_t s = 0 ; s < f->nseg ; s++)
     {
@@ -220,7 +239,7 @@ static void check_form (const bm_csr &A, const gg_hybrid_form *f, int threshold,
             if (e > rp [r] && ri [e] <= ri [e-1]) ok_rem = false ;
             if (!got.insert ({ { r, ri [e] }, rx [e] }).second) ok_rem = false ;
             auto it = vcount.find ({ r / 8, ri [e] }) ;
-            if (it == vcount.end () || it->second >= threshold) ok_rem = false ;
+            if (it == vcount.end () || is_tc (r / 8, it->second)) ok_rem = false ;
         }
     }
     EXPECT (ok_rem, "%s: remainder CSR malformed or holds a tensor-core entry", nm) ;
@@ -250,7 +269,8 @@ static void check_form (const bm_csr &A, const gg_hybrid_form *f, int threshold,
         want_zero.size ()) ;
     gg_tc_info info ;
     EXPECT (gg_tc_form_info (f, &info) == GG_OK && info.tc_nnz == f->tc_nnz
-        && info.nblk == f->nblk && info.bytes == gg_tc_bytes (f) && info.bytes > 0, "%s: info", nm) ;
+        && info.nblk == f->nblk && info.bytes == gg_tc_bytes (f) && info.bytes > 0
+        && info.absorb_pct == rule.absorb_pct && info.win_min == rule.win_min, "%s: info", nm) ;
 }
 
 //------------------------------------------------------------------------------
@@ -395,7 +415,7 @@ static void check_product (const bm_csr &A, const dev_csr &d, const gg_hybrid_fo
 // X random; every element within its recursive-summation bound of an
 // extended-precision reference: (terms + 1) u sum |s x|, u = 2^-53 (each
 // product and each add rounds once, in any order).
-static void check_product64 (const bm_csr &A, const dev_csr &d, int threshold, int seg,
+static void check_product64 (const bm_csr &A, const dev_csr &d, const gg_tc_rule &rule,
     const std::vector<int64_t> &ns)
 {
     const char *nm = A.name.c_str () ;
@@ -405,7 +425,7 @@ static void check_product64 (const bm_csr &A, const dev_csr &d, int threshold, i
     CHECK_CUDA (cudaMalloc (&dsx, A.nnz * 8 + 8)) ;
     if (A.nnz > 0) CHECK_CUDA (cudaMemcpy (dsx, sx.data (), A.nnz * 8, cudaMemcpyHostToDevice)) ;
     gg_hybrid_form *f = NULL ;
-    const int brc = gg_tc_build (A.m, A.k, A.nnz, d.p, d.i, dsx, GG_FP64, threshold, seg, &f, 0) ;
+    const int brc = gg_tc_build_rule (A.m, A.k, A.nnz, d.p, d.i, dsx, GG_FP64, &rule, &f, 0) ;
     EXPECT (brc == GG_OK && f != NULL, "%s: FP64 build rc %d", nm, brc) ;
     if (f == NULL) { cudaFree (dsx) ; return ; }
     EXPECT (f->type == GG_FP64, "%s: FP64 form type", nm) ;
@@ -449,8 +469,9 @@ static void check_product64 (const bm_csr &A, const dev_csr &d, int threshold, i
         }
         checks++ ;
         if (bad) failures++ ;
-        printf ("  %-14s n=%-4lld fp64   err max %.3e (DMMA %s, T=%d seg=%d)%s\n", nm, (long long) n,
-            worst, variant, threshold, seg, bad ? " FAILED" : "") ;
+        printf ("  %-14s n=%-4lld fp64   err max %.3e (DMMA %s, T=%d seg=%d rule %d:%d)%s\n", nm,
+            (long long) n, worst, variant, rule.threshold, rule.seg_blocks, rule.absorb_pct,
+            rule.win_min, bad ? " FAILED" : "") ;
       }
         cudaFree (dX) ; cudaFree (dY) ;
     }
@@ -517,26 +538,33 @@ static void check_permuted (const bm_csr &A, const std::vector<int64_t> &ns)
     release (d) ;
 }
 
+// forms: {threshold, seg_blocks, absorb_pct, win_min} (gg_tc_rule; 0: the
+// defaults, no window rule)
 static void test_matrix (const bm_csr &A, const std::vector<int64_t> &ns,
-    const std::vector<std::pair<int, int>> &forms, bool all_variants)
+    const std::vector<gg_tc_rule> &forms, bool all_variants)
 {
     dev_csr d = upload (A) ;
-    for (const auto &tf : forms)
+    for (const gg_tc_rule &tf : forms)
     {
         gg_hybrid_form *f = NULL ;
-        const int rc = gg_tc_build (A.m, A.k, A.nnz, d.p, d.i, d.x, GG_FP32, tf.first, tf.second, &f, 0) ;
+        const int rc = gg_tc_build_rule (A.m, A.k, A.nnz, d.p, d.i, d.x, GG_FP32, &tf, &f, 0) ;
         EXPECT (rc == GG_OK && f != NULL, "%s: build rc %d", A.name.c_str (), rc) ;
         if (f == NULL) continue ;
         gg_tc_info info ;
         gg_tc_form_info (f, &info) ;
-        printf ("%s (m %lld k %lld nnz %lld) T=%d seg=%d: TC %.1f %% in %lld blocks (fill %.2f), "
-            "%lld segments, %lld zero rows, build %.2f ms\n", A.name.c_str (), (long long) A.m,
-            (long long) A.k, (long long) A.nnz, info.threshold, info.seg_blocks, 100 * info.tc_share,
-            (long long) info.nblk, info.fill, (long long) info.nseg, (long long) f->nzero, info.build_ms) ;
-        check_form (A, f, tf.first <= 0 ? 3 : tf.first, tf.second <= 0 ? 16 : tf.second) ;
+        printf ("%s (m %lld k %lld nnz %lld) T=%d seg=%d rule %d:%d: TC %.1f %% in %lld blocks (fill %.2f), "
+            "%lld segments, %lld zero rows, remainder %lld, build %.2f ms\n", A.name.c_str (), (long long) A.m,
+            (long long) A.k, (long long) A.nnz, info.threshold, info.seg_blocks, info.absorb_pct,
+            info.win_min, 100 * info.tc_share, (long long) info.nblk, info.fill, (long long) info.nseg,
+            (long long) f->nzero, (long long) info.rem_nnz, info.build_ms) ;
+        gg_tc_rule want = tf ;
+        if (want.threshold <= 0) want.threshold = 3 ;
+        if (want.threshold > 8) want.threshold = 9 ;
+        if (want.seg_blocks <= 0) want.seg_blocks = 16 ;
+        check_form (A, f, want) ;
         for (int64_t n : ns) check_product (A, d, f, n, all_variants) ;
         gg_tc_free (f, 0) ;
-        check_product64 (A, d, tf.first, tf.second, ns) ;
+        check_product64 (A, d, tf, ns) ;
     }
     release (d) ;
     if (A.m > 1) check_permuted (A, ns) ;
@@ -790,27 +818,33 @@ int main (void)
 
     // 1, 2: random matrices
     const std::vector<int64_t> ns = { 1, 5, 8, 16, 17, 32, 128 } ;
-    const std::vector<std::pair<int, int>> forms = { { 0, 0 }, { 1, 2 }, { 9, 16 }, { 2, 1 } } ;
+    // (the window rules: 50 % absorbs the windows mostly in vectors, with
+    // 1 every window holding one; win_min 9 drops the windows of one vector)
+    const std::vector<gg_tc_rule> forms = { { 0, 0, 0, 0 }, { 1, 2, 0, 0 }, { 9, 16, 0, 0 },
+        { 2, 1, 0, 0 }, { 3, 2, 50, 0 }, { 3, 16, 1, 0 }, { 3, 1, 0, 9 }, { 2, 16, 70, 12 } } ;
     test_matrix (random_windows ("rand_small_k", 997, 13, 6, true), ns, forms, true) ;
     test_matrix (random_windows ("rand_large_k", 1003, 5000, 24, true), ns, forms, true) ;
-    test_matrix (random_windows ("rand_pos", 4096, 300, 40, false), ns, { { 0, 0 }, { 3, 1 } }, true) ;
-    test_matrix (random_windows ("rand_tiny", 5, 7, 3, true), ns, { { 0, 0 }, { 1, 1 } }, true) ;
+    test_matrix (random_windows ("rand_pos", 4096, 300, 40, false), ns,
+        { { 0, 0, 0, 0 }, { 3, 1, 0, 0 }, { 3, 16, 60, 16 } }, true) ;
+    test_matrix (random_windows ("rand_tiny", 5, 7, 3, true), ns, { { 0, 0, 0, 0 }, { 1, 1, 0, 0 },
+        { 3, 16, 1, 0 } }, true) ;
     test_matrix (random_windows ("rand_zeros", 1001, 200, 12, true, true), { 1, 5, 32 },
-        { { 0, 0 }, { 1, 2 } }, true) ;
+        { { 0, 0, 0, 0 }, { 1, 2, 0, 0 }, { 3, 16, 40, 0 } }, true) ;
     {
         bm_csr empty ;
         empty.name = "empty" ; empty.m = 20 ; empty.k = 10 ;
         bm_build_csr (empty, {}, {}) ;
-        test_matrix (empty, { 1, 8 }, { { 0, 0 } }, false) ;
+        test_matrix (empty, { 1, 8 }, { { 0, 0, 0, 0 }, { 3, 16, 60, 16 } }, false) ;
     }
     {
         bm_rng r2 (42) ;
-        test_matrix (bm_rmat (12, r2), { 5, 32, 128 }, { { 0, 0 }, { 0, 2 } }, true) ;
+        test_matrix (bm_rmat (12, r2), { 5, 32, 128 }, { { 0, 0, 0, 0 }, { 0, 2, 0, 0 },
+            { 3, 16, 60, 16 } }, true) ;
     }
 
     // 5. real matrices
     bm_each_real (getenv ("GRBGPU_TEST_DATA"), 2000000, rng, [] (const bm_csr &A)
-        { test_matrix (A, { 5, 32 }, { { 0, 0 } }, false) ; }) ;
+        { test_matrix (A, { 5, 32 }, { { 0, 0, 0, 0 }, { 3, 16, 60, 16 } }, false) ; }) ;
 
     printf ("%d checks, %d failures\n", checks, failures) ;
     return failures ? 1 : 0 ;

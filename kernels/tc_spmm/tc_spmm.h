@@ -65,6 +65,7 @@ typedef struct
 {
     int64_t m, k, nnz ;
     int threshold, seg_blocks ;
+    int absorb_pct, win_min ;   // the window rule (gg_tc_rule); 0: off
     int64_t tc_nnz, rem_nnz ;   // entries in each part (sum = nnz)
     double tc_share ;           // tc_nnz / nnz
     int64_t nvec, nblk, nseg ;  // TC vectors, blocks of 8 vectors, segments
@@ -99,6 +100,28 @@ gg_tc_info ;
 int gg_tc_build (int64_t m, int64_t k, int64_t nnz, const int32_t *p,
     const int32_t *i, const void *x, gg_type type, int threshold,
     int seg_blocks, gg_hybrid_form **form, cudaStream_t stream) ;
+
+// The split with a rule per window of 8 rows on top of the vectors' one
+// (gg_tc_build: the vector rule alone, absorb_pct = win_min = 0).  After
+// the vectors are counted, a window whose vectors of >= threshold entries
+// hold fewer than win_min entries goes wholly to the remainder (a block is
+// 8 rows of X read and 8 rows of Y read and written again, whatever its
+// fill); else a window whose such vectors hold at least absorb_pct % of its
+// entries goes wholly to the tensor-core part (each of its columns a
+// vector, however few entries it has: its rows keep no remainder, and a
+// form with no remainder is one launch).  absorb_pct outside 1..100 and
+// win_min <= 0: off.  Every entry still in exactly one part.
+typedef struct
+{
+    int threshold ;             // as gg_tc_build's
+    int seg_blocks ;            // as gg_tc_build's
+    int absorb_pct ;            // 1..100: the share that takes a whole window
+    int win_min ;               // >= 1: the least TC entries a window keeps
+}
+gg_tc_rule ;
+int gg_tc_build_rule (int64_t m, int64_t k, int64_t nnz, const int32_t *p,
+    const int32_t *i, const void *x, gg_type type, const gg_tc_rule *rule,
+    gg_hybrid_form **form, cudaStream_t stream) ;
 
 // Make `form`, built from a row-permuted S (row q of the form = row perm [q]
 // of S), write Y in S's own order: its remainder and rows to zero are put
