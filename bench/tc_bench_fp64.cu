@@ -75,7 +75,8 @@ static double rel_to_ref (const bm_csr &A, int64_t n, const std::vector<T> &y,
     return ymax > 0 ? err / ymax : err ;
 }
 
-struct fp64_row { std::string matrix ; int64_t n ; double cusp, cuda, tc3, tc4, share3, share4 ; } ;
+// (tcr, sharer: T = 3 with the first --rules window rule; -1: none given)
+struct fp64_row { std::string matrix ; int64_t n ; double cusp, cuda, tc3, tc4, share3, share4, tcr, sharer ; } ;
 static std::vector<fp64_row> fp64_rows ;
 
 void bench_fp64 (cusparseHandle_t h, const bm_csr &A, const std::vector<int64_t> &ns)
@@ -90,11 +91,14 @@ void bench_fp64 (cusparseHandle_t h, const bm_csr &A, const std::vector<int64_t>
     CK (cudaMemcpy (di, A.i.data (), A.nnz * 4, cudaMemcpyHostToDevice)) ;
     CK (cudaMemcpy (dx, x64.data (), A.nnz * 8, cudaMemcpyHostToDevice)) ;
     if (gg_cuda_spmv_plan_build (A.m, A.nnz, dp, dplan, 0) != GG_OK) { printf ("plan build failed\n") ; exit (1) ; }
-    gg_hybrid_form *f [2] = { NULL, NULL } ;
-    double share [2] = { 0, 0 } ;
-    for (int q = 0 ; q < 2 ; q++)
+    gg_hybrid_form *f [3] = { NULL, NULL, NULL } ;
+    double share [3] = { 0, 0, -1 } ;
+    const int nf = rules.empty () ? 2 : 3 ;
+    for (int q = 0 ; q < nf ; q++)
     {
-        if (gg_tc_build (A.m, A.k, A.nnz, dp, di, dx, GG_FP64, 3 + q, 0, &f [q], 0) != GG_OK)
+        gg_tc_rule rule = { 3 + (q == 1), 0, 0, 0 } ;
+        if (q == 2) { rule.absorb_pct = rules [0].first ; rule.win_min = rules [0].second ; }
+        if (gg_tc_build_rule (A.m, A.k, A.nnz, dp, di, dx, GG_FP64, &rule, &f [q], 0) != GG_OK)
         { printf ("FP64 build failed\n") ; exit (1) ; }
         gg_tc_info gi ;
         gg_tc_form_info (f [q], &gi) ;
@@ -132,21 +136,22 @@ void bench_fp64 (cusparseHandle_t h, const bm_csr &A, const std::vector<int64_t>
         CK (cudaMemset (dY, 0xff, A.m * n * 8)) ;
         const double tc_cuda = check (kern, time_ms ([&] { rc = gg_cuda_spmm_plan (&sr, A.m, A.k, n,
             A.nnz, dp, di, dx, false, dX, dY, dplan, A.max_row, kern, 0) ; })) ;
-        double ttc [2] = { -1, -1 } ;
-        for (int q = 0 ; q < 2 ; q++)
+        double ttc [3] = { -1, -1, -1 } ;
+        for (int q = 0 ; q < nf ; q++)
             for (const char *variant : { "direct2", "fused" })
             {
                 CK (cudaMemset (dY, 0xff, A.m * n * 8)) ;
-                const std::string what = std::string (q ? "dmma4 " : "dmma3 ") + variant ;
+                const std::string what = std::string (q == 2 ? "dmma3r " : q ? "dmma4 " : "dmma3 ") + variant ;
                 const double t = check (what.c_str (), time_ms ([&] { rc = gg_tc_spmm_ex (f [q], dX, dY,
                     n, GG_TC_EXACT, variant, GG_TC_PARTS_ALL, NULL, 0) ; })) ;
                 if (t > 0 && (ttc [q] < 0 || t < ttc [q])) ttc [q] = t ;
             }
         if (rc != GG_OK) { printf ("FP64 rc %d\n", rc) ; wrong++ ; }
-        fp64_rows.push_back ({ A.name, n, base, tc_cuda, ttc [0], ttc [1], share [0], share [1] }) ;
+        fp64_rows.push_back ({ A.name, n, base, tc_cuda, ttc [0], ttc [1], share [0], share [1],
+            ttc [2], share [2] }) ;
         cudaFree (dX) ; cudaFree (dY) ;
     }
-    gg_tc_free (f [0], 0) ; gg_tc_free (f [1], 0) ;
+    for (int q = 0 ; q < nf ; q++) gg_tc_free (f [q], 0) ;
     cudaFree (dp) ; cudaFree (di) ; cudaFree (dx) ; cudaFree (dplan) ;
     CK (cudaDeviceSynchronize ()) ;
 }
@@ -155,13 +160,14 @@ void fp64_table (const std::vector<int64_t> &ns)
 {
     if (fp64_rows.empty ()) return ;
     printf ("\n# FP64 TABLE: speedup = cuSPARSE best (FP64) / this; dmma = the hybrid with DMMA "
-        "(exact FP64), thresholds 3 and 4, the faster of the split and fused kernels\n") ;
-    printf ("%-14s %4s %9s %6s %6s %6s %6s %6s\n", "matrix", "N", "cuSP ms", "cuda", "dmma3",
-        "dmma4", "TC%3", "TC%4") ;
+        "(exact FP64), thresholds 3 and 4 (dmma3r: 3 with the first --rules window rule), the "
+        "faster of the split and fused kernels\n") ;
+    printf ("%-14s %4s %9s %6s %6s %6s %6s %6s %6s %6s\n", "matrix", "N", "cuSP ms", "cuda", "dmma3",
+        "dmma4", "TC%3", "TC%4", "dmma3r", "TC%3r") ;
     for (int64_t n : ns)
     {
-        double ls [4] = { 0, 0, 0, 0 } ;
-        int lc [4] = { 0, 0, 0, 0 } ;
+        double ls [4] = { 0, 0, 0, 0 }, lr = 0 ;
+        int lc [4] = { 0, 0, 0, 0 }, cr = 0 ;
         for (const fp64_row &r : fp64_rows)
         {
             if (r.n != n) continue ;
@@ -173,13 +179,18 @@ void fp64_table (const std::vector<int64_t> &ns)
                 sp [q] = (v [q] > 0 && v [q] < 1e30) ? r.cusp / v [q] : 0 ;
                 if (sp [q] > 0) { ls [q] += log (sp [q]) ; lc [q]++ ; }
             }
-            printf ("%-14s %4lld %9.4f %6.2f %6.2f %6.2f %6.1f %6.1f\n", r.matrix.c_str (),
-                (long long) n, r.cusp, sp [0], sp [1], sp [2], 100 * r.share3, 100 * r.share4) ;
+            const double spr = r.tcr > 0 ? r.cusp / r.tcr : 0 ;
+            if (spr > 0) { lr += log (spr) ; cr++ ; }
+            printf ("%-14s %4lld %9.4f %6.2f %6.2f %6.2f %6.1f %6.1f %6.2f %6.1f\n", r.matrix.c_str (),
+                (long long) n, r.cusp, sp [0], sp [1], sp [2], 100 * r.share3, 100 * r.share4, spr,
+                100 * r.sharer) ;
         }
         printf ("# FP64 geomean N=%lld: cuda %.3f, dmma T=3 %.3f, dmma T=4 %.3f, best of the three %.3f "
             "(vs cuSPARSE best)\n", (long long) n, lc [0] ? exp (ls [0] / lc [0]) : 0,
             lc [1] ? exp (ls [1] / lc [1]) : 0, lc [2] ? exp (ls [2] / lc [2]) : 0,
             lc [3] ? exp (ls [3] / lc [3]) : 0) ;
+        if (cr > 0) printf ("# FP64 geomean N=%lld: dmma T=3 with the window rule %.3f (%d matrices)\n",
+            (long long) n, exp (lr / cr), cr) ;
     }
 }
 

@@ -46,6 +46,26 @@
 static const int tc_thresholds [GG_TC_FORMS] = { 3, 4, 3 } ;
 #define TC_REORDERED 2                  // the slot of the reordered form
 
+// The window rule of the FP32 forms of S itself (gg_tc_build_rule): a window
+// with fewer than 32 entries in tensor-core vectors goes wholly to the
+// remainder, one with at least 40 % of its entries in them wholly to the
+// tensor cores.  Measured (tc_bench --rules, H200, R-MAT 2^18 + 18 shared
+// matrices, bench/NOTES.md 2026-11-29 ninth session): the exact hybrid
+// 0.965 -> 1.155x cuSPARSE at N = 128, 1.009 -> 1.143x at N = 32 (the roads
+// and arrow stop paying for blocks of one vector; FEM windows lose their
+// remainder).  FP64 and the reordered form keep the vector rule alone (not
+// measured with it).
+#define TC_ABSORB_PCT 40
+#define TC_WIN_MIN 32
+
+static int tc_build_form (gg_spmm_op *o, const dev_csr *f, int slot, gg_hybrid_form **h)
+{
+    const bool rule = (o->t == GG_FP32) ;
+    const gg_tc_rule r = { tc_thresholds [slot], 0, rule ? TC_ABSORB_PCT : 0, rule ? TC_WIN_MIN : 0 } ;
+    return gg_tc_build_rule (o->m, o->k, o->S->nnz, f->p, f->i, f->x, o->t, &r, h,
+        o->c->ctx->stream) ;
+}
+
 void tc_forms_release (dev_csr *f, cudaStream_t fs)
 {
     for (int k = 0 ; k < GG_TC_FORMS ; k++)
@@ -215,17 +235,16 @@ static const char *tc_supports (gg_spmm_op *o, int slot, const char *name)
         f->tc_tried [slot] = true ;
         gg_hybrid_form *h = NULL ;
         int rc = (slot == TC_REORDERED) ? tc_build_reordered (o, f, &h)
-            : gg_tc_build (o->m, o->k, o->S->nnz, f->p, f->i, f->x, o->t,
-            tc_thresholds [slot], 0, &h, o->c->ctx->stream) ;
+            : tc_build_form (o, f, slot, &h) ;
         if (rc == GG_OK)
         {
             f->tc [slot] = h ;
             form_grow (o->S, f, gg_tc_bytes (h)) ;
             gg_tc_info info ;
             if (gg_tc_form_info (h, &info) == GG_OK)
-                grbgpu_log (2, "cuda: tensor-core form, threshold %d: %.1f %% of %lld entries "
-                    "in %lld blocks (fill %.2f), %.2f MB, built in %.3f ms", info.threshold,
-                    100 * info.tc_share, (long long) info.nnz, (long long) info.nblk,
+                grbgpu_log (2, "cuda: tensor-core form, threshold %d, window rule %d:%d: %.1f %% "
+                    "of %lld entries in %lld blocks (fill %.2f), %.2f MB, built in %.3f ms",
+                    info.threshold, info.absorb_pct, info.win_min, 100 * info.tc_share, (long long) info.nnz, (long long) info.nblk,
                     info.fill, (double) info.bytes / 1e6, info.build_ms) ;
         }
         else
