@@ -46,21 +46,24 @@
 static const int tc_thresholds [GG_TC_FORMS] = { 3, 4, 3 } ;
 #define TC_REORDERED 2                  // the slot of the reordered form
 
-// The window rule of the FP32 forms of S itself (gg_tc_build_rule): a window
-// with fewer than 32 entries in tensor-core vectors goes wholly to the
-// remainder, one with at least 40 % of its entries in them wholly to the
-// tensor cores.  Measured (tc_bench --rules, H200, R-MAT 2^18 + 18 shared
-// matrices, bench/NOTES.md 2026-11-29 ninth session): the exact hybrid
-// 0.965 -> 1.155x cuSPARSE at N = 128, 1.009 -> 1.143x at N = 32 (the roads
-// and arrow stop paying for blocks of one vector; FEM windows lose their
-// remainder).  FP64 and the reordered form keep the vector rule alone (not
-// measured with it).
+// The window rule of the threshold-3 form of S (tc3 and tc3f;
+// gg_tc_build_rule): a window with fewer than 32 entries in tensor-core
+// vectors goes wholly to the remainder, one with at least 40 % of its
+// entries in them wholly to the tensor cores.  Measured (tc_bench --rules,
+// H200, R-MAT 2^18 + 18 shared matrices, bench/NOTES.md 2026-11-29 ninth
+// session): FP32 exact hybrid 0.965 -> 1.155x cuSPARSE at N = 128, 1.009 ->
+// 1.143x at N = 32 (the roads and arrow stop paying for blocks of one
+// vector; FEM windows lose their remainder); FP64 (DMMA) 0.793 -> 0.893x at
+// N = 128, 0.797 -> 0.871x at N = 32, but groebner_aug and mbeacxc lose
+// (absorbed windows of long rows: many blocks of low fill), so the
+// threshold-4 form (tc4) keeps the vector rule alone, for the chooser to
+// measure both; the reordered form too (not measured with the rule).
 #define TC_ABSORB_PCT 40
 #define TC_WIN_MIN 32
 
 static int tc_build_form (gg_spmm_op *o, const dev_csr *f, int slot, gg_hybrid_form **h)
 {
-    const bool rule = (o->t == GG_FP32) ;
+    const bool rule = (slot == 0) ;
     const gg_tc_rule r = { tc_thresholds [slot], 0, rule ? TC_ABSORB_PCT : 0, rule ? TC_WIN_MIN : 0 } ;
     return gg_tc_build_rule (o->m, o->k, o->S->nnz, f->p, f->i, f->x, o->t, &r, h,
         o->c->ctx->stream) ;
