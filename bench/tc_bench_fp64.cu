@@ -410,6 +410,38 @@ void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64
         const double cuda_dev = core (RF.p, RF.i, (float *) RF.x, NULL, RF.perm,
             (kn + " length order, device form").c_str ()) ;
         line ("cuSPARSE reordered", cusp_p, cusp_p_rel, cusp_p_rel < 1e-4) ;
+        // the order alone for our FP32 pick itself (slot_kK takes no row_out:
+        // the permuted S's Y, rows permuted, checked against ref so permuted),
+        // apart from what the permuted store's schedules cost
+        {
+            int rc = GG_OK ;
+            int64_t mr = 0 ;
+            for (int64_t q = 0 ; q < A.m ; q++) mr = std::max (mr, (int64_t) (B.p [q+1] - B.p [q])) ;
+            CK (cudaMemset (dY, 0xff, A.m * n * 4)) ;
+            const double t = time_ms ([&] { rc = gg_cuda_spmm_plan (&sr, A.m, A.k, n, A.nnz, ep, ei, ex,
+                false, dX, dY, NULL, mr, kern, 0) ; }) ;
+            std::vector<float> yp (A.m * n) ;
+            CK (cudaMemcpy (yp.data (), dY, A.m * n * 4, cudaMemcpyDeviceToHost)) ;
+            const double rel = (rc == GG_OK) ? rel_to_ref (B, n, yp, refp) : INFINITY ;
+            line ((kn + " on the RSH-ordered S, Y permuted").c_str (), t, rel, rel < 1e-4) ;
+        }
+        // where the hybrid's time goes: each part alone, T = 3, direct2,
+        // of S and of the reordered S (not checked: a part alone is not Y)
+        for (int q = 0 ; q < 2 ; q++)
+            for (int parts : { (int) GG_TC_PARTS_TC, (int) GG_TC_PARTS_REM })
+            {
+                gg_hybrid_form *g = q ? fr [0] : fu [0] ;
+                int rc = GG_OK ;
+                const double t = time_ms ([&] { rc = gg_tc_spmm_ex (g, dX, dY, n, GG_TC_EXACT, "direct2",
+                    parts, NULL, 0) ; }) ;
+                gg_tc_info gi ;
+                gg_tc_form_info (g, &gi) ;
+                printf ("# PARTS %s N=%lld %s T=3 direct2 %s alone: %.4f ms (%s, %lld entries, %lld blocks)\n",
+                    A.name.c_str (), (long long) n, q ? "reordered" : "unreordered",
+                    parts == GG_TC_PARTS_TC ? "tensor-core part" : "remainder", rc == GG_OK ? t : -1,
+                    parts == GG_TC_PARTS_TC ? "exact" : gg_tc_rem_kernel (g, n),
+                    (long long) (parts == GG_TC_PARTS_TC ? gi.tc_nnz : gi.rem_nnz), (long long) gi.nblk) ;
+            }
         double unre = -1, re = -1, re_tf32 = -1 ;
         for (int q = 0 ; q < nf ; q++)
         {
