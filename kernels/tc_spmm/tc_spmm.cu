@@ -48,8 +48,76 @@
 // the tensor-core kernel
 //------------------------------------------------------------------------------
 
+// The 16-column tile (variant "narrow2", STAGE == TC_STAGE_NARROW): one MMA
+// tile per warp, lane (g, t) reading X [c_t] [j .. j+1] and X [c_{t+4}]
+// [j .. j+1], j = n0 + 2g, as 8-byte loads (MMA row g = column j, row g + 8
+// = column j + 1), two blocks' rows loaded before they are used; its D
+// fragment holds Y [8w + 2t] and Y [8w + 2t + 1] at columns j .. j+1 (one
+// 8-byte store per row).  Twice the warps of the 32-column tile for the
+// same product, for products of few windows (bcsstk16 at N = 128: 2440
+// warps, 24 % occupancy with 32 columns).  VEC only (n % 4 == 0, X and Y
+// 16-byte aligned); lanes past the last column read the last two (their
+// sums are not stored).  Measured: twice the occupancy, 43 % more
+// instructions (the per-block work is paid per 16 columns), no faster
+// (docs/BENCHMARKS.md, ninth session): a variant of the bench and tests.
+#define TC_STAGE_NARROW (-102)
+template <int MODE>
+__device__ __forceinline__ void tc_narrow (const uint2 *__restrict__ offs,
+    const float2 *__restrict__ vals, int nb, int t, const float *__restrict__ X,
+    int64_t n, int64_t j, int64_t w, bool shared, const int32_t *__restrict__ rp,
+    const int32_t *__restrict__ row_out, int64_t m, float *__restrict__ Y)
+{
+    constexpr int U = 2 ;
+    constexpr int NS = tc_prec<MODE>::NS ;
+    const float *xj = X + ((j > n - 2) ? n - 2 : j) ;
+    float big [4] = { 0, 0, 0, 0 }, small [4] = { 0, 0, 0, 0 } ;
+    for (int b = 0 ; b < nb ; b += U)
+    {
+        float2 xa [U], xb [U], sv [U] ;
+#pragma unroll
+        for (int u = 0 ; u < U ; u++)
+        {
+            const bool ok = b + u < nb ;
+            const int bu = ok ? b + u : nb - 1 ;
+            const uint2 cc = offs [bu * 4 + t] ;
+            xa [u] = __ldg ((const float2 *) (xj + cc.x)) ;
+            xb [u] = __ldg ((const float2 *) (xj + cc.y)) ;
+            const float2 v = __ldg (vals + (int64_t) bu * 32) ;
+            sv [u] = ok ? v : make_float2 (0, 0) ;
+        }
+#pragma unroll
+        for (int u = 0 ; u < U ; u++)
+        {
+            uint32_t s0 [3], s1 [3] ;
+            tc_split<NS> (sv [u].x, s0) ;
+            tc_split<NS> (sv [u].y, s1) ;
+            tc_block_tile<MODE> (big, small, xa [u].x, xa [u].y, xb [u].x, xb [u].y, s0, s1) ;
+        }
+    }
+    const bool tf = (MODE == GG_TC_TF32) ;
+    const float2 y0 = make_float2 (big [0] + (tf ? 0.0f : small [0]), big [2] + (tf ? 0.0f : small [2])) ;
+    const float2 y1 = make_float2 (big [1] + (tf ? 0.0f : small [1]), big [3] + (tf ? 0.0f : small [3])) ;
+    const int64_t r0 = w * GG_HYB_WIN + 2 * t ;
+#pragma unroll
+    for (int h = 0 ; h < 2 ; h++)
+    {
+        const int64_t r = r0 + h ;
+        if (r >= m || j >= n) continue ;
+        const int64_t o = row_out ? row_out [r] : r ;
+        float2 v = h ? y1 : y0 ;
+        float2 *q = (float2 *) (Y + o * n + j) ;
+        if (shared) { atomicAdd (q, v) ; continue ; }
+        if (rp != NULL && rp [o + 1] > rp [o])
+        {
+            const float2 old = *q ;
+            v.x = old.x + v.x ; v.y = old.y + v.y ;
+        }
+        *q = v ;
+    }
+}
+
 // STAGE > 0: cp.async ring of STAGE stages; STAGE < 0: direct, -STAGE blocks
-// in flight.  rp == NULL: nothing to add to (plain stores).
+// in flight; TC_STAGE_NARROW: tc_narrow (VEC).  rp == NULL: nothing to add to (plain stores).
 template <int MODE, int STAGE, bool VEC>
 __global__ void __launch_bounds__ (TC_WARPS * 32)
 tc_spmm_kernel (const int32_t *__restrict__ col, const float2 *__restrict__ val,
@@ -66,8 +134,9 @@ tc_spmm_kernel (const int32_t *__restrict__ col, const float2 *__restrict__ val,
     const int64_t gw = (int64_t) blockIdx.x * TC_WARPS + wid ;
     const int64_t seg = gw / ntiles ;
     if (seg >= nseg) return ;
-    const int64_t n0 = (gw % ntiles) * 32 ;
-    const int64_t j = n0 + 4 * g ;          // this lane's 4 columns
+    constexpr bool NARROW = (STAGE == TC_STAGE_NARROW) ;
+    const int64_t n0 = (gw % ntiles) * (NARROW ? 16 : 32) ;
+    const int64_t j = n0 + (NARROW ? 2 : 4) * g ;      // this lane's 2 or 4 columns
     const int32_t b0 = seg_blk [seg], b1 = seg_blk [seg + 1] ;
     const uint32_t wv = seg_win [seg] ;
     const int64_t w = wv & ~GG_HYB_SEG_SHARED ;
@@ -77,6 +146,12 @@ tc_spmm_kernel (const int32_t *__restrict__ col, const float2 *__restrict__ val,
     // the segment's columns, as the (slot t, slot t+4) pairs of each block,
     // as their rows' offsets in X
     tc_stage_offs<(STAGE > 0)> (offs_s [wid], col, b0, nb, lane, (uint32_t) n) ;
+    if constexpr (NARROW)
+    {
+        tc_narrow<MODE> (offs_s [wid], val + (int64_t) b0 * 32 + lane, nb, t, X, n, j, w,
+            shared, rp, row_out, m, Y) ;
+        return ;
+    }
     const float *xj = tc_xj<VEC> (X, n, j) ;
 
     float big [2][4], small [2][4] ;
@@ -136,88 +211,6 @@ tc_spmm_kernel (const int32_t *__restrict__ col, const float2 *__restrict__ val,
     }
 }
 
-// The same with 16 columns per warp (variant "narrow2"): one MMA tile, lane
-// (g, t) reading X [c_t] [n0 + 2g .. 2g+1] and X [c_{t+4}] [n0 + 2g ..
-// 2g+1] as 8-byte loads (MMA row g = column n0 + 2g, row g + 8 = column
-// n0 + 2g + 1), two blocks' rows loaded before they are used; its D
-// fragment holds Y [8w + 2t] and Y [8w + 2t + 1] at columns n0 + 2g ..
-// 2g+1 (one 8-byte store per row).  Twice the warps of the 32-column kernel
-// for the same product: for products of few windows, where that kernel runs
-// a few warps per SM (bcsstk16 at N = 128: 2440 warps, 24 % occupancy).
-// VEC only (n % 4 == 0, X and Y 16-byte aligned); lanes past the last
-// column read the last two (their sums are not stored).
-template <int MODE>
-__global__ void __launch_bounds__ (TC_WARPS * 32)
-tc_spmm16_kernel (const int32_t *__restrict__ col, const float2 *__restrict__ val,
-    const int32_t *__restrict__ seg_blk, const uint32_t *__restrict__ seg_win,
-    int64_t nseg, int64_t ntiles, const int32_t *__restrict__ rp,
-    const int32_t *__restrict__ row_out, int64_t m,
-    int64_t n, const float *__restrict__ X, float *__restrict__ Y)
-{
-    constexpr int U = 2 ;
-    constexpr int NS = tc_prec<MODE>::NS ;
-    __shared__ uint2 offs_s [TC_WARPS][TC_SEG_MAX * 4] ;
-    const int wid = threadIdx.x / 32, lane = threadIdx.x & 31 ;
-    const int g = lane >> 2, t = lane & 3 ;
-    const int64_t gw = (int64_t) blockIdx.x * TC_WARPS + wid ;
-    const int64_t seg = gw / ntiles ;
-    if (seg >= nseg) return ;
-    const int64_t j = (gw % ntiles) * 16 + 2 * g ;     // this lane's 2 columns
-    const int32_t b0 = seg_blk [seg], b1 = seg_blk [seg + 1] ;
-    const uint32_t wv = seg_win [seg] ;
-    const int64_t w = wv & ~GG_HYB_SEG_SHARED ;
-    const bool shared = (wv & GG_HYB_SEG_SHARED) != 0 ;
-    const int nb = b1 - b0 ;
-    tc_stage_offs<false> (offs_s [wid], col, b0, nb, lane, (uint32_t) n) ;
-    const float *xj = X + ((j > n - 2) ? n - 2 : j) ;
-
-    float big [4] = { 0, 0, 0, 0 }, small [4] = { 0, 0, 0, 0 } ;
-    const float2 *vals = val + (int64_t) b0 * 32 + lane ;
-    for (int b = 0 ; b < nb ; b += U)
-    {
-        float2 xa [U], xb [U], sv [U] ;
-#pragma unroll
-        for (int u = 0 ; u < U ; u++)
-        {
-            const bool ok = b + u < nb ;
-            const int bu = ok ? b + u : nb - 1 ;
-            const uint2 cc = offs_s [wid][bu * 4 + t] ;
-            xa [u] = __ldg ((const float2 *) (xj + cc.x)) ;
-            xb [u] = __ldg ((const float2 *) (xj + cc.y)) ;
-            const float2 v = __ldg (vals + (int64_t) bu * 32) ;
-            sv [u] = ok ? v : make_float2 (0, 0) ;
-        }
-#pragma unroll
-        for (int u = 0 ; u < U ; u++)
-        {
-            uint32_t s0 [3], s1 [3] ;
-            tc_split<NS> (sv [u].x, s0) ;
-            tc_split<NS> (sv [u].y, s1) ;
-            tc_block_tile<MODE> (big, small, xa [u].x, xa [u].y, xb [u].x, xb [u].y, s0, s1) ;
-        }
-    }
-    const bool tf = (MODE == GG_TC_TF32) ;
-    const float2 y0 = make_float2 (big [0] + (tf ? 0.0f : small [0]), big [2] + (tf ? 0.0f : small [2])) ;
-    const float2 y1 = make_float2 (big [1] + (tf ? 0.0f : small [1]), big [3] + (tf ? 0.0f : small [3])) ;
-    const int64_t r0 = w * GG_HYB_WIN + 2 * t ;
-#pragma unroll
-    for (int h = 0 ; h < 2 ; h++)
-    {
-        const int64_t r = r0 + h ;
-        if (r >= m || j >= n) continue ;
-        const int64_t o = row_out ? row_out [r] : r ;
-        float2 v = h ? y1 : y0 ;
-        float2 *q = (float2 *) (Y + o * n + j) ;
-        if (shared) { atomicAdd (q, v) ; continue ; }
-        if (rp != NULL && rp [o + 1] > rp [o])
-        {
-            const float2 old = *q ;
-            v.x = old.x + v.x ; v.y = old.y + v.y ;
-        }
-        *q = v ;
-    }
-}
-
 // Y [rows [q]] [:] = 0
 template <typename T>
 __global__ void tc_zero_rows_kernel (const int32_t *__restrict__ rows, int64_t nrows,
@@ -269,9 +262,8 @@ static const char *const tc_variant_names [] =
     { "direct2", "direct4", "cpasync2", "cpasync4", "fused", "team", "narrow2", NULL } ;
 #define TC_STAGE_FUSED 0                // (the fused kernels: no stage)
 #define TC_STAGE_TEAM 1                 // (the team kernel: no stage)
-#define TC_STAGE_NARROW (-102)          // (tc_spmm16_kernel; else direct2)
 static const int tc_variant_stage [] = { -2, -4, 2, 4, TC_STAGE_FUSED, TC_STAGE_TEAM,
-    TC_STAGE_NARROW } ;
+    TC_STAGE_NARROW } ;           // (narrow: VEC only, else direct2)
 
 extern "C" const char *const *gg_tc_variants (void)
 {
@@ -311,6 +303,7 @@ static tc_kernel_fn tc_pick_mode (int stage, bool vec)
         case -4: return tc_spmm_kernel<MODE, -4, true> ;
         case 2:  return tc_spmm_kernel<MODE, 2, true> ;
         case 4:  return tc_spmm_kernel<MODE, 4, true> ;
+        case TC_STAGE_NARROW: return tc_spmm_kernel<MODE, TC_STAGE_NARROW, true> ;
         default: return tc_spmm_kernel<MODE, -2, true> ;
     }
 }
@@ -389,23 +382,12 @@ extern "C" int gg_tc_spmm_ex (const gg_hybrid_form *f, const void *X, void *Y,
     }
 
     // the tensor-core part: one warp per (segment, 32 columns), or per
-    // (segment, 16 columns) in the narrow variant
+    // (segment, 16 columns) in the narrow variant (FP32 with VEC; else
+    // direct2)
     const bool vec = (n % 4 == 0) && ((uintptr_t) X % 16 == 0) && ((uintptr_t) Y % 16 == 0) ;
-    if (stage == TC_STAGE_NARROW && vec && f->type == GG_FP32)
-    {
-        const int64_t nt16 = (n + 15) / 16 ;
-        const int64_t g16 = (f->nseg * nt16 + TC_WARPS - 1) / TC_WARPS ;
-        if (g16 > INT32_MAX) return GG_ERR_UNSUPPORTED ;
-        tc_kernel_fn k16 = (mode == GG_TC_EXACT) ? tc_spmm16_kernel<GG_TC_EXACT>
-            : (mode == GG_TC_EXACT3) ? tc_spmm16_kernel<GG_TC_EXACT3>
-            : (mode == GG_TC_EXACT4) ? tc_spmm16_kernel<GG_TC_EXACT4> : tc_spmm16_kernel<GG_TC_TF32> ;
-        k16 <<<(unsigned) g16, TC_WARPS * 32, 0, stream>>> (f->col, (const float2 *) f->val,
-            f->seg_blk, f->seg_win, f->nseg, nt16, run_rem ? f->rp : NULL, f->row_out, f->m, n,
-            (const float *) X, (float *) Y) ;
-        return (cudaGetLastError () == cudaSuccess) ? GG_OK : GG_ERR_DEVICE ;
-    }
-    if (stage == TC_STAGE_NARROW) stage = -2 ;
-    const int64_t ntiles = (n + 31) / 32 ;
+    if (stage == TC_STAGE_NARROW && !(vec && f->type == GG_FP32)) stage = -2 ;
+    const int tile = (stage == TC_STAGE_NARROW) ? 16 : 32 ;
+    const int64_t ntiles = (n + tile - 1) / tile ;
     const int64_t warps = f->nseg * ntiles ;
     const int64_t grid = (warps + TC_WARPS - 1) / TC_WARPS ;
     if (grid > INT32_MAX) return GG_ERR_UNSUPPORTED ;
