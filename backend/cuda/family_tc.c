@@ -247,8 +247,9 @@ static const char *tc_supports (gg_spmm_op *o, int slot, const char *name)
             if (gg_tc_form_info (h, &info) == GG_OK)
                 grbgpu_log (2, "cuda: tensor-core form, threshold %d, window rule %d:%d: %.1f %% "
                     "of %lld entries in %lld blocks (fill %.2f), %.2f MB, built in %.3f ms",
-                    info.threshold, info.absorb_pct, info.win_min, 100 * info.tc_share, (long long) info.nnz, (long long) info.nblk,
-                    info.fill, (double) info.bytes / 1e6, info.build_ms) ;
+                    info.threshold, info.absorb_pct, info.win_min, 100 * info.tc_share,
+                    (long long) info.nnz, (long long) info.nblk, info.fill,
+                    (double) info.bytes / 1e6, info.build_ms) ;
         }
         else
         {

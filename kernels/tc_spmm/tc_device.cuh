@@ -169,13 +169,13 @@ __device__ __forceinline__ void tc_stage_offs (uint2 *__restrict__ offs,
     __syncwarp () ;
 }
 
-// This lane's base in X for tc_load_off: X + j, where a 16-byte lane past
-// the last column reads the last four instead (its sums are not stored;
-// n >= 4 where VEC)
-template <bool VEC>
+// This lane's base in X for tc_load_off: X + j, where a lane of W columns
+// (4, or 2 in the narrow tile) past the last column reads the last W instead
+// (its sums are not stored; n >= 4 where VEC)
+template <bool VEC, int W = 4>
 __device__ __forceinline__ const float *tc_xj (const float *X, int64_t n, int64_t j)
 {
-    return X + ((VEC && j > n - 4) ? n - 4 : j) ;
+    return X + ((VEC && j > n - W) ? n - W : j) ;
 }
 
 // X [row at offset off] [j .. j+3] from xj = tc_xj (X, n, j): zeros past
@@ -326,6 +326,22 @@ __device__ __forceinline__ void tc_store (float *__restrict__ Y, int64_t r, int6
     if (j + 1 < n) q [1] = add ? q [1] + v.y : v.y ;
     if (j + 2 < n) q [2] = add ? q [2] + v.z : v.z ;
     if (j + 3 < n) q [3] = add ? q [3] + v.w : v.w ;
+}
+
+// Y [r] [j .. j+1] = v (+ Y [r] [j .. j+1] when add); atomically when
+// shared (the narrow tile: n % 4 == 0, so both columns exist where j < n)
+__device__ __forceinline__ void tc_store2 (float *__restrict__ Y, int64_t r, int64_t n,
+    int64_t j, float2 v, bool add, bool shared)
+{
+    if (j >= n) return ;
+    float2 *q = (float2 *) (Y + r * n + j) ;
+    if (shared) { atomicAdd (q, v) ; return ; }
+    if (add)
+    {
+        const float2 o = *q ;
+        v.x = o.x + v.x ; v.y = o.y + v.y ;
+    }
+    *q = v ;
 }
 
 __device__ __forceinline__ void tc_dmma (double (&d) [2], double a, double b)

@@ -69,7 +69,7 @@ __device__ __forceinline__ void tc_narrow (const uint2 *__restrict__ offs,
 {
     constexpr int U = 2 ;
     constexpr int NS = tc_prec<MODE>::NS ;
-    const float *xj = X + ((j > n - 2) ? n - 2 : j) ;
+    const float *xj = tc_xj<true, 2> (X, n, j) ;
     float big [4] = { 0, 0, 0, 0 }, small [4] = { 0, 0, 0, 0 } ;
     for (int b = 0 ; b < nb ; b += U)
     {
@@ -102,17 +102,9 @@ __device__ __forceinline__ void tc_narrow (const uint2 *__restrict__ offs,
     for (int h = 0 ; h < 2 ; h++)
     {
         const int64_t r = r0 + h ;
-        if (r >= m || j >= n) continue ;
+        if (r >= m) continue ;
         const int64_t o = row_out ? row_out [r] : r ;
-        float2 v = h ? y1 : y0 ;
-        float2 *q = (float2 *) (Y + o * n + j) ;
-        if (shared) { atomicAdd (q, v) ; continue ; }
-        if (rp != NULL && rp [o + 1] > rp [o])
-        {
-            const float2 old = *q ;
-            v.x = old.x + v.x ; v.y = old.y + v.y ;
-        }
-        *q = v ;
+        tc_store2 (Y, o, n, j, h ? y1 : y0, (rp != NULL) && rp [o + 1] > rp [o], shared) ;
     }
 }
 
