@@ -206,9 +206,10 @@ void fp64_table (const std::vector<int64_t> &ns)
 // cuSPARSE's best on S.  And what the order alone buys CUDA-core kernels
 // (neighbouring rows sharing columns read X's rows from L1 / L2): cuSPARSE's
 // best on S and on the permuted S (whose Y is S's with its rows permuted,
-// checked so), and our CUDA-core kernel (the chooser's pick) on S and on the
-// permuted S storing row q to Y's row perm [q] (gg_cuda_spmm_rows: the
-// product itself, checked against S's), for three orders: RSH, the
+// checked so), and our CUDA-core kernel (the FP32 pick) on S and on the
+// permuted S storing row q to Y's row perm [q] (gg_cuda_spmm_plan_rows with
+// the permuted S's plan: the product itself, checked against S's; the
+// reordered hybrid's remainder runs the same way), for three orders: RSH, the
 // first-column sort and rows by length (longest first; ties by first
 // column), each with its host seconds and the warm calls that pay for it
 // (seconds / time saved per call).
@@ -316,12 +317,18 @@ void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64
         gg_cuda_rows_form_free (&RF, 0) ; }) ;
     if (gg_cuda_rows_by_length (A.m, A.nnz, dp, di, dx, sizeof (float), &RF, 0) != GG_OK)
     { printf ("reorder: device length order failed\n") ; exit (1) ; }
-    // the plan of our CUDA-core kernel on S (the reordered runs store
-    // through row_out, with schedules that take no plan)
-    void *aplan ;
-    CK (cudaMalloc (&aplan, gg_cuda_spmv_plan_bytes (A.nnz) + 16)) ;
-    if (gg_cuda_spmv_plan_build (A.m, A.nnz, dp, aplan, 0) != GG_OK)
-    { printf ("reorder: plan build failed\n") ; exit (1) ; }
+    // the plans of our CUDA-core kernel on S and on each ordered S (the
+    // reordered runs store through row_out: gg_cuda_spmm_plan_rows)
+    auto make_plan = [&] (const int32_t *mp) -> void *
+    {
+        void *pl ;
+        CK (cudaMalloc (&pl, gg_cuda_spmv_plan_bytes (A.nnz) + 16)) ;
+        if (gg_cuda_spmv_plan_build (A.m, A.nnz, mp, pl, 0) != GG_OK)
+        { printf ("reorder: plan build failed\n") ; exit (1) ; }
+        return pl ;
+    } ;
+    void *aplan = make_plan (dp), *rsh_plan = make_plan (ep), *fc_plan = make_plan (dfc.p),
+        *len_plan = make_plan (dlen.p), *dev_plan = make_plan (RF.p) ;
     // forms: T = 3 and 4, then T = 3 with each window rule (--rules)
     const int nf = 2 + (int) rules.size () ;
     std::vector<gg_hybrid_form *> fu (nf, NULL), fr (nf, NULL) ;
@@ -386,8 +393,9 @@ void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64
         const gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, GG_FP32 } ;
         const char *kern = gg_cuda_spmm_choose_plan_fp32 (A.m, n, A.nnz, A.max_row) ;
         // (row_out: the permuted store, with the chooser's pick among the
-        // schedules that take one: kern wherever kern is one of them)
-        const char *kern_rows = gg_cuda_spmm_choose_rows (A.m, n, A.nnz, A.max_row) ;
+        // schedules that take one: kern wherever kern is one of them, as
+        // slot_kK is)
+        const char *kern_rows = gg_cuda_spmm_choose_rows_plan_fp32 (A.m, n, A.nnz, A.max_row) ;
         auto core = [&] (int32_t *mp, int32_t *mi, float *mx, void *plan, const int32_t *row_out,
             const char *what) -> double
         {
@@ -395,24 +403,24 @@ void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64
             CK (cudaMemset (dY, 0xff, A.m * n * 4)) ;
             const double t = time_ms ([&] { rc = (row_out == NULL)
                 ? gg_cuda_spmm_plan (&sr, A.m, A.k, n, A.nnz, mp, mi, mx, false, dX, dY, plan, A.max_row, kern, 0)
-                : gg_cuda_spmm_rows (&sr, A.m, A.k, n, A.nnz, mp, mi, mx, false, dX, dY, row_out,
-                    kern_rows, 0) ; }) ;
+                : gg_cuda_spmm_plan_rows (&sr, A.m, A.k, n, A.nnz, mp, mi, mx, false, dX, dY, plan,
+                    A.max_row, row_out, kern_rows, 0) ; }) ;
             if (rc != GG_OK) return -1 ;
             CK (cudaMemcpy (y.data (), dY, A.m * n * 4, cudaMemcpyDeviceToHost)) ;
             const double rel = rel_to_ref (A, n, y, ref) ;
             return line (what, t, rel, rel < 1e-4) ? t : -1 ;
         } ;
-        const std::string kn = std::string ("cuda ") + kern ;
+        const std::string kn = std::string ("cuda ") + kern, knr = std::string ("cuda ") + kern_rows ;
         const double cuda = core (dp, di, dx, aplan, NULL, kn.c_str ()) ;
-        const double cuda_p = core (ep, ei, ex, NULL, dperm, (kn + " RSH order").c_str ()) ;
-        const double cuda_fc = core (dfc.p, dfc.i, dfc.x, NULL, dfc.perm, (kn + " first-col order").c_str ()) ;
-        const double cuda_len = core (dlen.p, dlen.i, dlen.x, NULL, dlen.perm, (kn + " length order").c_str ()) ;
-        const double cuda_dev = core (RF.p, RF.i, (float *) RF.x, NULL, RF.perm,
-            (kn + " length order, device form").c_str ()) ;
+        const double cuda_p = core (ep, ei, ex, rsh_plan, dperm, (knr + " RSH order").c_str ()) ;
+        const double cuda_fc = core (dfc.p, dfc.i, dfc.x, fc_plan, dfc.perm, (knr + " first-col order").c_str ()) ;
+        const double cuda_len = core (dlen.p, dlen.i, dlen.x, len_plan, dlen.perm, (knr + " length order").c_str ()) ;
+        const double cuda_dev = core (RF.p, RF.i, (float *) RF.x, dev_plan, RF.perm,
+            (knr + " length order, device form").c_str ()) ;
         line ("cuSPARSE reordered", cusp_p, cusp_p_rel, cusp_p_rel < 1e-4) ;
-        // the order alone for our FP32 pick itself (slot_kK takes no row_out:
-        // the permuted S's Y, rows permuted, checked against ref so permuted),
-        // apart from what the permuted store's schedules cost
+        // the order alone for our FP32 pick itself without the permuted store
+        // (the permuted S's Y, rows permuted, checked against ref so
+        // permuted): what the store through row_out costs, beside the above
         {
             int rc = GG_OK ;
             int64_t mr = 0 ;
@@ -463,7 +471,8 @@ void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64
         cudaFree (dX) ; cudaFree (dY) ;
     }
     for (int q = 0 ; q < nf ; q++) { gg_tc_free (fu [q], 0) ; gg_tc_free (fr [q], 0) ; }
-    cudaFree (dp) ; cudaFree (di) ; cudaFree (dx) ; cudaFree (aplan) ;
+    cudaFree (dp) ; cudaFree (di) ; cudaFree (dx) ; cudaFree (aplan) ; cudaFree (rsh_plan) ;
+    cudaFree (fc_plan) ; cudaFree (len_plan) ; cudaFree (dev_plan) ;
     free_permuted (drsh) ;
     free_permuted (dfc) ; free_permuted (dlen) ;
     gg_cuda_rows_form_free (&RF, 0) ;

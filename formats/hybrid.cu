@@ -526,34 +526,13 @@ done:
 
 
 //------------------------------------------------------------------------------
-// a row-permuted form: the remainder and zero_rows in Y's order
+// a row-permuted form: zero_rows in Y's order
 //------------------------------------------------------------------------------
 
-// len [perm [q]] = the remainder entries of form row q
-__global__ void hyb_perm_len_kernel (const int32_t *__restrict__ rp, const int32_t *__restrict__ perm,
-    int64_t m, int32_t *__restrict__ len)
-{
-    for (int64_t q = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ; q < m ;
-         q += (int64_t) gridDim.x * blockDim.x)
-        len [perm [q]] = rp [q + 1] - rp [q] ;
-}
-
-// the remainder entries of form row q to row perm [q] of the new CSR
-template <typename T>
-__global__ void hyb_perm_copy_kernel (const int32_t *__restrict__ rp, const int32_t *__restrict__ ri,
-    const T *__restrict__ rx, const int32_t *__restrict__ perm, int64_t m,
-    const int32_t *__restrict__ np, int32_t *__restrict__ ni, T *__restrict__ nx)
-{
-    // one warp per row
-    const int lane = threadIdx.x & 31 ;
-    for (int64_t q = ((int64_t) blockIdx.x * blockDim.x + threadIdx.x) / 32 ; q < m ;
-         q += ((int64_t) gridDim.x * blockDim.x) / 32)
-    {
-        const int32_t a = rp [q], len = rp [q + 1] - a, b = np [perm [q]] ;
-        for (int32_t e = lane ; e < len ; e += 32) { ni [b + e] = ri [a + e] ; nx [b + e] = rx [a + e] ; }
-    }
-}
-
+// The remainder stays in the form's row order (its rows neighbours as the
+// reordering made them: what its kernel gains from the order) and is stored
+// through row_out like the tensor-core part; only zero_rows, which a kernel
+// of its own clears in Y, move to Y's order.
 __global__ void hyb_perm_map_kernel (int32_t *__restrict__ rows, int64_t n,
     const int32_t *__restrict__ perm)
 {
@@ -566,49 +545,19 @@ extern "C" int gg_tc_set_row_out (gg_hybrid_form *f, const int32_t *perm, cudaSt
 {
     if (f == NULL || perm == NULL || f->row_out != NULL
         || (f->type != GG_FP32 && f->type != GG_FP64)) return GG_ERR_UNSUPPORTED ;
-    const int64_t m = f->m ;
-    const size_t ts = (f->type == GG_FP32) ? 4 : 8 ;
-    int rc = GG_OK ;
-    int32_t *len = NULL, *np = NULL, *ni = NULL ;
-    void *nx = NULL, *cub_tmp = NULL ;
-    size_t cub_have = 0 ;
-    HYB_ALLOC (len, (size_t) (m + 1) * 4) ;
-    HYB_ALLOC (np, (size_t) (m + 1) * 4) ;
-    HYB_ALLOC (ni, (size_t) f->rem_nnz * 4 + 4) ;
-    HYB_ALLOC (nx, (size_t) f->rem_nnz * ts + 8) ;
-    HYB_TRY (cudaMemsetAsync (len + m, 0, 4, stream)) ;
-    HYB_LAUNCH ((hyb_perm_len_kernel <<<hyb_grid (m, 256), 256, 0, stream>>> (f->rp, perm, m, len))) ;
-    HYB_CUB (cub::DeviceScan::ExclusiveSum, len, np, (int64_t) m + 1, stream) ;
-    if (f->type == GG_FP32)
-        HYB_LAUNCH ((hyb_perm_copy_kernel<float> <<<hyb_grid (m * 32, 256), 256, 0, stream>>> (f->rp,
-            f->ri, (const float *) f->rx, perm, m, np, ni, (float *) nx))) ;
-    else
-        HYB_LAUNCH ((hyb_perm_copy_kernel<double> <<<hyb_grid (m * 32, 256), 256, 0, stream>>> (f->rp,
-            f->ri, (const double *) f->rx, perm, m, np, ni, (double *) nx))) ;
-    HYB_TRY (cudaMemcpyAsync (f->rp, np, (size_t) (m + 1) * 4, cudaMemcpyDeviceToDevice, stream)) ;
-    if (f->rem_nnz > 0)
-    {
-        HYB_TRY (cudaMemcpyAsync (f->ri, ni, (size_t) f->rem_nnz * 4, cudaMemcpyDeviceToDevice, stream)) ;
-        HYB_TRY (cudaMemcpyAsync (f->rx, nx, (size_t) f->rem_nnz * ts, cudaMemcpyDeviceToDevice, stream)) ;
-    }
     if (f->nzero > 0)
-        HYB_LAUNCH ((hyb_perm_map_kernel <<<hyb_grid (f->nzero, 256), 256, 0, stream>>> (f->zero_rows,
-            f->nzero, perm))) ;
-    if (f->rem_nnz > 0 && gg_cuda_spmv_plan_build (m, f->rem_nnz, f->rp, f->rplan, stream) != GG_OK)
     {
-        rc = GG_ERR_DEVICE ;
-        goto done ;
+        hyb_perm_map_kernel <<<hyb_grid (f->nzero, 256), 256, 0, stream>>> (f->zero_rows,
+            f->nzero, perm) ;
+        if (cudaGetLastError () != cudaSuccess) return GG_ERR_DEVICE ;
     }
-    HYB_TRY (cudaStreamSynchronize (stream)) ;
+    if (cudaStreamSynchronize (stream) != cudaSuccess)
+    {
+        (void) cudaGetLastError () ;
+        return GG_ERR_DEVICE ;
+    }
     f->row_out = perm ;
-done:
-    if (len) cudaFreeAsync (len, stream) ;
-    if (np) cudaFreeAsync (np, stream) ;
-    if (ni) cudaFreeAsync (ni, stream) ;
-    if (nx) cudaFreeAsync (nx, stream) ;
-    if (cub_tmp) cudaFreeAsync (cub_tmp, stream) ;
-    if (rc != GG_OK) cudaGetLastError () ;
-    return rc ;
+    return GG_OK ;
 }
 
 extern "C" void gg_tc_free (gg_hybrid_form *form, cudaStream_t stream)

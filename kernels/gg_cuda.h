@@ -40,19 +40,29 @@ int gg_cuda_spmm (const gg_semiring *sr, int64_t m, int64_t k, int64_t n,
 // row_out [r] of Y (row_out: m distinct rows, on the device; NULL:
 // GG_ERR_UNSUPPORTED), rows without entries left unwritten as above.  So S
 // may be held with its rows reordered (reorder/) and Y come out in the
-// original order, without a pass over Y.  The row and nnz schedules only
-// (kernel: one of those, or NULL / "" for the chooser's pick among them);
+// original order, without a pass over Y.  The row, nnz and slot schedules
+// only (kernel: one of those, or NULL / "" for the chooser's pick among the
+// row and nnz ones);
 // every semiring and type gg_cuda_spmm takes.
 int gg_cuda_spmm_rows (const gg_semiring *sr, int64_t m, int64_t k, int64_t n,
     int64_t nnz, const int32_t *p, const int32_t *i, const void *x, bool iso,
     const void *X, void *Y, const int32_t *row_out, const char *kernel,
     cudaStream_t stream) ;
 
+// gg_cuda_spmm_rows with S's SpMV plan kept and its longest row, as
+// gg_cuda_spmm_plan below takes them (the plan and max_row are those of the
+// CSR given, i.e. of the permuted S): the slot_kK schedules then run without
+// making the plan in the call (kernel NULL or "": gg_cuda_spmm_choose_rows).
+int gg_cuda_spmm_plan_rows (const gg_semiring *sr, int64_t m, int64_t k, int64_t n,
+    int64_t nnz, const int32_t *p, const int32_t *i, const void *x, bool iso,
+    const void *X, void *Y, const void *plan, int64_t max_row,
+    const int32_t *row_out, const char *kernel, cudaStream_t stream) ;
+
 // S's rows ordered by length, longest first (equal lengths in S's order,
 // empty rows last), made on the device (kernels/spmm/spmm_rows_order.cu: a
 // stable radix sort of the lengths, a scan, a copy of the entries): the
 // form's CSR (p, i, and x when S's values x are given, elem bytes each: 1,
-// 2, 4 or 8) and perm, row q of the form being row perm [q] of S, which is
+// 2, 4 or 8), its SpMV plan (for gg_cuda_spmm_plan_rows) and perm, row q of the form being row perm [q] of S, which is
 // the row_out of gg_cuda_spmm_rows for a product in S's row order.  One
 // device allocation (buf, bytes), stream-ordered on `stream`; freed with
 // gg_cuda_rows_form_free.  m, nnz < 2^31.  On R-MAT the nnz-split schedules
@@ -64,6 +74,7 @@ typedef struct
     int32_t *p, *i ;            // the form's CSR (device)
     void *x ;                   // its values, or NULL
     int32_t *perm ;             // row q of the form is row perm [q] of S
+    void *plan ;                // the form's SpMV plan (gg_cuda_spmv_plan_build)
     void *buf ;                 // the one allocation holding all of them
     size_t bytes ;
 }
@@ -277,6 +288,11 @@ const char *gg_cuda_spmm_choose_plan_fp32 (int64_t m, int64_t n, int64_t nnz,
 // the row and nnz ones): where the chooser takes an SpMV schedule (n = 1),
 // its pick for n = 2.
 const char *gg_cuda_spmm_choose_rows (int64_t m, int64_t n, int64_t nnz,
+    int64_t max_row) ;
+
+// And for FP32 PLUS_TIMES with the plan kept: gg_cuda_spmm_choose_plan_fp32's
+// pick where it takes a permuted store (slot_kK does), else the above.
+const char *gg_cuda_spmm_choose_rows_plan_fp32 (int64_t m, int64_t n, int64_t nnz,
     int64_t max_row) ;
 
 // Hand the memory the kernels' scratch pool keeps (kernels/gg_device.cu)

@@ -222,8 +222,10 @@ void test_spmm_case (const csr &A, gg_semiring sr, int64_t n, bool iso,
     for (gg_spmv_band_form *bf : bands) gg_cuda_spmv_band_free (bf, true, 0) ;
 
     // the permuted store (gg_cuda_spmm_rows): row r of S X to row
-    // row_out [r] of Y, a random permutation, with row and nnz schedules and
-    // the chooser's pick; rows without entries leave their target
+    // row_out [r] of Y, a random permutation, with row, nnz and slot
+    // schedules and the chooser's pick, the slots also with the plan and S's
+    // longest row (gg_cuda_spmm_plan_rows; FP32 PLUS_TIMES from 4 column
+    // lanes, else nnz_kK); rows without entries leave their target
     // untouched; the SpMV schedules refuse it
     {
         std::vector<int32_t> perm (A.m) ;
@@ -240,14 +242,20 @@ void test_spmm_case (const csr &A, gg_semiring sr, int64_t n, bool iso,
         CHECK_CUDA (cudaMemcpy (d_perm, perm.data (), A.m * sizeof (int32_t), cudaMemcpyHostToDevice)) ;
         // (a row and two nnz schedules, the chooser's pick, an SpMV one: the
         // other variants share these kernels, and the test's time matters)
-        const std::vector<std::string> rnames = { "row_g8", "nnz_k16", "nnz_k128", "", "merge_i8" } ;
-        for (const std::string &rn : rnames)
+        const std::vector<std::string> rnames = { "row_g8", "nnz_k16", "nnz_k128", "", "merge_i8",
+            "slot_k32", "slot_k64", "slot_k32+plan", "slot_k64+plan" } ;
+        for (const std::string &rn0 : rnames)
         {
+            const bool with_plan = rn0.size () > 5 && rn0.compare (rn0.size () - 5, 5, "+plan") == 0 ;
+            const std::string rn = with_plan ? rn0.substr (0, rn0.size () - 5) : rn0 ;
             const bool takes = rn.empty () || rn.compare (0, 3, "row") == 0
-                || rn.compare (0, 3, "nnz") == 0 ;
+                || rn.compare (0, 3, "nnz") == 0 || rn.compare (0, 4, "slot") == 0 ;
             CHECK_CUDA (cudaMemset (d_Y, SENTINEL, ybytes)) ;
-            const int rc = gg_cuda_spmm_rows (&sr, A.m, A.k, n, A.nnz, d_p, d_i, d_sx, iso,
-                d_X, d_Y, d_perm, rn.c_str (), 0) ;
+            const int rc = with_plan
+                ? gg_cuda_spmm_plan_rows (&sr, A.m, A.k, n, A.nnz, d_p, d_i, d_sx, iso, d_X, d_Y,
+                    d_plan, max_row, d_perm, rn.c_str (), 0)
+                : gg_cuda_spmm_rows (&sr, A.m, A.k, n, A.nnz, d_p, d_i, d_sx, iso,
+                    d_X, d_Y, d_perm, rn.c_str (), 0) ;
             cudaError_t err = cudaDeviceSynchronize () ;
             checks++ ;
             if (!takes)
@@ -263,7 +271,7 @@ void test_spmm_case (const csr &A, gg_semiring sr, int64_t n, bool iso,
             {
                 printf ("FAIL spmm_rows %s %s_%s_%s n=%lld %s: rc %d, %s\n", A.name,
                     add_name [sr.add], mul_name [sr.mul], type_name [t], (long long) n,
-                    rn.c_str (), rc, cudaGetErrorString (err)) ;
+                    rn0.c_str (), rc, cudaGetErrorString (err)) ;
                 failures++ ;
                 if (err != cudaSuccess) exit (1) ;
                 continue ;
@@ -281,7 +289,7 @@ void test_spmm_case (const csr &A, gg_semiring sr, int64_t n, bool iso,
                 failures++ ;
                 printf ("FAIL spmm_rows %s %s_%s_%s n=%lld iso=%d %s: %lld wrong\n", A.name,
                     add_name [sr.add], mul_name [sr.mul], type_name [t], (long long) n,
-                    (int) iso, rn.empty () ? "(chooser)" : rn.c_str (), (long long) bad) ;
+                    (int) iso, rn.empty () ? "(chooser)" : rn0.c_str (), (long long) bad) ;
             }
         }
         // no row_out: refused

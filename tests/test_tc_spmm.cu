@@ -415,20 +415,38 @@ static void check_product (const bm_csr &A, const dev_csr &d, const gg_hybrid_fo
 // X random; every element within its recursive-summation bound of an
 // extended-precision reference: (terms + 1) u sum |s x|, u = 2^-53 (each
 // product and each add rounds once, in any order).
+// perm != NULL: the form is built from the row-permuted S (row q = row
+// perm [q] of A; d is that S on the device, dperm its perm) and made to
+// write Y in A's order (gg_tc_set_row_out); A's reference checks it.
 static void check_product64 (const bm_csr &A, const dev_csr &d, const gg_tc_rule &rule,
-    const std::vector<int64_t> &ns)
+    const std::vector<int64_t> &ns, const std::vector<int32_t> *perm = NULL,
+    const int32_t *dperm = NULL)
 {
     const char *nm = A.name.c_str () ;
-    std::vector<double> sx (A.nnz) ;
+    std::vector<double> sx (A.nnz), sxf (A.nnz + 1) ;
     for (int64_t e = 0 ; e < A.nnz ; e++) sx [e] = (double) A.x [e] * (1 + 1e-9 * rng.val ()) ;
+    // the values in the form's order
+    if (perm != NULL)
+    {
+        std::vector<int32_t> bp (A.m + 1), bi (A.nnz + 1) ;
+        gg_reorder_permute_rows (A.p.data (), A.i.data (), sx.data (), sizeof (double), false,
+            A.m, perm->data (), bp.data (), bi.data (), sxf.data ()) ;
+    }
+    else std::copy (sx.begin (), sx.end (), sxf.begin ()) ;
     double *dsx = NULL ;
     CHECK_CUDA (cudaMalloc (&dsx, A.nnz * 8 + 8)) ;
-    if (A.nnz > 0) CHECK_CUDA (cudaMemcpy (dsx, sx.data (), A.nnz * 8, cudaMemcpyHostToDevice)) ;
+    if (A.nnz > 0) CHECK_CUDA (cudaMemcpy (dsx, sxf.data (), A.nnz * 8, cudaMemcpyHostToDevice)) ;
     gg_hybrid_form *f = NULL ;
     const int brc = gg_tc_build_rule (A.m, A.k, A.nnz, d.p, d.i, dsx, GG_FP64, &rule, &f, 0) ;
     EXPECT (brc == GG_OK && f != NULL, "%s: FP64 build rc %d", nm, brc) ;
     if (f == NULL) { cudaFree (dsx) ; return ; }
     EXPECT (f->type == GG_FP64, "%s: FP64 form type", nm) ;
+    if (perm != NULL)
+    {
+        const int prc = gg_tc_set_row_out (f, dperm, 0) ;
+        EXPECT (prc == GG_OK, "%s: FP64 set_row_out rc %d", nm, prc) ;
+        if (prc != GG_OK) { gg_tc_free (f, 0) ; cudaFree (dsx) ; return ; }
+    }
     for (int64_t n : ns)
     {
         std::vector<double> X (A.k * n), y (A.m * n) ;
@@ -469,9 +487,9 @@ static void check_product64 (const bm_csr &A, const dev_csr &d, const gg_tc_rule
         }
         checks++ ;
         if (bad) failures++ ;
-        printf ("  %-14s n=%-4lld fp64   err max %.3e (DMMA %s, T=%d seg=%d rule %d:%d)%s\n", nm,
+        printf ("  %-14s n=%-4lld fp64   err max %.3e (DMMA %s, T=%d seg=%d rule %d:%d%s)%s\n", nm,
             (long long) n, worst, variant, rule.threshold, rule.seg_blocks, rule.absorb_pct,
-            rule.win_min, bad ? " FAILED" : "") ;
+            rule.win_min, perm ? ", rows permuted" : "", bad ? " FAILED" : "") ;
       }
         cudaFree (dX) ; cudaFree (dY) ;
     }
@@ -480,9 +498,12 @@ static void check_product64 (const bm_csr &A, const dev_csr &d, const gg_tc_rule
 }
 
 // The form of a row-permuted S (row q of B = row perm [q] of A) made to
-// write Y in A's order (gg_tc_set_row_out): A's reference checks every
-// variant and mode (FP32).
-static void check_permuted (const bm_csr &A, const std::vector<int64_t> &ns)
+// write Y in A's order (gg_tc_set_row_out), under each rule: A's reference
+// checks every variant and mode (FP32), with the remainder's chooser pick
+// and with slot_k32 and nnz_k16 named (its permuted store); and the FP64
+// form's direct2 and fused.
+static void check_permuted (const bm_csr &A, const std::vector<int64_t> &ns,
+    const std::vector<gg_tc_rule> &rules)
 {
     const char *nm = A.name.c_str () ;
     std::vector<int32_t> perm (A.m) ;
@@ -498,12 +519,17 @@ static void check_permuted (const bm_csr &A, const std::vector<int64_t> &ns)
     int32_t *dperm = NULL ;
     CHECK_CUDA (cudaMalloc (&dperm, A.m * 4 + 4)) ;
     CHECK_CUDA (cudaMemcpy (dperm, perm.data (), A.m * 4, cudaMemcpyHostToDevice)) ;
+    for (const gg_tc_rule &rule : rules)
+    {
     gg_hybrid_form *f = NULL ;
-    EXPECT (gg_tc_build (B.m, B.k, B.nnz, d.p, d.i, d.x, GG_FP32, 3, 0, &f, 0) == GG_OK && f != NULL,
-        "%s: permuted build", nm) ;
+    EXPECT (gg_tc_build_rule (B.m, B.k, B.nnz, d.p, d.i, d.x, GG_FP32, &rule, &f, 0) == GG_OK
+        && f != NULL, "%s: permuted build", nm) ;
     if (f != NULL)
     {
         EXPECT (gg_tc_set_row_out (f, dperm, 0) == GG_OK, "%s: set_row_out", nm) ;
+        printf ("%s permuted, rule T=%d seg=%d %d:%d: %lld zero rows, remainder %lld\n", nm,
+            rule.threshold, rule.seg_blocks, rule.absorb_pct, rule.win_min, (long long) f->nzero,
+            (long long) f->rem_nnz) ;
         for (int64_t n : ns)
         {
             std::vector<float> X (A.k * n), y (A.m * n) ;
@@ -513,11 +539,15 @@ static void check_permuted (const bm_csr &A, const std::vector<int64_t> &ns)
             CHECK_CUDA (cudaMalloc (&dY, A.m * n * 4 + 16)) ;
             CHECK_CUDA (cudaMemcpy (dX, X.data (), X.size () * 4, cudaMemcpyHostToDevice)) ;
             const reference R = make_reference (A, X, n) ;
+            for (const char *rem : { "", "slot_k32", "nnz_k16" })
             for (int mode = 0 ; mode < GG_TC_NMODES ; mode++)
             for (const char *const *v = gg_tc_variants () ; *v ; v++)
             {
+                // (the named remainders with the split variants, exact mode)
+                if (rem [0] != '\0' && (mode != GG_TC_EXACT || !strcmp (*v, "fused")
+                    || !strcmp (*v, "team"))) continue ;
                 CHECK_CUDA (cudaMemset (dY, 0xff, A.m * n * 4)) ;
-                const int rc = gg_tc_spmm_ex (f, dX, dY, n, mode, *v, GG_TC_PARTS_ALL, NULL, 0) ;
+                const int rc = gg_tc_spmm_ex (f, dX, dY, n, mode, *v, GG_TC_PARTS_ALL, rem, 0) ;
                 EXPECT (rc == GG_OK, "%s: permuted %s rc %d", nm, *v, rc) ;
                 CHECK_CUDA (cudaDeviceSynchronize ()) ;
                 CHECK_CUDA (cudaMemcpy (y.data (), dY, y.size () * 4, cudaMemcpyDeviceToHost)) ;
@@ -527,12 +557,14 @@ static void check_permuted (const bm_csr &A, const std::vector<int64_t> &ns)
                 // split products' own roundings; tf32 adds its 2e-3
                 const double rec = 2.0 * (double) (A.max_row + 1) * (FLT_EPSILON / 2) ;
                 const double bound = (mode == GG_TC_TF32) ? 2e-3 + rec : rec ;
-                EXPECT (e.finite && e.max <= bound, "%s n=%lld permuted %s %s: finite %d max %.3g",
-                    nm, (long long) n, *v, gg_tc_mode_name (mode), (int) e.finite, e.max) ;
+                EXPECT (e.finite && e.max <= bound, "%s n=%lld permuted %s %s rem '%s': finite %d max %.3g",
+                    nm, (long long) n, *v, gg_tc_mode_name (mode), rem, (int) e.finite, e.max) ;
             }
             cudaFree (dX) ; cudaFree (dY) ;
         }
         gg_tc_free (f, 0) ;
+    }
+    check_product64 (A, d, rule, ns, &perm, dperm) ;
     }
     cudaFree (dperm) ;
     release (d) ;
@@ -567,7 +599,9 @@ static void test_matrix (const bm_csr &A, const std::vector<int64_t> &ns,
         check_product64 (A, d, tf, ns) ;
     }
     release (d) ;
-    if (A.m > 1) check_permuted (A, ns) ;
+    // (the vector rule; absorbing windows into segments of 2 blocks, so
+    // that rows are zeroed and added to with atomics)
+    if (A.m > 1) check_permuted (A, ns, { { 3, 0, 0, 0 }, { 3, 2, 40, 0 } }) ;
 }
 
 //------------------------------------------------------------------------------

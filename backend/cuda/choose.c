@@ -70,7 +70,7 @@ bool spmv_use_band (const gg_semiring *sr, const gg_csr *S, int64_t n)
 
 // FP32 PLUS_TIMES: where the slot schedules were measured (the FP32 rule,
 // and the static rule's n >= 128 below)
-static bool fp32_plus_times (const gg_semiring *sr)
+bool fp32_plus_times (const gg_semiring *sr)
 {
     return sr->type == GG_FP32 && sr->add == GG_ADD_PLUS && sr->mul == GG_MUL_TIMES ;
 }

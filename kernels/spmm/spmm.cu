@@ -139,7 +139,7 @@ static int spmm_launch_op (const spmm_variant *var, const spmm_args<T> &a,
     int vec, const int32_t *plan, const int32_t *hot, int64_t nhot,
     cudaStream_t stream)
 {
-    // a permuted store: the row and nnz schedules only
+    // a permuted store: the row, nnz and slot schedules only (slot_kK is SCHED_NNZ)
     if (a.row_out != NULL && var->sched != SCHED_ROW && var->sched != SCHED_NNZ)
         return GG_ERR_UNSUPPORTED ;
     if (var->sched == SCHED_WARP)
@@ -296,14 +296,35 @@ extern "C" const char *gg_cuda_spmm_choose_rows (int64_t m, int64_t n,
     return gg_cuda_spmm_choose (m, 2, nnz, max_row) ;
 }
 
+// FP32 PLUS_TIMES with the plan kept: gg_cuda_spmm_choose_plan_fp32's pick
+// (slot_kK takes a permuted store: its stores and its init kernel's go
+// through spmm_yrow), else gg_cuda_spmm_choose_rows
+extern "C" const char *gg_cuda_spmm_choose_rows_plan_fp32 (int64_t m, int64_t n,
+    int64_t nnz, int64_t max_row)
+{
+    const char *k = gg_cuda_spmm_choose_plan_fp32 (m, n, nnz, max_row) ;
+    const spmm_variant *var = spmm_variant_named (k) ;
+    if (var != NULL && (var->sched == SCHED_ROW || var->sched == SCHED_NNZ)) return k ;
+    return gg_cuda_spmm_choose_rows (m, n, nnz, max_row) ;
+}
+
+extern "C" int gg_cuda_spmm_plan_rows (const gg_semiring *sr, int64_t m, int64_t k,
+    int64_t n, int64_t nnz, const int32_t *p, const int32_t *i, const void *x,
+    bool iso, const void *X, void *Y, const void *plan, int64_t max_row,
+    const int32_t *row_out, const char *kernel, cudaStream_t stream)
+{
+    if (row_out == NULL) return GG_ERR_UNSUPPORTED ;
+    if (kernel == NULL || kernel [0] == '\0') kernel = gg_cuda_spmm_choose_rows (m, n, nnz, max_row) ;
+    return spmm_named (sr, m, k, n, nnz, p, i, x, iso, X, Y, plan, max_row, row_out, kernel, stream) ;
+}
+
 extern "C" int gg_cuda_spmm_rows (const gg_semiring *sr, int64_t m, int64_t k,
     int64_t n, int64_t nnz, const int32_t *p, const int32_t *i, const void *x,
     bool iso, const void *X, void *Y, const int32_t *row_out, const char *kernel,
     cudaStream_t stream)
 {
-    if (row_out == NULL) return GG_ERR_UNSUPPORTED ;
-    if (kernel == NULL || kernel [0] == '\0') kernel = gg_cuda_spmm_choose_rows (m, n, nnz, -1) ;
-    return spmm_named (sr, m, k, n, nnz, p, i, x, iso, X, Y, NULL, -1, row_out, kernel, stream) ;
+    return gg_cuda_spmm_plan_rows (sr, m, k, n, nnz, p, i, x, iso, X, Y, NULL, -1, row_out,
+        kernel, stream) ;
 }
 
 extern "C" int gg_cuda_spmm (const gg_semiring *sr, int64_t m, int64_t k,

@@ -97,7 +97,7 @@ struct spmm_args
     const T *X ;            // NULL when the multiply ignores x
     T *Y ;
     const int32_t *row_out ;    // NULL, or row r of S goes to row row_out [r]
-                                // of Y (row_gG and nnz_kK only)
+                                // of Y (row_gG, nnz_kK and slot_kK only)
     int mon, mul ;
     int G, C ;              // row_g: group lanes, column lanes per group
     int K ;                 // nnz_k: nonzeros per nonzero lane
@@ -243,7 +243,7 @@ SPMM_PRIVATE const spmm_variant *spmm_variant_named (const char *name) ;
 // Launch variant var for a call spmm_check accepted (m, n, nnz > 0): the
 // type and fast-path dispatch (fast == false: GENERIC only); hot / nhot:
 // the hot form (warp_t8 only; NULL, 0 otherwise); row_out: where each row
-// of S goes in Y (NULL: row r to row r; row_gG and nnz_kK only, the others
+// of S goes in Y (NULL: row r to row r; row_gG, nnz_kK, slot_kK only, the others
 // answer GG_ERR_UNSUPPORTED)
 SPMM_PRIVATE int spmm_run (const gg_semiring *sr, const gg_canon *cs,
     const spmm_variant *var, bool fast, int64_t m, int64_t k, int64_t n,

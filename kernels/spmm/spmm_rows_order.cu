@@ -9,7 +9,8 @@
 // 1.66x faster at N = 32 (1.18x / 1.12x at N = 128) on rows in this order,
 // as much as any locality order gave (RSH, first column): a chunk then holds
 // rows of one size.  Made with a stable radix sort of the lengths (CUB), a
-// scan, and one warp per row copying its entries: one pass over S.
+// scan, and one warp per row copying its entries: one pass over S; then the
+// form's SpMV plan (gg_cuda_spmv_plan_build), which its slot_kK run takes.
 
 #include "kernels/gg_cuda.h"
 
@@ -113,7 +114,8 @@ extern "C" int gg_cuda_rows_by_length (int64_t m, int64_t nnz, const int32_t *p,
     (void) cudaGetLastError () ;        // not ours: an earlier call's, already reported
     // the form: p (m + 1), i (nnz), perm (m), x (nnz values)
     const size_t b_p = ro_round ((size_t) (m + 1) * 4), b_i = ro_round ((size_t) nnz * 4 + 4),
-        b_perm = ro_round ((size_t) m * 4), b_x = (x == NULL) ? 0 : ro_round ((size_t) nnz * elem + 8) ;
+        b_perm = ro_round ((size_t) m * 4), b_x = (x == NULL) ? 0 : ro_round ((size_t) nnz * elem + 8),
+        b_plan = ro_round (gg_cuda_spmv_plan_bytes (nnz)) ;
     // scratch: the lengths, sorted, the row ids, CUB's space
     size_t sort_bytes = 0, scan_bytes = 0 ;
     if (ro_sort (NULL, sort_bytes, NULL, NULL, NULL, NULL, m, stream) != cudaSuccess
@@ -123,7 +125,7 @@ extern "C" int gg_cuda_rows_by_length (int64_t m, int64_t nnz, const int32_t *p,
     }
     const size_t b_len = ro_round ((size_t) m * 4), b_cub = ro_round (std::max (sort_bytes, scan_bytes)) ;
     char *buf = NULL, *tmp = NULL ;
-    if (cudaMallocAsync ((void **) &buf, b_p + b_i + b_perm + b_x, stream) != cudaSuccess)
+    if (cudaMallocAsync ((void **) &buf, b_p + b_i + b_perm + b_x + b_plan, stream) != cudaSuccess)
     {
         (void) cudaGetLastError () ;
         return GG_ERR_DEVMEM ;
@@ -137,6 +139,7 @@ extern "C" int gg_cuda_rows_by_length (int64_t m, int64_t nnz, const int32_t *p,
     int32_t *np = (int32_t *) buf, *ni = (int32_t *) (buf + b_p),
         *perm = (int32_t *) (buf + b_p + b_i) ;
     void *nx = (x == NULL) ? NULL : buf + b_p + b_i + b_perm ;
+    void *plan = buf + b_p + b_i + b_perm + b_x ;
     uint32_t *len = (uint32_t *) tmp, *len_sorted = (uint32_t *) (tmp + b_len) ;
     int32_t *ids = (int32_t *) (tmp + 2 * b_len) ;
     void *cub_tmp = tmp + 3 * b_len ;
@@ -158,6 +161,9 @@ extern "C" int gg_cuda_rows_by_length (int64_t m, int64_t nnz, const int32_t *p,
             default: err = ro_gather<uint64_t> (p, i, x, perm, np, m, ni, nx, stream) ; break ;
         }
     }
+    // the form's SpMV plan (its slot part for slot_kK)
+    if (err == cudaSuccess && gg_cuda_spmv_plan_build (m, nnz, np, plan, stream) != GG_OK)
+        err = cudaErrorLaunchFailure ;
     (void) cudaFreeAsync (tmp, stream) ;
     if (err != cudaSuccess)
     {
@@ -171,7 +177,8 @@ extern "C" int gg_cuda_rows_by_length (int64_t m, int64_t nnz, const int32_t *p,
     out->i = ni ;
     out->x = nx ;
     out->perm = perm ;
+    out->plan = plan ;
     out->buf = buf ;
-    out->bytes = b_p + b_i + b_perm + b_x ;
+    out->bytes = b_p + b_i + b_perm + b_x + b_plan ;
     return GG_OK ;
 }

@@ -56,8 +56,9 @@ tc_dmma_kernel (const int32_t *__restrict__ col, const double2 *__restrict__ val
     const int64_t r0 = w * GG_HYB_WIN + 2 * t, r1 = r0 + 1 ;
     const int64_t o0 = (r0 < m && row_out) ? row_out [r0] : r0 ;
     const int64_t o1 = (r1 < m && row_out) ? row_out [r1] : r1 ;
-    if (r0 < m) tc_store4<VEC> (Y, o0, n, j, y0, (rp != NULL) && rp [o0 + 1] > rp [o0], shared) ;
-    if (r1 < m) tc_store4<VEC> (Y, o1, n, j, y1, (rp != NULL) && rp [o1 + 1] > rp [o1], shared) ;
+    // (the remainder in the form's order: rp by the form's row)
+    if (r0 < m) tc_store4<VEC> (Y, o0, n, j, y0, (rp != NULL) && rp [r0 + 1] > rp [r0], shared) ;
+    if (r1 < m) tc_store4<VEC> (Y, o1, n, j, y1, (rp != NULL) && rp [r1 + 1] > rp [r1], shared) ;
 }
 
 
@@ -104,9 +105,8 @@ tc_fused_kernel (const int32_t *__restrict__ col, const float2 *__restrict__ val
     {
         const int64_t r = w * GG_HYB_WIN + 2 * t + h ;
         if (r >= m) continue ;
-        const int64_t ro = row_out ? row_out [r] : r ;     // (remainder in Y's order)
-        const int32_t e1 = rp [ro + 1] ;
-        int32_t e = rp [ro] ;
+        const int32_t e1 = rp [r + 1] ;    // (the remainder in the form's order)
+        int32_t e = rp [r] ;
         for ( ; e + 1 < e1 ; e += 2)
         {
             const int32_t c0 = __ldg (ri + e), c1 = __ldg (ri + e + 1) ;
@@ -166,9 +166,8 @@ tc_fused_dmma_kernel (const int32_t *__restrict__ col, const double2 *__restrict
     {
         double rs [4] = { 0, 0, 0, 0 } ;
         const int64_t r = w * GG_HYB_WIN + 2 * t + h ;
-        const int64_t ro = (r < m && row_out) ? row_out [r] : r ;
-        if (r < m)
-            for (int32_t e = rp [ro] ; e < rp [ro + 1] ; e++)
+        if (r < m)      // (the remainder in the form's order)
+            for (int32_t e = rp [r] ; e < rp [r + 1] ; e++)
             {
                 double x [4] ;
                 tc_load_x4<VEC> (X, __ldg (ri + e), n, j, x) ;
@@ -238,9 +237,8 @@ tc_team_kernel (const int32_t *__restrict__ col, const float2 *__restrict__ val,
         float4 acc = make_float4 (0, 0, 0, 0) ;
         if (r < m)
         {
-            const int64_t ro = row_out ? row_out [r] : r ;  // (remainder in Y's order)
-            const int32_t e1 = rp [ro + 1] ;
-            for (int32_t e = rp [ro] + t ; e < e1 ; e += 8)
+            const int32_t e1 = rp [r + 1] ;    // (the remainder in the form's order)
+            for (int32_t e = rp [r] + t ; e < e1 ; e += 8)
             {
                 const bool two = e + 4 < e1 ;
                 const int32_t c0 = __ldg (ri + e), c1 = two ? __ldg (ri + e + 4) : c0 ;

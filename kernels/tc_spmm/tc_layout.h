@@ -87,8 +87,9 @@ typedef struct gg_hybrid_form
                                 // form is stored to: a form of a row-permuted
                                 // S (reorder/) writes Y in S's own order;
                                 // set by gg_tc_set_row_out, which also puts
-                                // the remainder (rp, ri, rx) and zero_rows in
-                                // Y's row order
+                                // zero_rows in Y's row order; the remainder
+                                // (rp, ri, rx) stays in the form's order
+                                // and is stored through row_out too
     int32_t *win_blk ;          // nwin + 1: window w's blocks are
                                 // win_blk [w] .. win_blk [w+1] (the fused
                                 // kernel's unit of work)

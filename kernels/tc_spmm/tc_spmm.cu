@@ -104,7 +104,7 @@ __device__ __forceinline__ void tc_narrow (const uint2 *__restrict__ offs,
         const int64_t r = r0 + h ;
         if (r >= m) continue ;
         const int64_t o = row_out ? row_out [r] : r ;
-        tc_store2 (Y, o, n, j, h ? y1 : y0, (rp != NULL) && rp [o + 1] > rp [o], shared) ;
+        tc_store2 (Y, o, n, j, h ? y1 : y0, (rp != NULL) && rp [r + 1] > rp [r], shared) ;
     }
 }
 
@@ -186,19 +186,19 @@ tc_spmm_kernel (const int32_t *__restrict__ col, const float2 *__restrict__ val,
 
     float4 y0, y1 ;
     tc_rows<MODE> (big, small, y0, y1) ;
-    // (a permuted form: its row r is Y's row row_out [r], and the remainder
-    // is in Y's order)
+    // (a permuted form: its row r is Y's row row_out [r]; the remainder is
+    // in the form's order)
     const int64_t r0 = w * GG_HYB_WIN + 2 * t, r1 = r0 + 1 ;
     if (r0 < m)
     {
         const int64_t o0 = row_out ? row_out [r0] : r0 ;
-        const bool add = (rp != NULL) && rp [o0 + 1] > rp [o0] ;
+        const bool add = (rp != NULL) && rp [r0 + 1] > rp [r0] ;
         tc_store<VEC> (Y, o0, n, j, y0, add, shared) ;
     }
     if (r1 < m)
     {
         const int64_t o1 = row_out ? row_out [r1] : r1 ;
-        const bool add = (rp != NULL) && rp [o1 + 1] > rp [o1] ;
+        const bool add = (rp != NULL) && rp [r1 + 1] > rp [r1] ;
         tc_store<VEC> (Y, o1, n, j, y1, add, shared) ;
     }
 }
@@ -351,8 +351,13 @@ extern "C" int gg_tc_spmm_ex (const gg_hybrid_form *f, const void *X, void *Y,
         const gg_semiring sr = { GG_ADD_PLUS, GG_MUL_TIMES, f->type } ;
         const char *kern = (remainder != NULL && remainder [0] != '\0') ? remainder
             : gg_tc_rem_kernel (f, n) ;
-        const int rc = gg_cuda_spmm_plan (&sr, f->m, f->k, n, f->rem_nnz, f->rp, f->ri,
-            f->rx, false, X, Y, f->rplan, f->rem_max_row, kern, stream) ;
+        // (a permuted form: its remainder in the form's order, stored
+        // through row_out)
+        const int rc = (f->row_out != NULL)
+            ? gg_cuda_spmm_plan_rows (&sr, f->m, f->k, n, f->rem_nnz, f->rp, f->ri, f->rx,
+                false, X, Y, f->rplan, f->rem_max_row, f->row_out, kern, stream)
+            : gg_cuda_spmm_plan (&sr, f->m, f->k, n, f->rem_nnz, f->rp, f->ri,
+                f->rx, false, X, Y, f->rplan, f->rem_max_row, kern, stream) ;
         if (rc != GG_OK) return rc ;
     }
     if (!run_tc) return GG_OK ;
@@ -402,6 +407,9 @@ extern "C" int gg_tc_spmm_ex (const gg_hybrid_form *f, const void *X, void *Y,
 extern "C" const char *gg_tc_rem_kernel (const gg_hybrid_form *f, int64_t n)
 {
     const int64_t rows = (f->rem_rows > 0 && f->rem_rows < f->m) ? f->rem_rows : f->m ;
+    if (f->row_out != NULL)
+        return (f->type == GG_FP32) ? gg_cuda_spmm_choose_rows_plan_fp32 (rows, n, f->rem_nnz, f->rem_max_row)
+            : gg_cuda_spmm_choose_rows (rows, n, f->rem_nnz, f->rem_max_row) ;
     return (f->type == GG_FP32) ? gg_cuda_spmm_choose_plan_fp32 (rows, n, f->rem_nnz, f->rem_max_row)
         : gg_cuda_spmm_choose_plan (rows, n, f->rem_nnz, f->rem_max_row) ;
 }

@@ -124,12 +124,13 @@ int gg_tc_build_rule (int64_t m, int64_t k, int64_t nnz, const int32_t *p,
     gg_hybrid_form **form, cudaStream_t stream) ;
 
 // Make `form`, built from a row-permuted S (row q of the form = row perm [q]
-// of S), write Y in S's own order: its remainder and rows to zero are put
-// in S's row order on the device and form->row_out = perm (device, m
-// entries, kept by the caller for the form's life).  Every kernel variant
-// then stores row q to Y's row perm [q].  Synchronises the stream; GG_OK or
-// GG_ERR_* (the form unchanged on error, except that a failure after the
-// copies leaves it unusable: free it).
+// of S), write Y in S's own order: its rows to zero are put in S's row
+// order on the device and form->row_out = perm (device, m entries, kept by
+// the caller for the form's life).  Every kernel variant, and the
+// remainder's (gg_cuda_spmm_plan_rows: the row, nnz and slot schedules),
+// then stores row q to Y's row perm [q]; the remainder keeps the form's
+// row order, so that its kernel reads X in the reordered rows' order.
+// Synchronises the stream; GG_OK or GG_ERR_* (the form unchanged on error).
 int gg_tc_set_row_out (gg_hybrid_form *form, const int32_t *perm, cudaStream_t stream) ;
 
 // Free the form (stream-ordered free of its device allocation, then the host
