@@ -57,14 +57,24 @@ static const int tc_thresholds [GG_TC_FORMS] = { 3, 4, 3 } ;
 // N = 128, 0.797 -> 0.871x at N = 32, but groebner_aug and mbeacxc lose
 // (absorbed windows of long rows: many blocks of low fill), so the
 // threshold-4 form (tc4) keeps the vector rule alone, for the chooser to
-// measure both; the reordered form too (not measured with the rule).
+// measure both.  The reordered form (tc3r) takes the rule too: on the
+// RSH-ordered R-MAT 2^18 / 2^20 its exact hybrid went from 0.3237 / 1.3949
+// ms (vector rule) to 0.2645 / 1.1572 ms at N = 128, and on 2^20 from 0.6004
+// to 0.5447 ms at N = 32 (tc_bench --reorder, H200, bench/NOTES.md
+// 2026-11-29, tenth session).
 #define TC_ABSORB_PCT 40
 #define TC_WIN_MIN 32
 
+static gg_tc_rule tc_rule_of (int slot)
+{
+    const bool rule = (slot != 1) ;
+    const gg_tc_rule r = { tc_thresholds [slot], 0, rule ? TC_ABSORB_PCT : 0, rule ? TC_WIN_MIN : 0 } ;
+    return r ;
+}
+
 static int tc_build_form (gg_spmm_op *o, const dev_csr *f, int slot, gg_hybrid_form **h)
 {
-    const bool rule = (slot == 0) ;
-    const gg_tc_rule r = { tc_thresholds [slot], 0, rule ? TC_ABSORB_PCT : 0, rule ? TC_WIN_MIN : 0 } ;
+    const gg_tc_rule r = tc_rule_of (slot) ;
     return gg_tc_build_rule (o->m, o->k, o->S->nnz, f->p, f->i, f->x, o->t, &r, h,
         o->c->ctx->stream) ;
 }
@@ -141,8 +151,8 @@ static int tc_build_reordered (gg_spmm_op *o, dev_csr *f, gg_hybrid_form **h)
             || cudaMemcpyAsync (di, bi, (size_t) nnz * 4, cudaMemcpyHostToDevice, st) != cudaSuccess
             || cudaMemcpyAsync (dx, bx, (size_t) nnz * elem, cudaMemcpyHostToDevice, st) != cudaSuccess)
             rc = GG_ERR_DEVICE ;
-        if (rc == GG_OK)
-            rc = gg_tc_build (m, o->k, nnz, dp, di, dx, o->t, tc_thresholds [TC_REORDERED], 0, h, st) ;
+        const gg_tc_rule r = tc_rule_of (TC_REORDERED) ;
+        if (rc == GG_OK) rc = gg_tc_build_rule (m, o->k, nnz, dp, di, dx, o->t, &r, h, st) ;
         if (rc == GG_OK && (rc = gg_tc_set_row_out (*h, dperm, st)) != GG_OK)
         {
             gg_tc_free (*h, st) ;
