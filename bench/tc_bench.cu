@@ -67,10 +67,16 @@ __global__ void gather_rows_kernel (const int64_t *rows, int64_t nr, int64_t n,
 //------------------------------------------------------------------------------
 
 static std::vector<int> thresholds = { 2, 4 }, segs = { 8, 32 } ;
-// window rules (--rules A:W,...: absorb_pct A, win_min W; gg_tc_rule), on
-// the form T=3 seg=16; their rows carry threshold RULE_T0 + the rule's index
-// (bench_reorder builds its forms with them too)
-std::vector<std::pair<int, int>> rules ;
+// window rules (--rules A:W[:G],...: absorb_pct A, win_min W, absorb_grow G;
+// gg_tc_rule), on the form T=3 seg=16; their rows carry threshold RULE_T0 +
+// the rule's index (bench_reorder and bench_fp64 build their forms with them too)
+std::vector<gg_tc_rule> rules ;
+std::string rule_name (const gg_tc_rule &r)
+{
+    std::string s = std::to_string (r.absorb_pct) + ":" + std::to_string (r.win_min) ;
+    if (r.absorb_grow > 0) s += ":" + std::to_string (r.absorb_grow) ;
+    return s ;
+}
 #define RULE_T0 1000
 
 static void bench_matrix (cusparseHandle_t h, const bm_csr &A, const std::vector<int64_t> &ns)
@@ -290,9 +296,9 @@ static void bench_matrix (cusparseHandle_t h, const bm_csr &A, const std::vector
         for (size_t q = 0 ; q < rules.size () ; q++)
         {
             gg_hybrid_form *g = NULL ;
-            const gg_tc_rule rule = { 3, 16, rules [q].first, rules [q].second } ;
+            const gg_tc_rule rule = rules [q] ;
             if (gg_tc_build_rule (A.m, A.k, A.nnz, dp, di, dx, GG_FP32, &rule, &g, 0) != GG_OK)
-            { printf ("build rule %d:%d failed\n", rule.absorb_pct, rule.win_min) ; wrong++ ; continue ; }
+            { printf ("build rule %s failed\n", rule_name (rule).c_str ()) ; wrong++ ; continue ; }
             g->threshold = RULE_T0 + (int) q ;     // (tells the rows apart in the tables)
             gg_tc_info gi ;
             gg_tc_form_info (g, &gi) ;
@@ -304,9 +310,9 @@ static void bench_matrix (cusparseHandle_t h, const bm_csr &A, const std::vector
                     double &b = best [mode == GG_TC_TF32] ;
                     if (t > 0 && (b < 0 || t < b)) b = t ;
                 }
-            printf ("# RULE %s N=%lld absorb %d win_min %d: TC %.1f %% (default %.1f %%), %lld blocks "
+            printf ("# RULE %s N=%lld absorb %d win_min %d grow %d: TC %.1f %% (default %.1f %%), %lld blocks "
                 "(fill %.3f), remainder %lld entries; exact %.4f ms (%.2fx cuSPARSE), tf32 %.4f ms, "
-                "build %.2f ms\n", A.name.c_str (), (long long) n, rule.absorb_pct, rule.win_min,
+                "build %.2f ms\n", A.name.c_str (), (long long) n, rule.absorb_pct, rule.win_min, rule.absorb_grow,
                 100 * gi.tc_share, 100 * info.tc_share, (long long) gi.nblk, gi.fill,
                 (long long) gi.rem_nnz, best [0], best [0] > 0 ? base / best [0] : 0, best [1],
                 gi.build_ms) ;
@@ -352,12 +358,20 @@ int main (int argc, char **argv)
         { segs.clear () ; for (int64_t v : parse_list (argv [++a])) segs.push_back ((int) v) ; }
         else if (!strcmp (argv [a], "--rules") && a + 1 < argc)
         {
-            // A:W pairs (parse_list reads "60:16,0:16" as 60 16 0 16)
-            const std::vector<int64_t> v = parse_list (argv [++a]) ;
-            for (size_t q = 0 ; q + 1 < v.size () ; q += 2) rules.push_back ({ (int) v [q], (int) v [q+1] }) ;
+            // A:W or A:W:G items, comma-separated
+            for (const char *s = argv [++a] ; *s ; )
+            {
+                gg_tc_rule r = { 3, 16, 0, 0, 0 } ;
+                r.absorb_pct = (int) strtol (s, (char **) &s, 10) ;
+                if (*s == ':') r.win_min = (int) strtol (s + 1, (char **) &s, 10) ;
+                if (*s == ':') r.absorb_grow = (int) strtol (s + 1, (char **) &s, 10) ;
+                rules.push_back (r) ;
+                while (*s && *s != ',') s++ ;
+                if (*s == ',') s++ ;
+            }
         }
         else { fprintf (stderr, "usage: %s [--scales L] [--ns L] [--data DIR|--no-data] [--reps R] "
-            "[--warmups W] [--thresholds L] [--segs L] [--rules A:W,..] [--csv F]\n", argv [0]) ; return 2 ; }
+            "[--warmups W] [--thresholds L] [--segs L] [--rules A:W[:G],..] [--csv F]\n", argv [0]) ; return 2 ; }
     }
     cudaDeviceProp prop ;
     gg_need_device (&prop) ;
@@ -486,11 +500,11 @@ int main (int argc, char **argv)
     if (!rules.empty ())
     {
         printf ("\n# RULES: exact speedup over cuSPARSE (fastest variant), default form (T3) and each "
-            "window rule absorb:win_min; pick = best of cuda, T3 and the rule\n") ;
+            "window rule absorb:win_min[:grow]; pick = best of cuda, T3 and the rule\n") ;
         for (int64_t n : ns)
         {
             printf ("%-14s %4s %6s %6s", "matrix", "N", "cuda", "T3") ;
-            for (const auto &r : rules) printf (" %3d:%-3d  pick", r.first, r.second) ;
+            for (const auto &r : rules) printf (" %7s  pick", rule_name (r).c_str ()) ;
             printf ("\n") ;
             std::vector<double> ls (2 + 2 * rules.size (), 0) ;
             int cnt = 0 ;

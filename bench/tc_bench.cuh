@@ -71,7 +71,10 @@ struct build_row
     size_t bytes ;
 } ;
 extern std::vector<build_row> builds ;
-extern std::vector<std::pair<int, int>> rules ;    // --rules (absorb_pct, win_min)
+// --rules A:W[:G],...: the window rules (gg_tc_rule's absorb_pct, win_min,
+// absorb_grow) on the form T=3 seg=16, as gg_tc_rule; name: "A:W" or "A:W:G"
+extern std::vector<gg_tc_rule> rules ;
+std::string rule_name (const gg_tc_rule &r) ;
 
 // bench/tc_bench_util.cu
 sample make_sample (const bm_csr &A, const std::vector<float> &X, int64_t n) ;

@@ -75,8 +75,9 @@ static double rel_to_ref (const bm_csr &A, int64_t n, const std::vector<T> &y,
     return ymax > 0 ? err / ymax : err ;
 }
 
-// (tcr, sharer: T = 3 with the first --rules window rule; -1: none given)
-struct fp64_row { std::string matrix ; int64_t n ; double cusp, cuda, tc3, tc4, share3, share4, tcr, sharer ; } ;
+// (tcr, sharer: T = 3 with each --rules window rule)
+struct fp64_row { std::string matrix ; int64_t n ; double cusp, cuda, tc3, tc4, share3, share4 ;
+    std::vector<double> tcr, sharer ; } ;
 static std::vector<fp64_row> fp64_rows ;
 
 void bench_fp64 (cusparseHandle_t h, const bm_csr &A, const std::vector<int64_t> &ns)
@@ -91,13 +92,13 @@ void bench_fp64 (cusparseHandle_t h, const bm_csr &A, const std::vector<int64_t>
     CK (cudaMemcpy (di, A.i.data (), A.nnz * 4, cudaMemcpyHostToDevice)) ;
     CK (cudaMemcpy (dx, x64.data (), A.nnz * 8, cudaMemcpyHostToDevice)) ;
     if (gg_cuda_spmv_plan_build (A.m, A.nnz, dp, dplan, 0) != GG_OK) { printf ("plan build failed\n") ; exit (1) ; }
-    gg_hybrid_form *f [3] = { NULL, NULL, NULL } ;
-    double share [3] = { 0, 0, -1 } ;
-    const int nf = rules.empty () ? 2 : 3 ;
+    const int nf = 2 + (int) rules.size () ;
+    std::vector<gg_hybrid_form *> f (nf, NULL) ;
+    std::vector<double> share (nf, 0) ;
     for (int q = 0 ; q < nf ; q++)
     {
-        gg_tc_rule rule = { 3 + (q == 1), 0, 0, 0 } ;
-        if (q == 2) { rule.absorb_pct = rules [0].first ; rule.win_min = rules [0].second ; }
+        gg_tc_rule rule = { 3 + (q == 1), 0, 0, 0, 0 } ;
+        if (q >= 2) { rule = rules [q-2] ; rule.seg_blocks = 0 ; }
         if (gg_tc_build_rule (A.m, A.k, A.nnz, dp, di, dx, GG_FP64, &rule, &f [q], 0) != GG_OK)
         { printf ("FP64 build failed\n") ; exit (1) ; }
         gg_tc_info gi ;
@@ -136,19 +137,21 @@ void bench_fp64 (cusparseHandle_t h, const bm_csr &A, const std::vector<int64_t>
         CK (cudaMemset (dY, 0xff, A.m * n * 8)) ;
         const double tc_cuda = check (kern, time_ms ([&] { rc = gg_cuda_spmm_plan (&sr, A.m, A.k, n,
             A.nnz, dp, di, dx, false, dX, dY, dplan, A.max_row, kern, 0) ; })) ;
-        double ttc [3] = { -1, -1, -1 } ;
+        std::vector<double> ttc (nf, -1) ;
         for (int q = 0 ; q < nf ; q++)
             for (const char *variant : { "direct2", "fused" })
             {
                 CK (cudaMemset (dY, 0xff, A.m * n * 8)) ;
-                const std::string what = std::string (q == 2 ? "dmma3r " : q ? "dmma4 " : "dmma3 ") + variant ;
+                const std::string what = (q >= 2 ? "dmma3r" + rule_name (rules [q-2]) + " "
+                    : q ? std::string ("dmma4 ") : std::string ("dmma3 ")) + variant ;
                 const double t = check (what.c_str (), time_ms ([&] { rc = gg_tc_spmm_ex (f [q], dX, dY,
                     n, GG_TC_EXACT, variant, GG_TC_PARTS_ALL, NULL, 0) ; })) ;
                 if (t > 0 && (ttc [q] < 0 || t < ttc [q])) ttc [q] = t ;
             }
         if (rc != GG_OK) { printf ("FP64 rc %d\n", rc) ; wrong++ ; }
         fp64_rows.push_back ({ A.name, n, base, tc_cuda, ttc [0], ttc [1], share [0], share [1],
-            ttc [2], share [2] }) ;
+            std::vector<double> (ttc.begin () + 2, ttc.end ()),
+            std::vector<double> (share.begin () + 2, share.end ()) }) ;
         cudaFree (dX) ; cudaFree (dY) ;
     }
     for (int q = 0 ; q < nf ; q++) gg_tc_free (f [q], 0) ;
@@ -160,14 +163,19 @@ void fp64_table (const std::vector<int64_t> &ns)
 {
     if (fp64_rows.empty ()) return ;
     printf ("\n# FP64 TABLE: speedup = cuSPARSE best (FP64) / this; dmma = the hybrid with DMMA "
-        "(exact FP64), thresholds 3 and 4 (dmma3r: 3 with the first --rules window rule), the "
-        "faster of the split and fused kernels\n") ;
-    printf ("%-14s %4s %9s %6s %6s %6s %6s %6s %6s %6s\n", "matrix", "N", "cuSP ms", "cuda", "dmma3",
-        "dmma4", "TC%3", "TC%4", "dmma3r", "TC%3r") ;
+        "(exact FP64), thresholds 3 and 4 (then 3 with each --rules window rule A:W[:G]: its "
+        "speedup and TC %%), the faster of the split and fused kernels\n") ;
+    printf ("%-14s %4s %9s %6s %6s %6s %6s %6s", "matrix", "N", "cuSP ms", "cuda", "dmma3",
+        "dmma4", "TC%3", "TC%4") ;
+    for (const gg_tc_rule &r : rules) printf (" %8s %6s", rule_name (r).c_str (), "TC%") ;
+    printf ("\n") ;
+    const size_t nr = rules.size () ;
     for (int64_t n : ns)
     {
-        double ls [4] = { 0, 0, 0, 0 }, lr = 0 ;
-        int lc [4] = { 0, 0, 0, 0 }, cr = 0 ;
+        double ls [4] = { 0, 0, 0, 0 } ;
+        int lc [4] = { 0, 0, 0, 0 } ;
+        std::vector<double> lr (nr, 0), lrb (nr, 0) ;
+        std::vector<int> cr (nr, 0) ;
         for (const fp64_row &r : fp64_rows)
         {
             if (r.n != n) continue ;
@@ -179,18 +187,25 @@ void fp64_table (const std::vector<int64_t> &ns)
                 sp [q] = (v [q] > 0 && v [q] < 1e30) ? r.cusp / v [q] : 0 ;
                 if (sp [q] > 0) { ls [q] += log (sp [q]) ; lc [q]++ ; }
             }
-            const double spr = r.tcr > 0 ? r.cusp / r.tcr : 0 ;
-            if (spr > 0) { lr += log (spr) ; cr++ ; }
-            printf ("%-14s %4lld %9.4f %6.2f %6.2f %6.2f %6.1f %6.1f %6.2f %6.1f\n", r.matrix.c_str (),
-                (long long) n, r.cusp, sp [0], sp [1], sp [2], 100 * r.share3, 100 * r.share4, spr,
-                100 * r.sharer) ;
+            printf ("%-14s %4lld %9.4f %6.2f %6.2f %6.2f %6.1f %6.1f", r.matrix.c_str (),
+                (long long) n, r.cusp, sp [0], sp [1], sp [2], 100 * r.share3, 100 * r.share4) ;
+            for (size_t q = 0 ; q < nr && q < r.tcr.size () ; q++)
+            {
+                const double spr = r.tcr [q] > 0 ? r.cusp / r.tcr [q] : 0 ;
+                // (with the rule: the best of the CUDA-core kernel, T = 3, 4 and this rule)
+                if (spr > 0) { lr [q] += log (spr) ; lrb [q] += log (std::max (spr, sp [3])) ; cr [q]++ ; }
+                printf (" %8.2f %6.1f", spr, 100 * r.sharer [q]) ;
+            }
+            printf ("\n") ;
         }
         printf ("# FP64 geomean N=%lld: cuda %.3f, dmma T=3 %.3f, dmma T=4 %.3f, best of the three %.3f "
             "(vs cuSPARSE best)\n", (long long) n, lc [0] ? exp (ls [0] / lc [0]) : 0,
             lc [1] ? exp (ls [1] / lc [1]) : 0, lc [2] ? exp (ls [2] / lc [2]) : 0,
             lc [3] ? exp (ls [3] / lc [3]) : 0) ;
-        if (cr > 0) printf ("# FP64 geomean N=%lld: dmma T=3 with the window rule %.3f (%d matrices)\n",
-            (long long) n, exp (lr / cr), cr) ;
+        for (size_t q = 0 ; q < nr ; q++)
+            if (cr [q] > 0) printf ("# FP64 geomean N=%lld: dmma T=3 with the window rule %s %.3f, best of "
+                "the three and it %.3f (%d matrices)\n", (long long) n, rule_name (rules [q]).c_str (),
+                exp (lr [q] / cr [q]), exp (lrb [q] / cr [q]), cr [q]) ;
     }
 }
 
@@ -335,10 +350,10 @@ void bench_reorder (cusparseHandle_t h, const bm_csr &A, const std::vector<int64
     std::vector<std::string> fname (nf) ;
     for (int q = 0 ; q < nf ; q++)
     {
-        gg_tc_rule rule = { 3 + (q == 1), 0, 0, 0 } ;
-        if (q >= 2) { rule.absorb_pct = rules [q-2].first ; rule.win_min = rules [q-2].second ; }
+        gg_tc_rule rule = { 3 + (q == 1), 0, 0, 0, 0 } ;
+        if (q >= 2) { rule = rules [q-2] ; rule.seg_blocks = 0 ; }
         fname [q] = "T=" + std::to_string (rule.threshold) ;
-        if (q >= 2) fname [q] += " rule " + std::to_string (rule.absorb_pct) + ":" + std::to_string (rule.win_min) ;
+        if (q >= 2) fname [q] += " rule " + rule_name (rule) ;
         if (gg_tc_build_rule (A.m, A.k, A.nnz, dp, di, dx, GG_FP32, &rule, &fu [q], 0) != GG_OK
             || gg_tc_build_rule (A.m, A.k, A.nnz, ep, ei, ex, GG_FP32, &rule, &fr [q], 0) != GG_OK)
         { printf ("reorder: build failed\n") ; exit (1) ; }

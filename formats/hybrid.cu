@@ -118,7 +118,7 @@ __global__ void hyb_vector_kernel (const int32_t *__restrict__ p,
 // them, and where no window keeps a remainder the product is one launch).
 // Otherwise the vector rule.  Then lead and flags as hyb_vector_kernel's.
 __global__ void hyb_window_rule_kernel (const int32_t *__restrict__ p, int64_t m,
-    int64_t nwin, int threshold, int absorb_pct, int win_min,
+    int64_t nwin, int threshold, int absorb_pct, int win_min, int absorb_grow,
     int32_t *__restrict__ lead, unsigned long long *__restrict__ flags)
 {
     const int lane = threadIdx.x & 31 ;
@@ -129,12 +129,29 @@ __global__ void hyb_window_rule_kernel (const int32_t *__restrict__ p, int64_t m
         const int64_t r0 = w * GG_HYB_WIN ;
         const int64_t r1 = (r0 + GG_HYB_WIN < m) ? r0 + GG_HYB_WIN : m ;
         const int32_t lo = p [r0], hi = p [r1] ;
+        // entries in TC vectors; vectors (their leaders), and TC ones
         int64_t tc = 0 ;
-        for (int32_t e = lo + lane ; e < hi ; e += 32) tc += (flags [e] >= (unsigned long long) threshold) ;
-        for (int o = 16 ; o > 0 ; o >>= 1) tc += __shfl_xor_sync (0xffffffffu, tc, o) ;
+        int32_t nv = 0, nvt = 0 ;
+        for (int32_t e = lo + lane ; e < hi ; e += 32)
+        {
+            const bool big = flags [e] >= (unsigned long long) threshold, leader = (lead [e] == e) ;
+            tc += big ;
+            nv += leader ;
+            nvt += leader && big ;
+        }
+        for (int o = 16 ; o > 0 ; o >>= 1)
+        {
+            tc += __shfl_xor_sync (0xffffffffu, tc, o) ;
+            nv += __shfl_xor_sync (0xffffffffu, nv, o) ;
+            nvt += __shfl_xor_sync (0xffffffffu, nvt, o) ;
+        }
         const int64_t tot = hi - lo ;
         const bool none = tc < win_min ;
-        const bool all = !none && absorb_pct > 0 && tc > 0 && tc * 100 >= (int64_t) absorb_pct * tot ;
+        // (absorb_grow: only where the window's blocks, ceil (vectors / 8),
+        // stay within that many times its blocks of TC vectors)
+        const bool few = absorb_grow <= 0
+            || (nv + 7) / 8 <= (int64_t) absorb_grow * ((nvt + 7) / 8) ;
+        const bool all = !none && few && absorb_pct > 0 && tc > 0 && tc * 100 >= (int64_t) absorb_pct * tot ;
         for (int32_t e = lo + lane ; e < hi ; e += 32)
         {
             const int32_t ld = lead [e] ;
@@ -345,6 +362,7 @@ extern "C" int gg_tc_build_rule (int64_t m, int64_t k, int64_t nnz, const int32_
     int threshold = rule->threshold, seg_blocks = rule->seg_blocks ;
     const int absorb_pct = (rule->absorb_pct > 0 && rule->absorb_pct <= 100) ? rule->absorb_pct : 0 ;
     const int win_min = (rule->win_min > 0) ? rule->win_min : 0 ;
+    const int absorb_grow = (absorb_pct > 0 && rule->absorb_grow > 0) ? rule->absorb_grow : 0 ;
     const bool win_rule = (absorb_pct > 0 || win_min > 0) ;
     *form = NULL ;
     // GG_INT32 with x == NULL: the index form (tc_spmm.h)
@@ -381,7 +399,7 @@ extern "C" int gg_tc_build_rule (int64_t m, int64_t k, int64_t nnz, const int32_
     if (f == NULL) return GG_ERR_NOMEM ;
     f->m = m ; f->k = k ; f->nnz = nnz ; f->type = type ;
     f->threshold = threshold ; f->seg_blocks = seg_blocks ;
-    f->absorb_pct = absorb_pct ; f->win_min = win_min ;
+    f->absorb_pct = absorb_pct ; f->win_min = win_min ; f->absorb_grow = absorb_grow ;
 
     // 1-3: rows, vectors, ranks; the scratch arrays in one allocation (one
     // pool call instead of seven: the build's fixed cost is what small
@@ -412,7 +430,7 @@ extern "C" int gg_tc_build_rule (int64_t m, int64_t k, int64_t nnz, const int32_
             nnz, threshold, win_rule, lead, flags))) ;
         if (win_rule)
             HYB_LAUNCH ((hyb_window_rule_kernel <<<hyb_grid (nwin * 32, 256), 256, 0, stream>>> (p, m,
-                nwin, threshold, absorb_pct, win_min, lead, flags))) ;
+                nwin, threshold, absorb_pct, win_min, absorb_grow, lead, flags))) ;
     }
     HYB_CUB (cub::DeviceScan::ExclusiveSum, flags, scan, (int64_t) nnz + 1, stream) ;
 
@@ -580,6 +598,7 @@ extern "C" int gg_tc_form_info (const gg_hybrid_form *f, gg_tc_info *info)
     info->m = f->m ; info->k = f->k ; info->nnz = f->nnz ;
     info->threshold = f->threshold ; info->seg_blocks = f->seg_blocks ;
     info->absorb_pct = f->absorb_pct ; info->win_min = f->win_min ;
+    info->absorb_grow = f->absorb_grow ;
     info->tc_nnz = f->tc_nnz ; info->rem_nnz = f->rem_nnz ;
     info->tc_share = f->nnz > 0 ? (double) f->tc_nnz / (double) f->nnz : 0 ;
     info->nvec = f->nvec ; info->nblk = f->nblk ; info->nseg = f->nseg ;

@@ -143,17 +143,22 @@ static void check_form (const bm_csr &A, const gg_hybrid_form *f, const gg_tc_ru
         for (int32_t e = A.p [r] ; e < A.p [r+1] ; e++) vcount [{ r / 8, A.i [e] }]++ ;
     // the window rule: per window, its entries in vectors of >= threshold
     // against all its entries; wmode 1: all to the TC part, -1: none
-    std::vector<int64_t> wtc (nwin, 0), wtot (nwin, 0) ;
+    // (and its vectors, all and of >= threshold, for absorb_grow)
+    std::vector<int64_t> wtc (nwin, 0), wtot (nwin, 0), wnv (nwin, 0), wnvt (nwin, 0) ;
     for (auto &kv : vcount)
     {
         wtot [kv.first.first] += kv.second ;
-        if (kv.second >= threshold) wtc [kv.first.first] += kv.second ;
+        wnv [kv.first.first]++ ;
+        if (kv.second >= threshold) { wtc [kv.first.first] += kv.second ; wnvt [kv.first.first]++ ; }
     }
     std::vector<int> wmode (nwin, 0) ;
     for (int64_t w = 0 ; w < nwin ; w++)
     {
+        const bool few = rule.absorb_grow <= 0
+            || (wnv [w] + 7) / 8 <= (int64_t) rule.absorb_grow * ((wnvt [w] + 7) / 8) ;
         if (wtc [w] < rule.win_min) wmode [w] = -1 ;
-        else if (rule.absorb_pct > 0 && wtc [w] > 0 && wtc [w] * 100 >= (int64_t) rule.absorb_pct * wtot [w])
+        else if (few && rule.absorb_pct > 0 && wtc [w] > 0
+            && wtc [w] * 100 >= (int64_t) rule.absorb_pct * wtot [w])
             wmode [w] = 1 ;
     }
     auto is_tc = [&] (int64_t w, int cnt)
@@ -270,7 +275,8 @@ static void check_form (const bm_csr &A, const gg_hybrid_form *f, const gg_tc_ru
     gg_tc_info info ;
     EXPECT (gg_tc_form_info (f, &info) == GG_OK && info.tc_nnz == f->tc_nnz
         && info.nblk == f->nblk && info.bytes == gg_tc_bytes (f) && info.bytes > 0
-        && info.absorb_pct == rule.absorb_pct && info.win_min == rule.win_min, "%s: info", nm) ;
+        && info.absorb_pct == rule.absorb_pct && info.win_min == rule.win_min
+        && info.absorb_grow == (rule.absorb_pct > 0 ? rule.absorb_grow : 0), "%s: info", nm) ;
 }
 
 //------------------------------------------------------------------------------
@@ -584,10 +590,10 @@ static void test_matrix (const bm_csr &A, const std::vector<int64_t> &ns,
         if (f == NULL) continue ;
         gg_tc_info info ;
         gg_tc_form_info (f, &info) ;
-        printf ("%s (m %lld k %lld nnz %lld) T=%d seg=%d rule %d:%d: TC %.1f %% in %lld blocks (fill %.2f), "
+        printf ("%s (m %lld k %lld nnz %lld) T=%d seg=%d rule %d:%d grow %d: TC %.1f %% in %lld blocks (fill %.2f), "
             "%lld segments, %lld zero rows, remainder %lld, build %.2f ms\n", A.name.c_str (), (long long) A.m,
             (long long) A.k, (long long) A.nnz, info.threshold, info.seg_blocks, info.absorb_pct,
-            info.win_min, 100 * info.tc_share, (long long) info.nblk, info.fill, (long long) info.nseg,
+            info.win_min, info.absorb_grow, 100 * info.tc_share, (long long) info.nblk, info.fill, (long long) info.nseg,
             (long long) f->nzero, (long long) info.rem_nnz, info.build_ms) ;
         gg_tc_rule want = tf ;
         if (want.threshold <= 0) want.threshold = 3 ;
@@ -854,12 +860,15 @@ int main (void)
     const std::vector<int64_t> ns = { 1, 5, 8, 16, 17, 32, 128 } ;
     // (the window rules: 50 % absorbs the windows mostly in vectors, with
     // 1 every window holding one; win_min 9 drops the windows of one vector)
+    // (absorb_grow 1: only windows whose every column is in a TC vector's
+    // blocks already; 2: at most twice the blocks)
     const std::vector<gg_tc_rule> forms = { { 0, 0, 0, 0 }, { 1, 2, 0, 0 }, { 9, 16, 0, 0 },
-        { 2, 1, 0, 0 }, { 3, 2, 50, 0 }, { 3, 16, 1, 0 }, { 3, 1, 0, 9 }, { 2, 16, 70, 12 } } ;
+        { 2, 1, 0, 0 }, { 3, 2, 50, 0 }, { 3, 16, 1, 0 }, { 3, 1, 0, 9 }, { 2, 16, 70, 12 },
+        { 3, 16, 1, 0, 1 }, { 3, 2, 20, 0, 2 } } ;
     test_matrix (random_windows ("rand_small_k", 997, 13, 6, true), ns, forms, true) ;
     test_matrix (random_windows ("rand_large_k", 1003, 5000, 24, true), ns, forms, true) ;
     test_matrix (random_windows ("rand_pos", 4096, 300, 40, false), ns,
-        { { 0, 0, 0, 0 }, { 3, 1, 0, 0 }, { 3, 16, 60, 16 } }, true) ;
+        { { 0, 0, 0, 0 }, { 3, 1, 0, 0 }, { 3, 16, 60, 16 }, { 3, 16, 10, 0, 2 } }, true) ;
     test_matrix (random_windows ("rand_tiny", 5, 7, 3, true), ns, { { 0, 0, 0, 0 }, { 1, 1, 0, 0 },
         { 3, 16, 1, 0 } }, true) ;
     test_matrix (random_windows ("rand_zeros", 1001, 200, 12, true, true), { 1, 5, 32 },

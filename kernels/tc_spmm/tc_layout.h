@@ -69,6 +69,7 @@ typedef struct gg_hybrid_form
     int threshold ;             // entries a vector needs to go to the TC part
     int seg_blocks ;            // blocks per segment (at most)
     int absorb_pct, win_min ;   // the window rule (gg_tc_rule); 0: off
+    int absorb_grow ;
 
     // tensor-core part
     int64_t tc_nnz ;            // entries in it

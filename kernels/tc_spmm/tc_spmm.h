@@ -66,6 +66,7 @@ typedef struct
     int64_t m, k, nnz ;
     int threshold, seg_blocks ;
     int absorb_pct, win_min ;   // the window rule (gg_tc_rule); 0: off
+    int absorb_grow ;
     int64_t tc_nnz, rem_nnz ;   // entries in each part (sum = nnz)
     double tc_share ;           // tc_nnz / nnz
     int64_t nvec, nblk, nseg ;  // TC vectors, blocks of 8 vectors, segments
@@ -109,14 +110,20 @@ int gg_tc_build (int64_t m, int64_t k, int64_t nnz, const int32_t *p,
 // fill); else a window whose such vectors hold at least absorb_pct % of its
 // entries goes wholly to the tensor-core part (each of its columns a
 // vector, however few entries it has: its rows keep no remainder, and a
-// form with no remainder is one launch).  absorb_pct outside 1..100 and
-// win_min <= 0: off.  Every entry still in exactly one part.
+// form with no remainder is one launch), unless absorb_grow >= 1 and
+// its blocks (ceil (its vectors / 8)) would be more than absorb_grow times
+// the blocks of its TC vectors (ceil (those / 8)): windows of long rows,
+// whose other columns would each make a vector of one entry.  absorb_pct
+// outside 1..100, win_min <= 0 and absorb_grow <= 0: off.  Every entry
+// still in exactly one part.
 typedef struct
 {
     int threshold ;             // as gg_tc_build's
     int seg_blocks ;            // as gg_tc_build's
     int absorb_pct ;            // 1..100: the share that takes a whole window
     int win_min ;               // >= 1: the least TC entries a window keeps
+    int absorb_grow ;           // >= 1: the most a window's blocks may grow
+                                // by absorbing
 }
 gg_tc_rule ;
 int gg_tc_build_rule (int64_t m, int64_t k, int64_t nnz, const int32_t *p,
