@@ -350,7 +350,7 @@ extern "C" int gg_tc_build (int64_t m, int64_t k, int64_t nnz, const int32_t *p,
     const int32_t *i, const void *x, gg_type type, int threshold,
     int seg_blocks, gg_hybrid_form **form, cudaStream_t stream)
 {
-    const gg_tc_rule rule = { threshold, seg_blocks, 0, 0 } ;
+    const gg_tc_rule rule = { threshold, seg_blocks, 0, 0, 0 } ;
     return gg_tc_build_rule (m, k, nnz, p, i, x, type, &rule, form, stream) ;
 }
 

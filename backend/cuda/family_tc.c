@@ -68,7 +68,7 @@ static const int tc_thresholds [GG_TC_FORMS] = { 3, 4, 3 } ;
 static gg_tc_rule tc_rule_of (int slot)
 {
     const bool rule = (slot != 1) ;
-    const gg_tc_rule r = { tc_thresholds [slot], 0, rule ? TC_ABSORB_PCT : 0, rule ? TC_WIN_MIN : 0 } ;
+    const gg_tc_rule r = { tc_thresholds [slot], 0, rule ? TC_ABSORB_PCT : 0, rule ? TC_WIN_MIN : 0, 0 } ;
     return r ;
 }
 
