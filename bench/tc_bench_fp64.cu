@@ -76,8 +76,10 @@ static double rel_to_ref (const bm_csr &A, int64_t n, const std::vector<T> &y,
 }
 
 // (tcr, sharer: T = 3 with each --rules window rule)
+// (cuda: the FP64 pick; cuda32: the FP32 rule's pick on FP64, gg_cuda_spmm_choose_plan_fp32;
+// slot: the faster of slot_k32 / slot_k64, FP64's slot schedules)
 struct fp64_row { std::string matrix ; int64_t n ; double cusp, cuda, tc3, tc4, share3, share4 ;
-    std::vector<double> tcr, sharer ; } ;
+    std::vector<double> tcr, sharer ; double cuda32, slot ; } ;
 static std::vector<fp64_row> fp64_rows ;
 
 void bench_fp64 (cusparseHandle_t h, const bm_csr &A, const std::vector<int64_t> &ns)
@@ -137,6 +139,18 @@ void bench_fp64 (cusparseHandle_t h, const bm_csr &A, const std::vector<int64_t>
         CK (cudaMemset (dY, 0xff, A.m * n * 8)) ;
         const double tc_cuda = check (kern, time_ms ([&] { rc = gg_cuda_spmm_plan (&sr, A.m, A.k, n,
             A.nnz, dp, di, dx, false, dX, dY, dplan, A.max_row, kern, 0) ; })) ;
+        // the FP32 rule's pick and the slot schedules, on FP64
+        auto own = [&] (const char *k, const char *label) -> double
+        {
+            CK (cudaMemset (dY, 0xff, A.m * n * 8)) ;
+            return check (label, time_ms ([&] { rc = gg_cuda_spmm_plan (&sr, A.m, A.k, n,
+                A.nnz, dp, di, dx, false, dX, dY, dplan, A.max_row, k, 0) ; })) ;
+        } ;
+        const char *kern32 = gg_cuda_spmm_choose_plan_fp32 (A.m, n, A.nnz, A.max_row) ;
+        const std::string l32 = std::string ("r32:") + kern32 ;
+        const double t32 = strcmp (kern32, kern) ? own (kern32, l32.c_str ()) : tc_cuda ;
+        const double s32 = own ("slot_k32", "slot_k32"), s64 = own ("slot_k64", "slot_k64") ;
+        const double tslot = (s32 > 0 && (s64 <= 0 || s32 < s64)) ? s32 : s64 ;
         std::vector<double> ttc (nf, -1) ;
         for (int q = 0 ; q < nf ; q++)
             for (const char *variant : { "direct2", "fused" })
@@ -151,7 +165,7 @@ void bench_fp64 (cusparseHandle_t h, const bm_csr &A, const std::vector<int64_t>
         if (rc != GG_OK) { printf ("FP64 rc %d\n", rc) ; wrong++ ; }
         fp64_rows.push_back ({ A.name, n, base, tc_cuda, ttc [0], ttc [1], share [0], share [1],
             std::vector<double> (ttc.begin () + 2, ttc.end ()),
-            std::vector<double> (share.begin () + 2, share.end ()) }) ;
+            std::vector<double> (share.begin () + 2, share.end ()), t32, tslot }) ;
         cudaFree (dX) ; cudaFree (dY) ;
     }
     for (int q = 0 ; q < nf ; q++) gg_tc_free (f [q], 0) ;
@@ -165,8 +179,8 @@ void fp64_table (const std::vector<int64_t> &ns)
     printf ("\n# FP64 TABLE: speedup = cuSPARSE best (FP64) / this; dmma = the hybrid with DMMA "
         "(exact FP64), thresholds 3 and 4 (then 3 with each --rules window rule A:W[:G]: its "
         "speedup and TC %%), the faster of the split and fused kernels\n") ;
-    printf ("%-14s %4s %9s %6s %6s %6s %6s %6s", "matrix", "N", "cuSP ms", "cuda", "dmma3",
-        "dmma4", "TC%3", "TC%4") ;
+    printf ("%-14s %4s %9s %6s %6s %6s %6s %6s %6s %6s", "matrix", "N", "cuSP ms", "cuda", "r32",
+        "slot", "dmma3", "dmma4", "TC%3", "TC%4") ;
     for (const gg_tc_rule &r : rules) printf (" %8s %6s", rule_name (r).c_str (), "TC%") ;
     printf ("\n") ;
     const size_t nr = rules.size () ;
@@ -176,6 +190,8 @@ void fp64_table (const std::vector<int64_t> &ns)
         int lc [4] = { 0, 0, 0, 0 } ;
         std::vector<double> lr (nr, 0), lrb (nr, 0) ;
         std::vector<int> cr (nr, 0) ;
+        double l32 = 0, lsl = 0 ;
+        int c32 = 0, csl = 0 ;
         for (const fp64_row &r : fp64_rows)
         {
             if (r.n != n) continue ;
@@ -187,8 +203,11 @@ void fp64_table (const std::vector<int64_t> &ns)
                 sp [q] = (v [q] > 0 && v [q] < 1e30) ? r.cusp / v [q] : 0 ;
                 if (sp [q] > 0) { ls [q] += log (sp [q]) ; lc [q]++ ; }
             }
-            printf ("%-14s %4lld %9.4f %6.2f %6.2f %6.2f %6.1f %6.1f", r.matrix.c_str (),
-                (long long) n, r.cusp, sp [0], sp [1], sp [2], 100 * r.share3, 100 * r.share4) ;
+            const double s32 = r.cuda32 > 0 ? r.cusp / r.cuda32 : 0, ssl = r.slot > 0 ? r.cusp / r.slot : 0 ;
+            if (s32 > 0) { l32 += log (s32) ; c32++ ; }
+            if (ssl > 0) { lsl += log (ssl) ; csl++ ; }
+            printf ("%-14s %4lld %9.4f %6.2f %6.2f %6.2f %6.2f %6.2f %6.1f %6.1f", r.matrix.c_str (),
+                (long long) n, r.cusp, sp [0], s32, ssl, sp [1], sp [2], 100 * r.share3, 100 * r.share4) ;
             for (size_t q = 0 ; q < nr && q < r.tcr.size () ; q++)
             {
                 const double spr = r.tcr [q] > 0 ? r.cusp / r.tcr [q] : 0 ;
@@ -202,6 +221,9 @@ void fp64_table (const std::vector<int64_t> &ns)
             "(vs cuSPARSE best)\n", (long long) n, lc [0] ? exp (ls [0] / lc [0]) : 0,
             lc [1] ? exp (ls [1] / lc [1]) : 0, lc [2] ? exp (ls [2] / lc [2]) : 0,
             lc [3] ? exp (ls [3] / lc [3]) : 0) ;
+        if (c32 > 0 && csl > 0) printf ("# FP64 geomean N=%lld: our CUDA-core kernel with the FP32 rule's "
+            "pick %.3f, the faster slot schedule %.3f (%d matrices)\n", (long long) n, exp (l32 / c32),
+            exp (lsl / csl), csl) ;
         for (size_t q = 0 ; q < nr ; q++)
             if (cr [q] > 0) printf ("# FP64 geomean N=%lld: dmma T=3 with the window rule %s %.3f, best of "
                 "the three and it %.3f (%d matrices)\n", (long long) n, rule_name (rules [q]).c_str (),

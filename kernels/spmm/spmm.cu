@@ -152,11 +152,13 @@ static int spmm_launch_op (const spmm_variant *var, const spmm_args<T> &a,
         if (var->param == 4) return spmm_launch_merge<T, OP, 4> (a, stream) ;
         return spmm_launch_merge<T, OP, 8> (a, stream) ;
     }
-    if constexpr (std::is_same<T, float>::value && OP == GG_OP_PLUS_TIMES)
+    if constexpr ((std::is_same<T, float>::value || std::is_same<T, double>::value)
+        && OP == GG_OP_PLUS_TIMES)
     {
-        if (var->slot && vec == 4)
+        // (16 bytes of X per lane: vec 4 for float, 2 or more for double)
+        if (var->slot && vec * (int) sizeof (T) >= 16)
         {
-            int rc = spmm_launch_slot (var, a, plan, stream) ;
+            int rc = spmm_launch_slot<T> (var, a, plan, stream) ;
             if (rc != GG_ERR_UNSUPPORTED) return rc ;
         }
     }

@@ -28,8 +28,8 @@
 //      one row holding most entries (the arrow matrix, power-law hubs) is
 //      spread over many warps, and the atomics touch only the cut rows.
 //
-//  slot_kK (K = 32, 64): nnz-split for FP32 PLUS_TIMES with 16-byte pieces of
-//      X and 4 or more column lanes (any other case runs nnz_kK).  A group of
+//  slot_kK (K = 32, 64): nnz-split for FP32 and FP64 PLUS_TIMES with 16-byte
+//      pieces of X and 4 or more column lanes (any other case runs nnz_kK).  A group of
 //      C column lanes takes slot j, the K entries from jK moved back to the
 //      start of the row holding entry jK (unless that row is longer than a
 //      slot): so only rows longer than K are cut (atomics, after a small
@@ -209,10 +209,12 @@ template <typename T, int VEC, int OP>
 SPMM_PRIVATE int spmm_launch_vec (const spmm_variant *var, spmm_args<T> a,
     cudaStream_t stream) ;
 
-// slot_kK for FP32 PLUS_TIMES, VEC = 4 (spmm_row_nnz.cu); plan: the SpMV
+// slot_kK for FP32 and FP64 PLUS_TIMES, 16 bytes of X per lane (VEC = 4 /
+// 2; spmm_row_nnz.cu, instantiated for float and double); plan: the SpMV
 // plan with its slot part, or NULL (the slot plan made in the call);
 // GG_ERR_UNSUPPORTED when n needs fewer than 4 column lanes (run nnz_kK)
-SPMM_PRIVATE int spmm_launch_slot (const spmm_variant *var, spmm_args<float> a,
+template <typename T>
+SPMM_PRIVATE int spmm_launch_slot (const spmm_variant *var, spmm_args<T> a,
     const int32_t *plan, cudaStream_t stream) ;
 
 // merge_iI, I = 4, 8 (spmm_merge.cu)

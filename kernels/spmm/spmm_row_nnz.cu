@@ -303,8 +303,9 @@ static int spmm_col_lanes (int64_t n, int vec, int cap)
 // slot_kK: row-aligned slots of the nnz split, from the slot plan
 //------------------------------------------------------------------------------
 
-// FP32 PLUS_TIMES with 16-byte pieces of X and 4 or more column lanes (any
-// other case runs nnz_kK).  Slot j of K entries [jK, (j+1)K) is moved to
+// FP32 and FP64 PLUS_TIMES with 16-byte pieces of X (4 floats or 2 doubles
+// per lane, SPMM_SVEC) and 4 or more column lanes (any other case runs
+// nnz_kK).  Slot j of K entries [jK, (j+1)K) is moved to
 // start at the row holding entry jK: B_j = the start of that row, unless the
 // row began at or before (j-1)K (a row longer than a slot), then B_j = jK.
 // So B_j is strictly increasing, a group of C column lanes takes the entries
@@ -324,19 +325,48 @@ static int spmm_col_lanes (int64_t n, int vec, int cap)
 // us of a 40 us product; this schedule with shuffles 36, staged 22.
 #define SPMM_SBATCH 8
 
+// A lane's columns: 16 bytes of T
+template <typename T>
+struct spmm_svec { static constexpr int V = 16 / (int) sizeof (T) ; } ;
+
+// The staged entry (spmm_slot_entry): X's row offset in 16-byte units and
+// the value, 8 bytes for FP32 (one broadcast read), 16 for FP64
+template <typename T> struct spmm_sent ;
+template <> struct spmm_sent<float>
+{
+    typedef uint2 type ;
+    static __device__ __forceinline__ type make (uint32_t off, float v)
+    { return make_uint2 (off, __float_as_uint (v)) ; }
+    static __device__ __forceinline__ uint32_t off (const type &e) { return e.x ; }
+    static __device__ __forceinline__ float val (const type &e) { return __uint_as_float (e.y) ; }
+} ;
+template <> struct spmm_sent<double>
+{
+    typedef uint4 type ;
+    static __device__ __forceinline__ type make (uint32_t off, double v)
+    {
+        const unsigned long long b = (unsigned long long) __double_as_longlong (v) ;
+        return make_uint4 (off, 0u, (uint32_t) b, (uint32_t) (b >> 32)) ;
+    }
+    static __device__ __forceinline__ uint32_t off (const type &e) { return e.x ; }
+    static __device__ __forceinline__ double val (const type &e)
+    { return __hiloint2double ((int) e.w, (int) e.z) ; }
+} ;
+
 // row's part of [b0, b1) to Y: a store, or an atomic where a slot boundary
 // cuts the row (other groups hold the rest); nothing for an empty row.
 // Positions and rows in 32 bits (nnz, m < 2^31: spmm_check).
-__device__ __forceinline__ void spmm_slot_flush (const spmm_args<float> &a, bool colok,
+template <typename T, int V>
+__device__ __forceinline__ void spmm_slot_flush (const spmm_args<T> &a, bool colok,
     int32_t row, int32_t rstart, int32_t rend, int32_t b0, int32_t b1, int64_t j,
-    const float (&acc) [4])
+    const T (&acc) [V])
 {
     if (!colok || rend <= rstart) return ;
-    float *y = a.Y + spmm_yrow (a, row) * a.n + j ;
+    T *y = a.Y + spmm_yrow (a, row) * a.n + j ;
     if (rstart < b0 || rend > b1)
-        spmm_atomic_vec<float, 4> (gg_op_mon<GG_OP_PLUS_TIMES> (a.mon), y, acc) ;
+        spmm_atomic_vec<T, V> (gg_op_mon<GG_OP_PLUS_TIMES> (a.mon), y, acc) ;
     else
-        gg_store_vec<float, 4> (y, acc) ;
+        gg_store_vec<T, V> (y, acc) ;
 }
 
 // Whether slot boundary jK cuts the row holding entry jK, which starts at
@@ -364,7 +394,8 @@ __global__ void spmm_slot_plan_kernel (const int32_t *p, int64_t m, int32_t *slo
 // Before spmm_slot_kernel: Y (r, :) = identity for the row r cut at each
 // slot boundary j = 1 .. nslots-1 (a row cut at several is set by each of
 // them, to the same value).  GI threads per boundary.
-__global__ void spmm_slot_init_kernel (const spmm_args<float> a, const int32_t *slot,
+template <typename T>
+__global__ void spmm_slot_init_kernel (const spmm_args<T> a, const int32_t *slot,
     int64_t nb, int GI)
 {
     const int64_t t = (int64_t) blockIdx.x * blockDim.x + threadIdx.x ;
@@ -374,7 +405,7 @@ __global__ void spmm_slot_init_kernel (const spmm_args<float> a, const int32_t *
     const int64_t u = j * (a.K / SPMM_SLOT_UNIT) ;
     const int32_t row = slot [2*u], start = slot [2*u+1] ;
     if (!spmm_slot_cut (j, a.K, start)) return ;
-    const float id = gg_identity<float> (gg_op_mon<GG_OP_PLUS_TIMES> (a.mon)) ;
+    const T id = gg_identity<T> (gg_op_mon<GG_OP_PLUS_TIMES> (a.mon)) ;
     const int64_t yr = spmm_yrow (a, row) ;
     for (int64_t c = g ; c < a.n ; c += GI) a.Y [yr * a.n + c] = id ;
 }
@@ -384,34 +415,38 @@ __global__ void spmm_slot_init_kernel (const spmm_args<float> a, const int32_t *
 // spmm_launch_slot; the value): one 8-byte broadcast read per entry where
 // shuffles took two, and one wide multiply-add to the lane's address.
 // Entries past b1: X's row 0 (a row that exists when S has an entry) and 0.
-__device__ __forceinline__ uint2 spmm_slot_entry (const spmm_args<float> &a,
+template <typename T>
+__device__ __forceinline__ typename spmm_sent<T>::type spmm_slot_entry (const spmm_args<T> &a,
     int32_t e, int32_t b1)
 {
     int32_t col = 0 ;
-    float v = 0 ;
+    T v = 0 ;
     if (e < b1)
     {
         col = a.ci [e] ;
         v = gg_sval (a.smode, a.sx, e) ;
     }
-    return make_uint2 ((uint32_t) col * (uint32_t) (a.n / 4), __float_as_uint (v)) ;
+    return spmm_sent<T>::make ((uint32_t) col * (uint32_t) (a.n / spmm_svec<T>::V), v) ;
 }
 
 // C column lanes per group (4, 8, 16 or 32), a compile-time constant so that
 // the round's batches unroll; SB entries of X in flight.  A batch wholly
 // inside the current row (most of them unless rows are short) runs without
 // the per-entry row and count tests.
-template <int C>
+template <typename T, int C>
 __global__ void __launch_bounds__ (256, 3)
-spmm_slot_kernel (const spmm_args<float> a, const int32_t *slot)
+spmm_slot_kernel (const spmm_args<T> a, const int32_t *slot)
 {
     constexpr int SB = (C < SPMM_SBATCH) ? C : SPMM_SBATCH ;
-    __shared__ uint2 stage [256] ;              // one per thread, by group
+    constexpr int V = spmm_svec<T>::V ;
+    typedef spmm_sent<T> SE ;
+    typedef typename SE::type ent ;
+    __shared__ ent stage [256] ;                // one per thread, by group
     const int lane = threadIdx.x & 31 ;
     const int K = a.K ;
     const int c = lane & (C - 1), r = lane / C ;
     const unsigned gmask = (C == 32) ? 0xffffffffu : (((1u << C) - 1u) << (r * C)) ;
-    uint2 *gst = stage + (threadIdx.x - c) ;   // the group's C entries
+    ent *gst = stage + (threadIdx.x - c) ;     // the group's C entries
     const int64_t jj = ((int64_t) blockIdx.x * blockDim.x + threadIdx.x) / C ;
     const int64_t nslots = (a.nnz + K - 1) / K ;
     if (jj >= nslots) return ;                      // the whole group
@@ -420,41 +455,41 @@ spmm_slot_kernel (const spmm_args<float> a, const int32_t *slot)
     const int32_t b0 = spmm_slot_start (jj, K, start0) ;
     const int32_t b1 = (jj + 1 < nslots)
         ? spmm_slot_start (jj + 1, K, slot [2 * (jj + 1) * f + 1]) : (int32_t) a.nnz ;
-    const float id = gg_identity<float> (gg_op_mon<GG_OP_PLUS_TIMES> (a.mon)) ;
+    const T id = gg_identity<T> (gg_op_mon<GG_OP_PLUS_TIMES> (a.mon)) ;
     const int32_t n = (int32_t) a.n ;         // < 2^31: spmm_launch_slot
     const int32_t m = (int32_t) a.m ;
 
-    // blockIdx.y: the strip of C * 4 columns
-    const int32_t j = (int32_t) blockIdx.y * (C * 4) + c * 4 ;
+    // blockIdx.y: the strip of C * V columns
+    const int32_t j = (int32_t) blockIdx.y * (C * V) + c * V ;
     const bool colok = (j < n) ;
     // X from the lane's column (lanes past n read column 0 and store
     // nothing)
-    const float4 *Xj = (const float4 *) (a.X + (colok ? j : 0)) ;
+    const uint4 *Xj = (const uint4 *) (a.X + (colok ? j : 0)) ;     // (16-byte units)
     // row ends: lane c holds p [rbase + 1 + c]; the row is rbase + q
     int32_t rbase = row0 ;
     int q = 0 ;
     int32_t pn = (rbase + 1 + c <= m) ? a.p [rbase + 1 + c] : (int32_t) a.nnz ;
     int32_t rstart = start0 ;
-    float acc [4] ;
-    spmm_fill<float, 4> (acc, id) ;
+    T acc [V] ;
+    spmm_fill<T, V> (acc, id) ;
     int32_t rend = __shfl_sync (gmask, pn, 0, C) ;
     gst [c] = spmm_slot_entry (a, b0 + c, b1) ;
     __syncwarp (gmask) ;
     for (int32_t tb = b0 ; tb < b1 ; tb += C)
     {
         // the next C, in flight while these are used
-        const uint2 next = spmm_slot_entry (a, tb + C + c, b1) ;
+        const ent next = spmm_slot_entry (a, tb + C + c, b1) ;
         const int cnt = (b1 - tb < C) ? b1 - tb : C ;
         for (int u0 = 0 ; u0 < cnt ; u0 += SB)
         {
-            float xs [SB][4], ss [SB] ;
+            T xs [SB][V], ss [SB] ;
             #pragma unroll
             for (int v = 0 ; v < SB ; v++)
             {
                 // every load valid (u0 + v < C), used only below cnt
-                const uint2 e = gst [u0 + v] ;
-                ss [v] = __uint_as_float (e.y) ;
-                gg_load_vec<float, 4> (xs [v], (const float *) (Xj + e.x)) ;
+                const ent e = gst [u0 + v] ;
+                ss [v] = SE::val (e) ;
+                gg_load_vec<T, V> (xs [v], (const T *) (Xj + SE::off (e))) ;
             }
             const int32_t t0 = tb + u0 ;
             if (u0 + SB <= cnt && t0 + SB <= rend)
@@ -462,7 +497,7 @@ spmm_slot_kernel (const spmm_args<float> a, const int32_t *slot)
                 // the batch inside the current row
                 #pragma unroll
                 for (int v = 0 ; v < SB ; v++)
-                    gg_fma_vec<float, 4, GG_OP_PLUS_TIMES> (a.mon, a.mul, acc, ss [v], xs [v]) ;
+                    gg_fma_vec<T, V, GG_OP_PLUS_TIMES> (a.mon, a.mul, acc, ss [v], xs [v]) ;
                 continue ;
             }
             #pragma unroll
@@ -474,7 +509,7 @@ spmm_slot_kernel (const spmm_args<float> a, const int32_t *slot)
                 while (t >= rend)
                 {
                     spmm_slot_flush (a, colok, rbase + q, rstart, rend, b0, b1, j, acc) ;
-                    spmm_fill<float, 4> (acc, id) ;
+                    spmm_fill<T, V> (acc, id) ;
                     rstart = rend ;
                     if (++q == C)
                     {
@@ -484,7 +519,7 @@ spmm_slot_kernel (const spmm_args<float> a, const int32_t *slot)
                     }
                     rend = __shfl_sync (gmask, pn, q, C) ;
                 }
-                gg_fma_vec<float, 4, GG_OP_PLUS_TIMES> (a.mon, a.mul, acc, ss [v], xs [v]) ;
+                gg_fma_vec<T, V, GG_OP_PLUS_TIMES> (a.mon, a.mul, acc, ss [v], xs [v]) ;
             }
         }
         __syncwarp (gmask) ;                    // this round's reads done
@@ -494,16 +529,18 @@ spmm_slot_kernel (const spmm_args<float> a, const int32_t *slot)
     spmm_slot_flush (a, colok, rbase + q, rstart, rend, b0, b1, j, acc) ;
 }
 
-int spmm_launch_slot (const spmm_variant *var, spmm_args<float> a,
+template <typename T>
+int spmm_launch_slot (const spmm_variant *var, spmm_args<T> a,
     const int32_t *plan, cudaStream_t stream)
 {
-    const int C = spmm_col_lanes (a.n, 4, 32) ;
+    constexpr int V = spmm_svec<T>::V ;
+    const int C = spmm_col_lanes (a.n, V, 32) ;
     // (the caller runs nnz_kK otherwise)
     // (positions, rows and offsets in 32 bits, with room for a slot and a
     // group past the last one)
     if (C < 4 || a.X == NULL || a.n > INT32_MAX / 4 || a.nnz > INT32_MAX - 256
-        || a.m > INT32_MAX - 64 || a.k * (a.n / 4) > (int64_t) UINT32_MAX
-        || (a.n + 4 * C - 1) / (4 * C) > 65535)
+        || a.m > INT32_MAX - 64 || a.k * (a.n / V) > (int64_t) UINT32_MAX
+        || (a.n + V * C - 1) / (V * C) > 65535)
         return GG_ERR_UNSUPPORTED ;
     a.K = var->param ;               // (C: the kernel's template parameter)
     const int64_t units = (a.nnz + SPMM_SLOT_UNIT - 1) / SPMM_SLOT_UNIT ;
@@ -524,21 +561,25 @@ int spmm_launch_slot (const spmm_variant *var, spmm_args<float> a,
     {
         const int GI = spmm_init_lanes (a.n) ;
         const int64_t threads = (nslots - 1) * GI ;
-        spmm_slot_init_kernel <<<(unsigned) ((threads + 255) / 256), 256, 0, stream>>> (a, slot, nslots - 1, GI) ;
+        spmm_slot_init_kernel<T> <<<(unsigned) ((threads + 255) / 256), 256, 0, stream>>> (a, slot, nslots - 1, GI) ;
     }
     const int64_t threads = nslots * C ;
-    const dim3 blocks ((unsigned) ((threads + 255) / 256), (unsigned) ((a.n + 4 * C - 1) / (4 * C))) ;
+    const dim3 blocks ((unsigned) ((threads + 255) / 256), (unsigned) ((a.n + V * C - 1) / (V * C))) ;
     switch (C)
     {
-        case 4:  spmm_slot_kernel<4>  <<<blocks, 256, 0, stream>>> (a, slot) ; break ;
-        case 8:  spmm_slot_kernel<8>  <<<blocks, 256, 0, stream>>> (a, slot) ; break ;
-        case 16: spmm_slot_kernel<16> <<<blocks, 256, 0, stream>>> (a, slot) ; break ;
-        default: spmm_slot_kernel<32> <<<blocks, 256, 0, stream>>> (a, slot) ; break ;
+        case 4:  spmm_slot_kernel<T, 4>  <<<blocks, 256, 0, stream>>> (a, slot) ; break ;
+        case 8:  spmm_slot_kernel<T, 8>  <<<blocks, 256, 0, stream>>> (a, slot) ; break ;
+        case 16: spmm_slot_kernel<T, 16> <<<blocks, 256, 0, stream>>> (a, slot) ; break ;
+        default: spmm_slot_kernel<T, 32> <<<blocks, 256, 0, stream>>> (a, slot) ; break ;
     }
     int rc = gg_launch_status () ;
     if (ws != NULL) cudaFreeAsync (ws, stream) ;
     return rc ;
 }
+template int spmm_launch_slot<float> (const spmm_variant *, spmm_args<float>,
+    const int32_t *, cudaStream_t) ;
+template int spmm_launch_slot<double> (const spmm_variant *, spmm_args<double>,
+    const int32_t *, cudaStream_t) ;
 
 //------------------------------------------------------------------------------
 // launch
