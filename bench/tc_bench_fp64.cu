@@ -76,7 +76,8 @@ static double rel_to_ref (const bm_csr &A, int64_t n, const std::vector<T> &y,
 }
 
 // (tcr, sharer: T = 3 with each --rules window rule)
-// (cuda: the FP64 pick; cuda32: the FP32 rule's pick on FP64, gg_cuda_spmm_choose_plan_fp32;
+// (cuda: our pick, the FP32 rule's (gg_cuda_spmm_choose_plan_fp32, which the backend takes
+// for FP64 too from the tenth session); cuda32: the pick before that, gg_cuda_spmm_choose_plan;
 // slot: the faster of slot_k32 / slot_k64, FP64's slot schedules)
 struct fp64_row { std::string matrix ; int64_t n ; double cusp, cuda, tc3, tc4, share3, share4 ;
     std::vector<double> tcr, sharer ; double cuda32, slot ; } ;
@@ -135,19 +136,19 @@ void bench_fp64 (cusparseHandle_t h, const bm_csr &A, const std::vector<int64_t>
             return t ;
         } ;
         int rc = GG_OK ;
-        const char *kern = gg_cuda_spmm_choose_plan (A.m, n, A.nnz, A.max_row) ;
+        const char *kern = gg_cuda_spmm_choose_plan_fp32 (A.m, n, A.nnz, A.max_row) ;
         CK (cudaMemset (dY, 0xff, A.m * n * 8)) ;
         const double tc_cuda = check (kern, time_ms ([&] { rc = gg_cuda_spmm_plan (&sr, A.m, A.k, n,
             A.nnz, dp, di, dx, false, dX, dY, dplan, A.max_row, kern, 0) ; })) ;
-        // the FP32 rule's pick and the slot schedules, on FP64
+        // the FP64 pick before the tenth session, and the slot schedules
         auto own = [&] (const char *k, const char *label) -> double
         {
             CK (cudaMemset (dY, 0xff, A.m * n * 8)) ;
             return check (label, time_ms ([&] { rc = gg_cuda_spmm_plan (&sr, A.m, A.k, n,
                 A.nnz, dp, di, dx, false, dX, dY, dplan, A.max_row, k, 0) ; })) ;
         } ;
-        const char *kern32 = gg_cuda_spmm_choose_plan_fp32 (A.m, n, A.nnz, A.max_row) ;
-        const std::string l32 = std::string ("r32:") + kern32 ;
+        const char *kern32 = gg_cuda_spmm_choose_plan (A.m, n, A.nnz, A.max_row) ;
+        const std::string l32 = std::string ("old:") + kern32 ;
         const double t32 = strcmp (kern32, kern) ? own (kern32, l32.c_str ()) : tc_cuda ;
         const double s32 = own ("slot_k32", "slot_k32"), s64 = own ("slot_k64", "slot_k64") ;
         const double tslot = (s32 > 0 && (s64 <= 0 || s32 < s64)) ? s32 : s64 ;
@@ -179,7 +180,7 @@ void fp64_table (const std::vector<int64_t> &ns)
     printf ("\n# FP64 TABLE: speedup = cuSPARSE best (FP64) / this; dmma = the hybrid with DMMA "
         "(exact FP64), thresholds 3 and 4 (then 3 with each --rules window rule A:W[:G]: its "
         "speedup and TC %%), the faster of the split and fused kernels\n") ;
-    printf ("%-14s %4s %9s %6s %6s %6s %6s %6s %6s %6s", "matrix", "N", "cuSP ms", "cuda", "r32",
+    printf ("%-14s %4s %9s %6s %6s %6s %6s %6s %6s %6s", "matrix", "N", "cuSP ms", "cuda", "old",
         "slot", "dmma3", "dmma4", "TC%3", "TC%4") ;
     for (const gg_tc_rule &r : rules) printf (" %8s %6s", rule_name (r).c_str (), "TC%") ;
     printf ("\n") ;
@@ -221,8 +222,8 @@ void fp64_table (const std::vector<int64_t> &ns)
             "(vs cuSPARSE best)\n", (long long) n, lc [0] ? exp (ls [0] / lc [0]) : 0,
             lc [1] ? exp (ls [1] / lc [1]) : 0, lc [2] ? exp (ls [2] / lc [2]) : 0,
             lc [3] ? exp (ls [3] / lc [3]) : 0) ;
-        if (c32 > 0 && csl > 0) printf ("# FP64 geomean N=%lld: our CUDA-core kernel with the FP32 rule's "
-            "pick %.3f, the faster slot schedule %.3f (%d matrices)\n", (long long) n, exp (l32 / c32),
+        if (c32 > 0 && csl > 0) printf ("# FP64 geomean N=%lld: our CUDA-core kernel with the pick before "
+            "the FP32 rule %.3f, the faster slot schedule %.3f (%d matrices)\n", (long long) n, exp (l32 / c32),
             exp (lsl / csl), csl) ;
         for (size_t q = 0 ; q < nr ; q++)
             if (cr [q] > 0) printf ("# FP64 geomean N=%lld: dmma T=3 with the window rule %s %.3f, best of "

@@ -275,12 +275,13 @@ const char *gg_cuda_spmm_choose (int64_t m, int64_t n, int64_t nnz,
 const char *gg_cuda_spmm_choose_plan (int64_t m, int64_t n, int64_t nnz,
     int64_t max_row) ;
 
-// The same for FP32 PLUS_TIMES (plus, times, float) with the plan kept:
-// slot_k32 / slot_k64 where they measured faster than the pick above (32 <=
-// n < 64 on skewed rows, every matrix from n = 64; bench/NOTES.md,
-// 2026-11-29, sixth and seventh sessions).  For other semirings and types the slot
-// variants run nnz_k32 / nnz_k64, which were not measured: use
-// gg_cuda_spmm_choose_plan for them.
+// The same for FP32 and FP64 PLUS_TIMES (plus, times, float or double) with
+// the plan kept: slot_k32 / slot_k64 where they measured faster than the
+// pick above (32 <= n < 64 on skewed rows, every matrix from n = 64; fitted
+// to FP32, bench/NOTES.md, 2026-11-29, sixth and seventh sessions; on FP64
+// 0.946 -> 1.07x and 0.885 -> 1.206x cuSPARSE's best at n = 32 / 128, tenth
+// session).  For other semirings and types the slot variants run nnz_k32 /
+// nnz_k64, which were not measured: use gg_cuda_spmm_choose_plan for them.
 const char *gg_cuda_spmm_choose_plan_fp32 (int64_t m, int64_t n, int64_t nnz,
     int64_t max_row) ;
 
@@ -290,7 +291,7 @@ const char *gg_cuda_spmm_choose_plan_fp32 (int64_t m, int64_t n, int64_t nnz,
 const char *gg_cuda_spmm_choose_rows (int64_t m, int64_t n, int64_t nnz,
     int64_t max_row) ;
 
-// And for FP32 PLUS_TIMES with the plan kept: gg_cuda_spmm_choose_plan_fp32's
+// And for FP32 and FP64 PLUS_TIMES with the plan kept: gg_cuda_spmm_choose_plan_fp32's
 // pick where it takes a permuted store (slot_kK does), else the above.
 const char *gg_cuda_spmm_choose_rows_plan_fp32 (int64_t m, int64_t n, int64_t nnz,
     int64_t max_row) ;

@@ -68,16 +68,20 @@ bool spmv_use_band (const gg_semiring *sr, const gg_csr *S, int64_t n)
     return spmv_use_staged ("band", sr, S, n) ;
 }
 
-// FP32 PLUS_TIMES: where the slot schedules were measured (the FP32 rule,
-// and the static rule's n >= 128 below)
-bool fp32_plus_times (const gg_semiring *sr)
+// FP32 and FP64 PLUS_TIMES: where the slot schedules run and were measured
+// (the FP32 rule, fitted to FP32 and measured on FP64 in the tenth session
+// of 2026-11-29: our FP64 kernels 0.946 -> 1.07x / 0.885 -> 1.206x
+// cuSPARSE's best at n = 32 / 128 over R-MAT 2^18 / 2^20 and the 18 shared
+// matrices; and the static rule's n >= 128 below)
+bool slot_plus_times (const gg_semiring *sr)
 {
-    return sr->type == GG_FP32 && sr->add == GG_ADD_PLUS && sr->mul == GG_MUL_TIMES ;
+    return (sr->type == GG_FP32 || sr->type == GG_FP64) && sr->add == GG_ADD_PLUS
+        && sr->mul == GG_MUL_TIMES ;
 }
 
 // The own SpMM variant: GRBGPU_KERNEL, else the chooser, told the longest row
-// and that the form keeps the SpMV plan (FP32 PLUS_TIMES: the chooser that
-// also takes the slot variants, measured there only).
+// and that the form keeps the SpMV plan (FP32 and FP64 PLUS_TIMES: the
+// chooser that also takes the slot variants, measured there only).
 const char *spmm_kernel_name (const gg_semiring *sr, const gg_csr *S, int64_t n)
 {
     const char *k = own_kernel_name () ;
@@ -85,7 +89,7 @@ const char *spmm_kernel_name (const gg_semiring *sr, const gg_csr *S, int64_t n)
     // not variants)
     return (k != NULL && strcmp (k, "hot") != 0 && strcmp (k, "band") != 0
         && strncmp (k, "tc", 2) != 0 && strncmp (k, "nm", 2) != 0) ? k
-        : fp32_plus_times (sr) ? gg_cuda_spmm_choose_plan_fp32 (S->nrows, n, S->nnz, S->max_row)
+        : slot_plus_times (sr) ? gg_cuda_spmm_choose_plan_fp32 (S->nrows, n, S->nnz, S->max_row)
         : gg_cuda_spmm_choose_plan (S->nrows, n, S->nnz, S->max_row) ;
 }
 
@@ -94,11 +98,12 @@ const char *spmm_kernel_name (const gg_semiring *sr, const gg_csr *S, int64_t n)
 // forces the vendor library:
 //  - matrices without skewed rows at 2 <= n <= 32 (road networks 2.2x at
 //    n = 32);
-//  - FP32 PLUS_TIMES from n = 128, n a multiple of 4 (the slot_kK
-//    schedules with the kept plan: 1.17x cuSPARSE's best in geometric mean
-//    at n = 128 over R-MAT 2^18 / 2^20 and the 18 shared matrices, 1.25x at
-//    n = 256; at n = 64 1.07x but slower on 9 of 20, so cuSPARSE
-//    stays there; bench/NOTES.md, seventh session of 2026-11-29);
+//  - FP32 and FP64 PLUS_TIMES from n = 128, n a multiple of 4 (the slot_kK
+//    schedules with the kept plan: FP32 1.17x cuSPARSE's best in geometric
+//    mean at n = 128 over R-MAT 2^18 / 2^20 and the 18 shared matrices,
+//    1.25x at n = 256; at n = 64 1.07x but slower on 9 of 20, so cuSPARSE
+//    stays there; bench/NOTES.md, seventh session of 2026-11-29; FP64 1.206x
+//    at n = 128, slower on 3 of 20, tenth session);
 //  - SpMV (n = 1) where the chooser takes a row-split kernel on a small
 //    matrix of enough rows (one launch of ~7 us against cuSPARSE's ~12:
 //    1.13-1.83x on the 10 such real matrices of session 3; the ones left out
@@ -117,7 +122,7 @@ bool spmm_use_vendor (const gg_semiring *sr, const gg_csr *S, int64_t n)
             && strncmp (spmm_kernel_name (sr, S, 1), "row_g", 5) == 0) ;
     }
     // (slot_kK reads X in 16-byte pieces: n a multiple of 4)
-    if (n >= 128 && n % 4 == 0 && fp32_plus_times (sr)) return false ;
+    if (n >= 128 && n % 4 == 0 && slot_plus_times (sr)) return false ;
     double mean = (double) S->nnz / (double) S->nrows ;
     bool skewed = S->max_row > 64 && (double) S->max_row > 4.0 * mean ;
     return skewed || n > 32 ;

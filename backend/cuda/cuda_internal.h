@@ -434,8 +434,8 @@ GG_INTERNAL bool use_vendor (const gg_semiring *sr) ;
 GG_INTERNAL bool spmv_use_hot (const gg_semiring *sr, const gg_csr *S, int64_t n) ;
 GG_INTERNAL bool spmv_use_band (const gg_semiring *sr, const gg_csr *S, int64_t n) ;
 GG_INTERNAL const char *spmm_kernel_name (const gg_semiring *sr, const gg_csr *S, int64_t n) ;
-// FP32 PLUS_TIMES: where the slot schedules were measured (choose.c)
-GG_INTERNAL bool fp32_plus_times (const gg_semiring *sr) ;
+// FP32 and FP64 PLUS_TIMES: where the slot schedules run and were measured (choose.c)
+GG_INTERNAL bool slot_plus_times (const gg_semiring *sr) ;
 GG_INTERNAL bool spmm_use_vendor (const gg_semiring *sr, const gg_csr *S, int64_t n) ;
 // the measuring chooser, for every family table (choose.c)
 typedef int (*gg_row_run_fn) (void *op, int f) ;

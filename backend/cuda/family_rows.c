@@ -89,10 +89,10 @@ int gg_lenr_run (gg_spmm_op *o)
     o->rowsum = false ;
     const gg_rows_form *F = o->fs->lenr ;
     // the own chooser's pick with S's longest row (the lengths are S's) and
-    // the form's plan: for FP32 PLUS_TIMES the FP32 rule's (slot_kK, whose
-    // stores go through perm as the row and nnz schedules' do)
+    // the form's plan: for FP32 and FP64 PLUS_TIMES the FP32 rule's
+    // (slot_kK, whose stores go through perm as the row and nnz schedules' do)
     const int64_t m = o->m, n = o->n, nnz = o->S->nnz, mr = o->S->max_row ;
-    const char *k = fp32_plus_times (o->sr) ? gg_cuda_spmm_choose_rows_plan_fp32 (m, n, nnz, mr)
+    const char *k = slot_plus_times (o->sr) ? gg_cuda_spmm_choose_rows_plan_fp32 (m, n, nnz, mr)
         : gg_cuda_spmm_choose_rows (m, n, nnz, mr) ;
     return gg_cuda_spmm_plan_rows (o->sr, m, o->k, n, nnz, F->p, F->i, F->x, false,
         o->dX, o->dY, F->plan, mr, F->perm, k, o->c->ctx->stream) ;
