@@ -62,8 +62,9 @@ int gg_cuda_spmm_plan_rows (const gg_semiring *sr, int64_t m, int64_t k, int64_t
 // empty rows last), made on the device (kernels/spmm/spmm_rows_order.cu: a
 // stable radix sort of the lengths, a scan, a copy of the entries): the
 // form's CSR (p, i, and x when S's values x are given, elem bytes each: 1,
-// 2, 4 or 8), its SpMV plan (for gg_cuda_spmm_plan_rows) and perm, row q of the form being row perm [q] of S, which is
-// the row_out of gg_cuda_spmm_rows for a product in S's row order.  One
+// 2, 4 or 8), its SpMV plan (for gg_cuda_spmm_plan_rows) and perm, row q of
+// the form being row perm [q] of S, which is the row_out of
+// gg_cuda_spmm_rows for a product in S's row order.  One
 // device allocation (buf, bytes), stream-ordered on `stream`; freed with
 // gg_cuda_rows_form_free.  m, nnz < 2^31.  On R-MAT the nnz-split schedules
 // run 1.1-1.7x faster on this order (bench/NOTES.md); on other graphs
