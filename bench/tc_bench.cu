@@ -37,12 +37,15 @@
 // --fp64 adds, per matrix and N, FP64: cuSPARSE's best, our CUDA-core kernel
 // and the DMMA hybrid at thresholds 3 and 4 (S's values perturbed to use
 // FP64's mantissa; each checked on all rows against cuSPARSE, WRONG above
-// 1e-12 of max |y|), and an FP64 table; --fp64-only skips the FP32 part.
+// 1e-12 of max |y|), and an FP64 table (with our kernels' pick, the pick
+// before FP64 took the FP32 rule, and the slot schedules; the DMMA hybrid at
+// thresholds 3, 4 and with each --rules rule); --fp64-only skips the FP32 part.
 // --reorder adds the hybrid of the row-reordered S (reorder/, RSH pass on
 // the host) next to the hybrid of S and cuSPARSE (FP32), cuSPARSE and our
 // CUDA-core kernel on S and on the reordered S (the order alone; ours storing
-// rows in S's order, gg_cuda_spmm_rows, for the RSH, first-column and
-// row-length orders, with the calls that pay for each), and its table;
+// rows in S's order, gg_cuda_spmm_plan_rows with the reordered S's plan, for
+// the RSH, first-column and row-length orders, with the calls that pay for
+// each), and its table;
 // --reorder-only runs only that (with --fp64: and the FP64 part).
 
 #include "tests/need_device.h"
