@@ -77,10 +77,10 @@ static double rel_to_ref (const bm_csr &A, int64_t n, const std::vector<T> &y,
 
 // (tcr, sharer: T = 3 with each --rules window rule)
 // (cuda: our pick, the FP32 rule's (gg_cuda_spmm_choose_plan_fp32, which the backend takes
-// for FP64 too from the tenth session); cuda32: the pick before that, gg_cuda_spmm_choose_plan;
+// for FP64 too from the tenth session); cuda_old: the pick before that, gg_cuda_spmm_choose_plan;
 // slot: the faster of slot_k32 / slot_k64, FP64's slot schedules)
 struct fp64_row { std::string matrix ; int64_t n ; double cusp, cuda, tc3, tc4, share3, share4 ;
-    std::vector<double> tcr, sharer ; double cuda32, slot ; } ;
+    std::vector<double> tcr, sharer ; double cuda_old, slot ; } ;
 static std::vector<fp64_row> fp64_rows ;
 
 void bench_fp64 (cusparseHandle_t h, const bm_csr &A, const std::vector<int64_t> &ns)
@@ -136,20 +136,19 @@ void bench_fp64 (cusparseHandle_t h, const bm_csr &A, const std::vector<int64_t>
             return t ;
         } ;
         int rc = GG_OK ;
-        const char *kern = gg_cuda_spmm_choose_plan_fp32 (A.m, n, A.nnz, A.max_row) ;
-        CK (cudaMemset (dY, 0xff, A.m * n * 8)) ;
-        const double tc_cuda = check (kern, time_ms ([&] { rc = gg_cuda_spmm_plan (&sr, A.m, A.k, n,
-            A.nnz, dp, di, dx, false, dX, dY, dplan, A.max_row, kern, 0) ; })) ;
-        // the FP64 pick before the tenth session, and the slot schedules
+        // our CUDA-core kernel k, timed and checked
         auto own = [&] (const char *k, const char *label) -> double
         {
             CK (cudaMemset (dY, 0xff, A.m * n * 8)) ;
             return check (label, time_ms ([&] { rc = gg_cuda_spmm_plan (&sr, A.m, A.k, n,
                 A.nnz, dp, di, dx, false, dX, dY, dplan, A.max_row, k, 0) ; })) ;
         } ;
-        const char *kern32 = gg_cuda_spmm_choose_plan (A.m, n, A.nnz, A.max_row) ;
-        const std::string l32 = std::string ("old:") + kern32 ;
-        const double t32 = strcmp (kern32, kern) ? own (kern32, l32.c_str ()) : tc_cuda ;
+        const char *kern = gg_cuda_spmm_choose_plan_fp32 (A.m, n, A.nnz, A.max_row) ;
+        const double tc_cuda = own (kern, kern) ;
+        // the FP64 pick before the tenth session, and the slot schedules
+        const char *kern_old = gg_cuda_spmm_choose_plan (A.m, n, A.nnz, A.max_row) ;
+        const std::string l_old = std::string ("old:") + kern_old ;
+        const double t_old = strcmp (kern_old, kern) ? own (kern_old, l_old.c_str ()) : tc_cuda ;
         const double s32 = own ("slot_k32", "slot_k32"), s64 = own ("slot_k64", "slot_k64") ;
         const double tslot = (s32 > 0 && (s64 <= 0 || s32 < s64)) ? s32 : s64 ;
         std::vector<double> ttc (nf, -1) ;
@@ -166,7 +165,7 @@ void bench_fp64 (cusparseHandle_t h, const bm_csr &A, const std::vector<int64_t>
         if (rc != GG_OK) { printf ("FP64 rc %d\n", rc) ; wrong++ ; }
         fp64_rows.push_back ({ A.name, n, base, tc_cuda, ttc [0], ttc [1], share [0], share [1],
             std::vector<double> (ttc.begin () + 2, ttc.end ()),
-            std::vector<double> (share.begin () + 2, share.end ()), t32, tslot }) ;
+            std::vector<double> (share.begin () + 2, share.end ()), t_old, tslot }) ;
         cudaFree (dX) ; cudaFree (dY) ;
     }
     for (int q = 0 ; q < nf ; q++) gg_tc_free (f [q], 0) ;
@@ -191,8 +190,8 @@ void fp64_table (const std::vector<int64_t> &ns)
         int lc [4] = { 0, 0, 0, 0 } ;
         std::vector<double> lr (nr, 0), lrb (nr, 0) ;
         std::vector<int> cr (nr, 0) ;
-        double l32 = 0, lsl = 0 ;
-        int c32 = 0, csl = 0 ;
+        double lold = 0, lsl = 0 ;
+        int cold = 0, csl = 0 ;
         for (const fp64_row &r : fp64_rows)
         {
             if (r.n != n) continue ;
@@ -204,11 +203,11 @@ void fp64_table (const std::vector<int64_t> &ns)
                 sp [q] = (v [q] > 0 && v [q] < 1e30) ? r.cusp / v [q] : 0 ;
                 if (sp [q] > 0) { ls [q] += log (sp [q]) ; lc [q]++ ; }
             }
-            const double s32 = r.cuda32 > 0 ? r.cusp / r.cuda32 : 0, ssl = r.slot > 0 ? r.cusp / r.slot : 0 ;
-            if (s32 > 0) { l32 += log (s32) ; c32++ ; }
+            const double sold = r.cuda_old > 0 ? r.cusp / r.cuda_old : 0, ssl = r.slot > 0 ? r.cusp / r.slot : 0 ;
+            if (sold > 0) { lold += log (sold) ; cold++ ; }
             if (ssl > 0) { lsl += log (ssl) ; csl++ ; }
             printf ("%-14s %4lld %9.4f %6.2f %6.2f %6.2f %6.2f %6.2f %6.1f %6.1f", r.matrix.c_str (),
-                (long long) n, r.cusp, sp [0], s32, ssl, sp [1], sp [2], 100 * r.share3, 100 * r.share4) ;
+                (long long) n, r.cusp, sp [0], sold, ssl, sp [1], sp [2], 100 * r.share3, 100 * r.share4) ;
             for (size_t q = 0 ; q < nr && q < r.tcr.size () ; q++)
             {
                 const double spr = r.tcr [q] > 0 ? r.cusp / r.tcr [q] : 0 ;
@@ -222,8 +221,8 @@ void fp64_table (const std::vector<int64_t> &ns)
             "(vs cuSPARSE best)\n", (long long) n, lc [0] ? exp (ls [0] / lc [0]) : 0,
             lc [1] ? exp (ls [1] / lc [1]) : 0, lc [2] ? exp (ls [2] / lc [2]) : 0,
             lc [3] ? exp (ls [3] / lc [3]) : 0) ;
-        if (c32 > 0 && csl > 0) printf ("# FP64 geomean N=%lld: our CUDA-core kernel with the pick before "
-            "the FP32 rule %.3f, the faster slot schedule %.3f (%d matrices)\n", (long long) n, exp (l32 / c32),
+        if (cold > 0 && csl > 0) printf ("# FP64 geomean N=%lld: our CUDA-core kernel with the pick before "
+            "the FP32 rule %.3f, the faster slot schedule %.3f (%d matrices)\n", (long long) n, exp (lold / cold),
             exp (lsl / csl), csl) ;
         for (size_t q = 0 ; q < nr ; q++)
             if (cr [q] > 0) printf ("# FP64 geomean N=%lld: dmma T=3 with the window rule %s %.3f, best of "
