@@ -29,15 +29,15 @@
 #include "kernels/gg_hd.h"
 
 #define GG_VEC_ELEM(T, SUFFIX)                                                \
-GG_HD T gg_vec_min_ ## SUFFIX (T x, T y)                                  \
+GG_HD T gg_vec_min_ ## SUFFIX (T x, T y)                                      \
 {                                                                             \
     return (y != y) ? x : (x != x) ? y : (x < y) ? x : y ;                    \
 }                                                                             \
-GG_HD T gg_vec_max_ ## SUFFIX (T x, T y)                                  \
+GG_HD T gg_vec_max_ ## SUFFIX (T x, T y)                                      \
 {                                                                             \
     return (y != y) ? x : (x != x) ? y : (x > y) ? x : y ;                    \
 }                                                                             \
-GG_HD T gg_vec_apply_ ## SUFFIX (gg_vop op, T x, T y)                     \
+GG_HD T gg_vec_apply_ ## SUFFIX (gg_vop op, T x, T y)                         \
 {                                                                             \
     switch (op)                                                               \
     {                                                                         \
@@ -60,7 +60,7 @@ GG_HD T gg_vec_apply_ ## SUFFIX (gg_vop op, T x, T y)                     \
         default:              return (T) fabs (x) ;     /* GG_VOP_ABS */      \
     }                                                                         \
 }                                                                             \
-GG_HD T gg_vec_combine_ ## SUFFIX (gg_add add, T a, T b)                  \
+GG_HD T gg_vec_combine_ ## SUFFIX (gg_add add, T a, T b)                      \
 {                                                                             \
     switch (add)                                                              \
     {                                                                         \
@@ -82,7 +82,7 @@ GG_HD bool gg_vec_keep_ ## SUFFIX (gg_add add, T x, int64_t i, T y, int64_t j) \
     if (x == y) return i <= j ;                                               \
     return (add == GG_ADD_MIN) ? (x < y) : (x > y) ;                          \
 }                                                                             \
-GG_HD T gg_vec_identity_ ## SUFFIX (gg_add add)                           \
+GG_HD T gg_vec_identity_ ## SUFFIX (gg_add add)                               \
 {                                                                             \
     return (add == GG_ADD_PLUS) ? (T) -0.0                                    \
         : (add == GG_ADD_TIMES) ? (T) 1 : (T) NAN ;                           \
